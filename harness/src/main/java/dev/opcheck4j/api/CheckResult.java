@@ -1,0 +1,51 @@
+package dev.opcheck4j.api;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What one check said about one operator on one device for one example.
+ *
+ * @param op qualified operator name, {@code ns::name} or {@code ns::name.overload}
+ * @param check stable check id, e.g. {@code schema.types}
+ * @param device device under test ({@code cpu}, {@code meta}, {@code cuda}), or {@code "-"} for checks
+ *     that do not run on a device
+ * @param example example reference such as {@code spec.json#ops[2].examples[1]}, or {@code "-"} when
+ *     the check needs no example
+ * @param outcome the verdict
+ * @param facts ordered facts; for a failure the first one says what was expected
+ * @param durationMs wall time spent by the check
+ */
+public record CheckResult(
+    String op,
+    String check,
+    String device,
+    String example,
+    Outcome outcome,
+    List<Fact> facts,
+    long durationMs) {
+
+  /** Marker for "no device" and "no example". */
+  public static final String NONE = "-";
+
+  public CheckResult {
+    Objects.requireNonNull(op, "op");
+    Objects.requireNonNull(check, "check");
+    Objects.requireNonNull(device, "device");
+    Objects.requireNonNull(example, "example");
+    Objects.requireNonNull(outcome, "outcome");
+    facts = List.copyOf(facts);
+  }
+
+  /** The value of the first fact with this key, if any. */
+  public Optional<String> fact(String key) {
+    return facts.stream().filter(f -> f.key().equals(key)).map(Fact::value).findFirst();
+  }
+
+  /** The check family: the part of the id before the first dot. */
+  public String family() {
+    int dot = check.indexOf('.');
+    return dot < 0 ? check : check.substring(0, dot);
+  }
+}

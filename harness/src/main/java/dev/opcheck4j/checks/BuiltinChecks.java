@@ -1,0 +1,45 @@
+package dev.opcheck4j.checks;
+
+import dev.opcheck4j.checks.registration.AnyKernelCheck;
+import dev.opcheck4j.checks.registration.DanglingImplCheck;
+import dev.opcheck4j.checks.registration.DeviceKernelCheck;
+import dev.opcheck4j.checks.registration.ExistsCheck;
+import dev.opcheck4j.checks.schema.AliasTargetCheck;
+import dev.opcheck4j.checks.schema.FunctionalizableCheck;
+import dev.opcheck4j.checks.schema.InplaceNameCheck;
+import dev.opcheck4j.checks.schema.MutableArgsCheck;
+import dev.opcheck4j.checks.schema.TypesCheck;
+import java.util.List;
+import java.util.Optional;
+
+/** The single ordered registry of built-in checks; reports list results in this order. */
+public final class BuiltinChecks {
+  private static final List<Check> ALL =
+      List.of(
+          new ExistsCheck(),
+          new AnyKernelCheck(),
+          new DeviceKernelCheck(),
+          new DanglingImplCheck(),
+          new TypesCheck(),
+          new MutableArgsCheck(),
+          new FunctionalizableCheck(),
+          new InplaceNameCheck(),
+          new AliasTargetCheck());
+
+  private BuiltinChecks() {}
+
+  public static List<Check> all() {
+    return ALL;
+  }
+
+  public static Optional<Check> byId(String id) {
+    return ALL.stream().filter(c -> c.id().equals(id)).findFirst();
+  }
+
+  /** Checks whose id or family equals {@code idOrFamily}. */
+  public static List<Check> select(String idOrFamily) {
+    return ALL.stream()
+        .filter(c -> c.id().equals(idOrFamily) || c.family().equals(idOrFamily))
+        .toList();
+  }
+}

@@ -1,0 +1,43 @@
+package dev.opcheck4j.checks.registration;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
+
+/** The operator has at least one kernel: a definition with no implementation cannot run anywhere. */
+public final class AnyKernelCheck implements Check {
+  public static final String ID = "registration.any-kernel";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "the operator has a kernel at some dispatch key";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.OP;
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) {
+    if (!s.op().table().isEmpty()) {
+      return Verdict.passed(Fact.of("kernels", String.join(", ", s.op().table().keys())));
+    }
+    String ns = s.op().namespace();
+    String base = s.op().schema().baseName();
+    return Verdict.failed(
+        "a kernel at CPU, CUDA, Meta or a composite key for " + s.op().schema(),
+        "no kernel registered: the op is defined but never implemented",
+        "add STABLE_TORCH_LIBRARY_IMPL("
+            + ns
+            + ", CPU, m) { m.impl(\""
+            + base
+            + "\", TORCH_BOX(&kernel)); } (TORCH_LIBRARY_IMPL for the classic API)");
+  }
+}

@@ -1,0 +1,56 @@
+package dev.opcheck4j.checks.registration;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.torch.DispatchTable;
+import java.util.List;
+
+/** For the device under test, the op has a kernel for that backend or a composite kernel. */
+public final class DeviceKernelCheck implements Check {
+  public static final String ID = "registration.device-kernel";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "the op has a kernel for the device under test, or a composite kernel";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.DEVICE;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(AnyKernelCheck.ID);
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) {
+    DispatchTable table = s.op().table();
+    String key = s.device().dispatchKey();
+    if (table.has(key)) {
+      return Verdict.passed(Fact.of("kernel", key + " registered at " + table.kernels().get(key)));
+    }
+    for (String composite : DispatchTable.COMPOSITE_KEYS) {
+      if (table.has(composite)) {
+        return Verdict.passed(
+            Fact.of("kernel", composite + " registered at " + table.kernels().get(composite)));
+      }
+    }
+    return Verdict.failed(
+        "a " + key + " kernel, or a composite kernel, for " + s.op().name(),
+        "kernels only at " + String.join(", ", table.keys()),
+        "register one with STABLE_TORCH_LIBRARY_IMPL("
+            + s.op().namespace()
+            + ", "
+            + key
+            + ", m), or implement the op at CompositeExplicitAutograd from other ops");
+  }
+}

@@ -1,0 +1,35 @@
+package dev.opcheck4j.checks.registration;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
+
+/** The operator is defined in the dispatcher, with a schema. */
+public final class ExistsCheck implements Check {
+  public static final String ID = "registration.exists";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "the operator is defined in the dispatcher, with a schema";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.OP;
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) {
+    // The runner reports unknown names as failures of this check before resolving the op; here the
+    // op was found, so state what was found.
+    return Verdict.passed(
+        Fact.of("schema", s.op().schema()),
+        Fact.of("kernels", String.join(", ", s.op().table().keys())));
+  }
+}

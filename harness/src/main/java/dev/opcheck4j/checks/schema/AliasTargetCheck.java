@@ -1,0 +1,59 @@
+package dev.opcheck4j.checks.schema;
+
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.torch.OpSchema;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Each aliasing return ({@code -> Tensor(a)}) names an alias set some input is in. */
+public final class AliasTargetCheck implements Check {
+  public static final String ID = "schema.alias-target";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "a Tensor(a) return points at an input with the same alias set";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.OP;
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) {
+    OpSchema schema = s.op().schema();
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < schema.returns().size(); i++) {
+      OpSchema.Return r = schema.returns().get(i);
+      if (r.alias().isEmpty()) {
+        continue;
+      }
+      for (String set : r.alias().get().before()) {
+        if (set.equals("*")) {
+          continue;
+        }
+        boolean found =
+            schema.arguments().stream()
+                .anyMatch(a -> a.alias().map(al -> al.before().contains(set)).orElse(false));
+        if (!found) {
+          problems.add("return " + i + " is Tensor(" + set + "), but no argument is in alias set " + set);
+        }
+      }
+    }
+    if (problems.isEmpty()) {
+      return Verdict.passed();
+    }
+    return Verdict.failed(
+        "every Tensor(a) return shares its alias set with an input in " + schema,
+        String.join("; ", problems),
+        "annotate the input the output is a view of with the same set (Tensor(a) x -> Tensor(a)), or"
+            + " drop the annotation if the output is a new tensor");
+  }
+}

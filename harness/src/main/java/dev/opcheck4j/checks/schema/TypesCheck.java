@@ -1,0 +1,95 @@
+package dev.opcheck4j.checks.schema;
+
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.torch.OpSchema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Every argument and return type is one a custom operator may use (what {@code torch.library}
+ * accepts, and what torch.compile and the stable ABI can carry).
+ */
+public final class TypesCheck implements Check {
+  public static final String ID = "schema.types";
+
+  /** Scalar kinds legal as arguments, bare, optional, or (where listed) in lists. */
+  private static final Set<String> ARG_KINDS =
+      Set.of(
+          "TensorType", "IntType", "SymIntType", "FloatType", "BoolType", "StringType",
+          "NumberType", "ScalarTypeType", "DeviceObjType", "LayoutType", "MemoryFormatType",
+          "GeneratorType");
+
+  private static final Set<String> LIST_ELEMENT_KINDS =
+      Set.of("TensorType", "IntType", "SymIntType", "FloatType", "BoolType", "NumberType");
+
+  private static final Set<String> RETURN_KINDS =
+      Set.of("TensorType", "IntType", "SymIntType", "FloatType", "BoolType", "NumberType");
+
+  static final String LEGAL =
+      "Tensor, Tensor?, Tensor[], Tensor?[], int, SymInt, float, bool, str, Scalar, ScalarType,"
+          + " Device, Layout, MemoryFormat, Generator, their optional (?) forms, and lists (T[]) of"
+          + " Tensor, int, SymInt, float, bool, Scalar; returns: Tensor, Tensor[], int, SymInt,"
+          + " float, bool, Scalar, or a tuple of them";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "every argument and return type is a legal custom-op type";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.OP;
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) {
+    OpSchema schema = s.op().schema();
+    List<String> bad = new ArrayList<>();
+    for (OpSchema.Argument a : schema.arguments()) {
+      if (!legalArgument(a.type())) {
+        bad.add("argument '" + a.name() + "' has type " + a.type().text());
+      }
+    }
+    for (int i = 0; i < schema.returns().size(); i++) {
+      OpSchema.Type t = schema.returns().get(i).type();
+      if (!legalReturn(t)) {
+        bad.add("return " + i + " has type " + t.text());
+      }
+    }
+    if (bad.isEmpty()) {
+      return Verdict.passed();
+    }
+    return Verdict.failed(
+        "custom-op types only: " + LEGAL,
+        String.join("; ", bad),
+        "pass containers as Tensor[] or int[] (e.g. a dict's values as Tensor[] and its keys as a"
+            + " separate argument); Dict, Any, tuples and type variables cannot cross into"
+            + " torch.compile or the stable ABI");
+  }
+
+  static boolean legalArgument(OpSchema.Type t) {
+    OpSchema.Type base = t.unwrapOptional();
+    if (base.isList()) {
+      OpSchema.Type element = base.contained().get(0);
+      OpSchema.Type inner = element.unwrapOptional();
+      boolean optionalTensor = element.isOptional() && inner.kind().equals("TensorType");
+      return !element.isOptional() ? LIST_ELEMENT_KINDS.contains(inner.kind()) : optionalTensor;
+    }
+    return ARG_KINDS.contains(base.kind());
+  }
+
+  static boolean legalReturn(OpSchema.Type t) {
+    if (t.isList()) {
+      return t.contained().get(0).kind().equals("TensorType");
+    }
+    return RETURN_KINDS.contains(t.kind());
+  }
+}

@@ -1,0 +1,254 @@
+package dev.opcheck4j.cli;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.run.ResultText;
+import dev.opcheck4j.run.RunPlan;
+import dev.opcheck4j.run.Runner;
+import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.LibraryLoadException;
+import dev.opcheck4j.torch.OpLibrary;
+import dev.opcheck4j.torch.Operator;
+import dev.opcheck4j.torch.TorchRuntime;
+import dev.opcheck4j.torch.UnknownOpException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.Set;
+
+/** The {@code ./opcheck} command line: {@code list}, {@code check} and {@code demo}. */
+public final class Main {
+  static final String USAGE =
+      """
+      usage: opcheck list --library LIB
+             opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
+                           [--device cpu|meta|cuda]... [--seed N] [--report-dir DIR] [--verbose]
+             opcheck demo [--report-dir DIR] [--verbose]
+      exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
+
+  private final PrintStream out;
+  private final PrintStream err;
+  private final Path home;
+
+  Main(PrintStream out, PrintStream err, Path home) {
+    this.out = out;
+    this.err = err;
+    this.home = home;
+  }
+
+  public static void main(String[] args) {
+    Path home = Path.of(System.getProperty("opcheck4j.home", ".")).toAbsolutePath().normalize();
+    int code = new Main(System.out, System.err, home).run(args).code();
+    System.out.flush();
+    System.exit(code);
+  }
+
+  /** Runs one command line and returns its exit code; never throws. */
+  public ExitCode run(String... args) {
+    try {
+      if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
+        out.println(USAGE);
+        return args.length == 0 ? ExitCode.INPUT_ERROR : ExitCode.OK;
+      }
+      Options o = Options.parse(List.of(args).subList(1, args.length));
+      return switch (args[0]) {
+        case "list" -> list(o);
+        case "check" -> check(o);
+        case "demo" -> demo(o);
+        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check or demo");
+      };
+    } catch (UsageException | LibraryLoadException | SpecException e) {
+      err.println("opcheck: " + e.getMessage());
+      return ExitCode.INPUT_ERROR;
+    } catch (RuntimeException | IOException | LinkageError e) {
+      err.println("opcheck: harness error: " + e);
+      if (System.getenv("OPCHECK4J_DEBUG") != null) {
+        e.printStackTrace(err);
+      }
+      return ExitCode.HARNESS_ERROR;
+    }
+  }
+
+  private ExitCode list(Options o) throws UsageException, LibraryLoadException {
+    if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
+      throw new UsageException("list takes exactly one --library LIB");
+    }
+    OpLibrary lib = OpLibrary.load(o.libraries.get(0));
+    for (String name : lib.ops()) {
+      try {
+        Operator op = lib.op(name);
+        out.println(name + "\t" + op.schema() + "\t[" + String.join(", ", op.table().keys()) + "]");
+      } catch (UnknownOpException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    for (String dangling : lib.danglingImpls()) {
+      out.println(dangling + "\t(no schema: implemented but never defined)");
+    }
+    return ExitCode.OK;
+  }
+
+  private ExitCode demo(Options o) throws UsageException, LibraryLoadException, SpecException, IOException {
+    Path specs = home.resolve("fixtures/specs");
+    List<Path> demoSpecs = List.of(specs.resolve("my_ops.json"), specs.resolve("good_ops.json"));
+    Options run = o.withSpecs(demoSpecs);
+    if (run.reportDir == null) {
+      run.reportDir = home.resolve("reports/out");
+    }
+    return check(run);
+  }
+
+  private ExitCode check(Options o) throws UsageException, LibraryLoadException, SpecException, IOException {
+    if (o.libraries.isEmpty() && o.specs.isEmpty()) {
+      throw new UsageException("check needs --spec FILE or --library LIB");
+    }
+    TorchRuntime runtime = TorchRuntime.get();
+    List<RunPlan.Target> targets = new ArrayList<>();
+    for (Path spec : o.specs) {
+      SpecFile file = SpecReader.read(spec);
+      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.selectOps(o.ops)));
+    }
+    for (Path lib : o.libraries) {
+      RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(lib));
+      targets.add(new RunPlan.Target(all.library(), SpecFile.select(all.ops(), o.ops)));
+    }
+    List<Check> checks = o.checks.isEmpty() ? BuiltinChecks.all() : selectChecks(o.checks);
+    List<Device> devices = o.devices.isEmpty() ? defaultDevices(runtime) : o.devices;
+    Runner runner = new Runner(runtime);
+    out.println("opcheck4j: libtorch " + runtime.torchVersion() + " (JavaCPP presets " + runtime.presetsVersion()
+        + "), devices " + String.join(", ", devices.stream().map(Device::label).toList()) + ", seed " + o.seed);
+    RunReport report =
+        runner.run(
+            new RunPlan(targets, devices, checks, o.seed),
+            r -> {
+              if (o.verbose || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+                out.println(ResultText.render(r));
+              }
+            });
+    writeReports(report, o.reportDir);
+    printSummary(report);
+    for (String e : runner.inputErrors()) {
+      err.println("opcheck: " + e);
+    }
+    if (report.count(Outcome.ERRORED) > 0) {
+      return ExitCode.HARNESS_ERROR;
+    }
+    if (!runner.inputErrors().isEmpty()) {
+      return ExitCode.INPUT_ERROR;
+    }
+    return report.count(Outcome.FAILED) > 0 ? ExitCode.CHECK_FAILED : ExitCode.OK;
+  }
+
+  /** cpu, meta, and cuda too: without a GPU its results say Skipped with the reason. */
+  private static List<Device> defaultDevices(TorchRuntime runtime) {
+    List<Device> devices = new ArrayList<>(runtime.availableDevices());
+    if (!devices.contains(Device.CUDA)) {
+      devices.add(Device.CUDA);
+    }
+    return devices;
+  }
+
+  private static List<Check> selectChecks(List<String> ids) throws UsageException {
+    Set<Check> selected = new LinkedHashSet<>();
+    for (String id : ids) {
+      List<Check> found = BuiltinChecks.select(id);
+      if (found.isEmpty()) {
+        throw new UsageException("unknown check or family '" + id + "'; known: "
+            + String.join(", ", BuiltinChecks.all().stream().map(Check::id).toList()));
+      }
+      selected.addAll(found);
+    }
+    return BuiltinChecks.all().stream().filter(selected::contains).toList();
+  }
+
+  private void writeReports(RunReport report, Path dir) throws IOException {
+    if (dir == null) {
+      return;
+    }
+    Files.createDirectories(dir);
+    boolean any = false;
+    for (ReportFormat format : ServiceLoader.load(ReportFormat.class)) {
+      Path written = format.write(report, dir);
+      out.println("report (" + format.name() + "): " + written);
+      any = true;
+    }
+    if (!any) {
+      throw new IllegalStateException("no report formats on the classpath (opcheck4j-reports missing)");
+    }
+  }
+
+  private void printSummary(RunReport report) {
+    List<String> parts = new ArrayList<>();
+    for (Outcome o : Outcome.values()) {
+      parts.add(report.count(o) + " " + o.label());
+    }
+    out.println("summary: " + String.join(", ", parts) + " (" + report.results().size() + " results, "
+        + report.durationMs() + " ms)");
+    long ops = report.results().stream().map(CheckResult::op).distinct().count();
+    out.println("ops: " + ops);
+  }
+
+  /** Parsed options of check/list/demo. */
+  static final class Options {
+    final List<Path> specs = new ArrayList<>();
+    final List<Path> libraries = new ArrayList<>();
+    final List<String> ops = new ArrayList<>();
+    final List<String> checks = new ArrayList<>();
+    final List<Device> devices = new ArrayList<>();
+    long seed = 20261122L;
+    Path reportDir;
+    boolean verbose;
+
+    static Options parse(List<String> args) throws UsageException {
+      Options o = new Options();
+      for (int i = 0; i < args.size(); i++) {
+        String a = args.get(i);
+        if (a.equals("--verbose")) {
+          o.verbose = true;
+          continue;
+        }
+        if (i + 1 >= args.size()) {
+          throw new UsageException(a.startsWith("--") ? a + " needs a value" : "unexpected argument '" + a + "'");
+        }
+        String v = args.get(++i);
+        switch (a) {
+          case "--spec" -> o.specs.add(Path.of(v));
+          case "--library" -> o.libraries.add(Path.of(v));
+          case "--op" -> o.ops.add(v);
+          case "--check" -> o.checks.add(v);
+          case "--device" -> o.devices.add(Device.parse(v)
+              .orElseThrow(() -> new UsageException("unknown device '" + v + "'; expected cpu, meta or cuda")));
+          case "--seed" -> {
+            try {
+              o.seed = Long.parseLong(v);
+            } catch (NumberFormatException e) {
+              throw new UsageException("--seed takes a whole number, got '" + v + "'");
+            }
+          }
+          case "--report-dir" -> o.reportDir = Path.of(v);
+          default -> throw new UsageException("unknown option '" + a + "'\n" + USAGE);
+        }
+      }
+      return o;
+    }
+
+    Options withSpecs(List<Path> paths) {
+      specs.clear();
+      specs.addAll(paths);
+      libraries.clear();
+      return this;
+    }
+  }
+}

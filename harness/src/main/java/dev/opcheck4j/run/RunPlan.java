@@ -1,0 +1,40 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.OpLibrary;
+import java.util.List;
+
+/**
+ * What to run: which ops of which libraries, on which devices, with which checks.
+ *
+ * @param targets libraries with the op entries to check
+ * @param devices devices under test, in order (an unavailable one gives Skipped results)
+ * @param checks checks to run, in registry order
+ * @param seed seed for everything drawn at random
+ */
+public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed) {
+  public RunPlan {
+    targets = List.copyOf(targets);
+    devices = List.copyOf(devices);
+    checks = List.copyOf(checks);
+  }
+
+  /**
+   * One library and its op entries.
+   *
+   * @param library the loaded library
+   * @param ops op entries; every op the library registers when no spec names them
+   */
+  public record Target(OpLibrary library, List<OpSpec> ops) {
+    public Target {
+      ops = List.copyOf(ops);
+    }
+
+    /** Every op the library registers, with no spec. */
+    public static Target allOps(OpLibrary library) {
+      return new Target(library, library.ops().stream().map(OpSpec::bare).toList());
+    }
+  }
+}

@@ -1,0 +1,219 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.ResultListener;
+import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.registration.DanglingImplCheck;
+import dev.opcheck4j.checks.registration.ExistsCheck;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.Operator;
+import dev.opcheck4j.torch.TorchRuntime;
+import dev.opcheck4j.torch.UnknownOpException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs every applicable check on every (op, device, example) of a plan. Each result goes to the
+ * listener as soon as it exists; one op's failure or a harness error never stops the others.
+ */
+public final class Runner {
+  private final TorchRuntime runtime;
+  private final List<String> inputErrors = new ArrayList<>();
+
+  public Runner(TorchRuntime runtime) {
+    this.runtime = runtime;
+  }
+
+  /** Problems with the input found while running (unknown op names), one line each. */
+  public List<String> inputErrors() {
+    return List.copyOf(inputErrors);
+  }
+
+  public RunReport run(RunPlan plan, ResultListener listener) {
+    Instant started = Instant.now();
+    long t0 = System.nanoTime();
+    List<CheckResult> all = new ArrayList<>();
+    ResultListener sink =
+        r -> {
+          all.add(r);
+          listener.accept(r);
+        };
+    for (RunPlan.Target target : plan.targets()) {
+      runLibraryChecks(plan, target, sink);
+      for (OpSpec spec : target.ops()) {
+        runOp(plan, target, spec, sink);
+      }
+    }
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    return new RunReport(runtime.torchVersion(), runtime.presetsVersion(), started, ms, all);
+  }
+
+  private void runLibraryChecks(RunPlan plan, RunPlan.Target target, ResultListener sink) {
+    for (Check check : plan.checks()) {
+      if (check.scope() != Check.Scope.LIBRARY) {
+        continue;
+      }
+      String op = String.join("|", target.library().namespaces()) + "::*";
+      long t = System.nanoTime();
+      Subject subject = new Subject(target.library(), null, OpSpec.bare(op), null, null, plan.seed());
+      Verdict v = evaluate(check, subject);
+      long ms = (System.nanoTime() - t) / 1_000_000;
+      if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
+        for (String name : DanglingImplCheck.danglingNames(v)) {
+          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms));
+        }
+      } else {
+        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms));
+      }
+    }
+  }
+
+  private void runOp(RunPlan plan, RunPlan.Target target, OpSpec spec, ResultListener sink) {
+    Operator op;
+    try {
+      op = target.library().op(spec.op());
+    } catch (UnknownOpException e) {
+      inputErrors.add(spec.ref() + ": " + e.getMessage());
+      Verdict v =
+          Verdict.failed(
+              spec.op() + " registered by " + target.library().path().getFileName(),
+              "not registered",
+              e.suggestions().isEmpty()
+                  ? "check the name in the spec against './opcheck list --library " + target.library().path() + "'"
+                  : "did you mean " + String.join(", ", e.suggestions()) + "?");
+      sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0));
+      return;
+    }
+    Map<String, Outcome> seen = new HashMap<>();
+    List<Device> devices = devicesFor(plan, spec);
+    for (Check check : plan.checks()) {
+      switch (check.scope()) {
+        case LIBRARY -> {}
+        case OP -> once(plan, target, spec, op, check, null, null, seen, sink);
+        case DEVICE -> {
+          for (Device d : devices) {
+            once(plan, target, spec, op, check, d, null, seen, sink);
+          }
+        }
+        case EXAMPLE -> {
+          for (Device d : devices) {
+            if (spec.examples().isEmpty()) {
+              Verdict v = Verdict.skipped("no examples for this op in the spec");
+              emit(op, check, d, null, v, 0, seen, sink);
+            }
+            for (Example ex : spec.examples()) {
+              once(plan, target, spec, op, check, d, ex, seen, sink);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private List<Device> devicesFor(RunPlan plan, OpSpec spec) {
+    if (spec.devices().isEmpty()) {
+      return plan.devices();
+    }
+    return plan.devices().stream().filter(d -> spec.devices().contains(d.label())).toList();
+  }
+
+  private void once(
+      RunPlan plan,
+      RunPlan.Target target,
+      OpSpec spec,
+      Operator op,
+      Check check,
+      Device device,
+      Example example,
+      Map<String, Outcome> seen,
+      ResultListener sink) {
+    long t = System.nanoTime();
+    Verdict v = precondition(check, spec, device, seen);
+    if (v == null) {
+      v = evaluate(check, new Subject(target.library(), op, spec, device, example, plan.seed()));
+    }
+    emit(op, check, device, example, v, (System.nanoTime() - t) / 1_000_000, seen, sink);
+  }
+
+  /** A Skipped verdict when the check cannot run here, or null when it can. */
+  private Verdict precondition(Check check, OpSpec spec, Device device, Map<String, Outcome> seen) {
+    var why = spec.skipReason(check.id());
+    if (why.isPresent()) {
+      return Verdict.skipped("skipped by the spec: " + why.get());
+    }
+    if (device == Device.CUDA && !runtime.cudaAvailable()) {
+      return Verdict.skipped("no CUDA device in this process (torch.cuda_is_available() is false)");
+    }
+    for (String required : check.requires()) {
+      Outcome o = seen.getOrDefault(key(required, device), seen.get(key(required, null)));
+      if (o != null && o != Outcome.PASSED) {
+        return Verdict.skipped("requires " + required + ", which " + o.label());
+      }
+    }
+    return null;
+  }
+
+  private static Verdict evaluate(Check check, Subject subject) {
+    try {
+      return check.evaluate(subject);
+    } catch (Exception | LinkageError | AssertionError e) {
+      return Verdict.errored(e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()));
+    }
+  }
+
+  private void emit(
+      Operator op,
+      Check check,
+      Device device,
+      Example example,
+      Verdict v,
+      long ms,
+      Map<String, Outcome> seen,
+      ResultListener sink) {
+    // the worst outcome over a device's examples decides what dependants see
+    seen.merge(key(check.id(), device), v.outcome(), Runner::worse);
+    String dev = device == null ? CheckResult.NONE : device.label();
+    String ex = example == null ? CheckResult.NONE : example.ref();
+    sink.accept(result(op.name(), check, dev, ex, v, ms));
+  }
+
+  /** Severity order: passed < skipped < failed < errored. */
+  private static Outcome worse(Outcome a, Outcome b) {
+    return severity(a) >= severity(b) ? a : b;
+  }
+
+  private static int severity(Outcome o) {
+    return switch (o) {
+      case PASSED -> 0;
+      case SKIPPED -> 1;
+      case FAILED -> 2;
+      case ERRORED -> 3;
+    };
+  }
+
+  private static String key(String checkId, Device device) {
+    return checkId + "@" + (device == null ? "-" : device.label());
+  }
+
+  private static CheckResult result(
+      String op, Check check, String device, String example, Verdict v, long ms) {
+    return new CheckResult(op, check.id(), device, example, v.outcome(), v.facts(), ms);
+  }
+
+  static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    return (nl < 0 ? s : s.substring(0, nl)).strip();
+  }
+}

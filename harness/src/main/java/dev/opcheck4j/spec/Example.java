@@ -1,0 +1,18 @@
+package dev.opcheck4j.spec;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One example call: positional and keyword argument values, as written in the spec.
+ *
+ * @param ref where the example is, e.g. {@code spec.json#ops[2].examples[1]}
+ * @param args positional values
+ * @param kwargs keyword values, by argument name
+ */
+public record Example(String ref, List<SpecValue> args, Map<String, SpecValue> kwargs) {
+  public Example {
+    args = List.copyOf(args);
+    kwargs = Map.copyOf(kwargs);
+  }
+}

@@ -1,0 +1,39 @@
+package dev.opcheck4j.spec;
+
+import java.util.ArrayList;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A parsed spec file.
+ *
+ * @param file the spec file
+ * @param library the op library it describes, resolved against the spec's folder
+ * @param ops op entries in file order
+ */
+public record SpecFile(Path file, Path library, List<OpSpec> ops) {
+  public SpecFile {
+    ops = List.copyOf(ops);
+  }
+
+  /** The entries whose op is in {@code names}, or all of them when {@code names} is empty. */
+  public List<OpSpec> selectOps(List<String> names) {
+    return select(ops, names);
+  }
+
+  public static List<OpSpec> select(List<OpSpec> ops, List<String> names) {
+    if (names.isEmpty()) {
+      return ops;
+    }
+    List<OpSpec> selected = ops.stream().filter(o -> names.contains(o.op())).toList();
+    // a --op that names nothing here is not silently dropped: it is checked (and reported unknown)
+    List<OpSpec> missing =
+        names.stream()
+            .filter(n -> ops.stream().noneMatch(o -> o.op().equals(n)))
+            .map(OpSpec::bare)
+            .toList();
+    List<OpSpec> all = new ArrayList<>(selected);
+    all.addAll(missing);
+    return all;
+  }
+}

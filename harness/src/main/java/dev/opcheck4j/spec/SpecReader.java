@@ -1,0 +1,221 @@
+package dev.opcheck4j.spec;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads spec files (JSON, or YAML with the same structure; see docs/spec.md). Every error names
+ * {@code file:line:column}, says what is wrong and what is allowed.
+ */
+public final class SpecReader {
+  static final Set<String> TOP_KEYS = Set.of("library", "ops");
+  static final Set<String> OP_KEYS =
+      Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary");
+  static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
+  static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
+
+  private SpecReader() {}
+
+  public static SpecFile read(Path file) throws SpecException {
+    Path path = file.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(path)) {
+      throw new SpecException(path.toString(), "spec file not found");
+    }
+    SpecValue root = parseTree(path);
+    return interpret(path, root);
+  }
+
+  /** Parses JSON or YAML into located values. */
+  static SpecValue parseTree(Path path) throws SpecException {
+    String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
+    JsonFactory factory =
+        name.endsWith(".yaml") || name.endsWith(".yml") ? new YAMLFactory() : new JsonFactory();
+    factory.enable(JsonParser.Feature.ALLOW_COMMENTS);
+    try (JsonParser p = factory.createParser(path.toFile())) {
+      if (p.nextToken() == null) {
+        throw new SpecException(path + ":1:1", "empty spec file; expected an object with \"library\" and \"ops\"");
+      }
+      SpecValue v = value(p, path);
+      if (p.nextToken() != null) {
+        throw new SpecException(where(path, p.currentTokenLocation()), "unexpected content after the spec object");
+      }
+      return v;
+    } catch (JsonProcessingException e) {
+      String msg = e.getOriginalMessage();
+      throw new SpecException(where(path, e.getLocation()), "malformed " + (factory instanceof YAMLFactory ? "YAML" : "JSON") + ": " + msg);
+    } catch (IOException e) {
+      throw new SpecException(path.toString(), "cannot read: " + e.getMessage());
+    }
+  }
+
+  private static SpecValue value(JsonParser p, Path path) throws IOException {
+    String at = where(path, p.currentTokenLocation());
+    JsonToken t = p.currentToken();
+    switch (t) {
+      case START_OBJECT -> {
+        Map<String, SpecValue> map = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String key = p.currentName();
+          p.nextToken();
+          map.put(key, value(p, path));
+        }
+        return new SpecValue(map, at);
+      }
+      case START_ARRAY -> {
+        List<SpecValue> list = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          list.add(value(p, path));
+        }
+        return new SpecValue(list, at);
+      }
+      case VALUE_STRING -> {
+        return new SpecValue(p.getText(), at);
+      }
+      case VALUE_NUMBER_INT -> {
+        return new SpecValue(p.getLongValue(), at);
+      }
+      case VALUE_NUMBER_FLOAT -> {
+        return new SpecValue(p.getDoubleValue(), at);
+      }
+      case VALUE_TRUE, VALUE_FALSE -> {
+        return new SpecValue(p.getBooleanValue(), at);
+      }
+      case VALUE_NULL -> {
+        return new SpecValue(null, at);
+      }
+      default -> throw new IllegalStateException("unexpected token " + t + " at " + at);
+    }
+  }
+
+  static String where(Path path, JsonLocation loc) {
+    return loc == null ? path.toString() : path + ":" + loc.getLineNr() + ":" + loc.getColumnNr();
+  }
+
+  private static SpecFile interpret(Path path, SpecValue root) throws SpecException {
+    Map<String, SpecValue> top = object(root, "the spec", TOP_KEYS);
+    SpecValue lib = required(top, "library", root);
+    if (!lib.isString() || ((String) lib.value()).isBlank()) {
+      throw new SpecException(lib.location(), "\"library\" must be a path string (relative to the spec file), got " + lib.describe());
+    }
+    Path library = path.getParent().resolve((String) lib.value()).normalize();
+    SpecValue ops = required(top, "ops", root);
+    if (!ops.isList() || ops.list().isEmpty()) {
+      throw new SpecException(ops.location(), "\"ops\" must be a non-empty array of op entries, got " + ops.describe());
+    }
+    String file = path.getFileName().toString();
+    List<OpSpec> entries = new ArrayList<>();
+    for (int i = 0; i < ops.list().size(); i++) {
+      entries.add(opEntry(ops.list().get(i), file + "#ops[" + i + "]"));
+    }
+    return new SpecFile(path, library, entries);
+  }
+
+  private static OpSpec opEntry(SpecValue v, String ref) throws SpecException {
+    Map<String, SpecValue> m = object(v, "an op entry", OP_KEYS);
+    SpecValue op = required(m, "op", v);
+    if (!op.isString() || !((String) op.value()).matches("[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z0-9_]+)?")) {
+      throw new SpecException(op.location(), "\"op\" must be a qualified name like \"ns::name\" or \"ns::name.overload\", got " + op.describe());
+    }
+    List<String> devices = new ArrayList<>();
+    if (m.containsKey("devices")) {
+      for (SpecValue d : list(m.get("devices"), "\"devices\"")) {
+        if (!d.isString() || !DEVICES.contains(d.value())) {
+          throw new SpecException(d.location(), "unknown device " + d.describe() + "; allowed: cpu, meta, cuda");
+        }
+        devices.add((String) d.value());
+      }
+    }
+    Map<String, String> skips = new LinkedHashMap<>();
+    if (m.containsKey("skip")) {
+      SpecValue why = m.get("why");
+      if (why == null || !why.isString() || ((String) why.value()).isBlank()) {
+        throw new SpecException(m.get("skip").location(), "\"skip\" needs a \"why\" string giving the reason");
+      }
+      for (SpecValue s : list(m.get("skip"), "\"skip\"")) {
+        if (!s.isString() || !((String) s.value()).matches("[a-z]+(\\.[a-z-]+)?")) {
+          throw new SpecException(s.location(), "\"skip\" entries are check ids or families such as \"determinism\" or \"fake.metadata\", got " + s.describe());
+        }
+        skips.put((String) s.value(), (String) why.value());
+      }
+    }
+    Optional<OpSpec.Tolerance> tolerance = Optional.empty();
+    if (m.containsKey("tolerance")) {
+      SpecValue tv = m.get("tolerance");
+      Map<String, SpecValue> t = object(tv, "\"tolerance\"", Set.of("atol", "rtol"));
+      tolerance = Optional.of(new OpSpec.Tolerance(
+          nonNegative(t, "atol", tv, 1e-5), nonNegative(t, "rtol", tv, 1.3e-6)));
+    }
+    List<Example> examples = new ArrayList<>();
+    if (m.containsKey("examples")) {
+      List<SpecValue> xs = list(m.get("examples"), "\"examples\"");
+      for (int i = 0; i < xs.size(); i++) {
+        examples.add(example(xs.get(i), ref + ".examples[" + i + "]"));
+      }
+    }
+    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref);
+  }
+
+  private static Example example(SpecValue v, String ref) throws SpecException {
+    Map<String, SpecValue> m = object(v, "an example", EXAMPLE_KEYS);
+    List<SpecValue> args = m.containsKey("args") ? list(m.get("args"), "\"args\"") : List.of();
+    Map<String, SpecValue> kwargs =
+        m.containsKey("kwargs") ? object(m.get("kwargs"), "\"kwargs\"", null) : Map.of();
+    return new Example(ref, args, kwargs);
+  }
+
+  private static double nonNegative(Map<String, SpecValue> m, String key, SpecValue owner, double dflt)
+      throws SpecException {
+    SpecValue v = m.get(key);
+    if (v == null) {
+      return dflt;
+    }
+    if (!v.isNumber() || v.number() < 0) {
+      throw new SpecException(v.location(), "\"" + key + "\" must be a number >= 0, got " + v.describe());
+    }
+    return v.number();
+  }
+
+  static Map<String, SpecValue> object(SpecValue v, String what, Set<String> allowed) throws SpecException {
+    if (!v.isObject()) {
+      throw new SpecException(v.location(), what + " must be an object, got " + v.describe());
+    }
+    if (allowed != null) {
+      for (Map.Entry<String, SpecValue> e : v.object().entrySet()) {
+        if (!allowed.contains(e.getKey())) {
+          throw new SpecException(e.getValue().location(), "unknown key \"" + e.getKey() + "\" in " + what
+              + "; allowed: " + String.join(", ", allowed.stream().sorted().toList()));
+        }
+      }
+    }
+    return v.object();
+  }
+
+  static List<SpecValue> list(SpecValue v, String what) throws SpecException {
+    if (!v.isList()) {
+      throw new SpecException(v.location(), what + " must be an array, got " + v.describe());
+    }
+    return v.list();
+  }
+
+  private static SpecValue required(Map<String, SpecValue> m, String key, SpecValue owner) throws SpecException {
+    SpecValue v = m.get(key);
+    if (v == null) {
+      throw new SpecException(owner.location(), "missing \"" + key + "\"");
+    }
+    return v;
+  }
+}

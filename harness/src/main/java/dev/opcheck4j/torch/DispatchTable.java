@@ -1,0 +1,81 @@
+package dev.opcheck4j.torch;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bytedeco.pytorch.OperatorHandle;
+
+/**
+ * Which dispatch keys of an operator have a kernel registered, and where each was registered,
+ * read from the dispatcher's {@code dumpState()}.
+ *
+ * @param kernels dispatch key name to registration site ({@code file:line}), in dump order
+ */
+public record DispatchTable(Map<String, String> kernels) {
+  /** Keys whose kernel makes an op runnable on any backend (it decomposes into other ops). */
+  public static final List<String> COMPOSITE_KEYS =
+      List.of(
+          "CompositeImplicitAutograd",
+          "CompositeExplicitAutograd",
+          "CompositeExplicitAutogradNonFunctional");
+
+  /** Keys whose kernel gives an op autograd support. */
+  public static final List<String> AUTOGRAD_KEYS =
+      List.of("Autograd", "AutogradCPU", "AutogradCUDA", "CompositeImplicitAutograd");
+
+  public DispatchTable {
+    kernels = Collections.unmodifiableMap(new LinkedHashMap<>(kernels));
+  }
+
+  public static DispatchTable of(OperatorHandle handle) {
+    return parse(NativeStrings.of(handle.dumpState()));
+  }
+
+  /**
+   * Parses a {@code dumpState()} text: after the header lines ({@code name:}, {@code schema:},
+   * {@code debug:}, {@code alias analysis kind:}), each {@code KEY: registered at SITE :: ...}
+   * line is one kernel.
+   */
+  static DispatchTable parse(String dump) {
+    Map<String, String> kernels = new LinkedHashMap<>();
+    for (String line : dump.split("\n")) {
+      int colon = line.indexOf(": registered at ");
+      if (colon <= 0 || line.startsWith("debug:")) {
+        continue;
+      }
+      // alias keys are dumped with a suffix: "CompositeImplicitAutograd[alias]"
+      String key = line.substring(0, colon).strip().replace("[alias]", "");
+      String rest = line.substring(colon + ": registered at ".length());
+      int end = rest.indexOf(" :: ");
+      kernels.put(key, (end < 0 ? rest : rest.substring(0, end)).strip());
+    }
+    return new DispatchTable(kernels);
+  }
+
+  public Set<String> keys() {
+    return kernels.keySet();
+  }
+
+  public boolean has(String key) {
+    return kernels.containsKey(key);
+  }
+
+  public boolean hasComposite() {
+    return COMPOSITE_KEYS.stream().anyMatch(kernels::containsKey);
+  }
+
+  /** Whether {@code device} can run the op: a kernel for its backend key, or a composite one. */
+  public boolean serves(Device device) {
+    return has(device.dispatchKey()) || hasComposite();
+  }
+
+  public boolean hasAutograd(Device device) {
+    return has("Autograd") || has(device.autogradKey()) || has("CompositeImplicitAutograd");
+  }
+
+  public boolean isEmpty() {
+    return kernels.isEmpty();
+  }
+}

@@ -1,0 +1,57 @@
+package dev.opcheck4j.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Where the native-ops build put its libraries and sources, and the EXPECT markers in them. */
+public final class NativeOps {
+  private NativeOps() {}
+
+  public static Path repoRoot() {
+    return Path.of(System.getProperty("opcheck4j.repoRoot", "..")).toAbsolutePath().normalize();
+  }
+
+  public static Path lib(String name) {
+    String dir = System.getProperty("opcheck4j.nativeLibDir");
+    Path base = dir != null ? Path.of(dir) : repoRoot().resolve("native-ops/target/lib");
+    return base.resolve("lib" + name + ".so");
+  }
+
+  public static Path source(String file) {
+    return repoRoot().resolve("native-ops/src/main/cpp").resolve(file);
+  }
+
+  /**
+   * The {@code // OP: ns::name} / {@code // EXPECT: id, id} pairs of a corpus source, in file order:
+   * op name to the check ids its one defect must trip.
+   */
+  public static Map<String, Set<String>> expectations(String file) throws IOException {
+    Map<String, Set<String>> out = new LinkedHashMap<>();
+    String op = null;
+    for (String line : Files.readAllLines(source(file))) {
+      String t = line.strip();
+      if (t.startsWith("// OP:")) {
+        op = t.substring("// OP:".length()).strip();
+      } else if (t.startsWith("// EXPECT:") && op != null) {
+        Set<String> ids = new TreeSet<>();
+        for (String id : t.substring("// EXPECT:".length()).split(",")) {
+          ids.add(id.strip());
+        }
+        out.put(op, ids);
+        op = null;
+      }
+    }
+    return out;
+  }
+
+  public static List<Path> goodLibraries() {
+    return new ArrayList<>(List.of(lib("my_ops"), lib("good_ops")));
+  }
+}

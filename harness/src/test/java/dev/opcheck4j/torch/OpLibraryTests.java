@@ -1,0 +1,83 @@
+package dev.opcheck4j.torch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.testing.NativeOps;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OpLibraryTests {
+
+  @Test
+  void loadsALibraryAndListsWhatItRegistered() throws Exception {
+    OpLibrary lib = OpLibrary.load(NativeOps.lib("my_ops"));
+    assertTrue(lib.ops().contains("my_ops::warp_perspective"), lib.ops().toString());
+    assertTrue(lib.ops().contains("my_ops::mul_add"), lib.ops().toString());
+    assertEquals(java.util.Set.of("my_ops"), lib.namespaces());
+    assertTrue(lib.danglingImpls().isEmpty());
+  }
+
+  @Test
+  void loadingTheSameLibraryTwiceGivesTheSameOps() throws Exception {
+    assertSame(OpLibrary.load(NativeOps.lib("good_ops")), OpLibrary.load(NativeOps.lib("good_ops")));
+  }
+
+  @Test
+  void missingFileNamesThePath() {
+    LibraryLoadException e =
+        assertThrows(LibraryLoadException.class, () -> OpLibrary.load(Path.of("/nonexistent/libx.so")));
+    assertEquals("library not found: /nonexistent/libx.so", e.getMessage());
+  }
+
+  @Test
+  void aTextFileIsNotASharedLibrary(@TempDir Path dir) throws IOException {
+    Path text = Files.writeString(dir.resolve("libfake.so"), "hello\n");
+    LibraryLoadException e = assertThrows(LibraryLoadException.class, () -> OpLibrary.load(text));
+    assertEquals("not a shared library (no ELF header): " + text.toRealPath(), e.getMessage());
+  }
+
+  @Test
+  void aLibraryWithNoOpsIsRejected() {
+    LibraryLoadException e =
+        assertThrows(LibraryLoadException.class, () -> OpLibrary.load(NativeOps.lib("no_ops")));
+    assertTrue(e.getMessage().startsWith("library registers no operators: "), e.getMessage());
+    assertTrue(e.getMessage().contains("libno_ops.so"), e.getMessage());
+  }
+
+  @Test
+  void anUnresolvedSymbolIsNamed() {
+    LibraryLoadException e =
+        assertThrows(LibraryLoadException.class, () -> OpLibrary.load(NativeOps.lib("unresolved")));
+    assertTrue(e.getMessage().startsWith("unresolved symbol opcheck4j_missing_symbol in "), e.getMessage());
+  }
+
+  @Test
+  void anUnknownOpSuggestsTheNearestNames() throws Exception {
+    OpLibrary lib = OpLibrary.load(NativeOps.lib("my_ops"));
+    UnknownOpException e = assertThrows(UnknownOpException.class, () -> lib.op("my_ops::warp_perspectiv"));
+    assertEquals(List.of("my_ops::warp_perspective"), e.suggestions().subList(0, 1));
+    assertTrue(e.getMessage().contains("did you mean my_ops::warp_perspective"), e.getMessage());
+  }
+
+  @Test
+  void danglingImplsAreFoundInTheLibrarysNamespace() throws Exception {
+    OpLibrary lib = OpLibrary.load(NativeOps.lib("bad_ops"));
+    assertEquals(List.of("bad_ops::ghost"), lib.danglingImpls());
+    assertTrue(!lib.ops().contains("bad_ops::ghost"), "a dangling impl has no schema, so it is not an op");
+  }
+
+  @Test
+  void linkErrorsAreDescribedByKind() {
+    Path p = Path.of("/x/libop.so");
+    assertEquals(
+        "/x/libop.so needs libfoo.so.1, which the dynamic loader cannot find",
+        OpLibrary.describeLinkError(p, "/x/libop.so: libfoo.so.1: cannot open shared object file: No such file or directory"));
+  }
+}

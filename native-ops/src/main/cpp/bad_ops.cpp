@@ -1,0 +1,249 @@
+// Known-bad operators: one defect each. Every op below is introduced by an `OP:` line and an
+// `EXPECT:` line listing every check its one defect must trip; the harness tests assert that the
+// op fails exactly those checks (by id) and no others, on every available device.
+#include "kernels.h"
+
+#include <atomic>
+#include <cmath>
+#include <limits>
+
+using namespace opcheck4j;
+
+namespace {
+
+Tensor elementwise_meta(Tensor x) { return torch::stable::new_empty(x, x.sizes()); }
+
+Tensor doubled(const Tensor& x) {
+  Tensor xc = torch::stable::contiguous(x);
+  return map_new(xc, [&](int64_t i) { return 2 * elem(xc, i); });
+}
+
+Tensor doubled_kernel(Tensor x) { return doubled(x); }
+Tensor elementwise_meta_s(Tensor x, double s) { return elementwise_meta(x); }
+
+// OP: bad_ops::no_kernel
+// EXPECT: registration.any-kernel
+// (defined, never implemented: see STABLE_TORCH_LIBRARY below)
+
+// OP: bad_ops::ghost
+// EXPECT: registration.dangling
+// (implemented, never defined)
+Tensor ghost(Tensor x) { return doubled(x); }
+
+// OP: bad_ops::dict_arg
+// EXPECT: schema.types
+// Dict is not a custom-op argument type. The boxed kernel is never reached: libtorch cannot
+// convert a Dict to the stable ABI.
+void dict_arg_boxed(StableIValue* stack, uint64_t, uint64_t) {
+  STD_TORCH_CHECK(false, "dict_arg: not callable through the stable ABI");
+}
+
+// OP: bad_ops::scale_
+// EXPECT: schema.inplace-name
+// The trailing underscore promises an in-place op, but x is not declared (a!) (nor written).
+Tensor scale_(Tensor x, double s) {
+  Tensor xc = torch::stable::contiguous(x);
+  return map_new(xc, [&](int64_t i) { return s * elem(xc, i); });
+}
+
+// OP: bad_ops::fill_ret
+// EXPECT: schema.functionalizable, alias.returns-input
+// Mutates x (declared) and returns x itself as Tensor(a!): torch.compile cannot functionalize it.
+Tensor fill_ret(Tensor x, double v) {
+  torch::stable::fill_(x, v);
+  return x;
+}
+Tensor fill_ret_meta(Tensor x, double v) { return x; }
+
+// OP: bad_ops::alias_nowhere
+// EXPECT: schema.alias-target
+// Returns Tensor(a), but no input is in alias set a.
+Tensor alias_nowhere(Tensor x) { return doubled(x); }
+
+// OP: bad_ops::out_unannotated
+// EXPECT: schema.mutable-args, mutation.undeclared
+// Returns nothing and writes `out`, which is not declared (a!).
+void out_unannotated(Tensor x, Tensor out) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out) && out.is_contiguous(), "out_unannotated: bad out");
+  Tensor xc = torch::stable::contiguous(x);
+  for (int64_t i = 0; i < xc.numel(); ++i) put(out, i, 2 * elem(xc, i));
+}
+void out_unannotated_meta(Tensor x, Tensor out) {}
+
+// OP: bad_ops::mutates_input
+// EXPECT: mutation.undeclared
+// Writes x[0] although x is not (a!).
+Tensor mutates_input(Tensor x) {
+  Tensor out = doubled(x);
+  if (x.numel() > 0 && x.is_contiguous()) put(x, 0, elem(x, 0) + 1.0);
+  return out;
+}
+
+// OP: bad_ops::mutates_tiny
+// EXPECT: mutation.undeclared
+// Changes x[0] by one ulp (relative 1e-16 in float64): invisible to allclose, visible bitwise.
+Tensor mutates_tiny(Tensor x) {
+  Tensor out = doubled(x);
+  if (x.numel() > 0 && x.is_contiguous()) {
+    put(x, 0, std::nextafter(elem(x, 0), std::numeric_limits<double>::infinity()));
+  }
+  return out;
+}
+
+// OP: bad_ops::view_undeclared
+// EXPECT: alias.undeclared
+// Returns a view of x (shares its storage) without declaring Tensor(a) on both sides.
+Tensor view_undeclared(Tensor x) { return torch::stable::view(x, x.sizes()); }
+
+// OP: bad_ops::returns_input
+// EXPECT: alias.returns-input
+// Returns the very input tensor.
+Tensor returns_input(Tensor x) { return x; }
+
+// OP: bad_ops::same_outputs
+// EXPECT: alias.outputs
+// Returns one fresh tensor twice.
+std::tuple<Tensor, Tensor> same_outputs(Tensor x) {
+  Tensor y = doubled(x);
+  return {y, y};
+}
+std::tuple<Tensor, Tensor> same_outputs_meta(Tensor x) {
+  Tensor y = elementwise_meta(x);
+  return {y, y};
+}
+
+// OP: bad_ops::meta_rank
+// EXPECT: fake.metadata
+// The meta kernel flattens the output: wrong rank.
+Tensor meta_rank_meta(Tensor x) { return torch::stable::new_empty(x, {x.numel()}); }
+
+// OP: bad_ops::meta_strides
+// EXPECT: fake.metadata
+// The meta kernel returns a column-major (transposed) layout where the CPU kernel is row-major.
+Tensor meta_strides_meta(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 2, "meta_strides: x must be 2-d");
+  Tensor t = torch::stable::new_empty(x, {x.size(1), x.size(0)});
+  return torch::stable::transpose(t, 0, 1);
+}
+
+// OP: bad_ops::meta_dtype
+// EXPECT: fake.metadata
+// The meta kernel always says float64.
+Tensor meta_dtype_meta(Tensor x) {
+  return torch::stable::new_empty(x, x.sizes(), ScalarType::Double);
+}
+
+// OP: bad_ops::no_meta
+// EXPECT: fake.missing, registration.device-kernel
+// No Meta kernel and no composite kernel.
+Tensor no_meta(Tensor x) { return doubled(x); }
+
+// OP: bad_ops::aten_in_cpu
+// EXPECT: autograd.registration
+// Autograd "registered at a backend key": the CPU kernel calls differentiable aten ops, so its
+// outputs require grad although no autograd kernel exists.
+Tensor aten_in_cpu(Tensor x) { return mul(x, scalar_like(x, 2.0)); }
+Tensor aten_in_cpu_meta(Tensor x) { return elementwise_meta(x); }
+
+// OP: bad_ops::grad_stops
+// EXPECT: autograd.registration
+// A float op with no autograd at all: gradients silently stop here.
+Tensor grad_stops(Tensor x) { return doubled(x); }
+
+// OP: bad_ops::nondeterministic
+// EXPECT: determinism
+// Every other call nudges one element by one ulp.
+std::atomic<int64_t> calls{0};
+Tensor nondeterministic(Tensor x) {
+  Tensor out = doubled(x);
+  if (out.numel() > 0 && (calls++ % 2 == 1)) {
+    put(out, 0, std::nextafter(elem(out, 0), std::numeric_limits<double>::infinity()));
+  }
+  return out;
+}
+
+// OP: bad_ops::ignores_strides
+// EXPECT: noncontiguous
+// Reads the buffer as if every input were contiguous.
+Tensor ignores_strides(Tensor x) {
+  Tensor out = torch::stable::new_empty(x, x.sizes());
+  for (int64_t i = 0; i < x.numel(); ++i) put(out, i, 2 * elem(x, i));
+  return out;
+}
+
+// OP: bad_ops::raises
+// EXPECT: kernel.error
+// Rejects a valid example.
+Tensor raises(Tensor x) {
+  STD_TORCH_CHECK(false, "raises: this kernel refuses every input");
+  return x;
+}
+
+}  // namespace
+
+STABLE_TORCH_LIBRARY(bad_ops, m) {
+  m.def("no_kernel(Tensor x) -> Tensor");
+  m.def("dict_arg(Dict(str, Tensor) d) -> Tensor");
+  m.def("scale_(Tensor x, float s) -> Tensor");
+  m.def("fill_ret(Tensor(a!) x, float v) -> Tensor(a!)");
+  m.def("alias_nowhere(Tensor x) -> Tensor(a)");
+  m.def("out_unannotated(Tensor x, *, Tensor out) -> ()");
+  m.def("mutates_input(Tensor x) -> Tensor");
+  m.def("mutates_tiny(Tensor x) -> Tensor");
+  m.def("view_undeclared(Tensor x) -> Tensor");
+  m.def("returns_input(Tensor x) -> Tensor");
+  m.def("same_outputs(Tensor x) -> (Tensor, Tensor)");
+  m.def("meta_rank(Tensor x) -> Tensor");
+  m.def("meta_strides(Tensor x) -> Tensor");
+  m.def("meta_dtype(Tensor x) -> Tensor");
+  m.def("no_meta(Tensor x) -> Tensor");
+  m.def("aten_in_cpu(Tensor x) -> Tensor");
+  m.def("grad_stops(Tensor x) -> Tensor");
+  m.def("nondeterministic(Tensor x) -> Tensor");
+  m.def("ignores_strides(Tensor x) -> Tensor");
+  m.def("raises(Tensor x) -> Tensor");
+}
+
+STABLE_TORCH_LIBRARY_IMPL(bad_ops, CPU, m) {
+  m.impl("ghost", TORCH_BOX(&ghost));
+  m.impl("dict_arg", &dict_arg_boxed);
+  m.impl("scale_", TORCH_BOX(&scale_));
+  m.impl("fill_ret", TORCH_BOX(&fill_ret));
+  m.impl("alias_nowhere", TORCH_BOX(&alias_nowhere));
+  m.impl("out_unannotated", TORCH_BOX(&out_unannotated));
+  m.impl("mutates_input", TORCH_BOX(&mutates_input));
+  m.impl("mutates_tiny", TORCH_BOX(&mutates_tiny));
+  m.impl("view_undeclared", TORCH_BOX(&view_undeclared));
+  m.impl("returns_input", TORCH_BOX(&returns_input));
+  m.impl("same_outputs", TORCH_BOX(&same_outputs));
+  m.impl("meta_rank", TORCH_BOX(&doubled_kernel));
+  m.impl("meta_strides", TORCH_BOX(&doubled_kernel));
+  m.impl("meta_dtype", TORCH_BOX(&doubled_kernel));
+  m.impl("no_meta", TORCH_BOX(&no_meta));
+  m.impl("aten_in_cpu", TORCH_BOX(&aten_in_cpu));
+  m.impl("grad_stops", TORCH_BOX(&grad_stops));
+  m.impl("nondeterministic", TORCH_BOX(&nondeterministic));
+  m.impl("ignores_strides", TORCH_BOX(&ignores_strides));
+  m.impl("raises", TORCH_BOX(&raises));
+}
+
+STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
+  m.impl("dict_arg", &dict_arg_boxed);
+  m.impl("scale_", TORCH_BOX(&elementwise_meta_s));
+  m.impl("fill_ret", TORCH_BOX(&fill_ret_meta));
+  m.impl("alias_nowhere", TORCH_BOX(&elementwise_meta));
+  m.impl("out_unannotated", TORCH_BOX(&out_unannotated_meta));
+  m.impl("mutates_input", TORCH_BOX(&elementwise_meta));
+  m.impl("mutates_tiny", TORCH_BOX(&elementwise_meta));
+  m.impl("view_undeclared", TORCH_BOX(&view_undeclared));
+  m.impl("returns_input", TORCH_BOX(&returns_input));
+  m.impl("same_outputs", TORCH_BOX(&same_outputs_meta));
+  m.impl("meta_rank", TORCH_BOX(&meta_rank_meta));
+  m.impl("meta_strides", TORCH_BOX(&meta_strides_meta));
+  m.impl("meta_dtype", TORCH_BOX(&meta_dtype_meta));
+  m.impl("aten_in_cpu", TORCH_BOX(&aten_in_cpu_meta));
+  m.impl("grad_stops", TORCH_BOX(&elementwise_meta));
+  m.impl("nondeterministic", TORCH_BOX(&elementwise_meta));
+  m.impl("ignores_strides", TORCH_BOX(&elementwise_meta));
+  m.impl("raises", TORCH_BOX(&elementwise_meta));
+}
