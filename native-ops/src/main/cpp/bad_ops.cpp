@@ -64,9 +64,8 @@ Tensor alias_nowhere(Tensor x) { return doubled(x); }
 // EXPECT: schema.mutable-args, mutation.undeclared
 // Returns nothing and writes `out`, which is not declared (a!).
 void out_unannotated(Tensor x, Tensor out) {
-  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out) && out.is_contiguous(), "out_unannotated: bad out");
-  Tensor xc = torch::stable::contiguous(x);
-  for (int64_t i = 0; i < xc.numel(); ++i) put(out, i, 2 * elem(xc, i));
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "out_unannotated: out must have x's shape");
+  torch::stable::copy_(out, doubled(x));
 }
 void out_unannotated_meta(Tensor x, Tensor out) {}
 
@@ -81,12 +80,10 @@ Tensor mutates_input(Tensor x) {
 
 // OP: bad_ops::mutates_tiny
 // EXPECT: mutation.undeclared
-// Changes x[0] by one ulp (relative 1e-16 in float64): invisible to allclose, visible bitwise.
+// Changes x[0] by one ulp (relative ~1e-16 in float64): invisible to allclose, visible bitwise.
 Tensor mutates_tiny(Tensor x) {
   Tensor out = doubled(x);
-  if (x.numel() > 0 && x.is_contiguous()) {
-    put(x, 0, std::nextafter(elem(x, 0), std::numeric_limits<double>::infinity()));
-  }
+  if (x.numel() > 0 && x.is_contiguous()) bump_ulp(x, 0);
   return out;
 }
 
@@ -157,7 +154,7 @@ std::atomic<int64_t> calls{0};
 Tensor nondeterministic(Tensor x) {
   Tensor out = doubled(x);
   if (out.numel() > 0 && (calls++ % 2 == 1)) {
-    put(out, 0, std::nextafter(elem(out, 0), std::numeric_limits<double>::infinity()));
+    bump_ulp(out, 0);
   }
   return out;
 }

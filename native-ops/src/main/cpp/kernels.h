@@ -8,6 +8,8 @@
 #include <torch/headeronly/util/Exception.h>
 
 #include <array>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <vector>
 
@@ -51,6 +53,17 @@ inline void put(Tensor& t, int64_t i, double v) {
     static_cast<double*>(t.data_ptr())[i] = v;
   } else {
     static_cast<float*>(t.data_ptr())[i] = static_cast<float>(v);
+  }
+}
+
+// Moves element i one unit in the last place up, in the tensor's own precision.
+inline void bump_ulp(Tensor& t, int64_t i) {
+  if (t.scalar_type() == ScalarType::Double) {
+    auto* p = static_cast<double*>(t.data_ptr()) + i;
+    *p = std::nextafter(*p, std::numeric_limits<double>::infinity());
+  } else {
+    auto* p = static_cast<float*>(t.data_ptr()) + i;
+    *p = std::nextafter(*p, std::numeric_limits<float>::infinity());
   }
 }
 

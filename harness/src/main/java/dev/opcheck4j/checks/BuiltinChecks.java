@@ -1,5 +1,16 @@
 package dev.opcheck4j.checks;
 
+import dev.opcheck4j.checks.alias.OutputsAliasCheck;
+import dev.opcheck4j.checks.alias.ReturnsInputCheck;
+import dev.opcheck4j.checks.alias.UndeclaredAliasCheck;
+import dev.opcheck4j.checks.autograd.AutogradRegistrationCheck;
+import dev.opcheck4j.checks.determinism.DeterminismCheck;
+import dev.opcheck4j.checks.fake.FakeMetadataCheck;
+import dev.opcheck4j.checks.fake.FakeMissingCheck;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
+import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
+import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.DeviceKernelCheck;
@@ -24,7 +35,18 @@ public final class BuiltinChecks {
           new MutableArgsCheck(),
           new FunctionalizableCheck(),
           new InplaceNameCheck(),
-          new AliasTargetCheck());
+          new AliasTargetCheck(),
+          new FakeMissingCheck(),
+          new KernelErrorCheck(),
+          new UndeclaredMutationCheck(),
+          new UnusedMutationCheck(),
+          new UndeclaredAliasCheck(),
+          new ReturnsInputCheck(),
+          new OutputsAliasCheck(),
+          new FakeMetadataCheck(),
+          new AutogradRegistrationCheck(),
+          new DeterminismCheck(),
+          new NoncontiguousCheck());
 
   private BuiltinChecks() {}
 

@@ -29,6 +29,15 @@ public interface Check {
     return List.of();
   }
 
+  /**
+   * Whether the check means anything on {@code device}. Checks that compare values do not apply to
+   * meta (it has none); the fake-kernel checks compare a real device against meta. A check that
+   * does not apply gives no result for that device (it is not a skip: there is nothing to run).
+   */
+  default boolean appliesTo(dev.opcheck4j.torch.Device device) {
+    return true;
+  }
+
   /** Evaluates the check. Exceptions escaping here are harness errors, reported as Errored. */
   Verdict evaluate(Subject subject) throws Exception;
 

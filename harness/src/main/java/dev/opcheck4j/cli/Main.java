@@ -42,7 +42,8 @@ public final class Main {
   private final PrintStream err;
   private final Path home;
 
-  Main(PrintStream out, PrintStream err, Path home) {
+  /** A CLI writing to {@code out}/{@code err}, with {@code home} the repository root (for demo). */
+  public Main(PrintStream out, PrintStream err, Path home) {
     this.out = out;
     this.err = err;
     this.home = home;

@@ -5,10 +5,13 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.ExistsCheck;
+import dev.opcheck4j.generate.ExampleException;
+import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
@@ -95,28 +98,52 @@ public final class Runner {
     }
     Map<String, Outcome> seen = new HashMap<>();
     List<Device> devices = devicesFor(plan, spec);
+    Map<Example, String> invalid = validate(op, spec, plan.seed());
     for (Check check : plan.checks()) {
       switch (check.scope()) {
         case LIBRARY -> {}
         case OP -> once(plan, target, spec, op, check, null, null, seen, sink);
         case DEVICE -> {
           for (Device d : devices) {
-            once(plan, target, spec, op, check, d, null, seen, sink);
+            if (check.appliesTo(d)) {
+              once(plan, target, spec, op, check, d, null, seen, sink);
+            }
           }
         }
         case EXAMPLE -> {
           for (Device d : devices) {
+            if (!check.appliesTo(d)) {
+              continue;
+            }
             if (spec.examples().isEmpty()) {
               Verdict v = Verdict.skipped("no examples for this op in the spec");
               emit(op, check, d, null, v, 0, seen, sink);
             }
             for (Example ex : spec.examples()) {
-              once(plan, target, spec, op, check, d, ex, seen, sink);
+              if (invalid.containsKey(ex)) {
+                emit(op, check, d, ex, Verdict.skipped("invalid example: " + invalid.get(ex)), 0, seen, sink);
+              } else {
+                once(plan, target, spec, op, check, d, ex, seen, sink);
+              }
             }
           }
         }
       }
     }
+  }
+
+  /** Binds every example on the CPU once; the ones that do not fit the schema are input errors. */
+  private Map<Example, String> validate(Operator op, OpSpec spec, long seed) {
+    Map<Example, String> invalid = new HashMap<>();
+    for (Example ex : spec.examples()) {
+      try {
+        Materializer.bind(op, ex, Device.CPU, seed);
+      } catch (ExampleException e) {
+        invalid.put(ex, e.getMessage());
+        inputErrors.add(e.getMessage());
+      }
+    }
+    return invalid;
   }
 
   private List<Device> devicesFor(RunPlan plan, OpSpec spec) {
@@ -165,6 +192,12 @@ public final class Runner {
   private static Verdict evaluate(Check check, Subject subject) {
     try {
       return check.evaluate(subject);
+    } catch (OpCall.KernelError e) {
+      // a kernel that raised inside a check that needed it to run is a finding, not a harness bug
+      return Verdict.failed(
+          "the kernel runs on the example, as it did for kernel.error",
+          "raised: " + e.getMessage(),
+          "a kernel that raises only sometimes depends on hidden state; see determinism");
     } catch (Exception | LinkageError | AssertionError e) {
       return Verdict.errored(e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()));
     }

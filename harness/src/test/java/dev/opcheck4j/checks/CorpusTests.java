@@ -9,6 +9,8 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.RunPlan;
 import dev.opcheck4j.run.Runner;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.testing.NativeOps;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.OpLibrary;
@@ -41,16 +43,53 @@ class CorpusTests {
     if (!devices.contains(Device.CUDA)) {
       devices.add(Device.CUDA);
     }
-    bad = run(rt, devices, List.of(NativeOps.lib("bad_ops")));
-    good = run(rt, devices, NativeOps.goodLibraries());
+    bad = run(rt, devices, List.of(NativeOps.spec("bad/bad_ops.json")));
+    good = run(rt, devices, List.of(NativeOps.spec("my_ops.json"), NativeOps.spec("good_ops.json")));
   }
 
-  private static RunReport run(TorchRuntime rt, List<Device> devices, List<Path> libs) throws Exception {
+  private static RunReport run(TorchRuntime rt, List<Device> devices, List<Path> specs) throws Exception {
     List<RunPlan.Target> targets = new ArrayList<>();
-    for (Path lib : libs) {
-      targets.add(RunPlan.Target.allOps(OpLibrary.load(lib)));
+    for (Path spec : specs) {
+      SpecFile file = SpecReader.read(spec);
+      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.ops()));
     }
-    return new Runner(rt).run(new RunPlan(targets, devices, BuiltinChecks.all(), 7L), r -> {});
+    Runner runner = new Runner(rt);
+    RunReport report = runner.run(new RunPlan(targets, devices, BuiltinChecks.all(), 7L), r -> {});
+    assertEquals(List.of(), runner.inputErrors());
+    return report;
+  }
+
+  @Test
+  void theSameSeedGivesTheSameResults() throws Exception {
+    TorchRuntime rt = TorchRuntime.get();
+    RunReport again = run(rt, devicesOf(bad), List.of(NativeOps.spec("bad/bad_ops.json")));
+    assertEquals(comparable(bad), comparable(again));
+  }
+
+  private static List<String> devicesAsLabels(RunReport r) {
+    return r.results().stream().map(CheckResult::device).distinct().toList();
+  }
+
+  private static List<Device> devicesOf(RunReport r) {
+    return devicesAsLabels(r).stream().map(Device::parse).flatMap(java.util.Optional::stream).toList();
+  }
+
+  /** Everything but timings. */
+  private static List<String> comparable(RunReport r) {
+    return r.results().stream()
+        .map(x -> String.join("|", x.op(), x.check(), x.device(), x.example(), x.outcome().label(), x.facts().toString()))
+        .toList();
+  }
+
+  @Test
+  void theBadSpecCoversEveryMarkedOp() throws Exception {
+    Set<String> inSpec = SpecReader.read(NativeOps.spec("bad/bad_ops.json")).ops().stream()
+        .map(o -> o.op()).collect(Collectors.toSet());
+    for (String op : NativeOps.expectations("bad_ops.cpp").keySet()) {
+      if (!op.equals("bad_ops::ghost")) {
+        assertTrue(inSpec.contains(op), op + " has an EXPECT marker but no entry in bad_ops.json");
+      }
+    }
   }
 
   @TestFactory

@@ -24,6 +24,11 @@ public final class NativeOps {
     return base.resolve("lib" + name + ".so");
   }
 
+  /** A spec under fixtures/specs. */
+  public static Path spec(String relative) {
+    return repoRoot().resolve("fixtures/specs").resolve(relative);
+  }
+
   public static Path source(String file) {
     return repoRoot().resolve("native-ops/src/main/cpp").resolve(file);
   }

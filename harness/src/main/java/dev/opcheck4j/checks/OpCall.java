@@ -1,0 +1,77 @@
+package dev.opcheck4j.checks;
+
+import dev.opcheck4j.generate.BoundExample;
+import dev.opcheck4j.generate.ExampleException;
+import dev.opcheck4j.generate.Materializer;
+import dev.opcheck4j.torch.Device;
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.pytorch.IValue;
+import org.bytedeco.pytorch.IValueVector;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorVector;
+
+/** Materializes a subject's example and calls its operator once, through the boxed dispatcher path. */
+public final class OpCall {
+  private OpCall() {}
+
+  /** The kernel raised; the message is the first line of the C++ error. */
+  public static final class KernelError extends Exception {
+    public KernelError(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * One output tensor.
+   *
+   * @param label {@code output 0}, or {@code output 1[2]} for an element of a returned list
+   * @param index index of the schema return it belongs to
+   * @param tensor the tensor
+   */
+  public record Output(String label, int index, Tensor tensor) {}
+
+  /**
+   * What a call returned.
+   *
+   * @param values one IValue per schema return
+   * @param tensors every output tensor, list elements flattened
+   */
+  public record Outputs(List<IValue> values, List<Output> tensors) {}
+
+  public static BoundExample bind(Subject s, Device device) throws ExampleException {
+    return Materializer.bind(s.op(), s.example(), device, s.seed());
+  }
+
+  public static Outputs call(Subject s, BoundExample ex) throws KernelError {
+    IValueVector stack = ex.stack();
+    try {
+      s.op().handle().callBoxed(stack);
+    } catch (RuntimeException e) {
+      throw new KernelError(firstLine(e.getMessage()));
+    }
+    List<IValue> values = new ArrayList<>();
+    List<Output> tensors = new ArrayList<>();
+    for (long i = 0; i < stack.size(); i++) {
+      IValue v = stack.get(i);
+      values.add(v);
+      if (v.isTensor()) {
+        tensors.add(new Output("output " + i, (int) i, v.toTensor()));
+      } else if (v.isTensorList()) {
+        TensorVector list = v.toTensorVector();
+        for (long j = 0; j < list.size(); j++) {
+          tensors.add(new Output("output " + i + "[" + j + "]", (int) i, list.get(j)));
+        }
+      }
+    }
+    return new Outputs(values, tensors);
+  }
+
+  static String firstLine(String s) {
+    if (s == null || s.isBlank()) {
+      return "(no message)";
+    }
+    int nl = s.indexOf('\n');
+    return (nl < 0 ? s : s.substring(0, nl)).strip();
+  }
+}

@@ -1,0 +1,91 @@
+package dev.opcheck4j.checks.autograd;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.BoundExample;
+import dev.opcheck4j.torch.DispatchTable;
+import java.util.List;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * Autograd is registered at the right key. With an input that requires grad: passed when a kernel
+ * sits at Autograd, Autograd&lt;Device&gt; or CompositeImplicitAutograd. Otherwise the op is called
+ * with libtorch's autograd fallback set to do nothing (as opcheck does), and it fails when an output
+ * requires grad (autograd happened inside a backend kernel, invisible to the dispatcher) or, stricter
+ * than opcheck, when a floating-point output does not (gradients stop there silently).
+ */
+public final class AutogradRegistrationCheck implements Check {
+  public static final String ID = "autograd.registration";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "autograd is registered at an autograd key, or gradients do not flow at all";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.EXAMPLE;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(KernelErrorCheck.ID);
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) throws Exception {
+    BoundExample ex = OpCall.bind(s, s.device());
+    List<String> grads = ex.tensors().stream().filter(t -> t.tensor().requires_grad())
+        .map(BoundExample.TensorInput::argument).toList();
+    if (grads.isEmpty()) {
+      return Verdict.skipped("no input requires grad in this example (set \"requires_grad\": true on a tensor)");
+    }
+    DispatchTable table = s.op().table();
+    for (String key : List.of("Autograd", s.device().autogradKey(), "CompositeImplicitAutograd")) {
+      if (table.has(key)) {
+        return Verdict.passed(Fact.of("kernel", key + " registered at " + table.kernels().get(key)));
+      }
+    }
+    OpCall.Outputs out;
+    torch.AutogradFallbackMode previous = torch.getAutogradFallbackMode().intern();
+    torch.setAutogradFallbackMode(torch.AutogradFallbackMode.Nothing);
+    try {
+      out = OpCall.call(s, ex);
+    } finally {
+      torch.setAutogradFallbackMode(previous);
+    }
+    Fact example = Fact.of("example", s.example().ref() + "  " + ex.description());
+    for (OpCall.Output o : out.tensors()) {
+      if (o.tensor().requires_grad()) {
+        return Verdict.failed(
+            "no output requires grad unless autograd is registered at Autograd/" + s.device().autogradKey(),
+            o.label() + " requires grad although the op has kernels only at " + String.join(", ", table.keys())
+                + ": autograd registered at a backend key (differentiable aten calls inside the kernel)",
+            "register the backward at the Autograd key, or implement the op as CompositeImplicitAutograd"
+                + " from differentiable aten ops; a backend kernel must not record autograd history",
+            example);
+      }
+    }
+    for (OpCall.Output o : out.tensors()) {
+      if (o.tensor().is_floating_point() && !o.tensor().requires_grad()) {
+        return Verdict.failed(
+            "gradients flow from " + o.label() + " back to " + String.join(", ", grads),
+            o.label() + " does not require grad although '" + grads.get(0)
+                + "' does: gradients stop here silently (no autograd kernel)",
+            "register autograd (Autograd key or CompositeImplicitAutograd), or mark the op"
+                + " non-differentiable in the spec: \"skip\": [\"autograd\"] with a \"why\"",
+            example);
+      }
+    }
+    return Verdict.passed(Fact.of("outputs", "no floating-point output"));
+  }
+}

@@ -1,0 +1,82 @@
+package dev.opcheck4j.checks.determinism;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.ValueCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.BoundExample;
+import dev.opcheck4j.generate.TensorCopies;
+import dev.opcheck4j.generate.TensorText;
+import java.util.Arrays;
+import java.util.List;
+
+/** Two calls on equal inputs give bitwise-equal outputs. An op may opt out in the spec with a reason. */
+public final class DeterminismCheck implements ValueCheck {
+  public static final String ID = "determinism";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "two calls on equal inputs give bitwise-equal outputs";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.EXAMPLE;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(KernelErrorCheck.ID);
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) throws Exception {
+    BoundExample first = OpCall.bind(s, s.device());
+    List<OpCall.Output> a = OpCall.call(s, first).tensors();
+    List<OpCall.Output> b = OpCall.call(s, OpCall.bind(s, s.device())).tensors();
+    for (int i = 0; i < a.size(); i++) {
+      var x = a.get(i).tensor();
+      var y = b.get(i).tensor();
+      long[] xs = x.sizes().vec().get();
+      if (!Arrays.equals(xs, y.sizes().vec().get())) {
+        return fail(s, first, a.get(i).label() + " sizes " + Arrays.toString(xs) + " then "
+            + Arrays.toString(y.sizes().vec().get()));
+      }
+      if (!Arrays.equals(TensorCopies.bytes(x), TensorCopies.bytes(y))) {
+        double[] dx = TensorCopies.doubles(x);
+        double[] dy = TensorCopies.doubles(y);
+        int changed = 0;
+        int worst = 0;
+        double max = -1;
+        for (int k = 0; k < dx.length; k++) {
+          if (Double.doubleToRawLongBits(dx[k]) != Double.doubleToRawLongBits(dy[k])) {
+            changed++;
+            if (Math.abs(dx[k] - dy[k]) > max) {
+              max = Math.abs(dx[k] - dy[k]);
+              worst = k;
+            }
+          }
+        }
+        return fail(s, first, a.get(i).label() + ": " + changed + " of " + dx.length + " elements differ between"
+            + " two calls, max |diff| " + max + " at " + TensorText.index(xs, worst));
+      }
+    }
+    return Verdict.passed(Fact.of("outputs compared", a.size()));
+  }
+
+  private static Verdict fail(Subject s, BoundExample ex, String butWas) {
+    return Verdict.failed(
+        "bitwise-equal outputs from two calls on equal inputs",
+        butWas,
+        "remove hidden state (static counters, uninitialized memory, unordered parallel reductions), or"
+            + " opt out in the spec: \"skip\": [\"determinism\"] with a \"why\"",
+        Fact.of("example", s.example().ref() + "  " + ex.description()));
+  }
+}

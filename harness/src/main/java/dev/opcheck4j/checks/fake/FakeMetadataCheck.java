@@ -1,0 +1,140 @@
+package dev.opcheck4j.checks.fake;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.ValueCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.BoundExample;
+import dev.opcheck4j.generate.TensorSpec;
+import dev.opcheck4j.torch.Device;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.bytedeco.pytorch.IValue;
+import org.bytedeco.pytorch.Tensor;
+
+/**
+ * The meta kernel describes the real kernel's outputs: run on meta copies of the inputs (same
+ * sizes, strides, storage offset, dtype) and on the real device, and compare the number of outputs,
+ * which are tensors, sizes, dtype, strides (dims of size > 1), storage offset, and which outputs alias
+ * which inputs. Runs for each real device; meta is the reference.
+ */
+public final class FakeMetadataCheck implements ValueCheck {
+  public static final String ID = "fake.metadata";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "outputs on meta tensors match the real outputs' metadata and aliasing";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.EXAMPLE;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(FakeMissingCheck.ID, KernelErrorCheck.ID);
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) throws Exception {
+    BoundExample real = OpCall.bind(s, s.device());
+    BoundExample meta = OpCall.bind(s, Device.META);
+    OpCall.Outputs realOut = OpCall.call(s, real);
+    OpCall.Outputs metaOut;
+    Fact example = Fact.of("example", s.example().ref() + "  " + real.description());
+    try {
+      metaOut = OpCall.call(s, meta);
+    } catch (OpCall.KernelError e) {
+      return Verdict.failed(
+          "the meta kernel accepts what the " + s.device().label() + " kernel accepts",
+          "meta kernel raised: " + e.getMessage(),
+          "make the Meta kernel check the same conditions as the real kernel, and only those",
+          example);
+    }
+    List<String> mismatches = compare(realOut, real, metaOut, meta);
+    if (mismatches.isEmpty()) {
+      return Verdict.passed(Fact.of("outputs compared", realOut.values().size()));
+    }
+    return Verdict.failed(
+        "meta outputs match " + s.device().label() + " outputs (sizes, dtype, strides, storage offset, aliasing)",
+        String.join("; ", mismatches),
+        "make the Meta kernel allocate its outputs exactly as the real kernel does (new_empty with the"
+            + " same sizes and dtype; same memory format)",
+        example);
+  }
+
+  static List<String> compare(OpCall.Outputs real, BoundExample realIn, OpCall.Outputs meta, BoundExample metaIn) {
+    List<String> out = new ArrayList<>();
+    if (real.values().size() != meta.values().size()) {
+      out.add("meta returned " + meta.values().size() + " values, " + real.values().size() + " expected");
+      return out;
+    }
+    for (int i = 0; i < real.values().size(); i++) {
+      IValue r = real.values().get(i);
+      IValue m = meta.values().get(i);
+      if (r.isTensor() != m.isTensor() || r.isTensorList() != m.isTensorList()) {
+        out.add("output " + i + " is " + (r.isTensor() ? "a tensor" : r.tagKind().getString())
+            + " on the real device but " + (m.isTensor() ? "a tensor" : m.tagKind().getString()) + " on meta");
+      }
+    }
+    if (!out.isEmpty() || real.tensors().size() != meta.tensors().size()) {
+      if (out.isEmpty()) {
+        out.add("meta returned " + meta.tensors().size() + " tensors, " + real.tensors().size() + " expected");
+      }
+      return out;
+    }
+    for (int i = 0; i < real.tensors().size(); i++) {
+      Tensor r = real.tensors().get(i).tensor();
+      Tensor m = meta.tensors().get(i).tensor();
+      String label = real.tensors().get(i).label();
+      long[] rs = r.sizes().vec().get();
+      long[] ms = m.sizes().vec().get();
+      if (!Arrays.equals(rs, ms)) {
+        out.add(label + " sizes " + Arrays.toString(ms) + " on meta, " + Arrays.toString(rs) + " real");
+        continue;
+      }
+      if (r.scalar_type().intern() != m.scalar_type().intern()) {
+        out.add(label + " dtype " + TensorSpec.dtypeName(m.scalar_type()) + " on meta, "
+            + TensorSpec.dtypeName(r.scalar_type()) + " real");
+      }
+      long[] rst = r.strides().vec().get();
+      long[] mst = m.strides().vec().get();
+      for (int d = 0; d < rs.length; d++) {
+        if (rs[d] > 1 && rst[d] != mst[d]) {
+          out.add(label + " strides " + Arrays.toString(mst) + " on meta, " + Arrays.toString(rst) + " real");
+          break;
+        }
+      }
+      if (r.storage_offset() != m.storage_offset()) {
+        out.add(label + " storage offset " + m.storage_offset() + " on meta, " + r.storage_offset() + " real");
+      }
+      String ra = aliases(r, realIn);
+      String ma = aliases(m, metaIn);
+      if (!ra.equals(ma)) {
+        out.add(label + " aliases " + ma + " on meta, " + ra + " real");
+      }
+    }
+    return out;
+  }
+
+  private static String aliases(Tensor t, BoundExample in) {
+    List<String> names = new ArrayList<>();
+    for (BoundExample.TensorInput i : in.tensors()) {
+      if (t.is_same(i.tensor())) {
+        names.add("'" + i.argument() + "' itself");
+      } else if (t.is_alias_of(i.tensor())) {
+        names.add("'" + i.argument() + "'");
+      }
+    }
+    return names.isEmpty() ? "no input" : String.join(", ", names);
+  }
+}

@@ -1,0 +1,52 @@
+package dev.opcheck4j.checks.fake;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.registration.AnyKernelCheck;
+import dev.opcheck4j.torch.DispatchTable;
+import java.util.List;
+
+/** The op has a Meta kernel or a composite kernel, so it can run on meta/fake tensors (torch.compile, export). */
+public final class FakeMissingCheck implements Check {
+  public static final String ID = "fake.missing";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "the op has a Meta kernel or a composite kernel";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.OP;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(AnyKernelCheck.ID);
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) {
+    DispatchTable t = s.op().table();
+    if (t.has("Meta")) {
+      return Verdict.passed(Fact.of("kernel", "Meta registered at " + t.kernels().get("Meta")));
+    }
+    for (String k : DispatchTable.COMPOSITE_KEYS) {
+      if (t.has(k)) {
+        return Verdict.passed(Fact.of("kernel", k + " registered at " + t.kernels().get(k)));
+      }
+    }
+    return Verdict.failed(
+        "a Meta kernel or a composite kernel for " + s.op().name(),
+        "kernels only at " + String.join(", ", t.keys()),
+        "add STABLE_TORCH_LIBRARY_IMPL(" + s.op().namespace() + ", Meta, m) with a kernel that computes"
+            + " the output's sizes, strides and dtype without touching data");
+  }
+}

@@ -1,0 +1,65 @@
+package dev.opcheck4j.checks.mutation;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.ValueCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.BoundExample;
+import dev.opcheck4j.torch.OpSchema;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The kernel changes no input the schema does not declare {@code (a!)}. Compared bitwise (NaN
+ * payloads included) and by metadata, so a change below any tolerance is still caught.
+ */
+public final class UndeclaredMutationCheck implements ValueCheck {
+  public static final String ID = "mutation.undeclared";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "the kernel mutates only arguments declared Tensor(a!) (bitwise comparison)";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.EXAMPLE;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(KernelErrorCheck.ID);
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) throws Exception {
+    BoundExample ex = OpCall.bind(s, s.device());
+    OpSchema schema = s.op().schema();
+    List<InputSnapshot> before = new ArrayList<>();
+    for (BoundExample.TensorInput in : ex.tensors()) {
+      if (!schema.arguments().get(in.argIndex()).isWrite()) {
+        before.add(InputSnapshot.of(in));
+      }
+    }
+    OpCall.call(s, ex);
+    for (InputSnapshot snap : before) {
+      List<String> changes = snap.changes();
+      if (!changes.isEmpty()) {
+        String arg = snap.input().argument();
+        return Verdict.failed(
+            "argument '" + arg + "' unchanged (" + schema + ")",
+            String.join("; ", changes),
+            "declare 'Tensor(a!) " + arg.replaceAll("\\[.*", "") + "' in the schema, or write into a new tensor",
+            Fact.of("example", s.example().ref() + "  " + ex.description()));
+      }
+    }
+    return Verdict.passed(Fact.of("inputs compared", before.size()));
+  }
+}

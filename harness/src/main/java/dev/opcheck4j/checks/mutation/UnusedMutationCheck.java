@@ -1,0 +1,62 @@
+package dev.opcheck4j.checks.mutation;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.ValueCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.BoundExample;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A warning, never a failure: an argument declared {@code (a!)} that this example did not change
+ * (the declaration may be stale, and costs torch.compile a copy). Passed with a {@code warning} fact.
+ */
+public final class UnusedMutationCheck implements ValueCheck {
+  public static final String ID = "mutation.unused";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "warns when an argument declared Tensor(a!) is not changed by the example";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.EXAMPLE;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(KernelErrorCheck.ID);
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) throws Exception {
+    if (s.op().schema().mutableArguments().isEmpty()) {
+      return Verdict.passed(Fact.of("mutable arguments", "none declared"));
+    }
+    BoundExample ex = OpCall.bind(s, s.device());
+    List<InputSnapshot> declared = new ArrayList<>();
+    for (BoundExample.TensorInput in : ex.tensors()) {
+      if (s.op().schema().arguments().get(in.argIndex()).isWrite()) {
+        declared.add(InputSnapshot.of(in));
+      }
+    }
+    OpCall.call(s, ex);
+    List<String> unchanged = declared.stream().filter(d -> d.changes().isEmpty())
+        .map(d -> "'" + d.input().argument() + "'").toList();
+    if (unchanged.isEmpty()) {
+      return Verdict.passed(Fact.of("written", declared.size() + " of " + declared.size() + " declared arguments"));
+    }
+    return Verdict.passed(
+        Fact.of("warning", String.join(", ", unchanged) + " declared (a!) but not changed by this example"),
+        Fact.of("hint", "drop the (a!) annotation if the kernel never writes it, or add an example that does"));
+  }
+}

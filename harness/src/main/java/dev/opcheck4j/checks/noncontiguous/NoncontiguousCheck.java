@@ -1,0 +1,134 @@
+package dev.opcheck4j.checks.noncontiguous;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.ValueCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.BoundExample;
+import dev.opcheck4j.generate.TensorCopies;
+import dev.opcheck4j.generate.TensorText;
+import dev.opcheck4j.spec.OpSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.bytedeco.pytorch.IValue;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * For each contiguous tensor input not declared (a!), a non-contiguous copy with the same values
+ * (transposed, strided, offset) gives the same outputs within tolerance.
+ */
+public final class NoncontiguousCheck implements ValueCheck {
+  public static final String ID = "noncontiguous";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "non-contiguous inputs with the same values give the same outputs";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.EXAMPLE;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(KernelErrorCheck.ID);
+  }
+
+  /** Default tolerance per dtype, as torch.testing.assert_close uses. */
+  public static OpSpec.Tolerance defaultTolerance(torch.ScalarType dtype) {
+    return switch (dtype.intern()) {
+      case Double -> new OpSpec.Tolerance(1e-7, 1e-7);
+      case Half -> new OpSpec.Tolerance(1e-5, 1e-3);
+      case BFloat16 -> new OpSpec.Tolerance(1e-5, 1.6e-2);
+      case Float -> new OpSpec.Tolerance(1e-5, 1.3e-6);
+      default -> new OpSpec.Tolerance(0, 0);
+    };
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) throws Exception {
+    BoundExample base = OpCall.bind(s, s.device());
+    List<OpCall.Output> expected = OpCall.call(s, base).tensors();
+    int tried = 0;
+    for (int k = 0; k < base.tensors().size(); k++) {
+      BoundExample.TensorInput in = base.tensors().get(k);
+      boolean topLevel = base.values().get(in.argIndex()).isTensor();
+      if (!topLevel || s.op().schema().arguments().get(in.argIndex()).isWrite() || !in.tensor().is_contiguous()) {
+        continue;
+      }
+      for (String layout : TensorCopies.noncontiguousLayouts(in.tensor())) {
+        BoundExample fresh = OpCall.bind(s, s.device());
+        Tensor moved = TensorCopies.relayout(fresh.tensors().get(k).tensor(), layout);
+        List<IValue> values = new ArrayList<>(fresh.values());
+        values.set(in.argIndex(), new IValue(moved));
+        BoundExample variant = new BoundExample(values, fresh.tensors(), fresh.description());
+        tried++;
+        Fact example = Fact.of("example", s.example().ref() + "  " + in.argument() + " " + layout + ": "
+            + TensorText.describe(moved));
+        List<OpCall.Output> got;
+        try {
+          got = OpCall.call(s, variant).tensors();
+        } catch (OpCall.KernelError e) {
+          return Verdict.failed("the kernel accepts '" + in.argument() + "' " + layout + " as it accepts it contiguous",
+              "raised: " + e.getMessage(), hint(), example);
+        }
+        String diff = difference(expected, got, s);
+        if (diff != null) {
+          return Verdict.failed("the same outputs with '" + in.argument() + "' " + layout, diff, hint(), example);
+        }
+      }
+    }
+    if (tried == 0) {
+      return Verdict.skipped("no contiguous tensor input that is not (a!) to re-lay out");
+    }
+    return Verdict.passed(Fact.of("variants compared", tried));
+  }
+
+  private static String hint() {
+    return "call contiguous() on inputs before reading raw data, or index with strides and storage offset";
+  }
+
+  private static String difference(List<OpCall.Output> expected, List<OpCall.Output> got, Subject s) {
+    for (int i = 0; i < expected.size(); i++) {
+      Tensor e = expected.get(i).tensor();
+      Tensor g = got.get(i).tensor();
+      long[] es = e.sizes().vec().get();
+      if (!Arrays.equals(es, g.sizes().vec().get())) {
+        return expected.get(i).label() + " sizes " + Arrays.toString(g.sizes().vec().get()) + " instead of " + Arrays.toString(es);
+      }
+      OpSpec.Tolerance tol = s.spec().tolerance().orElse(defaultTolerance(e.scalar_type()));
+      double[] de = TensorCopies.doubles(e);
+      double[] dg = TensorCopies.doubles(g);
+      int bad = 0;
+      int worst = -1;
+      double max = 0;
+      for (int k = 0; k < de.length; k++) {
+        double d = Math.abs(de[k] - dg[k]);
+        boolean ok = d <= tol.atol() + tol.rtol() * Math.abs(de[k]) || (Double.isNaN(de[k]) && Double.isNaN(dg[k]));
+        if (!ok) {
+          bad++;
+          if (worst < 0 || d > max) {
+            max = d;
+            worst = k;
+          }
+        }
+      }
+      if (bad > 0) {
+        return expected.get(i).label() + ": " + bad + " of " + de.length + " elements differ beyond atol "
+            + tol.atol() + ", rtol " + tol.rtol() + "; max |diff| " + max + " at " + TensorText.index(es, worst)
+            + " (" + dg[worst] + " instead of " + de[worst] + ")";
+      }
+    }
+    return null;
+  }
+}

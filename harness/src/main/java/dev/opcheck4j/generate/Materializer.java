@@ -1,0 +1,196 @@
+package dev.opcheck4j.generate;
+
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.SpecValue;
+import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.OpSchema;
+import dev.opcheck4j.torch.Operator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bytedeco.pytorch.Argument;
+import org.bytedeco.pytorch.DeviceOptional;
+import org.bytedeco.pytorch.GenericList;
+import org.bytedeco.pytorch.IValue;
+import org.bytedeco.pytorch.ScalarTypeOptional;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorOptions;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * Turns spec examples into operator inputs on a device, deterministically from a seed: the same
+ * (example, seed) always gives the same values, on every device, with the same sizes, strides and
+ * storage offset.
+ */
+public final class Materializer {
+  static final Set<String> TENSOR_KEYS =
+      Set.of("tensor", "dtype", "init", "low", "high", "values", "requires_grad", "layout");
+
+  private Materializer() {}
+
+  /** Binds and materializes {@code example} for {@code op} on {@code device}. */
+  public static BoundExample bind(Operator op, Example example, Device device, long seed)
+      throws ExampleException {
+    OpSchema schema = op.schema();
+    List<OpSchema.Argument> params = schema.arguments();
+    if (example.args().size() > params.size()) {
+      throw new ExampleException(example.args().get(params.size()).location() + ": " + op.name()
+          + " takes " + params.size() + " arguments, the example gives " + example.args().size());
+    }
+    Map<String, SpecValue> given = new HashMap<>();
+    for (int i = 0; i < example.args().size(); i++) {
+      OpSchema.Argument p = params.get(i);
+      if (p.kwargOnly()) {
+        throw new ExampleException(example.args().get(i).location() + ": " + op.name() + " argument '"
+            + p.name() + "' is keyword-only; give it under \"kwargs\"");
+      }
+      given.put(p.name(), example.args().get(i));
+    }
+    for (Map.Entry<String, SpecValue> kw : example.kwargs().entrySet()) {
+      if (schema.argument(kw.getKey()).isEmpty()) {
+        throw new ExampleException(kw.getValue().location() + ": " + op.name() + " has no argument '"
+            + kw.getKey() + "'; its arguments: " + String.join(", ", params.stream().map(OpSchema.Argument::name).toList()));
+      }
+      if (given.put(kw.getKey(), kw.getValue()) != null) {
+        throw new ExampleException(kw.getValue().location() + ": argument '" + kw.getKey() + "' given twice");
+      }
+    }
+    torch.manual_seed(seed ^ example.ref().hashCode());
+    List<IValue> values = new ArrayList<>();
+    List<BoundExample.TensorInput> tensors = new ArrayList<>();
+    List<String> text = new ArrayList<>();
+    Argument nativeArgs = op.handle().schema().arguments();
+    for (int i = 0; i < params.size(); i++) {
+      OpSchema.Argument p = params.get(i);
+      SpecValue v = given.get(p.name());
+      Argument nativeArg = nativeArgs.getPointer(i);
+      if (v == null) {
+        if (nativeArg.default_value().has_value()) {
+          values.add(new IValue(nativeArg.default_value().get()));
+          continue;
+        }
+        throw new ExampleException(example.ref() + ": " + op.name() + " argument '" + p.name()
+            + "' (" + p.type().text() + ") is missing and has no default");
+      }
+      values.add(value(op, p, i, nativeArg, v, device, tensors, text));
+    }
+    return new BoundExample(values, tensors, String.join(", ", text));
+  }
+
+  private static IValue value(Operator op, OpSchema.Argument p, int index, Argument nativeArg, SpecValue v,
+      Device device, List<BoundExample.TensorInput> tensors, List<String> text) throws ExampleException {
+    OpSchema.Type type = p.type();
+    String where = v.location() + ": " + op.name() + " argument '" + p.name() + "' (" + type.text() + ") ";
+    if (v.isNull()) {
+      if (!type.isOptional()) {
+        throw new ExampleException(where + "cannot be null");
+      }
+      text.add(p.name() + "=None");
+      return new IValue();
+    }
+    OpSchema.Type base = type.unwrapOptional();
+    switch (base.kind()) {
+      case "TensorType" -> {
+        Tensor t = TensorSpec.parse(v, where).materialize(device);
+        tensors.add(new BoundExample.TensorInput(p.name(), index, t));
+        text.add(p.name() + "=" + TensorText.describe(t));
+        return new IValue(t);
+      }
+      case "IntType", "SymIntType" -> {
+        if (!v.isInteger()) {
+          throw new ExampleException(where + "needs a whole number, got " + v.describe());
+        }
+        text.add(p.name() + "=" + v.value());
+        return new IValue((long) (Long) v.value());
+      }
+      case "FloatType", "NumberType" -> {
+        if (!v.isNumber()) {
+          throw new ExampleException(where + "needs a number, got " + v.describe());
+        }
+        text.add(p.name() + "=" + v.value());
+        return v.isInteger() && base.kind().equals("NumberType")
+            ? new IValue((long) (Long) v.value()) : new IValue(v.number());
+      }
+      case "BoolType" -> {
+        if (!v.isBoolean()) {
+          throw new ExampleException(where + "needs true or false, got " + v.describe());
+        }
+        text.add(p.name() + "=" + v.value());
+        return new IValue((boolean) (Boolean) v.value());
+      }
+      case "StringType" -> {
+        if (!v.isString()) {
+          throw new ExampleException(where + "needs a string, got " + v.describe());
+        }
+        text.add(p.name() + "=\"" + v.value() + "\"");
+        return new IValue((String) v.value());
+      }
+      case "ScalarTypeType" -> {
+        if (!v.isObject() || !v.object().containsKey("dtype")) {
+          throw new ExampleException(where + "needs {\"dtype\": \"float64\"}, got " + v.describe());
+        }
+        torch.ScalarType st = TensorSpec.dtype(v.object().get("dtype"), where);
+        text.add(p.name() + "=" + TensorSpec.dtypeName(st));
+        return new IValue(st);
+      }
+      case "ListType" -> {
+        if (!v.isList()) {
+          throw new ExampleException(where + "needs an array, got " + v.describe());
+        }
+        OpSchema.Type element = base.contained().get(0).unwrapOptional();
+        GenericList list = new GenericList(nativeArg.type().get().containedType(0));
+        List<String> parts = new ArrayList<>();
+        for (int j = 0; j < v.list().size(); j++) {
+          SpecValue e = v.list().get(j);
+          String ew = e.location() + ": " + op.name() + " argument '" + p.name() + "[" + j + "]' ";
+          switch (element.kind()) {
+            case "TensorType" -> {
+              Tensor t = TensorSpec.parse(e, ew).materialize(device);
+              tensors.add(new BoundExample.TensorInput(p.name() + "[" + j + "]", index, t));
+              parts.add(TensorText.describe(t));
+              list.push_back(new IValue(t));
+            }
+            case "IntType", "SymIntType" -> {
+              if (!e.isInteger()) {
+                throw new ExampleException(ew + "needs a whole number, got " + e.describe());
+              }
+              parts.add(e.value().toString());
+              list.push_back(new IValue((long) (Long) e.value()));
+            }
+            case "FloatType" -> {
+              if (!e.isNumber()) {
+                throw new ExampleException(ew + "needs a number, got " + e.describe());
+              }
+              parts.add(e.value().toString());
+              list.push_back(new IValue(e.number()));
+            }
+            case "BoolType" -> {
+              if (!e.isBoolean()) {
+                throw new ExampleException(ew + "needs true or false, got " + e.describe());
+              }
+              parts.add(e.value().toString());
+              list.push_back(new IValue((boolean) (Boolean) e.value()));
+            }
+            default -> throw new ExampleException(ew + "has element type " + element.text() + ", which examples cannot give");
+          }
+        }
+        text.add(p.name() + "=[" + String.join(", ", parts) + "]");
+        return new IValue(list);
+      }
+      default -> throw new ExampleException(where + "cannot be given in a spec (type " + type.text() + ")");
+    }
+  }
+
+  /** An uninitialized tensor of {@code dtype} on {@code device}. */
+  static Tensor empty(long[] shape, torch.ScalarType dtype, Device device) {
+    return torch.empty(shape, options(dtype, device), new org.bytedeco.pytorch.MemoryFormatOptional());
+  }
+
+  /** Tensor options for dtype on device. */
+  static TensorOptions options(torch.ScalarType dtype, Device device) {
+    return new TensorOptions().dtype(new ScalarTypeOptional(dtype))
+        .device(new DeviceOptional(new org.bytedeco.pytorch.Device(device.label())));
+  }
+}

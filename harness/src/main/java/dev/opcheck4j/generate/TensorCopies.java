@@ -1,0 +1,106 @@
+package dev.opcheck4j.generate;
+
+import dev.opcheck4j.torch.Device;
+import java.util.List;
+import org.bytedeco.pytorch.LongOptional;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.global.torch;
+
+/** Copies of tensors that keep or change layout on purpose, and bitwise snapshots. */
+public final class TensorCopies {
+  private TensorCopies() {}
+
+  /**
+   * A copy of {@code t} on {@code device} with the same sizes, strides and storage offset (and the
+   * same values, unless the device is meta, which has none).
+   */
+  public static Tensor sameLayout(Tensor t, Device device) {
+    long[] sizes = t.sizes().vec().get();
+    long[] strides = t.strides().vec().get();
+    long offset = t.storage_offset();
+    long span = offset;
+    if (t.numel() > 0) {
+      span += 1;
+      for (int i = 0; i < sizes.length; i++) {
+        span += (sizes[i] - 1) * strides[i];
+      }
+    }
+    Tensor buf = Materializer.empty(new long[] {Math.max(1, span)}, t.scalar_type().intern(), device);
+    Tensor out = buf.as_strided(sizes, strides, new LongOptional(offset));
+    if (device != Device.META) {
+      out.copy_(t.detach());
+    }
+    return out;
+  }
+
+  /** The tensor's elements in row-major order, as raw bytes (NaN payloads included). */
+  public static byte[] bytes(Tensor t) {
+    Tensor c = t.detach().to(new org.bytedeco.pytorch.Device("cpu"), t.scalar_type().intern()).contiguous();
+    long n = c.nbytes();
+    byte[] out = new byte[(int) n];
+    if (n > 0) {
+      new org.bytedeco.javacpp.BytePointer(c.data_ptr()).capacity(n).get(out);
+    }
+    return out;
+  }
+
+  /** Elements as doubles in row-major order (for reporting differences). */
+  public static double[] doubles(Tensor t) {
+    Tensor c = t.detach().to(new org.bytedeco.pytorch.Device("cpu"), torch.ScalarType.Double).contiguous();
+    double[] out = new double[(int) c.numel()];
+    if (out.length > 0) {
+      new org.bytedeco.javacpp.DoublePointer(c.data_ptr()).capacity(out.length).get(out);
+    }
+    return out;
+  }
+
+  /** Layouts a contiguous input can be re-laid into with the same values. */
+  public static List<String> noncontiguousLayouts(Tensor t) {
+    List<String> out = new java.util.ArrayList<>();
+    if (t.dim() >= 2) {
+      out.add("transposed");
+    }
+    if (t.dim() >= 1) {
+      out.add("strided");
+    }
+    out.add("offset");
+    return out;
+  }
+
+  /**
+   * A copy of {@code t} with the same values on the same device in {@code layout}: transposed (last
+   * two dims), strided (every second element of a larger buffer) or offset (storage offset 3).
+   */
+  public static Tensor relayout(Tensor t, String layout) {
+    long[] shape = t.sizes().vec().get();
+    torch.ScalarType dtype = t.scalar_type().intern();
+    Device device = Device.parse(t.device().str().getString().replaceAll(":.*", "")).orElse(Device.CPU);
+    long numel = Math.max(0, t.numel());
+    long[] contiguous = TensorSpec.contiguousStrides(shape);
+    Tensor out;
+    switch (layout) {
+      case "transposed" -> {
+        long[] swapped = shape.clone();
+        int n = shape.length;
+        swapped[n - 1] = shape[n - 2];
+        swapped[n - 2] = shape[n - 1];
+        out = Materializer.empty(swapped, dtype, device).transpose(n - 2, n - 1);
+      }
+      case "strided" -> {
+        long[] strides = contiguous.clone();
+        for (int i = 0; i < strides.length; i++) {
+          strides[i] *= 2;
+        }
+        out = Materializer.empty(new long[] {Math.max(1, 2 * numel)}, dtype, device).as_strided(shape, strides);
+      }
+      case "offset" -> out = Materializer.empty(new long[] {numel + 3}, dtype, device)
+          .as_strided(shape, contiguous, new LongOptional(3));
+      default -> throw new IllegalArgumentException("unknown layout " + layout);
+    }
+    out.copy_(t.detach());
+    if (t.requires_grad()) {
+      out.set_requires_grad(true);
+    }
+    return out;
+  }
+}
