@@ -1,5 +1,6 @@
 // The bundled example library: the TorchScript tutorial's warp_perspective, ported to the stable
-// ABI with the output size taken from its arguments, and mul_add. Both have CPU and Meta kernels.
+// ABI with the output size taken from its arguments; mul_add; and the custom-ops tutorial's crop and
+// paste. All have CPU and Meta kernels.
 #include "kernels.h"
 
 #include <opencv2/core.hpp>
@@ -55,19 +56,74 @@ Tensor mul_add_meta(Tensor a, Tensor b, double c) {
   return torch::stable::new_empty(a, a.sizes());
 }
 
+// The custom-ops tutorial's crop: pic is C x H x W, box is (left, upper, right, lower).
+std::vector<int64_t> crop_size(const Tensor& pic, const std::vector<int64_t>& box) {
+  STD_TORCH_CHECK(pic.dim() == 3, "crop: pic must be 3-d (C, H, W), got ", pic.dim(), "-d");
+  STD_TORCH_CHECK(box.size() == 4, "crop: box must be (left, upper, right, lower), got ", box.size(), " values");
+  int64_t left = box[0], upper = box[1], right = box[2], lower = box[3];
+  STD_TORCH_CHECK(0 <= left && left <= right && right <= pic.size(2) && 0 <= upper && upper <= lower &&
+                      lower <= pic.size(1),
+                  "crop: box (", left, ", ", upper, ", ", right, ", ", lower, ") is outside the ",
+                  pic.size(1), "x", pic.size(2), " picture");
+  return {pic.size(0), lower - upper, right - left};
+}
+
+Tensor crop(Tensor pic, std::vector<int64_t> box) {
+  crop_size(pic, box);
+  Tensor rows = torch::stable::narrow(pic, 1, box[1], box[3] - box[1]);
+  Tensor cols = torch::stable::narrow(rows, 2, box[0], box[2] - box[0]);
+  // a copy, never a view of pic: the schema declares no alias
+  return torch::stable::contiguous(torch::stable::clone(cols));
+}
+
+Tensor crop_meta(Tensor pic, std::vector<int64_t> box) {
+  return torch::stable::new_empty(pic, crop_size(pic, box));
+}
+
+// The tutorial's paste: a copy of im1 with im2 pasted at coord (left, upper).
+void check_paste(const Tensor& im1, const Tensor& im2, const std::vector<int64_t>& coord) {
+  STD_TORCH_CHECK(im1.dim() == 3 && im2.dim() == 3, "paste: images must be 3-d (C, H, W)");
+  STD_TORCH_CHECK(im1.size(0) == im2.size(0), "paste: images must have the same number of channels");
+  STD_TORCH_CHECK(im1.scalar_type() == im2.scalar_type(), "paste: images must have the same dtype");
+  STD_TORCH_CHECK(coord.size() == 2, "paste: coord must be (left, upper)");
+  STD_TORCH_CHECK(coord[0] >= 0 && coord[1] >= 0 && coord[0] + im2.size(2) <= im1.size(2) &&
+                      coord[1] + im2.size(1) <= im1.size(1),
+                  "paste: im2 does not fit in im1 at (", coord[0], ", ", coord[1], ")");
+}
+
+Tensor paste(Tensor im1, Tensor im2, std::vector<int64_t> coord) {
+  check_paste(im1, im2, coord);
+  Tensor out = torch::stable::contiguous(torch::stable::clone(im1));
+  Tensor rows = torch::stable::narrow(out, 1, coord[1], im2.size(1));
+  Tensor region = torch::stable::narrow(rows, 2, coord[0], im2.size(2));
+  torch::stable::copy_(region, im2);
+  return out;
+}
+
+Tensor paste_meta(Tensor im1, Tensor im2, std::vector<int64_t> coord) {
+  check_paste(im1, im2, coord);
+  return torch::stable::new_empty(im1, im1.sizes());
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(my_ops, m) {
   m.def("warp_perspective(Tensor image, Tensor warp, int height, int width) -> Tensor");
   m.def("mul_add(Tensor a, Tensor b, float c) -> Tensor");
+  m.def("crop(Tensor pic, int[] box) -> Tensor");
+  m.def("paste(Tensor im1, Tensor im2, int[] coord) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(my_ops, CPU, m) {
   m.impl("warp_perspective", TORCH_BOX(&warp_perspective));
   m.impl("mul_add", TORCH_BOX(&mul_add));
+  m.impl("crop", TORCH_BOX(&crop));
+  m.impl("paste", TORCH_BOX(&paste));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(my_ops, Meta, m) {
   m.impl("warp_perspective", TORCH_BOX(&warp_perspective_meta));
   m.impl("mul_add", TORCH_BOX(&mul_add_meta));
+  m.impl("crop", TORCH_BOX(&crop_meta));
+  m.impl("paste", TORCH_BOX(&paste_meta));
 }

@@ -134,7 +134,8 @@ public final class Main {
         runner.run(
             new RunPlan(targets, devices, checks, o.seed),
             r -> {
-              if (o.verbose || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+              boolean warning = r.fact("warning").isPresent();
+              if (o.verbose || warning || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
                 out.println(ResultText.render(r));
               }
             });
