@@ -176,6 +176,35 @@ Tensor raises(Tensor x) {
   return x;
 }
 
+// OP: bad_ops::square_wrong_grad
+// EXPECT: gradcheck.jacobian
+// Forward x*x, gradient 3x: the value is a detached x*x, the gradient comes from s(x) = 1.5*x*x
+// through s - detach(s), which adds exactly zero to the value.
+Tensor square_wrong_grad(Tensor x) {
+  Tensor xd = detach(x);
+  Tensor value = mul(xd, xd);
+  Tensor s = mul(mul(x, x), scalar_like(x, 1.5));
+  return add(value, torch::stable::subtract(s, detach(s)));
+}
+
+// OP: bad_ops::det_backward_no_meta
+// EXPECT: autograd.meta
+// The determinant, through aten::linalg_det: its forward runs on meta, but its backward needs
+// aten::where.self, which has no Meta kernel: the backward works on CPU only.
+Tensor det_backward_no_meta(Tensor x) {
+  return aten<1>("aten::linalg_det", "", {torch::stable::detail::from(x)});
+}
+
+// OP: bad_ops::grad_nondeterministic
+// EXPECT: gradcheck.jacobian
+// Forward exactly x; the gradient is 1 + 1e-10 * (calls so far): within gradcheck's tolerance, but
+// two identical backward runs give different Jacobians (found by slow mode's reentrancy check).
+std::atomic<int64_t> grad_calls{0};
+Tensor grad_nondeterministic(Tensor x) {
+  Tensor s = mul(x, scalar_like(x, 1.0 + 1e-10 * static_cast<double>(++grad_calls)));
+  return add(detach(x), torch::stable::subtract(s, detach(s)));
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(bad_ops, m) {
@@ -199,6 +228,15 @@ STABLE_TORCH_LIBRARY(bad_ops, m) {
   m.def("nondeterministic(Tensor x) -> Tensor");
   m.def("ignores_strides(Tensor x) -> Tensor");
   m.def("raises(Tensor x) -> Tensor");
+  m.def("square_wrong_grad(Tensor x) -> Tensor");
+  m.def("det_backward_no_meta(Tensor x) -> Tensor");
+  m.def("grad_nondeterministic(Tensor x) -> Tensor");
+}
+
+STABLE_TORCH_LIBRARY_IMPL(bad_ops, CompositeImplicitAutograd, m) {
+  m.impl("square_wrong_grad", TORCH_BOX(&square_wrong_grad));
+  m.impl("det_backward_no_meta", TORCH_BOX(&det_backward_no_meta));
+  m.impl("grad_nondeterministic", TORCH_BOX(&grad_nondeterministic));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, CPU, m) {

@@ -4,6 +4,9 @@ import dev.opcheck4j.checks.alias.OutputsAliasCheck;
 import dev.opcheck4j.checks.alias.ReturnsInputCheck;
 import dev.opcheck4j.checks.alias.UndeclaredAliasCheck;
 import dev.opcheck4j.checks.autograd.AutogradRegistrationCheck;
+import dev.opcheck4j.checks.autograd.MetaBackwardCheck;
+import dev.opcheck4j.checks.gradcheck.GradOutputCheck;
+import dev.opcheck4j.checks.gradcheck.JacobianCheck;
 import dev.opcheck4j.checks.determinism.DeterminismCheck;
 import dev.opcheck4j.checks.fake.FakeMetadataCheck;
 import dev.opcheck4j.checks.fake.FakeMissingCheck;
@@ -45,6 +48,9 @@ public final class BuiltinChecks {
           new OutputsAliasCheck(),
           new FakeMetadataCheck(),
           new AutogradRegistrationCheck(),
+          new MetaBackwardCheck(),
+          new JacobianCheck(),
+          new GradOutputCheck(),
           new DeterminismCheck(),
           new NoncontiguousCheck());
 

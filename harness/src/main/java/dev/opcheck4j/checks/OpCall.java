@@ -53,14 +53,15 @@ public final class OpCall {
     List<IValue> values = new ArrayList<>();
     List<Output> tensors = new ArrayList<>();
     for (long i = 0; i < stack.size(); i++) {
-      IValue v = stack.get(i);
+      // JavaCPP returns vector elements by reference: copy before the vector can be freed
+      IValue v = new IValue(stack.get(i));
       values.add(v);
       if (v.isTensor()) {
-        tensors.add(new Output("output " + i, (int) i, v.toTensor()));
+        tensors.add(new Output("output " + i, (int) i, new Tensor(v.toTensor())));
       } else if (v.isTensorList()) {
         TensorVector list = v.toTensorVector();
         for (long j = 0; j < list.size(); j++) {
-          tensors.add(new Output("output " + i + "[" + j + "]", (int) i, list.get(j)));
+          tensors.add(new Output("output " + i + "[" + j + "]", (int) i, new Tensor(list.get(j))));
         }
       }
     }

@@ -1,6 +1,7 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.bench.Benchmarks;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
@@ -36,6 +37,7 @@ public final class Main {
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--report-dir DIR] [--verbose]
              opcheck demo [--report-dir DIR] [--verbose]
+             opcheck bench gradcheck|generation
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
 
   private final PrintStream out;
@@ -63,17 +65,18 @@ public final class Main {
         out.println(USAGE);
         return args.length == 0 ? ExitCode.INPUT_ERROR : ExitCode.OK;
       }
-      Options o = Options.parse(List.of(args).subList(1, args.length));
+      Options o = args[0].equals("bench") ? new Options() : Options.parse(List.of(args).subList(1, args.length));
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
         case "demo" -> demo(o);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check or demo");
+        case "bench" -> bench(args);
+        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check, demo or bench");
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
       return ExitCode.INPUT_ERROR;
-    } catch (RuntimeException | IOException | LinkageError e) {
+    } catch (Exception | LinkageError e) {
       err.println("opcheck: harness error: " + e);
       if (System.getenv("OPCHECK4J_DEBUG") != null) {
         e.printStackTrace(err);
@@ -97,6 +100,19 @@ public final class Main {
     }
     for (String dangling : lib.danglingImpls()) {
       out.println(dangling + "\t(no schema: implemented but never defined)");
+    }
+    return ExitCode.OK;
+  }
+
+  private ExitCode bench(String[] args) throws Exception {
+    Benchmarks b = new Benchmarks(out, home.resolve("native-ops/target/lib"));
+    List<String> what = args.length > 1 ? List.of(args).subList(1, args.length) : List.of("gradcheck", "generation");
+    for (String w : what) {
+      switch (w) {
+        case "gradcheck" -> b.gradcheck();
+        case "generation" -> b.generation();
+        default -> throw new UsageException("unknown benchmark '" + w + "'; expected gradcheck or generation");
+      }
     }
     return ExitCode.OK;
   }

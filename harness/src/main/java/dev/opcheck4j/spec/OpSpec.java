@@ -13,6 +13,7 @@ import java.util.Optional;
  * @param tolerance comparison tolerance override, if any
  * @param examples example inputs, in spec order
  * @param ref where the entry is, e.g. {@code spec.json#ops[2]}
+ * @param gradcheck gradcheck settings (PyTorch's defaults when the spec gives none)
  */
 public record OpSpec(
     String op,
@@ -20,7 +21,8 @@ public record OpSpec(
     Map<String, String> skips,
     Optional<Tolerance> tolerance,
     List<Example> examples,
-    String ref) {
+    String ref,
+    Gradcheck gradcheck) {
 
   public OpSpec {
     devices = List.copyOf(devices);
@@ -30,7 +32,7 @@ public record OpSpec(
 
   /** A spec entry with nothing but the op name (ops found in a library without a spec). */
   public static OpSpec bare(String op) {
-    return new OpSpec(op, List.of(), Map.of(), Optional.empty(), List.of(), op);
+    return new OpSpec(op, List.of(), Map.of(), Optional.empty(), List.of(), op, Gradcheck.DEFAULT);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */
@@ -39,6 +41,23 @@ public record OpSpec(
     String family = dot < 0 ? checkId : checkId.substring(0, dot);
     String why = skips.get(checkId);
     return Optional.ofNullable(why != null ? why : skips.get(family));
+  }
+
+  /**
+   * Finite-difference settings, as {@code torch.autograd.gradcheck} names them.
+   *
+   * @param eps perturbation
+   * @param atol absolute tolerance
+   * @param rtol relative tolerance
+   * @param fast fast mode (random projections) rather than slow mode (full Jacobians)
+   */
+  public record Gradcheck(double eps, double atol, double rtol, boolean fast) {
+    /** PyTorch's gradcheck defaults, fast mode. */
+    public static final Gradcheck DEFAULT = new Gradcheck(1e-6, 1e-5, 1e-3, true);
+
+    public Gradcheck slow() {
+      return new Gradcheck(eps, atol, rtol, false);
+    }
   }
 
   /**

@@ -166,7 +166,26 @@ public final class SpecReader {
         examples.add(example(xs.get(i), ref + ".examples[" + i + "]"));
       }
     }
-    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref);
+    OpSpec.Gradcheck gradcheck = OpSpec.Gradcheck.DEFAULT;
+    if (m.containsKey("gradcheck")) {
+      SpecValue gv = m.get("gradcheck");
+      Map<String, SpecValue> g = object(gv, "\"gradcheck\"", Set.of("eps", "atol", "rtol", "mode"));
+      boolean fast = true;
+      if (g.containsKey("mode")) {
+        SpecValue mode = g.get("mode");
+        if (!mode.isString() || !(mode.value().equals("fast") || mode.value().equals("slow"))) {
+          throw new SpecException(mode.location(), "\"mode\" must be \"fast\" or \"slow\", got " + mode.describe());
+        }
+        fast = mode.value().equals("fast");
+      }
+      OpSpec.Gradcheck d = OpSpec.Gradcheck.DEFAULT;
+      double eps = nonNegative(g, "eps", gv, d.eps());
+      if (eps == 0) {
+        throw new SpecException(g.get("eps").location(), "\"eps\" must be > 0");
+      }
+      gradcheck = new OpSpec.Gradcheck(eps, nonNegative(g, "atol", gv, d.atol()), nonNegative(g, "rtol", gv, d.rtol()), fast);
+    }
+    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck);
   }
 
   private static Example example(SpecValue v, String ref) throws SpecException {

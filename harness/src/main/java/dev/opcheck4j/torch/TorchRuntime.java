@@ -12,6 +12,10 @@ import org.bytedeco.pytorch.global.torch;
  *
  * <p>After JavaCPP's own load, libtorch_cpu is loaded again with RTLD_GLOBAL so that an op library
  * that does not declare a dependency on libtorch still resolves its symbols instead of failing.
+ *
+ * <p>libtorch's autograd fallback is set to "nothing" for the whole process: by default ("warn") the
+ * outputs of an op with no autograd kernel get a placeholder grad_fn whose backward yields no
+ * gradient, which would hide the very registrations the checks look at (opcheck does the same).
  */
 public final class TorchRuntime {
   private static TorchRuntime instance;
@@ -36,6 +40,7 @@ public final class TorchRuntime {
 
   private static TorchRuntime load() {
     Loader.load(torch.class);
+    torch.setAutogradFallbackMode(torch.AutogradFallbackMode.Nothing);
     String platform = Loader.getPlatform();
     Path cpu;
     try {

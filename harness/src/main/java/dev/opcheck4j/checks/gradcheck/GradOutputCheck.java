@@ -1,0 +1,111 @@
+package dev.opcheck4j.checks.gradcheck;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.ValueCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.BoundExample;
+import dev.opcheck4j.generate.TensorCopies;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.bytedeco.pytorch.Scalar;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * Backward is linear in the incoming gradient: a zero grad_output gives zero (or undefined) input
+ * gradients, and doubling grad_output doubles them. One forward, three backward calls on its graph.
+ */
+public final class GradOutputCheck implements ValueCheck {
+  public static final String ID = "gradcheck.grad-output";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "backward is linear in grad_output (zero gives zero, double gives double)";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.EXAMPLE;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(KernelErrorCheck.ID);
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) throws Exception {
+    GradFunction f = GradFunction.of(s, s.device());
+    String skip = Preconditions.skipReason(f);
+    if (skip != null) {
+      return Verdict.skipped(skip);
+    }
+    BoundExample ex;
+    List<OpCall.Output> outs;
+    try {
+      ex = f.fresh(true);
+      outs = f.forward(ex);
+    } catch (OpCall.KernelError e) {
+      return Verdict.skipped("the op rejects float64 copies of the example (" + e.getMessage() + ")");
+    }
+    List<Tensor> outputs = new ArrayList<>();
+    for (OpCall.Output o : outs) {
+      if (o.tensor().requires_grad()) {
+        outputs.add(o.tensor());
+      }
+    }
+    if (outputs.isEmpty()) {
+      return Verdict.skipped("no output requires grad (no autograd registered; see autograd.registration)");
+    }
+    List<Tensor> inputs = f.inputs(ex);
+    SplittableRandom random = new SplittableRandom(s.seed());
+    List<Tensor> zero = new ArrayList<>();
+    List<Tensor> g = new ArrayList<>();
+    List<Tensor> g2 = new ArrayList<>();
+    for (Tensor o : outputs) {
+      zero.add(torch.zeros_like(o));
+      Tensor v = Jacobians.unitVector(random, o);
+      g.add(v);
+      g2.add(v.mul(new Scalar(2.0)));
+    }
+    List<Tensor> fromZero = f.vjp(outputs, inputs, zero);
+    List<Tensor> once = f.vjp(outputs, inputs, g);
+    List<Tensor> twice = f.vjp(outputs, inputs, g2);
+    Fact example = Fact.of("example", s.example().ref() + "  " + ex.description());
+    for (int k = 0; k < inputs.size(); k++) {
+      String name = f.names.get(k);
+      if (fromZero.get(k) != null && max(TensorCopies.doubles(fromZero.get(k).abs())) != 0) {
+        return Verdict.failed("a zero grad_output gives a zero or undefined gradient for '" + name + "'",
+            "max |grad " + name + "| " + max(TensorCopies.doubles(fromZero.get(k).abs())) + " from a zero grad_output",
+            "the backward adds a term that does not depend on grad_output; multiply every term by it", example);
+      }
+      double[] a = once.get(k) == null ? new double[(int) inputs.get(k).numel()] : TensorCopies.doubles(once.get(k));
+      double[] b = twice.get(k) == null ? new double[a.length] : TensorCopies.doubles(twice.get(k));
+      for (int j = 0; j < a.length; j++) {
+        if (Math.abs(b[j] - 2 * a[j]) > 1e-12 + 1e-10 * Math.abs(2 * a[j])) {
+          return Verdict.failed("doubling grad_output doubles the gradient of '" + name + "'",
+              "element " + j + ": " + b[j] + " instead of " + (2 * a[j]),
+              "the backward is not linear in grad_output (a constant or nonlinear term)", example);
+        }
+      }
+    }
+    return Verdict.passed(Fact.of("calls", f.forwardCalls + " forward, " + f.backwardCalls + " backward"));
+  }
+
+  private static double max(double[] xs) {
+    double m = 0;
+    for (double x : xs) {
+      m = Math.max(m, Double.isNaN(x) ? Double.POSITIVE_INFINITY : x);
+    }
+    return m;
+  }
+}

@@ -1,0 +1,103 @@
+package dev.opcheck4j.checks.gradcheck;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.ValueCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.spec.OpSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The analytical Jacobian (libtorch autograd) matches central finite differences, for every
+ * floating input that requires grad and every floating output, in float64. Fast mode by default;
+ * a fast failure is re-run in slow mode to name the exact element. Slow mode also computes the
+ * analytical Jacobian twice and requires the two to be bitwise equal.
+ */
+public final class JacobianCheck implements ValueCheck {
+  public static final String ID = "gradcheck.jacobian";
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String summary() {
+    return "autograd's Jacobian matches finite differences (fast or slow mode, float64)";
+  }
+
+  @Override
+  public Scope scope() {
+    return Scope.EXAMPLE;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(KernelErrorCheck.ID);
+  }
+
+  @Override
+  public Verdict evaluate(Subject s) throws Exception {
+    GradFunction f = GradFunction.of(s, s.device());
+    String skip = Preconditions.skipReason(f);
+    if (skip != null) {
+      return Verdict.skipped(skip);
+    }
+    OpSpec.Gradcheck opts = s.spec().gradcheck();
+    Jacobians.Comparison c;
+    String mode;
+    try {
+      if (f.forward(f.fresh(true)).stream().noneMatch(o -> o.tensor().requires_grad())) {
+        // as torch.autograd.gradcheck, which refuses a function with no differentiable output
+        return Verdict.skipped("no output requires grad: there is no backward to check (see autograd.registration)");
+      }
+      if (opts.fast()) {
+        c = Jacobians.fast(f, opts, s.seed());
+        mode = "fast";
+        if (!c.ok()) {
+          Jacobians.Comparison slow = Jacobians.slow(f, opts.slow());
+          if (!slow.ok()) {
+            c = slow;
+            mode = "fast, then slow to locate the error";
+          }
+        }
+      } else {
+        c = Jacobians.slow(f, opts);
+        mode = "slow";
+      }
+    } catch (OpCall.KernelError e) {
+      return Verdict.skipped("the op rejects float64 copies of the example (" + e.getMessage()
+          + "); gradcheck needs float64");
+    }
+    List<Fact> facts = new ArrayList<>();
+    facts.add(Fact.of("mode", mode));
+    facts.add(Fact.of("dtype", f.dtypeNote()));
+    facts.add(Fact.of("max abs error", c.maxAbs()));
+    facts.add(Fact.of("max rel error", c.maxRel()));
+    facts.add(Fact.of("worst", c.worst()));
+    facts.add(Fact.of("calls", f.forwardCalls + " forward, " + f.backwardCalls + " backward"));
+    facts.add(Fact.of("settings", "eps " + opts.eps() + ", atol " + opts.atol() + ", rtol " + opts.rtol()));
+    if (c.ok()) {
+      return Verdict.passed(facts);
+    }
+    List<Fact> failed = new ArrayList<>();
+    if (c.reentrancy() != null) {
+      failed.add(Fact.of("expected", "the analytical Jacobian is the same in two identical backward runs"));
+      failed.add(Fact.of("but was", "backward is not deterministic: " + c.reentrancy()));
+    } else {
+      failed.add(Fact.of("expected", "analytical Jacobian matches central finite differences within atol "
+          + opts.atol() + ", rtol " + opts.rtol()));
+      failed.add(Fact.of("but was", c.worst()));
+    }
+    failed.addAll(facts);
+    failed.add(Fact.of("example", s.example().ref()));
+    failed.add(Fact.of("hint", c.reentrancy() != null
+        ? "remove state from the backward (counters, unseeded randomness, unordered atomics)"
+        : "the backward formula is wrong: for a composite op, the gradient is the one of the aten ops it"
+            + " calls (check detach()ed terms); at the Autograd key, check the derivative you wrote"));
+    return Verdict.failed(failed);
+  }
+}

@@ -1,0 +1,243 @@
+package dev.opcheck4j.checks.gradcheck;
+
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.generate.BoundExample;
+import dev.opcheck4j.generate.ExampleException;
+import dev.opcheck4j.generate.TensorCopies;
+import dev.opcheck4j.generate.TensorText;
+import dev.opcheck4j.spec.OpSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.bytedeco.pytorch.AbstractTensor;
+import org.bytedeco.pytorch.Scalar;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.global.torch;
+
+/** Numerical and analytical Jacobians of a {@link GradFunction}, compared as torch.autograd.gradcheck does. */
+final class Jacobians {
+  private Jacobians() {}
+
+  /**
+   * The comparison's outcome.
+   *
+   * @param ok whether every entry is within tolerance
+   * @param maxAbs largest absolute error
+   * @param maxRel largest relative error
+   * @param worst where the worst entry is and its two numbers, in words
+   * @param reentrancy when the analytical Jacobian differed between two identical runs, where; else null
+   */
+  record Comparison(boolean ok, double maxAbs, double maxRel, String worst, String reentrancy) {}
+
+  /** Full Jacobians, [output][input][row][col], rows over output elements. */
+  static double[][][][] numerical(GradFunction f, BoundExample base, List<OpCall.Output> outs, double eps)
+      throws OpCall.KernelError {
+    List<Tensor> x = detached(f.inputs(base));
+    double[][][][] jac = new double[outs.size()][x.size()][][];
+    for (int k = 0; k < x.size(); k++) {
+      long n = x.get(k).numel();
+      for (int o = 0; o < outs.size(); o++) {
+        jac[o][k] = new double[(int) outs.get(o).tensor().numel()][(int) n];
+      }
+      for (long j = 0; j < n; j++) {
+        List<double[]> plus = perturbed(f, base, x, k, j, eps);
+        List<double[]> minus = perturbed(f, base, x, k, j, -eps);
+        for (int o = 0; o < outs.size(); o++) {
+          for (int i = 0; i < plus.get(o).length; i++) {
+            jac[o][k][i][(int) j] = (plus.get(o)[i] - minus.get(o)[i]) / (2 * eps);
+          }
+        }
+      }
+    }
+    return jac;
+  }
+
+  private static List<double[]> perturbed(GradFunction f, BoundExample base, List<Tensor> x, int k, long j, double d)
+      throws OpCall.KernelError {
+    List<Tensor> xs = new ArrayList<>(x);
+    Tensor c = x.get(k).clone();
+    c.view(-1).narrow(0, j, 1).add_(new Scalar(d));
+    xs.set(k, c);
+    List<double[]> out = new ArrayList<>();
+    for (OpCall.Output o : f.forward(f.with(base, xs))) {
+      out.add(TensorCopies.doubles(o.tensor()));
+    }
+    return out;
+  }
+
+  /** Full analytical Jacobians from one forward and one backward per output element. */
+  static double[][][][] analytical(GradFunction f, BoundExample withGrad) throws OpCall.KernelError {
+    List<Tensor> inputs = f.inputs(withGrad);
+    List<OpCall.Output> outs = f.forward(withGrad);
+    double[][][][] jac = new double[outs.size()][inputs.size()][][];
+    for (int o = 0; o < outs.size(); o++) {
+      Tensor out = outs.get(o).tensor();
+      int rows = (int) out.numel();
+      for (int k = 0; k < inputs.size(); k++) {
+        jac[o][k] = new double[rows][(int) inputs.get(k).numel()];
+      }
+      if (!out.requires_grad()) {
+        continue;
+      }
+      for (int i = 0; i < rows; i++) {
+        Tensor e = torch.zeros_like(out);
+        e.view(-1).narrow(0, i, 1).fill_(new Scalar(1.0));
+        List<Tensor> g = f.vjp(out, inputs, e);
+        for (int k = 0; k < inputs.size(); k++) {
+          jac[o][k][i] = TensorCopies.doubles(g.get(k));
+        }
+      }
+    }
+    return jac;
+  }
+
+  static Comparison slow(GradFunction f, OpSpec.Gradcheck opts) throws OpCall.KernelError, ExampleException {
+    BoundExample base = f.fresh(false);
+    List<OpCall.Output> outs = f.forward(base);
+    double[][][][] num = numerical(f, base, outs, opts.eps());
+    double[][][][] ana = analytical(f, f.fresh(true));
+    double[][][][] again = analytical(f, f.fresh(true));
+    double maxAbs = 0;
+    double maxRel = 0;
+    String worst = "no Jacobian entries (empty tensors)";
+    double worstExcess = Double.NEGATIVE_INFINITY;
+    boolean ok = true;
+    String reentrancy = null;
+    for (int o = 0; o < num.length; o++) {
+      for (int k = 0; k < num[o].length; k++) {
+        for (int i = 0; i < num[o][k].length; i++) {
+          for (int j = 0; j < num[o][k][i].length; j++) {
+            double a = ana[o][k][i][j];
+            double n = num[o][k][i][j];
+            double abs = Math.abs(a - n);
+            double rel = abs / Math.max(Math.abs(n), Double.MIN_NORMAL);
+            maxAbs = Math.max(maxAbs, abs);
+            maxRel = Math.max(maxRel, n == 0 ? (abs == 0 ? 0 : Double.POSITIVE_INFINITY) : rel);
+            double excess = abs - (opts.atol() + opts.rtol() * Math.abs(n));
+            if (excess > 0 || Double.isNaN(abs)) {
+              ok = false;
+            }
+            if (excess > worstExcess || Double.isNaN(abs)) {
+              worstExcess = Double.isNaN(abs) ? Double.POSITIVE_INFINITY : excess;
+              worst = entry(f, outs, o, k, i, j) + ": analytical " + a + ", numerical " + n;
+            }
+            if (reentrancy == null
+                && Double.doubleToRawLongBits(a) != Double.doubleToRawLongBits(again[o][k][i][j])) {
+              reentrancy = entry(f, outs, o, k, i, j) + ": " + a + " in one backward run, "
+                  + again[o][k][i][j] + " in an identical one";
+            }
+          }
+        }
+      }
+    }
+    return new Comparison(ok && reentrancy == null, maxAbs, maxRel, worst, reentrancy);
+  }
+
+  static String entry(GradFunction f, List<OpCall.Output> outs, int o, int k, int i, int j) {
+    long[] outShape = outs.get(o).tensor().sizes().vec().get();
+    return "d " + outs.get(o).label() + TensorText.index(outShape, i) + " / d " + f.names.get(k)
+        + TensorText.index(f.shapes.get(k), j);
+  }
+
+  /**
+   * Fast mode: random unit projections u (per input) and v (per output); compares vᵀJu from finite
+   * differences along u (2 forward calls per input) with vᵀJ·u from autograd (1 backward per
+   * output), with atol scaled by sum(u)·sum(v) as PyTorch's fast gradcheck does.
+   */
+  static Comparison fast(GradFunction f, OpSpec.Gradcheck opts, long seed) throws OpCall.KernelError, ExampleException {
+    SplittableRandom random = new SplittableRandom(seed);
+    BoundExample base = f.fresh(false);
+    List<Tensor> x = detached(f.inputs(base));
+    List<OpCall.Output> outs = f.forward(base);
+    List<Tensor> us = new ArrayList<>();
+    for (Tensor xi : x) {
+      us.add(unitVector(random, xi));
+    }
+    List<Tensor> vs = new ArrayList<>();
+    for (OpCall.Output o : outs) {
+      vs.add(unitVector(random, o.tensor()));
+    }
+    double[][] numerical = new double[outs.size()][x.size()];
+    for (int k = 0; k < x.size(); k++) {
+      List<Tensor> plus = new ArrayList<>(x);
+      List<Tensor> minus = new ArrayList<>(x);
+      plus.set(k, x.get(k).add(us.get(k).mul(new Scalar(opts.eps()))));
+      minus.set(k, x.get(k).sub(us.get(k).mul(new Scalar(opts.eps()))));
+      List<OpCall.Output> op = f.forward(f.with(base, plus));
+      List<OpCall.Output> om = f.forward(f.with(base, minus));
+      for (int o = 0; o < outs.size(); o++) {
+        double[] p = TensorCopies.doubles(op.get(o).tensor());
+        double[] m = TensorCopies.doubles(om.get(o).tensor());
+        double[] v = TensorCopies.doubles(vs.get(o));
+        double sum = 0;
+        for (int i = 0; i < p.length; i++) {
+          sum += v[i] * (p[i] - m[i]) / (2 * opts.eps());
+        }
+        numerical[o][k] = sum;
+      }
+    }
+    BoundExample withGrad = f.fresh(true);
+    List<Tensor> inputs = f.inputs(withGrad);
+    List<OpCall.Output> gradOuts = f.forward(withGrad);
+    double maxAbs = 0;
+    double maxRel = 0;
+    boolean ok = true;
+    String worst = "no outputs";
+    double worstExcess = Double.NEGATIVE_INFINITY;
+    for (int o = 0; o < gradOuts.size(); o++) {
+      Tensor out = gradOuts.get(o).tensor();
+      List<Tensor> g = out.requires_grad() ? f.vjp(out, inputs, vs.get(o).view(out.sizes())) : null;
+      double sumV = TensorCopies.doubles(vs.get(o).sum())[0];
+      for (int k = 0; k < inputs.size(); k++) {
+        double a = 0;
+        if (g != null) {
+          double[] gk = TensorCopies.doubles(g.get(k));
+          double[] u = TensorCopies.doubles(us.get(k));
+          for (int j = 0; j < gk.length; j++) {
+            a += gk[j] * u[j];
+          }
+        }
+        double n = numerical[o][k];
+        double sumU = TensorCopies.doubles(us.get(k).sum())[0];
+        double atol = opts.atol() * sumU * sumV;
+        double abs = Math.abs(a - n);
+        maxAbs = Math.max(maxAbs, abs);
+        maxRel = Math.max(maxRel, n == 0 ? (abs == 0 ? 0 : Double.POSITIVE_INFINITY) : abs / Math.abs(n));
+        double excess = abs - (atol + opts.rtol() * Math.abs(n));
+        if (excess > 0 || Double.isNaN(abs)) {
+          ok = false;
+        }
+        if (excess > worstExcess || Double.isNaN(abs)) {
+          worstExcess = Double.isNaN(abs) ? Double.POSITIVE_INFINITY : excess;
+          worst = "vᵀJu for " + gradOuts.get(o).label() + " and " + f.names.get(k) + ": analytical " + a
+              + ", numerical " + n;
+        }
+      }
+    }
+    return new Comparison(ok, maxAbs, maxRel, worst, null);
+  }
+
+  /** Uniform [0, 1) entries, normalized to unit length, float64, shaped like {@code like}. */
+  static Tensor unitVector(SplittableRandom random, Tensor like) {
+    double[] u = new double[(int) like.numel()];
+    double norm = 0;
+    for (int i = 0; i < u.length; i++) {
+      u[i] = random.nextDouble();
+      norm += u[i] * u[i];
+    }
+    norm = Math.sqrt(norm);
+    for (int i = 0; i < u.length; i++) {
+      u[i] = norm == 0 ? 0 : u[i] / norm;
+    }
+    Tensor t = AbstractTensor.create(u).to(like.device(), torch.ScalarType.Double);
+    return t.reshape(like.sizes().vec().get());
+  }
+
+  static List<Tensor> detached(List<Tensor> xs) {
+    List<Tensor> out = new ArrayList<>();
+    for (Tensor x : xs) {
+      out.add(x.detach().clone());
+    }
+    return out;
+  }
+}
