@@ -139,8 +139,8 @@ Tensor no_meta(Tensor x) { return doubled(x); }
 // EXPECT: autograd.registration
 // Autograd "registered at a backend key": the CPU kernel calls differentiable aten ops, so its
 // outputs require grad although no autograd kernel exists.
+// (the same function serves Meta: aten::mul has a meta kernel, so strides agree)
 Tensor aten_in_cpu(Tensor x) { return mul(x, scalar_like(x, 2.0)); }
-Tensor aten_in_cpu_meta(Tensor x) { return elementwise_meta(x); }
 
 // OP: bad_ops::grad_stops
 // EXPECT: autograd.registration
@@ -205,6 +205,12 @@ Tensor grad_nondeterministic(Tensor x) {
   return add(detach(x), torch::stable::subtract(s, detach(s)));
 }
 
+// OP: bad_ops::meta_hardcoded
+// EXPECT: fake.metadata
+// The meta kernel hard-codes the example's output shape (4 x 3): right on the example, wrong on
+// every other shape. Only generated inputs catch it.
+Tensor meta_hardcoded_meta(Tensor x) { return torch::stable::new_empty(x, {4, 3}); }
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(bad_ops, m) {
@@ -231,6 +237,7 @@ STABLE_TORCH_LIBRARY(bad_ops, m) {
   m.def("square_wrong_grad(Tensor x) -> Tensor");
   m.def("det_backward_no_meta(Tensor x) -> Tensor");
   m.def("grad_nondeterministic(Tensor x) -> Tensor");
+  m.def("meta_hardcoded(Tensor x) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, CompositeImplicitAutograd, m) {
@@ -260,6 +267,7 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, CPU, m) {
   m.impl("nondeterministic", TORCH_BOX(&nondeterministic));
   m.impl("ignores_strides", TORCH_BOX(&ignores_strides));
   m.impl("raises", TORCH_BOX(&raises));
+  m.impl("meta_hardcoded", TORCH_BOX(&doubled_kernel));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
@@ -276,9 +284,10 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
   m.impl("meta_rank", TORCH_BOX(&meta_rank_meta));
   m.impl("meta_strides", TORCH_BOX(&meta_strides_meta));
   m.impl("meta_dtype", TORCH_BOX(&meta_dtype_meta));
-  m.impl("aten_in_cpu", TORCH_BOX(&aten_in_cpu_meta));
+  m.impl("aten_in_cpu", TORCH_BOX(&aten_in_cpu));
   m.impl("grad_stops", TORCH_BOX(&elementwise_meta));
   m.impl("nondeterministic", TORCH_BOX(&elementwise_meta));
   m.impl("ignores_strides", TORCH_BOX(&elementwise_meta));
   m.impl("raises", TORCH_BOX(&elementwise_meta));
+  m.impl("meta_hardcoded", TORCH_BOX(&meta_hardcoded_meta));
 }

@@ -36,7 +36,7 @@ public final class Benchmarks {
     Example ex = example(tensor(List.of(64L, 64L), "float64", true), number(2.0));
     JacobianCheck check = new JacobianCheck();
     for (OpSpec.Gradcheck mode : List.of(OpSpec.Gradcheck.DEFAULT, OpSpec.Gradcheck.DEFAULT.slow())) {
-      OpSpec spec = new OpSpec(op.name(), List.of(), Map.of(), Optional.empty(), List.of(ex), "bench", mode);
+      OpSpec spec = new OpSpec(op.name(), List.of(), Map.of(), Optional.empty(), List.of(ex), "bench", mode, dev.opcheck4j.spec.Vary.NONE);
       Subject s = new Subject(null, op, spec, Device.CPU, ex, 1L);
       check.evaluate(s); // warm-up
       long t0 = System.nanoTime();

@@ -35,7 +35,7 @@ public final class Main {
       """
       usage: opcheck list --library LIB
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
-                           [--device cpu|meta|cuda]... [--seed N] [--report-dir DIR] [--verbose]
+                           [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR] [--verbose]
              opcheck demo [--report-dir DIR] [--verbose]
              opcheck bench gradcheck|generation
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
@@ -135,20 +135,21 @@ public final class Main {
     List<RunPlan.Target> targets = new ArrayList<>();
     for (Path spec : o.specs) {
       SpecFile file = SpecReader.read(spec);
-      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.selectOps(o.ops)));
+      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.selectOps(o.ops), "--spec " + spec));
     }
     for (Path lib : o.libraries) {
       RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(lib));
-      targets.add(new RunPlan.Target(all.library(), SpecFile.select(all.ops(), o.ops)));
+      targets.add(new RunPlan.Target(all.library(), SpecFile.select(all.ops(), o.ops), all.source()));
     }
     List<Check> checks = o.checks.isEmpty() ? BuiltinChecks.all() : selectChecks(o.checks);
     List<Device> devices = o.devices.isEmpty() ? defaultDevices(runtime) : o.devices;
     Runner runner = new Runner(runtime);
     out.println("opcheck4j: libtorch " + runtime.torchVersion() + " (JavaCPP presets " + runtime.presetsVersion()
-        + "), devices " + String.join(", ", devices.stream().map(Device::label).toList()) + ", seed " + o.seed);
+        + "), devices " + String.join(", ", devices.stream().map(Device::label).toList()) + ", seed " + o.seed
+        + ", " + o.tries + " generated inputs per op and device");
     RunReport report =
         runner.run(
-            new RunPlan(targets, devices, checks, o.seed),
+            new RunPlan(targets, devices, checks, o.seed, o.tries),
             r -> {
               boolean warning = r.fact("warning").isPresent();
               if (o.verbose || warning || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
@@ -226,6 +227,7 @@ public final class Main {
     final List<String> checks = new ArrayList<>();
     final List<Device> devices = new ArrayList<>();
     long seed = 20261122L;
+    int tries = 100;
     Path reportDir;
     boolean verbose;
 
@@ -256,6 +258,16 @@ public final class Main {
             }
           }
           case "--report-dir" -> o.reportDir = Path.of(v);
+          case "--tries" -> {
+            try {
+              o.tries = Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+              o.tries = -1;
+            }
+            if (o.tries < 0) {
+              throw new UsageException("--tries takes a whole number >= 0, got '" + v + "'");
+            }
+          }
           default -> throw new UsageException("unknown option '" + a + "'\n" + USAGE);
         }
       }

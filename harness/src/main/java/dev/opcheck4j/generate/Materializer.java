@@ -57,7 +57,7 @@ public final class Materializer {
         throw new ExampleException(kw.getValue().location() + ": argument '" + kw.getKey() + "' given twice");
       }
     }
-    torch.manual_seed(seed ^ example.ref().hashCode());
+    torch.manual_seed(seed ^ example.ref().hashCode() ^ (example.salt() * 0x9E3779B97F4A7C15L));
     List<IValue> values = new ArrayList<>();
     List<BoundExample.TensorInput> tensors = new ArrayList<>();
     List<String> text = new ArrayList<>();
@@ -183,9 +183,13 @@ public final class Materializer {
     }
   }
 
-  /** An uninitialized tensor of {@code dtype} on {@code device}. */
+  /**
+   * A zero-filled buffer of {@code dtype} on {@code device}. Zeros, not uninitialized memory: the
+   * gaps of strided and offset layouts must be the same on every run, or a kernel that reads them
+   * would make results irreproducible.
+   */
   static Tensor empty(long[] shape, torch.ScalarType dtype, Device device) {
-    return torch.empty(shape, options(dtype, device), new org.bytedeco.pytorch.MemoryFormatOptional());
+    return torch.zeros(shape, options(dtype, device));
   }
 
   /** Tensor options for dtype on device. */

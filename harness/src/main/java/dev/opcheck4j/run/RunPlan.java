@@ -13,8 +13,9 @@ import java.util.List;
  * @param devices devices under test, in order (an unavailable one gives Skipped results)
  * @param checks checks to run, in registry order
  * @param seed seed for everything drawn at random
+ * @param tries generated inputs per op and device (0: examples only)
  */
-public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed) {
+public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries) {
   public RunPlan {
     targets = List.copyOf(targets);
     devices = List.copyOf(devices);
@@ -26,15 +27,16 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
    *
    * @param library the loaded library
    * @param ops op entries; every op the library registers when no spec names them
+   * @param source how the command line named it, for rerun lines: {@code --spec FILE} or {@code --library LIB}
    */
-  public record Target(OpLibrary library, List<OpSpec> ops) {
+  public record Target(OpLibrary library, List<OpSpec> ops, String source) {
     public Target {
       ops = List.copyOf(ops);
     }
 
     /** Every op the library registers, with no spec. */
     public static Target allOps(OpLibrary library) {
-      return new Target(library, library.ops().stream().map(OpSpec::bare).toList());
+      return new Target(library, library.ops().stream().map(OpSpec::bare).toList(), "--library " + library.path());
     }
   }
 }

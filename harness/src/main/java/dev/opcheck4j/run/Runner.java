@@ -130,6 +130,14 @@ public final class Runner {
         }
       }
     }
+    if (plan.tries() > 0 && invalid.isEmpty()) {
+      PropertyPhase generated = new PropertyPhase(plan, target, spec, op, sink);
+      for (Device d : devices) {
+        if (d != Device.META) {
+          generated.run(d, seen);
+        }
+      }
+    }
   }
 
   /** Binds every example on the CPU once; the ones that do not fit the schema are input errors. */
@@ -189,7 +197,7 @@ public final class Runner {
     return null;
   }
 
-  private static Verdict evaluate(Check check, Subject subject) {
+  static Verdict evaluate(Check check, Subject subject) {
     try {
       return check.evaluate(subject);
     } catch (OpCall.KernelError e) {

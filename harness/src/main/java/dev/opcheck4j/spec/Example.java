@@ -9,10 +9,16 @@ import java.util.Map;
  * @param ref where the example is, e.g. {@code spec.json#ops[2].examples[1]}
  * @param args positional values
  * @param kwargs keyword values, by argument name
+ * @param salt mixed into the seed its tensor values are drawn from (0 for a spec's own examples;
+ *     generated variants draw theirs)
  */
-public record Example(String ref, List<SpecValue> args, Map<String, SpecValue> kwargs) {
+public record Example(String ref, List<SpecValue> args, Map<String, SpecValue> kwargs, long salt) {
   public Example {
     args = List.copyOf(args);
     kwargs = Map.copyOf(kwargs);
+  }
+
+  public Example(String ref, List<SpecValue> args, Map<String, SpecValue> kwargs) {
+    this(ref, args, kwargs, 0L);
   }
 }

@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param examples example inputs, in spec order
  * @param ref where the entry is, e.g. {@code spec.json#ops[2]}
  * @param gradcheck gradcheck settings (PyTorch's defaults when the spec gives none)
+ * @param vary how generated inputs may differ from the examples
  */
 public record OpSpec(
     String op,
@@ -22,7 +23,8 @@ public record OpSpec(
     Optional<Tolerance> tolerance,
     List<Example> examples,
     String ref,
-    Gradcheck gradcheck) {
+    Gradcheck gradcheck,
+    Vary vary) {
 
   public OpSpec {
     devices = List.copyOf(devices);
@@ -32,7 +34,7 @@ public record OpSpec(
 
   /** A spec entry with nothing but the op name (ops found in a library without a spec). */
   public static OpSpec bare(String op) {
-    return new OpSpec(op, List.of(), Map.of(), Optional.empty(), List.of(), op, Gradcheck.DEFAULT);
+    return new OpSpec(op, List.of(), Map.of(), Optional.empty(), List.of(), op, Gradcheck.DEFAULT, Vary.NONE);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

@@ -27,6 +27,8 @@ public final class SpecReader {
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary");
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
+  static final Set<String> DTYPE_NAMES = Set.of("float32", "float64", "float16", "bfloat16", "int64",
+      "int32", "int16", "int8", "uint8", "bool", "complex64");
 
   private SpecReader() {}
 
@@ -185,7 +187,49 @@ public final class SpecReader {
       }
       gradcheck = new OpSpec.Gradcheck(eps, nonNegative(g, "atol", gv, d.atol()), nonNegative(g, "rtol", gv, d.rtol()), fast);
     }
-    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck);
+    Vary vary = m.containsKey("vary") ? vary(m.get("vary")) : Vary.NONE;
+    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary);
+  }
+
+  /**
+   * {@code "vary": {"box": {"int": [0, 64]}, "scale": {"float": [0.5, 2]}, "dtype": ["float32"],
+   * "values": "extremes"}}: per-argument ranges, plus the reserved keys dtype and values.
+   */
+  private static Vary vary(SpecValue v) throws SpecException {
+    Map<String, SpecValue> m = object(v, "\"vary\"", null);
+    Map<String, Vary.Range> ranges = new LinkedHashMap<>();
+    List<String> dtypes = new ArrayList<>();
+    boolean extremes = false;
+    for (Map.Entry<String, SpecValue> e : m.entrySet()) {
+      SpecValue x = e.getValue();
+      if (e.getKey().equals("dtype") && x.isList()) {
+        for (SpecValue d : x.list()) {
+          if (!d.isString() || !DTYPE_NAMES.contains(d.value())) {
+            throw new SpecException(d.location(), "\"dtype\" in \"vary\" lists dtypes such as \"float32\", got " + d.describe());
+          }
+          dtypes.add((String) d.value());
+        }
+      } else if (e.getKey().equals("values") && x.isString()) {
+        if (!x.value().equals("normal") && !x.value().equals("extremes")) {
+          throw new SpecException(x.location(), "\"values\" in \"vary\" is \"normal\" or \"extremes\", got " + x.describe());
+        }
+        extremes = x.value().equals("extremes");
+      } else {
+        Map<String, SpecValue> r = object(x, "the range of \"" + e.getKey() + "\"", Set.of("int", "float"));
+        if (r.size() != 1) {
+          throw new SpecException(x.location(), "a range is {\"int\": [lo, hi]} or {\"float\": [lo, hi]}");
+        }
+        boolean integer = r.containsKey("int");
+        SpecValue bounds = r.get(integer ? "int" : "float");
+        if (!bounds.isList() || bounds.list().size() != 2 || !bounds.list().get(0).isNumber() || !bounds.list().get(1).isNumber()
+            || bounds.list().get(0).number() > bounds.list().get(1).number()
+            || integer && !(bounds.list().get(0).isInteger() && bounds.list().get(1).isInteger())) {
+          throw new SpecException(bounds.location(), "a range is [lo, hi] with lo <= hi" + (integer ? ", whole numbers" : "") + ", got " + bounds.describe());
+        }
+        ranges.put(e.getKey(), new Vary.Range(integer, bounds.list().get(0).number(), bounds.list().get(1).number()));
+      }
+    }
+    return new Vary(ranges, dtypes, extremes);
   }
 
   private static Example example(SpecValue v, String ref) throws SpecException {

@@ -33,6 +33,9 @@ import org.junit.jupiter.api.TestFactory;
  * {@code // EXPECT:} marker lists (among the checks the harness has), and no good op fails anything.
  */
 class CorpusTests {
+  /** Generated inputs per op and device: enough to catch the shape-hard-coding meta kernel. */
+  static final int TRIES = 20;
+
   private static RunReport bad;
   private static RunReport good;
 
@@ -51,10 +54,10 @@ class CorpusTests {
     List<RunPlan.Target> targets = new ArrayList<>();
     for (Path spec : specs) {
       SpecFile file = SpecReader.read(spec);
-      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.ops()));
+      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.ops(), "--spec " + spec));
     }
     Runner runner = new Runner(rt);
-    RunReport report = runner.run(new RunPlan(targets, devices, BuiltinChecks.all(), 7L), r -> {});
+    RunReport report = runner.run(new RunPlan(targets, devices, BuiltinChecks.all(), 7L, TRIES), r -> {});
     assertEquals(List.of(), runner.inputErrors());
     return report;
   }
