@@ -41,8 +41,8 @@ public final class SpecReader {
     return interpret(path, root);
   }
 
-  /** Parses JSON or YAML into located values. */
-  static SpecValue parseTree(Path path) throws SpecException {
+  /** Parses any JSON or YAML file into located values (for files shaped like specs). */
+  public static SpecValue parseTree(Path path) throws SpecException {
     String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
     JsonFactory factory =
         name.endsWith(".yaml") || name.endsWith(".yml") ? new YAMLFactory() : new JsonFactory();

@@ -1,0 +1,50 @@
+package dev.opcheck4j.junit;
+
+import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.spec.SpecValue;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Known failures of real ops, versioned with the code: {@code {"ns::op": {"check.id": "reason"}}}.
+ * A listed failure passes the suite; a listed check that passes fails it (remove the entry), as
+ * opcheck's failures dict does.
+ *
+ * @param entries op to check id to reason
+ */
+public record ExpectedFailures(Map<String, Map<String, String>> entries) {
+  public static final ExpectedFailures NONE = new ExpectedFailures(Map.of());
+
+  public ExpectedFailures {
+    entries = Map.copyOf(entries);
+  }
+
+  public static ExpectedFailures read(Path file) throws SpecException {
+    SpecValue root = SpecReader.parseTree(file.toAbsolutePath().normalize());
+    if (!root.isObject()) {
+      throw new SpecException(root.location(), "expected failures are an object {\"ns::op\": {\"check.id\": \"reason\"}}");
+    }
+    Map<String, Map<String, String>> out = new LinkedHashMap<>();
+    for (Map.Entry<String, SpecValue> op : root.object().entrySet()) {
+      if (!op.getValue().isObject()) {
+        throw new SpecException(op.getValue().location(), "\"" + op.getKey() + "\" maps check ids to reasons, got " + op.getValue().describe());
+      }
+      Map<String, String> checks = new LinkedHashMap<>();
+      for (Map.Entry<String, SpecValue> c : op.getValue().object().entrySet()) {
+        if (!c.getValue().isString() || ((String) c.getValue().value()).isBlank()) {
+          throw new SpecException(c.getValue().location(), "each expected failure needs a reason string");
+        }
+        checks.put(c.getKey(), (String) c.getValue().value());
+      }
+      out.put(op.getKey(), checks);
+    }
+    return new ExpectedFailures(out);
+  }
+
+  public Optional<String> reason(String op, String check) {
+    return Optional.ofNullable(entries.getOrDefault(op, Map.of()).get(check));
+  }
+}

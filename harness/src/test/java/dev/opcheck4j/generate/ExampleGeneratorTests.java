@@ -1,0 +1,136 @@
+package dev.opcheck4j.generate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.fake.FakeMetadataCheck;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.spec.SpecValue;
+import dev.opcheck4j.spec.Vary;
+import dev.opcheck4j.testing.NativeOps;
+import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.OpLibrary;
+import dev.opcheck4j.torch.Operator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ExampleGeneratorTests {
+
+  static OpSpec entry(String spec, String op) throws Exception {
+    SpecFile f = SpecReader.read(NativeOps.spec(spec));
+    return f.ops().stream().filter(o -> o.op().equals(op)).findFirst().orElseThrow();
+  }
+
+  static Operator op(String lib, String name) throws Exception {
+    return OpLibrary.load(NativeOps.lib(lib)).op(name);
+  }
+
+  static List<Long> shape(SpecValue tensor) {
+    return tensor.object().get("tensor").list().stream().map(v -> (Long) v.value()).toList();
+  }
+
+  static String field(SpecValue tensor, String key) {
+    return (String) tensor.object().get(key).value();
+  }
+
+  @Test
+  void sizesAndDtypesThatMatchedInTheExampleStillMatch() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::mul_add").schema(), spec.examples().get(0), spec.vary());
+    for (long seed = 0; seed < 200; seed++) {
+      Example e = gen.generate(Choices.random(seed));
+      assertEquals(shape(e.args().get(0)), shape(e.args().get(1)));
+      assertEquals(field(e.args().get(0), "dtype"), field(e.args().get(1), "dtype"));
+      assertEquals(2, shape(e.args().get(0)).size(), "rank never changes");
+      assertTrue(shape(e.args().get(0)).get(0) <= 9 && shape(e.args().get(0)).get(1) <= 7, "sizes within 0..2s+1");
+      assertEquals(0.5, ((Number) e.args().get(2).value()).doubleValue(), "non-tensor arguments stay without a vary range");
+    }
+  }
+
+  @Test
+  void theEdgeCasesComeFirstSizesZeroThenOne() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::mul_add").schema(), spec.examples().get(0), spec.vary());
+    Example zero = gen.generate(Choices.replay(gen.edgeCases().get(0)));
+    assertEquals(List.of(0L, 0L), shape(zero.args().get(0)));
+    assertEquals("contiguous", field(zero.args().get(0), "layout"));
+    assertEquals("float32", field(zero.args().get(0), "dtype"));
+    assertEquals(List.of(1L, 1L), shape(gen.generate(Choices.replay(gen.edgeCases().get(1))).args().get(0)));
+  }
+
+  @Test
+  void tensorsWithExplicitValuesKeepTheirShapeAndPinTheirSizes() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::warp_perspective");
+    ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::warp_perspective").schema(), spec.examples().get(0), spec.vary());
+    for (long seed = 0; seed < 50; seed++) {
+      Example e = gen.generate(Choices.random(seed));
+      assertEquals(List.of(3L, 3L), shape(e.args().get(1)));
+      assertEquals("float32", field(e.args().get(0), "dtype"), "vary.dtype restricts dtypes");
+    }
+  }
+
+  @Test
+  void rangedArgumentsAreDrawnWithinTheirRange() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::crop");
+    Vary vary = new Vary(Map.of("box", new Vary.Range(true, 0, 5)), List.of(), false);
+    ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::crop").schema(), spec.examples().get(0), vary);
+    for (long seed = 0; seed < 50; seed++) {
+      for (SpecValue v : gen.generate(Choices.random(seed)).args().get(1).list()) {
+        long x = (Long) v.value();
+        assertTrue(0 <= x && x <= 5, "box element " + x);
+      }
+    }
+  }
+
+  @Test
+  void extremesMixSpecialValuesIntoTensors() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    Vary vary = new Vary(Map.of(), List.of(), true);
+    ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::mul_add").schema(), spec.examples().get(0), vary);
+    boolean sawNonFinite = false;
+    for (long seed = 0; seed < 200 && !sawNonFinite; seed++) {
+      SpecValue values = gen.generate(Choices.random(seed)).args().get(0).object().get("values");
+      if (values != null) {
+        sawNonFinite = values.list().stream().anyMatch(v -> !Double.isFinite(v.number()));
+      }
+    }
+    assertTrue(sawNonFinite, "NaN or inf among 200 generated inputs");
+  }
+
+  @Test
+  void aRandomFailureShrinksToTheSmallestFailingShape() throws Exception {
+    Operator op = op("bad_ops", "bad_ops::meta_hardcoded");
+    OpSpec spec = entry("bad/bad_ops.json", "bad_ops::meta_hardcoded");
+    ExampleGenerator gen = new ExampleGenerator(op.schema(), spec.examples().get(0), spec.vary());
+    FakeMetadataCheck check = new FakeMetadataCheck();
+    java.util.function.Predicate<Choices> fails = c -> {
+      try {
+        Example e = gen.generate(c);
+        return check.evaluate(new Subject(null, op, spec, Device.CPU, e, 1L)).outcome() == Outcome.FAILED;
+      } catch (Exception ex) {
+        return false;
+      }
+    };
+    for (long seed = 0; ; seed++) {
+      Choices c = Choices.random(seed);
+      Example e = gen.generate(c);
+      List<Long> shape = shape(e.args().get(0));
+      if (shape.get(0) > 2 && shape.get(1) > 2 && !shape.equals(List.of(4L, 3L))
+          && fails.test(Choices.replay(c.sequence()))) {
+        Shrinker.Result r = new Shrinker(fails, 500).shrink(c.sequence());
+        Example minimal = gen.generate(Choices.replay(r.sequence()));
+        assertEquals(List.of(0L, 0L), shape(minimal.args().get(0)), "each dimension as small as it can be");
+        assertEquals("contiguous", field(minimal.args().get(0), "layout"));
+        assertEquals("float32", field(minimal.args().get(0), "dtype"));
+        assertTrue(r.steps() > 0, r.toString());
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package dev.opcheck4j.junit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.testing.NativeOps;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
+
+class OpCheckTests {
+
+  static DynamicTest find(List<DynamicNode> nodes, String op, String test) {
+    DynamicContainer c = (DynamicContainer) nodes.stream().filter(n -> n.getDisplayName().equals(op)).findFirst().orElseThrow();
+    return (DynamicTest) c.getChildren().filter(n -> n.getDisplayName().equals(test)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aContainerPerOpAndATestPerCheckAndDevice() throws Throwable {
+    List<DynamicNode> nodes = OpCheck.library(NativeOps.lib("good_ops")).checks("registration").tries(0).dynamicTests().toList();
+    assertTrue(nodes.stream().anyMatch(n -> n.getDisplayName().equals("good_ops::add_scalar")));
+    DynamicTest cpu = find(nodes, "good_ops::add_scalar", "registration.device-kernel on cpu");
+    cpu.getExecutable().execute();
+  }
+
+  @Test
+  void aFailureRendersItsFacts() throws Exception {
+    List<DynamicNode> nodes = OpCheck.library(NativeOps.lib("bad_ops")).checks("schema.types").tries(0).dynamicTests().toList();
+    AssertionFailedError e = assertThrows(AssertionFailedError.class,
+        () -> find(nodes, "bad_ops::dict_arg", "schema.types").getExecutable().execute());
+    assertTrue(e.getMessage().startsWith("FAILED [schema.types] bad_ops::dict_arg\n  expected : custom-op types only"), e.getMessage());
+  }
+
+  @Test
+  void aCheckThatCouldNotRunIsAbortedWithItsReason() throws Exception {
+    List<DynamicNode> nodes = OpCheck.library(NativeOps.lib("good_ops")).checks("registration").devices("cuda").tries(0)
+        .dynamicTests().toList();
+    if (dev.opcheck4j.torch.TorchRuntime.get().cudaAvailable()) {
+      return;
+    }
+    TestAbortedException e = assertThrows(TestAbortedException.class,
+        () -> find(nodes, "good_ops::add_scalar", "registration.device-kernel on cuda").getExecutable().execute());
+    assertTrue(e.getMessage().contains("no CUDA device"), e.getMessage());
+  }
+
+  @Test
+  void anExpectedFailureThatFailsPassesAndOneThatStopsFailingFails() throws Throwable {
+    ExpectedFailures xfail = new ExpectedFailures(Map.of(
+        "bad_ops::dict_arg", Map.of("schema.types", "Dict argument kept for compatibility"),
+        "bad_ops::scale_", Map.of("schema.types", "pretend this used to fail")));
+    List<DynamicNode> nodes = OpCheck.library(NativeOps.lib("bad_ops")).checks("schema.types").tries(0)
+        .expectedFailures(xfail).dynamicTests().toList();
+    find(nodes, "bad_ops::dict_arg", "schema.types").getExecutable().execute();
+    AssertionFailedError e = assertThrows(AssertionFailedError.class,
+        () -> find(nodes, "bad_ops::scale_", "schema.types").getExecutable().execute());
+    assertEquals("[schema.types] bad_ops::scale_ is listed as an expected failure (pretend this used to fail) but"
+        + " failed on no device: remove it from the expected failures", e.getMessage());
+  }
+}
