@@ -1,6 +1,16 @@
 package dev.opcheck4j.bench;
 
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.generate.Choices;
+import dev.opcheck4j.generate.ExampleGenerator;
+import dev.opcheck4j.generate.Materializer;
+import dev.opcheck4j.run.RunPlan;
+import dev.opcheck4j.run.Runner;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.gradcheck.JacobianCheck;
@@ -48,9 +58,41 @@ public final class Benchmarks {
     }
   }
 
-  /** Placeholder until generation lands (issue 5). */
-  public void generation() {
-    out.println("bench generation: not available yet");
+  /**
+   * Generation throughput on my_ops::mul_add (a small elementwise op): variants generated and
+   * materialized per second, and whole tries (generate, call, every generated check) per second.
+   */
+  public void generation(Path specs) throws Exception {
+    SpecFile file = SpecReader.read(specs.resolve("my_ops.json"));
+    OpSpec spec = file.ops().stream().filter(o -> o.op().equals("my_ops::mul_add")).findFirst().orElseThrow();
+    OpLibrary lib = OpLibrary.load(file.library());
+    Operator op = lib.op(spec.op());
+    ExampleGenerator gen = new ExampleGenerator(op.schema(), spec.examples().get(0), spec.vary());
+    int n = 2000;
+    for (int warm = 0; warm < 2; warm++) {
+      long t0 = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        Materializer.bind(op, gen.generate(Choices.random(i)), Device.CPU, 1L);
+      }
+      double s = (System.nanoTime() - t0) / 1e9;
+      if (warm == 1) {
+        out.printf("bench generation generate+materialize, %s: %d variants in %.2f s, %.0f variants/s%n", op.name(), n, s, n / s);
+      }
+    }
+    int tries = 500;
+    List<Check> checks = BuiltinChecks.all();
+    RunPlan plan = new RunPlan(List.of(new RunPlan.Target(lib, List.of(spec), "--spec " + file.file())),
+        List.of(Device.CPU), checks, 1L, tries);
+    RunPlan examplesOnly = new RunPlan(plan.targets(), plan.devices(), checks, 1L, 0);
+    new Runner(TorchRuntime.get()).run(plan, r -> {}); // warm-up
+    long t1 = System.nanoTime();
+    new Runner(TorchRuntime.get()).run(examplesOnly, r -> {});
+    long t2 = System.nanoTime();
+    new Runner(TorchRuntime.get()).run(plan, r -> {});
+    long t3 = System.nanoTime();
+    double triesSeconds = ((t3 - t2) - (t2 - t1)) / 1e9;
+    out.printf("bench generation tries, %s on cpu with every generated check: %d tries in %.2f s, %.0f tries/s%n",
+        op.name(), tries, triesSeconds, tries / triesSeconds);
   }
 
   static Example example(SpecValue... args) {

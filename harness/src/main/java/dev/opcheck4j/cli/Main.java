@@ -110,7 +110,7 @@ public final class Main {
     for (String w : what) {
       switch (w) {
         case "gradcheck" -> b.gradcheck();
-        case "generation" -> b.generation();
+        case "generation" -> b.generation(home.resolve("fixtures/specs"));
         default -> throw new UsageException("unknown benchmark '" + w + "'; expected gradcheck or generation");
       }
     }
