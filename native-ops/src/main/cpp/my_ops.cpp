@@ -10,13 +10,18 @@ using namespace opcheck4j;
 
 namespace {
 
-Tensor warp_perspective(Tensor image, Tensor warp, int64_t height, int64_t width) {
+// The same argument checks for the CPU and the Meta kernel: they must accept the same inputs.
+void check_warp_args(const Tensor& image, const Tensor& warp, int64_t height, int64_t width) {
   STD_TORCH_CHECK(image.dim() == 2, "warp_perspective: image must be 2-d, got ", image.dim(), "-d");
   STD_TORCH_CHECK(warp.dim() == 2 && warp.size(0) == 3 && warp.size(1) == 3,
                   "warp_perspective: warp must be 3x3");
   STD_TORCH_CHECK(image.scalar_type() == ScalarType::Float && warp.scalar_type() == ScalarType::Float,
                   "warp_perspective: image and warp must be float32");
   STD_TORCH_CHECK(height >= 0 && width >= 0, "warp_perspective: height and width must be >= 0");
+}
+
+Tensor warp_perspective(Tensor image, Tensor warp, int64_t height, int64_t width) {
+  check_warp_args(image, warp, height, width);
   Tensor img = torch::stable::contiguous(image);
   Tensor w = torch::stable::contiguous(warp);
   Tensor out = torch::stable::new_zeros(image, {height, width});
@@ -31,28 +36,25 @@ Tensor warp_perspective(Tensor image, Tensor warp, int64_t height, int64_t width
 }
 
 Tensor warp_perspective_meta(Tensor image, Tensor warp, int64_t height, int64_t width) {
-  STD_TORCH_CHECK(image.dim() == 2, "warp_perspective: image must be 2-d, got ", image.dim(), "-d");
-  STD_TORCH_CHECK(warp.dim() == 2 && warp.size(0) == 3 && warp.size(1) == 3,
-                  "warp_perspective: warp must be 3x3");
-  STD_TORCH_CHECK(image.scalar_type() == ScalarType::Float && warp.scalar_type() == ScalarType::Float,
-                  "warp_perspective: image and warp must be float32");
-  STD_TORCH_CHECK(height >= 0 && width >= 0, "warp_perspective: height and width must be >= 0");
+  check_warp_args(image, warp, height, width);
   return torch::stable::new_empty(image, {height, width});
 }
 
-Tensor mul_add(Tensor a, Tensor b, double c) {
+void check_mul_add_args(const Tensor& a, const Tensor& b) {
   STD_TORCH_CHECK(sizes_of(a) == sizes_of(b), "mul_add: a and b must have the same shape");
   STD_TORCH_CHECK(a.scalar_type() == b.scalar_type(), "mul_add: a and b must have the same dtype");
   check_floating(a, "mul_add: a");
+}
+
+Tensor mul_add(Tensor a, Tensor b, double c) {
+  check_mul_add_args(a, b);
   Tensor ac = torch::stable::contiguous(a);
   Tensor bc = torch::stable::contiguous(b);
   return map_new(ac, [&](int64_t i) { return elem(ac, i) * elem(bc, i) + c; });
 }
 
 Tensor mul_add_meta(Tensor a, Tensor b, double c) {
-  STD_TORCH_CHECK(sizes_of(a) == sizes_of(b), "mul_add: a and b must have the same shape");
-  STD_TORCH_CHECK(a.scalar_type() == b.scalar_type(), "mul_add: a and b must have the same dtype");
-  check_floating(a, "mul_add: a");
+  check_mul_add_args(a, b);
   return torch::stable::new_empty(a, a.sizes());
 }
 

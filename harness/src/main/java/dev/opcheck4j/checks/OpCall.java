@@ -39,6 +39,11 @@ public final class OpCall {
    */
   public record Outputs(List<IValue> values, List<Output> tensors) {}
 
+  /** The {@code example} fact: where the example is and what its inputs were. */
+  public static dev.opcheck4j.api.Fact exampleFact(Subject s, BoundExample ex) {
+    return dev.opcheck4j.api.Fact.of("example", s.example().ref() + "  " + ex.description());
+  }
+
   public static BoundExample bind(Subject s, Device device) throws ExampleException {
     return Materializer.bind(s.op(), s.example(), device, s.seed());
   }

@@ -1,7 +1,6 @@
 package dev.opcheck4j.checks.alias;
 
-import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -10,27 +9,11 @@ import dev.opcheck4j.generate.BoundExample;
 import java.util.List;
 
 /** No two outputs share storage unless the schema puts them in one alias set. */
-public final class OutputsAliasCheck implements Check {
+public final class OutputsAliasCheck extends CheckBase {
   public static final String ID = "alias.outputs";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "no two outputs share storage";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(KernelErrorCheck.ID);
+  public OutputsAliasCheck() {
+    super(ID, Scope.EXAMPLE, "no two outputs share storage", KernelErrorCheck.ID);
   }
 
   @Override
@@ -48,7 +31,7 @@ public final class OutputsAliasCheck implements Check {
               "every output has storage of its own",
               a.label() + " and " + b.label() + (a.tensor().is_same(b.tensor()) ? " are the same tensor" : " share storage"),
               "return separate tensors (clone one of them)",
-              Fact.of("example", s.example().ref() + "  " + ex.description()));
+              OpCall.exampleFact(s, ex));
         }
       }
     }

@@ -1,39 +1,21 @@
 package dev.opcheck4j.checks.alias;
 
-import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.generate.BoundExample;
-import java.util.List;
 
 /**
  * No output is the very input tensor (the same TensorImpl): an operator below autograd must return
  * new tensors or views, or autograd's bookkeeping of the input is corrupted. Annotations do not excuse it.
  */
-public final class ReturnsInputCheck implements Check {
+public final class ReturnsInputCheck extends CheckBase {
   public static final String ID = "alias.returns-input";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "no output is the very input tensor object";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(KernelErrorCheck.ID);
+  public ReturnsInputCheck() {
+    super(ID, Scope.EXAMPLE, "no output is the very input tensor object", KernelErrorCheck.ID);
   }
 
   @Override
@@ -48,7 +30,7 @@ public final class ReturnsInputCheck implements Check {
               o.label() + " is the input tensor '" + in.argument() + "' itself",
               "return a new tensor (or a view made with view/as_strided); for an in-place op return"
                   + " nothing ('-> ()')",
-              Fact.of("example", s.example().ref() + "  " + ex.description()));
+              OpCall.exampleFact(s, ex));
         }
       }
     }

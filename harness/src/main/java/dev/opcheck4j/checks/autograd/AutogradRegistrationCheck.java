@@ -1,7 +1,7 @@
 package dev.opcheck4j.checks.autograd;
 
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -18,27 +18,11 @@ import org.bytedeco.pytorch.global.torch;
  * requires grad (autograd happened inside a backend kernel, invisible to the dispatcher) or, stricter
  * than opcheck, when a floating-point output does not (gradients stop there silently).
  */
-public final class AutogradRegistrationCheck implements Check {
+public final class AutogradRegistrationCheck extends CheckBase {
   public static final String ID = "autograd.registration";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "autograd is registered at an autograd key, or gradients do not flow at all";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(KernelErrorCheck.ID);
+  public AutogradRegistrationCheck() {
+    super(ID, Scope.EXAMPLE, "autograd is registered at an autograd key, or gradients do not flow at all", KernelErrorCheck.ID);
   }
 
   @Override
@@ -63,7 +47,7 @@ public final class AutogradRegistrationCheck implements Check {
     } finally {
       torch.setAutogradFallbackMode(previous);
     }
-    Fact example = Fact.of("example", s.example().ref() + "  " + ex.description());
+    Fact example = OpCall.exampleFact(s, ex);
     for (OpCall.Output o : out.tensors()) {
       if (o.tensor().requires_grad()) {
         return Verdict.failed(

@@ -1,7 +1,7 @@
 package dev.opcheck4j.checks.autograd;
 
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -22,32 +22,16 @@ import org.bytedeco.pytorch.global.torch;
  * dtype: the part of opcheck's aot_dispatch tests that runs without Python. A backward that only
  * works on real data breaks torch.compile. Runs on meta only.
  */
-public final class MetaBackwardCheck implements Check {
+public final class MetaBackwardCheck extends CheckBase {
   public static final String ID = "autograd.meta";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "forward and backward run on meta tensors, with gradients shaped like their inputs";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
+  public MetaBackwardCheck() {
+    super(ID, Scope.EXAMPLE, "forward and backward run on meta tensors, with gradients shaped like their inputs", FakeMissingCheck.ID, "kernel.error");
   }
 
   @Override
   public boolean appliesTo(Device device) {
     return device == Device.META;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(FakeMissingCheck.ID, "kernel.error");
   }
 
   @Override
@@ -77,7 +61,7 @@ public final class MetaBackwardCheck implements Check {
     for (Tensor o : outputs) {
       seeds.add(torch.ones_like(o));
     }
-    Fact example = Fact.of("example", s.example().ref() + "  " + ex.description());
+    Fact example = OpCall.exampleFact(s, ex);
     TensorVector grads;
     try {
       grads = torch.grad(new TensorVector(outputs.toArray(new Tensor[0])), new TensorVector(inputs.toArray(new Tensor[0])),

@@ -1,6 +1,7 @@
 package dev.opcheck4j.checks.determinism;
 
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -13,27 +14,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Two calls on equal inputs give bitwise-equal outputs. An op may opt out in the spec with a reason. */
-public final class DeterminismCheck implements ValueCheck {
+public final class DeterminismCheck extends CheckBase implements ValueCheck {
   public static final String ID = "determinism";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "two calls on equal inputs give bitwise-equal outputs";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(KernelErrorCheck.ID);
+  public DeterminismCheck() {
+    super(ID, Scope.EXAMPLE, "two calls on equal inputs give bitwise-equal outputs", KernelErrorCheck.ID);
   }
 
   @Override
@@ -77,6 +62,6 @@ public final class DeterminismCheck implements ValueCheck {
         butWas,
         "remove hidden state (static counters, uninitialized memory, unordered parallel reductions), or"
             + " opt out in the spec: \"skip\": [\"determinism\"] with a \"why\"",
-        Fact.of("example", s.example().ref() + "  " + ex.description()));
+        OpCall.exampleFact(s, ex));
   }
 }

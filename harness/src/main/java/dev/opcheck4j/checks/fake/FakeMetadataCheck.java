@@ -1,6 +1,7 @@
 package dev.opcheck4j.checks.fake;
 
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -21,27 +22,11 @@ import org.bytedeco.pytorch.Tensor;
  * which are tensors, sizes, dtype, strides (dims of size > 1, non-empty tensors), storage offset, and which outputs alias
  * which inputs. Runs for each real device; meta is the reference.
  */
-public final class FakeMetadataCheck implements ValueCheck {
+public final class FakeMetadataCheck extends CheckBase implements ValueCheck {
   public static final String ID = "fake.metadata";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "outputs on meta tensors match the real outputs' metadata and aliasing";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(FakeMissingCheck.ID, KernelErrorCheck.ID);
+  public FakeMetadataCheck() {
+    super(ID, Scope.EXAMPLE, "outputs on meta tensors match the real outputs' metadata and aliasing", FakeMissingCheck.ID, KernelErrorCheck.ID);
   }
 
   @Override
@@ -50,7 +35,7 @@ public final class FakeMetadataCheck implements ValueCheck {
     BoundExample meta = OpCall.bind(s, Device.META);
     OpCall.Outputs realOut = OpCall.call(s, real);
     OpCall.Outputs metaOut;
-    Fact example = Fact.of("example", s.example().ref() + "  " + real.description());
+    Fact example = OpCall.exampleFact(s, real);
     try {
       metaOut = OpCall.call(s, meta);
     } catch (OpCall.KernelError e) {

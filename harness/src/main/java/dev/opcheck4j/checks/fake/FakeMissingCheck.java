@@ -1,35 +1,18 @@
 package dev.opcheck4j.checks.fake;
 
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
 import dev.opcheck4j.torch.DispatchTable;
-import java.util.List;
 
 /** The op has a Meta kernel or a composite kernel, so it can run on meta/fake tensors (torch.compile, export). */
-public final class FakeMissingCheck implements Check {
+public final class FakeMissingCheck extends CheckBase {
   public static final String ID = "fake.missing";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "the op has a Meta kernel or a composite kernel";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.OP;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(AnyKernelCheck.ID);
+  public FakeMissingCheck() {
+    super(ID, Scope.OP, "the op has a Meta kernel or a composite kernel", AnyKernelCheck.ID);
   }
 
   @Override

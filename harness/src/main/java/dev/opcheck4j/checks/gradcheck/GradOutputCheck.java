@@ -1,6 +1,7 @@
 package dev.opcheck4j.checks.gradcheck;
 
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -19,27 +20,11 @@ import org.bytedeco.pytorch.global.torch;
  * Backward is linear in the incoming gradient: a zero grad_output gives zero (or undefined) input
  * gradients, and doubling grad_output doubles them. One forward, three backward calls on its graph.
  */
-public final class GradOutputCheck implements ValueCheck {
+public final class GradOutputCheck extends CheckBase implements ValueCheck {
   public static final String ID = "gradcheck.grad-output";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "backward is linear in grad_output (zero gives zero, double gives double)";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(KernelErrorCheck.ID);
+  public GradOutputCheck() {
+    super(ID, Scope.EXAMPLE, "backward is linear in grad_output (zero gives zero, double gives double)", KernelErrorCheck.ID);
   }
 
   @Override
@@ -80,7 +65,7 @@ public final class GradOutputCheck implements ValueCheck {
     List<Tensor> fromZero = f.vjp(outputs, inputs, zero);
     List<Tensor> once = f.vjp(outputs, inputs, g);
     List<Tensor> twice = f.vjp(outputs, inputs, g2);
-    Fact example = Fact.of("example", s.example().ref() + "  " + ex.description());
+    Fact example = OpCall.exampleFact(s, ex);
     for (int k = 0; k < inputs.size(); k++) {
       String name = f.names.get(k);
       if (fromZero.get(k) != null && max(TensorCopies.doubles(fromZero.get(k).abs())) != 0) {

@@ -1,6 +1,7 @@
 package dev.opcheck4j.checks.gradcheck;
 
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -16,27 +17,11 @@ import java.util.List;
  * a fast failure is re-run in slow mode to name the exact element. Slow mode also computes the
  * analytical Jacobian twice and requires the two to be bitwise equal.
  */
-public final class JacobianCheck implements ValueCheck {
+public final class JacobianCheck extends CheckBase implements ValueCheck {
   public static final String ID = "gradcheck.jacobian";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "autograd's Jacobian matches finite differences (fast or slow mode, float64)";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(KernelErrorCheck.ID);
+  public JacobianCheck() {
+    super(ID, Scope.EXAMPLE, "autograd's Jacobian matches finite differences (fast or slow mode, float64)", KernelErrorCheck.ID);
   }
 
   @Override

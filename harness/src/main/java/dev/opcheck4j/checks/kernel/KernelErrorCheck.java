@@ -1,36 +1,19 @@
 package dev.opcheck4j.checks.kernel;
 
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.registration.DeviceKernelCheck;
 import dev.opcheck4j.generate.BoundExample;
-import java.util.List;
 
 /** The kernel accepts every valid example: an exception from it is a failure naming the C++ message. */
-public final class KernelErrorCheck implements Check {
+public final class KernelErrorCheck extends CheckBase {
   public static final String ID = "kernel.error";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "the kernel runs on every valid example without raising";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(DeviceKernelCheck.ID);
+  public KernelErrorCheck() {
+    super(ID, Scope.EXAMPLE, "the kernel runs on every valid example without raising", DeviceKernelCheck.ID);
   }
 
   @Override
@@ -44,7 +27,7 @@ public final class KernelErrorCheck implements Check {
           s.op().name() + " runs on the example on " + s.device().label(),
           "raised: " + e.getMessage(),
           "fix the kernel, or if the input is outside the op's domain, fix the example in the spec",
-          Fact.of("example", s.example().ref() + "  " + ex.description()));
+          OpCall.exampleFact(s, ex));
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.opcheck4j.checks.mutation;
 
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -15,27 +16,11 @@ import java.util.List;
  * The kernel changes no input the schema does not declare {@code (a!)}. Compared bitwise (NaN
  * payloads included) and by metadata, so a change below any tolerance is still caught.
  */
-public final class UndeclaredMutationCheck implements ValueCheck {
+public final class UndeclaredMutationCheck extends CheckBase implements ValueCheck {
   public static final String ID = "mutation.undeclared";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "the kernel mutates only arguments declared Tensor(a!) (bitwise comparison)";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(KernelErrorCheck.ID);
+  public UndeclaredMutationCheck() {
+    super(ID, Scope.EXAMPLE, "the kernel mutates only arguments declared Tensor(a!) (bitwise comparison)", KernelErrorCheck.ID);
   }
 
   @Override
@@ -57,7 +42,7 @@ public final class UndeclaredMutationCheck implements ValueCheck {
             "argument '" + arg + "' unchanged (" + schema + ")",
             String.join("; ", changes),
             "declare 'Tensor(a!) " + arg.replaceAll("\\[.*", "") + "' in the schema, or write into a new tensor",
-            Fact.of("example", s.example().ref() + "  " + ex.description()));
+            OpCall.exampleFact(s, ex));
       }
     }
     return Verdict.passed(Fact.of("inputs compared", before.size()));

@@ -1,6 +1,7 @@
 package dev.opcheck4j.checks.mutation;
 
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -14,27 +15,11 @@ import java.util.List;
  * A warning, never a failure: an argument declared {@code (a!)} that this example did not change
  * (the declaration may be stale, and costs torch.compile a copy). Passed with a {@code warning} fact.
  */
-public final class UnusedMutationCheck implements ValueCheck {
+public final class UnusedMutationCheck extends CheckBase implements ValueCheck {
   public static final String ID = "mutation.unused";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "warns when an argument declared Tensor(a!) is not changed by the example";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(KernelErrorCheck.ID);
+  public UnusedMutationCheck() {
+    super(ID, Scope.EXAMPLE, "warns when an argument declared Tensor(a!) is not changed by the example", KernelErrorCheck.ID);
   }
 
   @Override

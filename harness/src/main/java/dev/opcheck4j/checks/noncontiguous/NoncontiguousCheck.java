@@ -1,6 +1,7 @@
 package dev.opcheck4j.checks.noncontiguous;
 
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -21,27 +22,11 @@ import org.bytedeco.pytorch.global.torch;
  * For each contiguous tensor input not declared (a!), a non-contiguous copy with the same values
  * (transposed, strided, offset) gives the same outputs within tolerance.
  */
-public final class NoncontiguousCheck implements ValueCheck {
+public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
   public static final String ID = "noncontiguous";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "non-contiguous inputs with the same values give the same outputs";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.EXAMPLE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(KernelErrorCheck.ID);
+  public NoncontiguousCheck() {
+    super(ID, Scope.EXAMPLE, "non-contiguous inputs with the same values give the same outputs", KernelErrorCheck.ID);
   }
 
   /** Default tolerance per dtype, as torch.testing.assert_close uses. */

@@ -1,27 +1,16 @@
 package dev.opcheck4j.checks.registration;
 
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 
 /** The operator has at least one kernel: a definition with no implementation cannot run anywhere. */
-public final class AnyKernelCheck implements Check {
+public final class AnyKernelCheck extends CheckBase {
   public static final String ID = "registration.any-kernel";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "the operator has a kernel at some dispatch key";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.OP;
+  public AnyKernelCheck() {
+    super(ID, Scope.OP, "the operator has a kernel at some dispatch key");
   }
 
   @Override

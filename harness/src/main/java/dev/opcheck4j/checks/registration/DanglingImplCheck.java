@@ -1,7 +1,7 @@
 package dev.opcheck4j.checks.registration;
 
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import java.util.List;
@@ -13,22 +13,11 @@ import java.util.List;
  * <p>Library-scoped: the runner reports one result per dangling name, or one passed result for the
  * library when there is none.
  */
-public final class DanglingImplCheck implements Check {
+public final class DanglingImplCheck extends CheckBase {
   public static final String ID = "registration.dangling";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "no kernel is registered for an operator that was never defined";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.LIBRARY;
+  public DanglingImplCheck() {
+    super(ID, Scope.LIBRARY, "no kernel is registered for an operator that was never defined");
   }
 
   @Override

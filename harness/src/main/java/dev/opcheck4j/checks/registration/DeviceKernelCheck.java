@@ -1,34 +1,17 @@
 package dev.opcheck4j.checks.registration;
 
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.DispatchTable;
-import java.util.List;
 
 /** For the device under test, the op has a kernel for that backend or a composite kernel. */
-public final class DeviceKernelCheck implements Check {
+public final class DeviceKernelCheck extends CheckBase {
   public static final String ID = "registration.device-kernel";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "the op has a kernel for the device under test, or a composite kernel";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.DEVICE;
-  }
-
-  @Override
-  public List<String> requires() {
-    return List.of(AnyKernelCheck.ID);
+  public DeviceKernelCheck() {
+    super(ID, Scope.DEVICE, "the op has a kernel for the device under test, or a composite kernel", AnyKernelCheck.ID);
   }
 
   @Override

@@ -1,27 +1,16 @@
 package dev.opcheck4j.checks.registration;
 
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 
 /** The operator is defined in the dispatcher, with a schema. */
-public final class ExistsCheck implements Check {
+public final class ExistsCheck extends CheckBase {
   public static final String ID = "registration.exists";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "the operator is defined in the dispatcher, with a schema";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.OP;
+  public ExistsCheck() {
+    super(ID, Scope.OP, "the operator is defined in the dispatcher, with a schema");
   }
 
   @Override

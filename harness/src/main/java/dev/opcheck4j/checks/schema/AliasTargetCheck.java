@@ -1,6 +1,6 @@
 package dev.opcheck4j.checks.schema;
 
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.OpSchema;
@@ -8,22 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Each aliasing return ({@code -> Tensor(a)}) names an alias set some input is in. */
-public final class AliasTargetCheck implements Check {
+public final class AliasTargetCheck extends CheckBase {
   public static final String ID = "schema.alias-target";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "a Tensor(a) return points at an input with the same alias set";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.OP;
+  public AliasTargetCheck() {
+    super(ID, Scope.OP, "a Tensor(a) return points at an input with the same alias set");
   }
 
   @Override

@@ -1,6 +1,6 @@
 package dev.opcheck4j.checks.schema;
 
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.OpSchema;
@@ -11,22 +11,11 @@ import java.util.List;
  * No output is an alias of a mutated input ({@code Tensor(a!) x -> Tensor(a!)}): torch.compile
  * cannot functionalize a custom op that returns what it mutates.
  */
-public final class FunctionalizableCheck implements Check {
+public final class FunctionalizableCheck extends CheckBase {
   public static final String ID = "schema.functionalizable";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "no output aliases a mutated input (torch.compile can functionalize the op)";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.OP;
+  public FunctionalizableCheck() {
+    super(ID, Scope.OP, "no output aliases a mutated input (torch.compile can functionalize the op)");
   }
 
   @Override

@@ -1,27 +1,16 @@
 package dev.opcheck4j.checks.schema;
 
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.OpSchema;
 
 /** A name ending in {@code _} is the in-place convention: its first argument must be {@code Tensor(a!)}. */
-public final class InplaceNameCheck implements Check {
+public final class InplaceNameCheck extends CheckBase {
   public static final String ID = "schema.inplace-name";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "an op named like an in-place op (trailing _) declares its first argument (a!)";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.OP;
+  public InplaceNameCheck() {
+    super(ID, Scope.OP, "an op named like an in-place op (trailing _) declares its first argument (a!)");
   }
 
   @Override

@@ -1,6 +1,6 @@
 package dev.opcheck4j.checks.schema;
 
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.OpSchema;
@@ -13,22 +13,11 @@ import java.util.List;
  * can only do anything by writing an argument, so it must declare one. (Writes the schema does not
  * reveal are caught at run time by {@code mutation.undeclared}.)
  */
-public final class MutableArgsCheck implements Check {
+public final class MutableArgsCheck extends CheckBase {
   public static final String ID = "schema.mutable-args";
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "arguments the kernel may write (out=, or any tensor of an op returning nothing) are (a!)";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.OP;
+  public MutableArgsCheck() {
+    super(ID, Scope.OP, "arguments the kernel may write (out=, or any tensor of an op returning nothing) are (a!)");
   }
 
   @Override

@@ -1,6 +1,6 @@
 package dev.opcheck4j.checks.schema;
 
-import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.OpSchema;
@@ -12,8 +12,12 @@ import java.util.Set;
  * Every argument and return type is one a custom operator may use (what {@code torch.library}
  * accepts, and what torch.compile and the stable ABI can carry).
  */
-public final class TypesCheck implements Check {
+public final class TypesCheck extends CheckBase {
   public static final String ID = "schema.types";
+
+  public TypesCheck() {
+    super(ID, Scope.OP, "every argument and return type is a legal custom-op type");
+  }
 
   /** Scalar kinds legal as arguments, bare, optional, or (where listed) in lists. */
   private static final Set<String> ARG_KINDS =
@@ -33,21 +37,6 @@ public final class TypesCheck implements Check {
           + " Device, Layout, MemoryFormat, Generator, their optional (?) forms, and lists (T[]) of"
           + " Tensor, int, SymInt, float, bool, Scalar; returns: Tensor, Tensor[], int, SymInt,"
           + " float, bool, Scalar, or a tuple of them";
-
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String summary() {
-    return "every argument and return type is a legal custom-op type";
-  }
-
-  @Override
-  public Scope scope() {
-    return Scope.OP;
-  }
 
   @Override
   public Verdict evaluate(Subject s) {
