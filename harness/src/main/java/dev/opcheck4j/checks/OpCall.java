@@ -73,6 +73,20 @@ public final class OpCall {
     return new Outputs(values, tensors);
   }
 
+  /**
+   * What a call produced that can be compared between calls: the returned tensors, then every
+   * argument declared (a!) as it is after the call (in-place ops return nothing).
+   */
+  public static List<Output> observed(Subject s, BoundExample ex, Outputs out) {
+    List<Output> all = new ArrayList<>(out.tensors());
+    for (BoundExample.TensorInput in : ex.tensors()) {
+      if (s.op().schema().arguments().get(in.argIndex()).isWrite()) {
+        all.add(new Output("argument '" + in.argument() + "' after the call", -1, in.tensor()));
+      }
+    }
+    return all;
+  }
+
   static String firstLine(String s) {
     if (s == null || s.isBlank()) {
       return "(no message)";
