@@ -25,6 +25,16 @@ class OpLibraryTests {
   }
 
   @Test
+  void aLibraryThatDoesNotLinkLibtorchStillLoadsAndRuns() throws Exception {
+    OpLibrary lib = OpLibrary.load(NativeOps.lib("unlinked_ops"));
+    assertEquals(List.of("unlinked_ops::twice"), lib.ops());
+    org.bytedeco.pytorch.IValueVector stack = new org.bytedeco.pytorch.IValueVector();
+    stack.push_back(new org.bytedeco.pytorch.IValue(org.bytedeco.pytorch.global.torch.ones(2)));
+    lib.op("unlinked_ops::twice").handle().callBoxed(stack);
+    assertEquals(4.0, new org.bytedeco.pytorch.IValue(stack.get(0)).toTensor().sum().item().toDouble(), "twice(ones(2)) sums to 4");
+  }
+
+  @Test
   void loadingTheSameLibraryTwiceGivesTheSameOps() throws Exception {
     assertSame(OpLibrary.load(NativeOps.lib("good_ops")), OpLibrary.load(NativeOps.lib("good_ops")));
   }
