@@ -209,14 +209,24 @@ public final class Main {
   }
 
   private void printSummary(RunReport report) {
+    java.util.Map<String, java.util.EnumMap<Outcome, Integer>> byOp = new java.util.LinkedHashMap<>();
+    for (CheckResult r : report.results()) {
+      byOp.computeIfAbsent(r.op(), k -> new java.util.EnumMap<>(Outcome.class)).merge(r.outcome(), 1, Integer::sum);
+    }
+    int width = byOp.keySet().stream().mapToInt(String::length).max().orElse(2);
+    out.println();
+    out.printf("%-" + width + "s  %7s %7s %7s %7s%n", "op", "passed", "failed", "skipped", "errored");
+    for (var e : byOp.entrySet()) {
+      var c = e.getValue();
+      out.printf("%-" + width + "s  %7d %7d %7d %7d%n", e.getKey(), c.getOrDefault(Outcome.PASSED, 0),
+          c.getOrDefault(Outcome.FAILED, 0), c.getOrDefault(Outcome.SKIPPED, 0), c.getOrDefault(Outcome.ERRORED, 0));
+    }
     List<String> parts = new ArrayList<>();
     for (Outcome o : Outcome.values()) {
       parts.add(report.count(o) + " " + o.label());
     }
     out.println("summary: " + String.join(", ", parts) + " (" + report.results().size() + " results, "
         + report.durationMs() + " ms)");
-    long ops = report.results().stream().map(CheckResult::op).distinct().count();
-    out.println("ops: " + ops);
   }
 
   /** Parsed options of check/list/demo. */

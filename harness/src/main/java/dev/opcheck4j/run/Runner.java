@@ -116,7 +116,7 @@ public final class Runner {
               continue;
             }
             if (spec.examples().isEmpty()) {
-              Verdict v = Verdict.skipped("no examples for this op in the spec");
+              Verdict v = Verdict.skipped("no examples for this op (give some in a spec file)");
               emit(op, check, d, null, v, 0, seen, sink);
             }
             for (Example ex : spec.examples()) {
