@@ -64,6 +64,24 @@ public final class BuiltinChecks {
     return ALL.stream().filter(c -> c.id().equals(id)).findFirst();
   }
 
+  /**
+   * The checks named by ids or families, in registry order.
+   *
+   * @throws IllegalArgumentException naming an id that is neither, with the known ids
+   */
+  public static List<Check> select(List<String> idsOrFamilies) {
+    java.util.Set<Check> selected = new java.util.HashSet<>();
+    for (String id : idsOrFamilies) {
+      List<Check> found = select(id);
+      if (found.isEmpty()) {
+        throw new IllegalArgumentException("unknown check or family '" + id + "'; known: "
+            + String.join(", ", ALL.stream().map(Check::id).toList()));
+      }
+      selected.addAll(found);
+    }
+    return ALL.stream().filter(selected::contains).toList();
+  }
+
   /** Checks whose id or family equals {@code idOrFamily}. */
   public static List<Check> select(String idOrFamily) {
     return ALL.stream()

@@ -4,6 +4,7 @@ import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.NativeStrings;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.pytorch.IValue;
@@ -53,7 +54,7 @@ public final class OpCall {
     try {
       s.op().handle().callBoxed(stack);
     } catch (RuntimeException e) {
-      throw new KernelError(firstLine(e.getMessage()));
+      throw new KernelError(NativeStrings.firstLine(e.getMessage()));
     }
     List<IValue> values = new ArrayList<>();
     List<Output> tensors = new ArrayList<>();
@@ -87,11 +88,4 @@ public final class OpCall {
     return all;
   }
 
-  static String firstLine(String s) {
-    if (s == null || s.isBlank()) {
-      return "(no message)";
-    }
-    int nl = s.indexOf('\n');
-    return (nl < 0 ? s : s.substring(0, nl)).strip();
-  }
 }

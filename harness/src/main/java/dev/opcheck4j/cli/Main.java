@@ -24,10 +24,8 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.ServiceLoader;
-import java.util.Set;
 
 /** The {@code ./opcheck} command line: {@code list}, {@code check} and {@code demo}. */
 public final class Main {
@@ -142,7 +140,7 @@ public final class Main {
       targets.add(new RunPlan.Target(all.library(), SpecFile.select(all.ops(), o.ops), all.source()));
     }
     List<Check> checks = o.checks.isEmpty() ? BuiltinChecks.all() : selectChecks(o.checks);
-    List<Device> devices = o.devices.isEmpty() ? defaultDevices(runtime) : o.devices;
+    List<Device> devices = o.devices.isEmpty() ? runtime.devicesUnderTest() : o.devices;
     Runner runner = new Runner(runtime);
     out.println("opcheck4j: libtorch " + runtime.torchVersion() + " (JavaCPP presets " + runtime.presetsVersion()
         + "), devices " + String.join(", ", devices.stream().map(Device::label).toList()) + ", seed " + o.seed
@@ -170,26 +168,13 @@ public final class Main {
     return report.count(Outcome.FAILED) > 0 ? ExitCode.CHECK_FAILED : ExitCode.OK;
   }
 
-  /** cpu, meta, and cuda too: without a GPU its results say Skipped with the reason. */
-  private static List<Device> defaultDevices(TorchRuntime runtime) {
-    List<Device> devices = new ArrayList<>(runtime.availableDevices());
-    if (!devices.contains(Device.CUDA)) {
-      devices.add(Device.CUDA);
-    }
-    return devices;
-  }
 
   private static List<Check> selectChecks(List<String> ids) throws UsageException {
-    Set<Check> selected = new LinkedHashSet<>();
-    for (String id : ids) {
-      List<Check> found = BuiltinChecks.select(id);
-      if (found.isEmpty()) {
-        throw new UsageException("unknown check or family '" + id + "'; known: "
-            + String.join(", ", BuiltinChecks.all().stream().map(Check::id).toList()));
-      }
-      selected.addAll(found);
+    try {
+      return BuiltinChecks.select(ids);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
     }
-    return BuiltinChecks.all().stream().filter(selected::contains).toList();
   }
 
   private void writeReports(RunReport report, Path dir) throws IOException {

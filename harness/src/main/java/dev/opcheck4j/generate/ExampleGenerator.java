@@ -55,10 +55,6 @@ public final class ExampleGenerator {
     this.sizes = List.copyOf(all);
   }
 
-  public Example origin() {
-    return origin;
-  }
-
   /** The sequences tried before random ones: every varying size 0, then every varying size 1. */
   public List<List<Long>> edgeCases() {
     List<Long> ones = new ArrayList<>();

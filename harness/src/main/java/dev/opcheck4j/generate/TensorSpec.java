@@ -59,19 +59,6 @@ public record TensorSpec(
     values = values == null ? null : values.clone();
   }
 
-  /** The same tensor in another layout. */
-  public TensorSpec withLayout(String newLayout) {
-    return new TensorSpec(shape, dtype, init, low, high, values, requiresGrad, newLayout);
-  }
-
-  public TensorSpec withShape(long[] newShape) {
-    return new TensorSpec(newShape, dtype, init, low, high, null, requiresGrad, layout);
-  }
-
-  public TensorSpec withDtype(torch.ScalarType newDtype) {
-    return new TensorSpec(shape, newDtype, init, low, high, values, requiresGrad, layout);
-  }
-
   public static String dtypeName(torch.ScalarType st) {
     for (Map.Entry<String, torch.ScalarType> e : DTYPES.entrySet()) {
       if (e.getValue() == st.intern()) {
@@ -205,32 +192,11 @@ public record TensorSpec(
   /** Materializes on the CPU in this spec's layout (same values whatever the layout). */
   Tensor onCpu() {
     Tensor dense = draw();
-    Tensor out = switch (layout) {
-      case "transposed" -> {
-        long[] swapped = shape.clone();
-        int n = swapped.length;
-        long tmp = swapped[n - 1];
-        swapped[n - 1] = swapped[n - 2];
-        swapped[n - 2] = tmp;
-        Tensor buf = Materializer.empty(swapped, dtype, Device.CPU);
-        yield buf.transpose(n - 2, n - 1).copy_(dense);
-      }
-      case "strided" -> {
-        long[] strides = contiguousStrides(shape);
-        for (int i = 0; i < strides.length; i++) {
-          strides[i] *= 2;
-        }
-        Tensor buf = Materializer.empty(new long[] {Math.max(1, 2 * numel())}, dtype, Device.CPU);
-        yield buf.as_strided(shape, strides).copy_(dense);
-      }
-      case "offset" -> {
-        Tensor buf = Materializer.empty(new long[] {numel() + 3}, dtype, Device.CPU);
-        yield buf.as_strided(shape, contiguousStrides(shape), new org.bytedeco.pytorch.LongOptional(3)).copy_(dense);
-      }
+    return switch (layout) {
+      case "contiguous" -> dense;
       case "channels_last" -> dense.contiguous(torch.MemoryFormat.ChannelsLast);
-      default -> dense;
+      default -> TensorCopies.relayout(dense, layout);
     };
-    return out;
   }
 
   /** Materializes on {@code device}, with the CPU tensor's sizes, strides and storage offset. */

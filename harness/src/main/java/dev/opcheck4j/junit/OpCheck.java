@@ -19,7 +19,6 @@ import dev.opcheck4j.torch.TorchRuntime;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -128,30 +127,13 @@ public final class OpCheck {
       RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(library));
       target = new RunPlan.Target(all.library(), SpecFile.select(all.ops(), ops), all.source());
     }
-    List<Check> selected = checks.isEmpty() ? BuiltinChecks.all() : select(checks);
-    List<Device> devs = new ArrayList<>(devices);
-    if (devs.isEmpty()) {
-      devs.addAll(runtime.availableDevices());
-      if (!devs.contains(Device.CUDA)) {
-        devs.add(Device.CUDA);
-      }
-    }
+    List<Check> selected = checks.isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(checks);
+    List<Device> devs = devices.isEmpty() ? runtime.devicesUnderTest() : devices;
     Runner runner = new Runner(runtime);
     RunReport report = runner.run(new RunPlan(List.of(target), devs, selected, seed, tries), r -> {});
     return new Outcomes(report, runner.inputErrors(), target.ops().stream().map(OpSpec::op).toList());
   }
 
-  private static List<Check> select(List<String> ids) {
-    Set<Check> out = new LinkedHashSet<>();
-    for (String id : ids) {
-      List<Check> found = BuiltinChecks.select(id);
-      if (found.isEmpty()) {
-        throw new IllegalArgumentException("unknown check or family '" + id + "'");
-      }
-      out.addAll(found);
-    }
-    return BuiltinChecks.all().stream().filter(out::contains).toList();
-  }
 
   /** The run as dynamic tests: a container per op, a test per check and device. */
   public Stream<DynamicNode> dynamicTests() throws LibraryLoadException, SpecException {

@@ -15,6 +15,7 @@ import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.Operator;
 import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.UnknownOpException;
@@ -207,7 +208,7 @@ public final class Runner {
           "raised: " + e.getMessage(),
           "a kernel that raises only sometimes depends on hidden state; see determinism");
     } catch (Exception | LinkageError | AssertionError e) {
-      return Verdict.errored(e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()));
+      return Verdict.errored(e.getClass().getSimpleName() + ": " + NativeStrings.firstLine(e.getMessage()));
     }
   }
 
@@ -250,11 +251,4 @@ public final class Runner {
     return new CheckResult(op, check.id(), device, example, v.outcome(), v.facts(), ms);
   }
 
-  static String firstLine(String s) {
-    if (s == null) {
-      return "";
-    }
-    int nl = s.indexOf('\n');
-    return (nl < 0 ? s : s.substring(0, nl)).strip();
-  }
 }

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.bytedeco.pytorch.OperatorHandle;
 
@@ -20,10 +21,6 @@ public record DispatchTable(Map<String, String> kernels) {
           "CompositeImplicitAutograd",
           "CompositeExplicitAutograd",
           "CompositeExplicitAutogradNonFunctional");
-
-  /** Keys whose kernel gives an op autograd support. */
-  public static final List<String> AUTOGRAD_KEYS =
-      List.of("Autograd", "AutogradCPU", "AutogradCUDA", "CompositeImplicitAutograd");
 
   public DispatchTable {
     kernels = Collections.unmodifiableMap(new LinkedHashMap<>(kernels));
@@ -66,13 +63,37 @@ public record DispatchTable(Map<String, String> kernels) {
     return COMPOSITE_KEYS.stream().anyMatch(kernels::containsKey);
   }
 
+  /** The key whose kernel runs the op for {@code backendKey}: that key itself, else a composite one. */
+  public Optional<String> kernelServing(String backendKey) {
+    return firstPresent(backendKey, COMPOSITE_KEYS.get(0), COMPOSITE_KEYS.get(1), COMPOSITE_KEYS.get(2));
+  }
+
   /** Whether {@code device} can run the op: a kernel for its backend key, or a composite one. */
   public boolean serves(Device device) {
-    return has(device.dispatchKey()) || hasComposite();
+    return kernelServing(device.dispatchKey()).isPresent();
+  }
+
+  /** The key that gives the op autograd on {@code device}, if any. */
+  public Optional<String> autogradKernel(Device device) {
+    return firstPresent("Autograd", device.autogradKey(), "CompositeImplicitAutograd");
   }
 
   public boolean hasAutograd(Device device) {
-    return has("Autograd") || has(device.autogradKey()) || has("CompositeImplicitAutograd");
+    return autogradKernel(device).isPresent();
+  }
+
+  /** {@code KEY registered at SITE}, for facts. */
+  public String describe(String key) {
+    return key + " registered at " + kernels.get(key);
+  }
+
+  private Optional<String> firstPresent(String... keys) {
+    for (String k : keys) {
+      if (kernels.containsKey(k)) {
+        return Optional.of(k);
+      }
+    }
+    return Optional.empty();
   }
 
   public boolean isEmpty() {

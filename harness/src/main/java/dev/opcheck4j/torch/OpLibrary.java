@@ -87,7 +87,7 @@ public final class OpLibrary {
       throw new LibraryLoadException(path, describeLinkError(path, e.getMessage()));
     } catch (RuntimeException e) {
       throw new LibraryLoadException(
-          path, "registering the operators of " + path + " failed: " + firstLine(e.getMessage()));
+          path, "registering the operators of " + path + " failed: " + NativeStrings.firstLine(e.getMessage()));
     }
     Set<String> added = new TreeSet<>(allOpNames());
     added.removeAll(before);
@@ -123,7 +123,7 @@ public final class OpLibrary {
     if (missing.find() && !missing.group(1).equals(path.toString())) {
       return path + " needs " + missing.group(1) + ", which the dynamic loader cannot find";
     }
-    return "cannot load " + path + ": " + firstLine(msg);
+    return "cannot load " + path + ": " + NativeStrings.firstLine(msg);
   }
 
   private static boolean hasElfHeader(Path path) {
@@ -149,13 +149,6 @@ public final class OpLibrary {
     return out;
   }
 
-  static String firstLine(String s) {
-    if (s == null) {
-      return "";
-    }
-    int nl = s.indexOf('\n');
-    return (nl < 0 ? s : s.substring(0, nl)).strip();
-  }
 
   public Path path() {
     return path;

@@ -88,6 +88,18 @@ public final class TorchRuntime {
     return devices;
   }
 
+  /**
+   * The default devices under test: every available one, plus cuda when absent, so that its checks
+   * are reported Skipped with the reason rather than silently dropped.
+   */
+  public List<Device> devicesUnderTest() {
+    List<Device> devices = availableDevices();
+    if (!devices.contains(Device.CUDA)) {
+      devices.add(Device.CUDA);
+    }
+    return devices;
+  }
+
   public boolean cudaAvailable() {
     return torch.cuda_is_available() && torch.cuda_device_count() > 0;
   }

@@ -42,10 +42,7 @@ class CorpusTests {
   @BeforeAll
   static void runCorpus() throws Exception {
     TorchRuntime rt = TorchRuntime.get();
-    List<Device> devices = new ArrayList<>(rt.availableDevices());
-    if (!devices.contains(Device.CUDA)) {
-      devices.add(Device.CUDA);
-    }
+    List<Device> devices = rt.devicesUnderTest();
     bad = run(rt, devices, List.of(NativeOps.spec("bad/bad_ops.json")));
     good = run(rt, devices, List.of(NativeOps.spec("my_ops.json"), NativeOps.spec("good_ops.json")));
   }

@@ -9,12 +9,12 @@ import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.torch.DispatchTable;
 import java.util.List;
-import org.bytedeco.pytorch.global.torch;
 
 /**
  * Autograd is registered at the right key. With an input that requires grad: passed when a kernel
  * sits at Autograd, Autograd&lt;Device&gt; or CompositeImplicitAutograd. Otherwise the op is called
- * with libtorch's autograd fallback set to do nothing (as opcheck does), and it fails when an output
+ * with libtorch's autograd fallback doing nothing (TorchRuntime sets it so for the process, as opcheck
+ * does for this test), and it fails when an output
  * requires grad (autograd happened inside a backend kernel, invisible to the dispatcher) or, stricter
  * than opcheck, when a floating-point output does not (gradients stop there silently).
  */
@@ -34,19 +34,12 @@ public final class AutogradRegistrationCheck extends CheckBase {
       return Verdict.skipped("no input requires grad in this example (set \"requires_grad\": true on a tensor)");
     }
     DispatchTable table = s.op().table();
-    for (String key : List.of("Autograd", s.device().autogradKey(), "CompositeImplicitAutograd")) {
-      if (table.has(key)) {
-        return Verdict.passed(Fact.of("kernel", key + " registered at " + table.kernels().get(key)));
-      }
+    var autograd = table.autogradKernel(s.device());
+    if (autograd.isPresent()) {
+      return Verdict.passed(Fact.of("kernel", table.describe(autograd.get())));
     }
-    OpCall.Outputs out;
-    torch.AutogradFallbackMode previous = torch.getAutogradFallbackMode().intern();
-    torch.setAutogradFallbackMode(torch.AutogradFallbackMode.Nothing);
-    try {
-      out = OpCall.call(s, ex);
-    } finally {
-      torch.setAutogradFallbackMode(previous);
-    }
+    // the autograd fallback is "nothing" for the whole process (TorchRuntime), as opcheck sets it here
+    OpCall.Outputs out = OpCall.call(s, ex);
     Fact example = OpCall.exampleFact(s, ex);
     for (OpCall.Output o : out.tensors()) {
       if (o.tensor().requires_grad()) {

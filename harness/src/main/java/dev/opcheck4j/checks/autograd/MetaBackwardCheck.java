@@ -9,6 +9,7 @@ import dev.opcheck4j.checks.fake.FakeMissingCheck;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.TensorSpec;
 import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.NativeStrings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -67,8 +68,8 @@ public final class MetaBackwardCheck extends CheckBase {
       grads = torch.grad(new TensorVector(outputs.toArray(new Tensor[0])), new TensorVector(inputs.toArray(new Tensor[0])),
           new TensorVector(seeds.toArray(new Tensor[0])), new BoolOptional(false), false, true);
     } catch (RuntimeException e) {
-      String msg = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("").strip();
-      return Verdict.failed("backward runs on meta tensors", "backward raised on meta: " + msg,
+      return Verdict.failed("backward runs on meta tensors",
+          "backward raised on meta: " + NativeStrings.firstLine(e.getMessage()),
           "the backward calls an op with no Meta kernel (or reads data); torch.compile traces backward on"
               + " fake tensors, so every op in it needs a meta implementation",
           example);

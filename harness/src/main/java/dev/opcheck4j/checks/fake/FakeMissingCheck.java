@@ -5,6 +5,7 @@ import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
+import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.DispatchTable;
 
 /** The op has a Meta kernel or a composite kernel, so it can run on meta/fake tensors (torch.compile, export). */
@@ -18,13 +19,9 @@ public final class FakeMissingCheck extends CheckBase {
   @Override
   public Verdict evaluate(Subject s) {
     DispatchTable t = s.op().table();
-    if (t.has("Meta")) {
-      return Verdict.passed(Fact.of("kernel", "Meta registered at " + t.kernels().get("Meta")));
-    }
-    for (String k : DispatchTable.COMPOSITE_KEYS) {
-      if (t.has(k)) {
-        return Verdict.passed(Fact.of("kernel", k + " registered at " + t.kernels().get(k)));
-      }
+    var serving = t.kernelServing(Device.META.dispatchKey());
+    if (serving.isPresent()) {
+      return Verdict.passed(Fact.of("kernel", t.describe(serving.get())));
     }
     return Verdict.failed(
         "a Meta kernel or a composite kernel for " + s.op().name(),

@@ -18,14 +18,9 @@ public final class DeviceKernelCheck extends CheckBase {
   public Verdict evaluate(Subject s) {
     DispatchTable table = s.op().table();
     String key = s.device().dispatchKey();
-    if (table.has(key)) {
-      return Verdict.passed(Fact.of("kernel", key + " registered at " + table.kernels().get(key)));
-    }
-    for (String composite : DispatchTable.COMPOSITE_KEYS) {
-      if (table.has(composite)) {
-        return Verdict.passed(
-            Fact.of("kernel", composite + " registered at " + table.kernels().get(composite)));
-      }
+    var serving = table.kernelServing(key);
+    if (serving.isPresent()) {
+      return Verdict.passed(Fact.of("kernel", table.describe(serving.get())));
     }
     return Verdict.failed(
         "a " + key + " kernel, or a composite kernel, for " + s.op().name(),
