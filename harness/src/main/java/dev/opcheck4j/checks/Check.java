@@ -38,6 +38,14 @@ public interface Check {
     return true;
   }
 
+  /**
+   * {@code error}: a finding fails the run; {@code warning}: stricter than PyTorch's own contracts, a
+   * finding is shown and the run still passes.
+   */
+  default String severity() {
+    return "error";
+  }
+
   /** Evaluates the check. Exceptions escaping here are harness errors, reported as Errored. */
   Verdict evaluate(Subject subject) throws Exception;
 

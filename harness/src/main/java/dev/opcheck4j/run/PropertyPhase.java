@@ -1,6 +1,7 @@
 package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
@@ -94,7 +95,7 @@ final class PropertyPhase {
           Verdict v = Verdict.failed("the meta kernel rejects what the " + device.label() + " kernel rejects",
               "the meta kernel accepts an input the " + device.label() + " kernel raises on",
               "make the Meta kernel check the same conditions as the real kernel");
-          report(fake, device, gen, e, sequence, fails, tryLabel, v, t0);
+          report(fake, device, gen, e, sequence, fails, t, tryLabel, v, t0);
           open.remove(fake);
         }
         continue;
@@ -111,11 +112,11 @@ final class PropertyPhase {
             Example x = gen.generate(replay);
             return realAccepts(x, device) && evaluate(c, x, device).outcome() == Outcome.FAILED;
           };
-          report(c, device, gen, e, sequence, fails, tryLabel, null, t0);
+          report(c, device, gen, e, sequence, fails, t, tryLabel, null, t0);
           open.remove(c);
         } else if (v.outcome() == Outcome.ERRORED) {
           sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated from " + e.ref(),
-              Outcome.ERRORED, v.facts(), ms(t0)));
+              Outcome.ERRORED, v.facts(), ms(t0)).withExample(new ExampleRef(e.ref(), true, t, plan.seed(), null)));
           open.remove(c);
         }
       }
@@ -123,7 +124,7 @@ final class PropertyPhase {
     for (Check c : open) {
       sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated (" + plan.tries() + " tries)",
           Outcome.PASSED, List.of(Fact.of("inputs checked", checked.getOrDefault(c.id(), 0)),
-              Fact.of("seed", plan.seed())), ms(t0)));
+              Fact.of("seed", plan.seed())), ms(t0)).withExample(generatedSummary()));
     }
     List<Fact> domain = new ArrayList<>();
     domain.add(Fact.of("tries", plan.tries()));
@@ -135,11 +136,17 @@ final class PropertyPhase {
           + " arguments ({\"box\": {\"int\": [0, 64]}}) or the dtypes it accepts ({\"dtype\": [\"float32\"]})"));
     }
     sink.accept(new CheckResult(op.name(), DOMAIN, device.label(), "generated (" + plan.tries() + " tries)",
-        Outcome.PASSED, domain, ms(t0)));
+        Outcome.PASSED, domain, ms(t0)).withExample(generatedSummary()));
+  }
+
+  /** All generated inputs of this op and device, from every example. */
+  private ExampleRef generatedSummary() {
+    return new ExampleRef(null, true, null, plan.seed(), plan.tries() + " tries from " + spec.examples().size()
+        + (spec.examples().size() == 1 ? " example" : " examples"));
   }
 
   private void report(Check c, Device device, ExampleGenerator gen, Example first, List<Long> sequence,
-      Predicate<Choices> fails, String tryLabel, Verdict fixed, long t0) {
+      Predicate<Choices> fails, int tryIndex, String tryLabel, Verdict fixed, long t0) {
     Shrinker.Result shrunk = new Shrinker(fails, SHRINK_BUDGET).shrink(sequence);
     Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
     Verdict v = fixed != null ? fixed : evaluate(c, minimal, device);
@@ -153,14 +160,15 @@ final class PropertyPhase {
         facts.add(f);
       }
     }
-    facts.add(Fact.of("example", first.ref() + " (" + tryLabel + ")  " + describe(first, device)));
+    String firstText = describe(first, device);
+    facts.add(Fact.of("example", first.ref() + " (" + tryLabel + ")  " + firstText));
     facts.add(Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + shrunk.steps() + " steps)"));
     facts.add(Fact.of("seed", plan.seed()));
     facts.add(Fact.of("rerun", "./opcheck check " + target.source() + " --op " + op.name() + " --check " + c.id()
         + " --device " + device.label() + " --seed " + plan.seed() + " --tries " + plan.tries()));
     v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
     sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated from " + first.ref(),
-        Outcome.FAILED, facts, ms(t0)));
+        Outcome.FAILED, facts, ms(t0)).withExample(new ExampleRef(first.ref(), true, tryIndex, plan.seed(), firstText)));
   }
 
   private String describe(Example e, Device device) {

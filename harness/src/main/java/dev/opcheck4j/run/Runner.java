@@ -76,7 +76,8 @@ public final class Runner {
           sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms));
         }
       } else {
-        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms));
+        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms)
+            .aboutLibrary(target.library().path().getFileName().toString()));
       }
     }
   }
@@ -228,7 +229,7 @@ public final class Runner {
     sink.accept(result(op.name(), check, dev, ex, v, ms));
   }
 
-  /** Severity order: passed < skipped < failed < errored. */
+  /** Severity order: passed < skipped, warning < failed < errored. */
   private static Outcome worse(Outcome a, Outcome b) {
     return severity(a) >= severity(b) ? a : b;
   }
@@ -238,6 +239,7 @@ public final class Runner {
       case PASSED -> 0;
       case SKIPPED -> 1;
       case FAILED -> 2;
+      case WARNING -> 1;
       case ERRORED -> 3;
     };
   }

@@ -23,6 +23,11 @@ public final class UnusedMutationCheck extends CheckBase implements ValueCheck {
   }
 
   @Override
+  public String severity() {
+    return "warning";
+  }
+
+  @Override
   public Verdict evaluate(Subject s) throws Exception {
     if (s.op().schema().mutableArguments().isEmpty()) {
       return Verdict.skipped("no argument is declared (a!)");
