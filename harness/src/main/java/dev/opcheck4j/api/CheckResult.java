@@ -16,7 +16,7 @@ import java.util.Optional;
  *     the check needs no example
  * @param outcome the verdict
  * @param facts ordered facts; for a failure the first one says what was expected
- * @param durationMs wall time spent by the check
+ * @param durationMicros wall time spent by this result's own work (its check's calls, its shrinking), in microseconds
  * @param exampleInfo the example as data (ref, generated, try, seed, description), or null when the
  *     check needs no example or the producer did not say
  * @param library the library file a library-scope result is about (the check ran once per library, not
@@ -29,7 +29,7 @@ public record CheckResult(
     String example,
     Outcome outcome,
     List<Fact> facts,
-    long durationMs,
+    long durationMicros,
     ExampleRef exampleInfo,
     String library) {
 
@@ -47,19 +47,19 @@ public record CheckResult(
 
   /** A result about one op, with the example known by its reference only. */
   public CheckResult(
-      String op, String check, String device, String example, Outcome outcome, List<Fact> facts, long durationMs) {
-    this(op, check, device, example, outcome, facts, durationMs,
+      String op, String check, String device, String example, Outcome outcome, List<Fact> facts, long durationMicros) {
+    this(op, check, device, example, outcome, facts, durationMicros,
         example.equals(NONE) ? null : ExampleRef.spec(example), null);
   }
 
   /** The same result with its example described as data. */
   public CheckResult withExample(ExampleRef info) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMs, info, library);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, info, library);
   }
 
   /** The same result as one about the whole library {@code file}. */
   public CheckResult aboutLibrary(String file) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMs, exampleInfo, file);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, file);
   }
 
   /** The value of the first fact with this key, if any. */

@@ -70,7 +70,7 @@ public final class Runner {
       long t = System.nanoTime();
       Subject subject = new Subject(target.library(), null, OpSpec.bare(op), null, null, plan.seed());
       Verdict v = evaluate(check, subject);
-      long ms = (System.nanoTime() - t) / 1_000_000;
+      long ms = (System.nanoTime() - t) / 1_000;
       if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
         for (String name : DanglingImplCheck.danglingNames(v)) {
           sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms));
@@ -178,7 +178,7 @@ public final class Runner {
     if (v == null) {
       v = evaluate(check, new Subject(target.library(), op, spec, device, example, plan.seed()));
     }
-    emit(op, check, device, example, v, (System.nanoTime() - t) / 1_000_000, seen, sink);
+    emit(op, check, device, example, v, (System.nanoTime() - t) / 1_000, seen, sink);
   }
 
   /** A Skipped verdict when the check cannot run here, or null when it can. */

@@ -155,7 +155,7 @@ public final class JsonReportFormat implements ReportFormat {
       g.writeEndObject();
     }
     g.writeEndArray();
-    g.writeNumberField("durationMs", r.durationMs());
+    g.writeNumberField("durationMicros", r.durationMicros());
     g.writeEndObject();
   }
 

@@ -59,7 +59,7 @@ public final class JsonReportReader implements ReportReader {
     for (JsonNode r : root.path("results")) {
       results.add(new CheckResult(r.get("op").asText(), r.get("check").asText(), r.get("device").asText(),
           r.get("example").asText(), outcome(r.get("outcome").asText()), facts(r.path("facts")),
-          r.path("durationMs").asLong()));
+          r.path("durationMs").asLong() * 1000));
     }
     return new RunReport(text(root, "torch"), text(root, "presets"), Instant.parse(root.get("startedAt").asText()),
         root.path("durationMs").asLong(), results);
@@ -107,7 +107,7 @@ public final class JsonReportReader implements ReportReader {
           : example.ref() == null ? "generated" : (example.generated() ? "generated from " : "") + example.ref();
       results.add(new CheckResult(op != null ? op : library, r.get("check").asText(),
           device == null ? CheckResult.NONE : device, exampleText, outcome(r.get("outcome").asText()),
-          facts(r.path("facts")), r.path("durationMs").asLong(), example, op == null ? library : null));
+          facts(r.path("facts")), r.path("durationMicros").asLong(), example, op == null ? library : null));
     }
     return new RunReport(info, checks, results);
   }
