@@ -58,6 +58,12 @@ public record RunInfo(
         startedAt, ms, commandLine, configuration);
   }
 
+  /** The same run, started by {@code commandLine} or by JUnit with {@code configuration}. */
+  public RunInfo withInvocation(String commandLine, Map<String, String> configuration) {
+    return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs,
+        startedAt, durationMs, commandLine, configuration);
+  }
+
   /** The devices that ran. */
   public List<String> devicesRun() {
     return devices.stream().filter(DeviceInfo::runs).map(DeviceInfo::name).toList();

@@ -4,12 +4,17 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.bench.Benchmarks;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.ReportGenerator;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
-import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.RunBlock;
 import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.Versions;
+import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
@@ -24,7 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 
-/** The {@code ./opcheck} command line: {@code list}, {@code check} and {@code demo}. */
+/** The {@code ./opcheck} command line: {@code list}, {@code check}, {@code demo}, {@code report} and {@code bench}. */
 public final class Main {
   static final String USAGE =
       """
@@ -33,8 +38,31 @@ public final class Main {
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR] [--verbose]
                            [--jobs N] [--timeout SECONDS] [--shard I/N]
              opcheck demo [--report-dir DIR] [--verbose]
+             opcheck report allure DIR        Allure HTML from DIR/allure-results into DIR/allure-report
              opcheck bench gradcheck|generation
+             opcheck --version | COMMAND --help
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
+
+  static final String CHECK_HELP =
+      """
+      usage: opcheck check (--spec FILE | --library LIB)... [options]
+      Checks every op a spec file (or a library) names, on every device, and writes the reports.
+        --spec FILE        a spec file: library, ops, examples (docs/spec.md); repeatable
+        --library LIB      every op a shared library registers, without examples; repeatable
+        --op NAME          only this op (ns::name); repeatable
+        --check ID|FAMILY  only these checks (./opcheck checks lists them); repeatable
+        --device DEVICE    cpu, meta or cuda; repeatable (default: all, cuda skipped without a GPU)
+        --seed N           seed of everything drawn at random (default 20261122)
+        --tries N          generated inputs per op and device (default 100; 0: examples only)
+        --jobs N           worker processes at once
+        --timeout SECONDS  deadline of one unit of work (default 60)
+        --shard I/N        check part I of N of the ops
+        --report-dir DIR   write opcheck-report.json, .html, opcheck-summary.md and allure-results there
+        --verbose          print every result, not only findings
+      exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
+
+  /** Commands, for "did you mean". */
+  static final List<String> COMMANDS = List.of("list", "check", "demo", "report", "bench", "help");
 
   private final PrintStream out;
   private final PrintStream err;
@@ -57,17 +85,34 @@ public final class Main {
   /** Runs one command line and returns its exit code; never throws. */
   public ExitCode run(String... args) {
     try {
-      if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
+      if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
         out.println(USAGE);
         return args.length == 0 ? ExitCode.INPUT_ERROR : ExitCode.OK;
       }
-      Options o = args[0].equals("bench") ? new Options() : Options.parse(List.of(args).subList(1, args.length));
+      if (args[0].equals("--version") || args[0].equals("-V")) {
+        return version();
+      }
+      List<String> rest = List.of(args).subList(1, args.length);
+      if (rest.contains("--help") || rest.contains("-h")) {
+        out.println(args[0].equals("check") || args[0].equals("demo") ? CHECK_HELP : USAGE);
+        return ExitCode.OK;
+      }
+      if (!COMMANDS.contains(args[0])) {
+        String known = args[0].startsWith("-") ? "unknown option '" + args[0] + "'" + Suggestions.didYouMean(args[0],
+            List.of("--version", "--help")) : "unknown command '" + args[0] + "'" + Suggestions.didYouMean(args[0], COMMANDS);
+        throw new UsageException(known + "\n" + USAGE);
+      }
+      if (args[0].equals("report")) {
+        return report(rest);
+      }
+      Options o = args[0].equals("bench") ? new Options() : Options.parse(rest);
+      o.commandLine = commandLine(args);
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check, demo or bench");
+        default -> throw new IllegalStateException("unhandled command " + args[0]);
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -79,6 +124,42 @@ public final class Main {
       }
       return ExitCode.HARNESS_ERROR;
     }
+  }
+
+  private ExitCode version() {
+    Versions v = Versions.current();
+    out.println("opcheck4j " + v.tool());
+    out.println("libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")");
+    return ExitCode.OK;
+  }
+
+  private ExitCode report(List<String> args) throws UsageException, IOException, InterruptedException {
+    List<String> names = ServiceLoader.load(ReportGenerator.class).stream().map(p -> p.get().name()).toList();
+    if (args.size() != 2 || !names.contains(args.get(0))) {
+      String typed = args.isEmpty() ? "" : args.get(0);
+      throw new UsageException("report takes NAME DIR with NAME one of " + String.join(", ", names)
+          + (typed.isEmpty() || names.contains(typed) ? "" : Suggestions.didYouMean(typed, names))
+          + " (e.g. ./opcheck report allure reports/out)");
+    }
+    for (ReportGenerator g : ServiceLoader.load(ReportGenerator.class)) {
+      if (g.name().equals(args.get(0))) {
+        try {
+          out.println("report (" + g.name() + "): " + g.generate(Path.of(args.get(1)), home));
+        } catch (IllegalArgumentException e) {
+          throw new UsageException(e.getMessage());
+        }
+      }
+    }
+    return ExitCode.OK;
+  }
+
+  /** The command line as typed, for the reports' run block (arguments with spaces quoted). */
+  static String commandLine(String[] args) {
+    StringBuilder sb = new StringBuilder("./opcheck");
+    for (String a : args) {
+      sb.append(' ').append(a.isEmpty() || a.matches(".*[\\s'\"$`\\\\].*") ? "'" + a.replace("'", "'\\''") + "'" : a);
+    }
+    return sb.toString();
   }
 
   private ExitCode list(Options o) throws UsageException, LibraryLoadException {
@@ -140,18 +221,50 @@ public final class Main {
       throw new UsageException(e.getMessage());
     }
     RunRequest r = request.build();
-    out.println("opcheck4j: seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
+    printHeader(r, o);
+    Console console = new Console(out, Console.interactive(), o.verbose, plannedOps(o));
+    RunOutcome outcome;
+    try {
+      outcome = Launcher.execute(r, console);
+    } finally {
+      console.finish();
+    }
+    RunReport report = outcome.report();
+    report = new RunReport(report.run().withInvocation(o.commandLine, null), report.checks(), report.results());
+    return finish(report, outcome.inputErrors(), o.reportDir);
+  }
+
+  /** Versions, the devices that will run (and once, why the others will not), seed, tries, workers. */
+  private void printHeader(RunRequest r, Options o) {
+    Versions v = Versions.current();
+    out.println("opcheck4j " + v.tool() + " · libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")");
+    List<RunInfo.DeviceInfo> devices = RunBlock.devices(o.devices, TorchRuntime.get().cudaAvailable());
+    List<String> skipped = new ArrayList<>();
+    for (RunInfo.DeviceInfo d : devices) {
+      if (!d.runs()) {
+        skipped.add(d.name() + " skipped: " + d.skipReason());
+      }
+    }
+    out.println("devices: " + String.join(", ", devices.stream().filter(RunInfo.DeviceInfo::runs)
+        .map(RunInfo.DeviceInfo::name).toList()) + (skipped.isEmpty() ? "" : " (" + String.join("; ", skipped) + ")"));
+    out.println("seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
         + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
-    RunOutcome outcome =
-        Launcher.execute(
-            r,
-            res -> {
-              boolean warning = res.fact("warning").isPresent();
-              if (o.verbose || warning || res.outcome() != Outcome.PASSED && res.outcome() != Outcome.SKIPPED) {
-                out.println(ResultText.render(res));
-              }
-            });
-    return finish(outcome.report(), outcome.inputErrors(), o.reportDir);
+  }
+
+  /** Ops the spec files name (after --op), for the progress line; 0 when a library is checked whole. */
+  private static int plannedOps(Options o) {
+    if (!o.libraries.isEmpty()) {
+      return 0;
+    }
+    int n = 0;
+    for (Path spec : o.specs) {
+      try {
+        n += SpecReader.read(spec).selectOps(o.ops).size();
+      } catch (SpecException | RuntimeException e) {
+        return 0; // the run itself reports the problem with its file and line
+      }
+    }
+    return n;
   }
 
   private ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir) throws IOException {
@@ -188,22 +301,29 @@ public final class Main {
   private void printSummary(RunReport report) {
     java.util.Map<String, java.util.EnumMap<Outcome, Integer>> byOp = new java.util.LinkedHashMap<>();
     for (CheckResult r : report.results()) {
-      byOp.computeIfAbsent(r.op(), k -> new java.util.EnumMap<>(Outcome.class)).merge(r.outcome(), 1, Integer::sum);
+      String row = r.library() != null ? r.library() : r.op();
+      byOp.computeIfAbsent(row, k -> new java.util.EnumMap<>(Outcome.class)).merge(r.outcome(), 1, Integer::sum);
     }
     int width = byOp.keySet().stream().mapToInt(String::length).max().orElse(2);
     out.println();
-    out.printf("%-" + width + "s  %7s %7s %7s %7s%n", "op", "passed", "failed", "skipped", "errored");
+    StringBuilder head = new StringBuilder(String.format("%-" + width + "s ", "op"));
+    for (Outcome o : Outcome.values()) {
+      head.append(String.format(" %7s", o.label()));
+    }
+    out.println(head);
     for (var e : byOp.entrySet()) {
-      var c = e.getValue();
-      out.printf("%-" + width + "s  %7d %7d %7d %7d%n", e.getKey(), c.getOrDefault(Outcome.PASSED, 0),
-          c.getOrDefault(Outcome.FAILED, 0), c.getOrDefault(Outcome.SKIPPED, 0), c.getOrDefault(Outcome.ERRORED, 0));
+      StringBuilder row = new StringBuilder(String.format("%-" + width + "s ", e.getKey()));
+      for (Outcome o : Outcome.values()) {
+        row.append(String.format(" %7d", e.getValue().getOrDefault(o, 0)));
+      }
+      out.println(row);
     }
     List<String> parts = new ArrayList<>();
     for (Outcome o : Outcome.values()) {
       parts.add(report.count(o) + " " + o.label());
     }
     out.println("summary: " + String.join(", ", parts) + " (" + report.results().size() + " results, "
-        + report.durationMs() + " ms)");
+        + HumanText.duration(report.durationMs()) + ")");
   }
 
   /** Parsed options of check/list/demo. */
@@ -220,6 +340,12 @@ public final class Main {
     int jobs;
     java.time.Duration timeout = RunRequest.DEFAULT_TIMEOUT;
     RunRequest.Shard shard = RunRequest.Shard.ALL;
+    String commandLine;
+
+    /** Options that take a value, for "unknown option" and "did you mean". */
+    static final List<String> WITH_VALUE = List.of("--spec", "--library", "--op", "--check", "--device", "--seed",
+        "--report-dir", "--jobs", "--timeout", "--shard", "--tries");
+    static final List<String> FLAGS = List.of("--verbose", "--help", "-h");
 
     static Options parse(List<String> args) throws UsageException {
       Options o = new Options();
@@ -229,8 +355,15 @@ public final class Main {
           o.verbose = true;
           continue;
         }
+        if (!WITH_VALUE.contains(a)) {
+          List<String> known = new ArrayList<>(WITH_VALUE);
+          known.addAll(FLAGS);
+          throw new UsageException(a.startsWith("-")
+              ? "unknown option '" + a + "'" + Suggestions.didYouMean(a, known) + " (see --help)"
+              : "unexpected argument '" + a + "' (options start with --; see --help)");
+        }
         if (i + 1 >= args.size()) {
-          throw new UsageException(a.startsWith("--") ? a + " needs a value" : "unexpected argument '" + a + "'");
+          throw new UsageException(a + " needs a value");
         }
         String v = args.get(++i);
         switch (a) {
@@ -267,7 +400,7 @@ public final class Main {
               throw new UsageException("--tries takes a whole number >= 0, got '" + v + "'");
             }
           }
-          default -> throw new UsageException("unknown option '" + a + "'\n" + USAGE);
+          default -> throw new IllegalStateException("unhandled option " + a);
         }
       }
       return o;

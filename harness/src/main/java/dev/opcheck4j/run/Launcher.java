@@ -3,6 +3,7 @@ package dev.opcheck4j.run;
 import dev.opcheck4j.api.ResultListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
@@ -47,7 +48,10 @@ public final class Launcher {
     }
     List<Device> devices = request.devices().isEmpty() ? runtime.devicesUnderTest() : request.devices();
     Runner runner = new Runner(runtime);
-    RunReport report = runner.run(new RunPlan(targets, devices, checks, request.seed(), request.tries()), listener);
+    RunReport ran = runner.run(new RunPlan(targets, devices, checks, request.seed(), request.tries()), listener);
+    RunReport report = new RunReport(RunBlock.of(request, targets, checks,
+        RunBlock.devices(request.devices(), runtime.cudaAvailable()), ran.startedAt(), ran.durationMs(), null, null),
+        CheckCatalog.builtin(), ran.results());
     List<String> ops = targets.stream().flatMap(t -> t.ops().stream()).map(OpSpec::op).toList();
     return new RunOutcome(report, runner.inputErrors(), ops);
   }

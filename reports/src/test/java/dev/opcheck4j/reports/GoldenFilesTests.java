@@ -27,16 +27,17 @@ class GoldenFilesTests {
       case "json" -> new JsonReportFormat();
       case "html" -> new HtmlReportFormat(null);
       case "markdown" -> new MarkdownSummaryFormat(var -> null);
+      case "allure" -> new AllureResultsFormat();
       default -> throw new IllegalArgumentException(name);
     };
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"json", "html", "markdown"})
+  @ValueSource(strings = {"json", "html", "markdown", "allure"})
   void matchesItsGoldenFile(String name, @TempDir Path dir) throws IOException {
     Path written = format(name).write(StubRun.report(), dir);
-    String actual = Files.readString(written, StandardCharsets.UTF_8);
-    Path golden = GOLDEN.resolve(written.getFileName());
+    String actual = Files.isDirectory(written) ? concatenated(written) : Files.readString(written, StandardCharsets.UTF_8);
+    Path golden = GOLDEN.resolve(written.getFileName() + (Files.isDirectory(written) ? ".txt" : ""));
     if (Boolean.getBoolean("opcheck4j.updateGolden")) {
       Files.createDirectories(GOLDEN);
       Files.writeString(golden, actual, StandardCharsets.UTF_8);
@@ -45,9 +46,23 @@ class GoldenFilesTests {
         "the " + name + " format changed; if intended, regenerate the golden files (see this class's doc)");
   }
 
+  /** A folder's files, sorted by name, each under a {@code ==> name <==} line. */
+  static String concatenated(Path dir) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    try (var files = Files.list(dir)) {
+      for (Path f : files.sorted().toList()) {
+        sb.append("==> ").append(f.getFileName()).append(" <==\n").append(Files.readString(f, f.toString().endsWith(".properties") ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8));
+        if (sb.charAt(sb.length() - 1) != '\n') {
+          sb.append('\n');
+        }
+      }
+    }
+    return sb.toString();
+  }
+
   @Test
   void everyFormatIsFoundByTheServiceLoader() {
-    assertEquals(List.of("json", "html", "markdown"),
+    assertEquals(List.of("json", "html", "markdown", "allure"),
         ServiceLoader.load(ReportFormat.class).stream().map(p -> p.get().name()).toList());
   }
 }
