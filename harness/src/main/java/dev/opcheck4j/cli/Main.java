@@ -98,9 +98,13 @@ public final class Main {
         return ExitCode.OK;
       }
       if (!COMMANDS.contains(args[0])) {
-        String known = args[0].startsWith("-") ? "unknown option '" + args[0] + "'" + Suggestions.didYouMean(args[0],
-            List.of("--version", "--help")) : "unknown command '" + args[0] + "'" + Suggestions.didYouMean(args[0], COMMANDS);
-        throw new UsageException(known + "\n" + USAGE);
+        if (args[0].startsWith("-")) {
+          throw new UsageException("unknown option '" + args[0] + "'"
+              + Suggestions.didYouMean(args[0], List.of("--version", "--help")) + " (see --help)");
+        }
+        String hint = Suggestions.didYouMean(args[0], COMMANDS);
+        throw new UsageException("unknown command '" + args[0] + "'"
+            + (hint.isEmpty() ? "; expected list, check, demo, report or bench" : hint));
       }
       if (args[0].equals("report")) {
         return report(rest);

@@ -84,6 +84,46 @@ class MainTests {
   @Test
   void anUnknownCommandIsAUsageError() {
     assertEquals(ExitCode.INPUT_ERROR, run("frobnicate"));
-    assertEquals("opcheck: unknown command 'frobnicate'; expected list, check, demo or bench\n", err());
+    assertEquals("opcheck: unknown command 'frobnicate'; expected list, check, demo, report or bench\n", err());
+  }
+
+  @Test
+  void versionPrintsToolAndLibtorchVersionsWithoutLoadingLibtorch() {
+    assertEquals(ExitCode.OK, run("--version"));
+    assertTrue(out().matches("opcheck4j \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\nlibtorch 2\\.10\\.0 \\(JavaCPP presets 1\\.5\\.13\\)\n"), out());
+  }
+
+  @Test
+  void checkHelpAndDashHPrintTheCheckOptions() {
+    assertEquals(ExitCode.OK, run("check", "--help"));
+    assertTrue(out().startsWith("usage: opcheck check (--spec FILE | --library LIB)... [options]"), out());
+    assertTrue(out().contains("--tries N"), out());
+    out.reset();
+    assertEquals(ExitCode.OK, run("check", "-h"));
+    assertTrue(out().contains("--report-dir DIR"), out());
+  }
+
+  @Test
+  void aMistypedCommandOrOptionGetsADidYouMean() {
+    assertEquals(ExitCode.INPUT_ERROR, run("chekc"));
+    assertEquals("opcheck: unknown command 'chekc'; did you mean check?\n", err());
+    err.reset();
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--sede", "3"));
+    assertEquals("opcheck: unknown option '--sede'; did you mean --seed? (see --help)\n", err());
+  }
+
+  @Test
+  void anUnknownOptionIsCalledUnknownEvenAsTheLastArgument() {
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", "x.json", "--frobnicate"));
+    assertEquals("opcheck: unknown option '--frobnicate' (see --help)\n", err());
+    err.reset();
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec"));
+    assertEquals("opcheck: --spec needs a value\n", err());
+  }
+
+  @Test
+  void reportWithoutAKnownGeneratorSaysWhichExist() {
+    assertEquals(ExitCode.INPUT_ERROR, run("report", "alure", "x"));
+    assertTrue(err().startsWith("opcheck: report takes NAME DIR with NAME one of "), err());
   }
 }
