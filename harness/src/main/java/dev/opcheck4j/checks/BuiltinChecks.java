@@ -10,6 +10,7 @@ import dev.opcheck4j.checks.gradcheck.JacobianCheck;
 import dev.opcheck4j.checks.determinism.DeterminismCheck;
 import dev.opcheck4j.checks.fake.FakeMetadataCheck;
 import dev.opcheck4j.checks.fake.FakeMissingCheck;
+import dev.opcheck4j.checks.generate.DomainCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
@@ -52,7 +53,8 @@ public final class BuiltinChecks {
           new JacobianCheck(),
           new GradOutputCheck(),
           new DeterminismCheck(),
-          new NoncontiguousCheck());
+          new NoncontiguousCheck(),
+          new DomainCheck());
 
   private BuiltinChecks() {}
 

@@ -1,5 +1,6 @@
 package dev.opcheck4j.cli;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.bench.Benchmarks;
 import dev.opcheck4j.api.Outcome;
@@ -32,8 +33,10 @@ public final class Main {
   static final String USAGE =
       """
       usage: opcheck list --library LIB
+             opcheck checks
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
-                           [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR] [--verbose]
+                           [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
+                           [--warnings-as-errors] [--verbose]
              opcheck demo [--report-dir DIR] [--verbose]
              opcheck bench gradcheck|generation
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
@@ -67,9 +70,10 @@ public final class Main {
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
+        case "checks" -> checks(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check, demo or bench");
+        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, checks, check, demo or bench");
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -98,6 +102,21 @@ public final class Main {
     }
     for (String dangling : lib.danglingImpls()) {
       out.println(dangling + "\t(no schema: implemented but never defined)");
+    }
+    return ExitCode.OK;
+  }
+
+  /** Every built-in check, in registry order, with its severity and summary (from its metadata). */
+  private ExitCode checks(Options o) throws UsageException {
+    if (!o.specs.isEmpty() || !o.libraries.isEmpty()) {
+      throw new UsageException("checks takes no options; it lists every built-in check");
+    }
+    int width = BuiltinChecks.all().stream().mapToInt(c -> c.id().length()).max().orElse(2);
+    out.printf("%-" + width + "s  %-8s %-9s %s%n", "check", "severity", "scope", "summary");
+    for (Check c : BuiltinChecks.all()) {
+      CheckInfo i = c.info();
+      out.printf("%-" + width + "s  %-8s %-9s %s%s%n", i.id(), i.severity().label(),
+          i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), i.generated() ? " (also on generated inputs)" : "");
     }
     return ExitCode.OK;
   }
@@ -133,7 +152,8 @@ public final class Main {
     List<RunPlan.Target> targets = new ArrayList<>();
     for (Path spec : o.specs) {
       SpecFile file = SpecReader.read(spec);
-      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.selectOps(o.ops), "--spec " + spec));
+      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.selectOps(o.ops), "--spec " + spec,
+          file.warningsAsErrors()));
     }
     for (Path lib : o.libraries) {
       RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(lib));
@@ -147,10 +167,9 @@ public final class Main {
         + ", " + o.tries + " generated inputs per op and device");
     RunReport report =
         runner.run(
-            new RunPlan(targets, devices, checks, o.seed, o.tries),
+            new RunPlan(targets, devices, checks, o.seed, o.tries, o.warningsAsErrors),
             r -> {
-              boolean warning = r.fact("warning").isPresent();
-              if (o.verbose || warning || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+              if (o.verbose || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
                 out.println(ResultText.render(r));
               }
             });
@@ -200,11 +219,17 @@ public final class Main {
     }
     int width = byOp.keySet().stream().mapToInt(String::length).max().orElse(2);
     out.println();
-    out.printf("%-" + width + "s  %7s %7s %7s %7s%n", "op", "passed", "failed", "skipped", "errored");
+    StringBuilder head = new StringBuilder(String.format("%-" + width + "s ", "op"));
+    for (Outcome oc : Outcome.values()) {
+      head.append(String.format(" %7s", oc.label()));
+    }
+    out.println(head);
     for (var e : byOp.entrySet()) {
-      var c = e.getValue();
-      out.printf("%-" + width + "s  %7d %7d %7d %7d%n", e.getKey(), c.getOrDefault(Outcome.PASSED, 0),
-          c.getOrDefault(Outcome.FAILED, 0), c.getOrDefault(Outcome.SKIPPED, 0), c.getOrDefault(Outcome.ERRORED, 0));
+      StringBuilder row = new StringBuilder(String.format("%-" + width + "s ", e.getKey()));
+      for (Outcome oc : Outcome.values()) {
+        row.append(String.format(" %7d", e.getValue().getOrDefault(oc, 0)));
+      }
+      out.println(row);
     }
     List<String> parts = new ArrayList<>();
     for (Outcome o : Outcome.values()) {
@@ -225,6 +250,7 @@ public final class Main {
     int tries = 100;
     Path reportDir;
     boolean verbose;
+    boolean warningsAsErrors;
 
     static Options parse(List<String> args) throws UsageException {
       Options o = new Options();
@@ -232,6 +258,10 @@ public final class Main {
         String a = args.get(i);
         if (a.equals("--verbose")) {
           o.verbose = true;
+          continue;
+        }
+        if (a.equals("--warnings-as-errors")) {
+          o.warningsAsErrors = true;
           continue;
         }
         if (i + 1 >= args.size()) {

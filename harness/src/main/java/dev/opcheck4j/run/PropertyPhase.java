@@ -1,10 +1,12 @@
 package dev.opcheck4j.run;
 
-import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.GenerationCheck;
+import dev.opcheck4j.checks.GenerationStats;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -21,7 +23,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
 
@@ -33,10 +34,6 @@ import java.util.function.Predicate;
  * never fails gets one passed result. Gradient checks use a tenth of the tries (at least 3).
  */
 final class PropertyPhase {
-  static final Set<String> GENERATED = Set.of("fake.metadata", "mutation.undeclared", "alias.undeclared",
-      "alias.returns-input", "alias.outputs", "noncontiguous", "determinism", "gradcheck.jacobian",
-      "gradcheck.grad-output");
-  static final String DOMAIN = "generate.domain";
   static final int SHRINK_BUDGET = 300;
 
   private final RunPlan plan;
@@ -44,25 +41,38 @@ final class PropertyPhase {
   private final OpSpec spec;
   private final Operator op;
   private final ResultListener sink;
+  private final boolean strict;
 
-  PropertyPhase(RunPlan plan, RunPlan.Target target, OpSpec spec, Operator op, ResultListener sink) {
+  PropertyPhase(RunPlan plan, RunPlan.Target target, OpSpec spec, Operator op, ResultListener sink, boolean strict) {
     this.plan = plan;
     this.target = target;
     this.spec = spec;
     this.op = op;
     this.sink = sink;
+    this.strict = strict;
   }
 
   /** Runs the tries on {@code device} for the checks whose example results were all passed. */
   void run(Device device, Map<String, Outcome> examplePhase) {
     List<Check> open = new ArrayList<>();
+    List<GenerationCheck> judges = new ArrayList<>();
     for (Check c : plan.checks()) {
-      if (GENERATED.contains(c.id()) && c.appliesTo(device) && spec.skipReason(c.id()).isEmpty()
-          && examplePhase.get(c.id() + "@" + device.label()) == Outcome.PASSED) {
+      if (!c.info().generated() || !c.appliesTo(device) || spec.skipReason(c.id()).isPresent()) {
+        continue;
+      }
+      Outcome before = examplePhase.get(c.id() + "@" + device.label());
+      if (c.scope() == CheckInfo.Scope.GENERATED && c instanceof GenerationCheck g) {
+        String unmet = unmet(g, device, examplePhase);
+        if (unmet == null) {
+          judges.add(g);
+        } else {
+          sink.accept(Runner.result(op.name(), g, device.label(), "generated", Verdict.skipped(unmet), 0, strict));
+        }
+      } else if (before == Outcome.PASSED || before == Outcome.WARNING) {
         open.add(c);
       }
     }
-    if (open.isEmpty() || spec.examples().isEmpty() || plan.tries() <= 0) {
+    if (open.isEmpty() && judges.isEmpty() || spec.examples().isEmpty() || plan.tries() <= 0) {
       return;
     }
     long t0 = System.nanoTime();
@@ -75,7 +85,7 @@ final class PropertyPhase {
     Map<String, Integer> checked = new LinkedHashMap<>();
     int accepted = 0;
     int discarded = 0;
-    for (int t = 0; t < plan.tries() && !open.isEmpty(); t++) {
+    for (int t = 0; t < plan.tries() && (!open.isEmpty() || !judges.isEmpty()); t++) {
       ExampleGenerator gen = generators.get(t % generators.size());
       int round = t / generators.size();
       List<List<Long>> edges = gen.edgeCases();
@@ -114,28 +124,32 @@ final class PropertyPhase {
           report(c, device, gen, e, sequence, fails, tryLabel, null, t0);
           open.remove(c);
         } else if (v.outcome() == Outcome.ERRORED) {
-          sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated from " + e.ref(),
-              Outcome.ERRORED, v.facts(), ms(t0)));
+          sink.accept(Runner.result(op.name(), c, device.label(), "generated from " + e.ref(), v, ms(t0), strict));
           open.remove(c);
         }
       }
     }
+    String where = "generated (" + plan.tries() + " tries)";
     for (Check c : open) {
-      sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated (" + plan.tries() + " tries)",
-          Outcome.PASSED, List.of(Fact.of("inputs checked", checked.getOrDefault(c.id(), 0)),
-              Fact.of("seed", plan.seed())), ms(t0)));
+      Verdict v = Verdict.passed(Fact.of("inputs checked", checked.getOrDefault(c.id(), 0)), Fact.of("seed", plan.seed()));
+      sink.accept(Runner.result(op.name(), c, device.label(), where, v, ms(t0), strict));
     }
-    List<Fact> domain = new ArrayList<>();
-    domain.add(Fact.of("tries", plan.tries()));
-    domain.add(Fact.of("accepted", accepted));
-    domain.add(Fact.of("discarded", discarded + " (the " + device.label() + " kernel raised on them)"));
-    if (discarded * 2 > accepted + discarded) {
-      domain.add(Fact.of("warning", "more than half of the generated inputs were outside the op's domain"));
-      domain.add(Fact.of("hint", "narrow generation with \"vary\" in the spec: ranges for non-tensor"
-          + " arguments ({\"box\": {\"int\": [0, 64]}}) or the dtypes it accepts ({\"dtype\": [\"float32\"]})"));
+    GenerationStats stats = new GenerationStats(plan.tries(), accepted, discarded, List.of(), "", "");
+    for (GenerationCheck g : judges) {
+      Verdict v = g.judge(subject(null, device), stats);
+      sink.accept(Runner.result(op.name(), g, device.label(), where, v, ms(t0), strict));
     }
-    sink.accept(new CheckResult(op.name(), DOMAIN, device.label(), "generated (" + plan.tries() + " tries)",
-        Outcome.PASSED, domain, ms(t0)));
+  }
+
+  /** Why a check cannot run on the generated inputs of {@code device}, or null when it can. */
+  private static String unmet(Check c, Device device, Map<String, Outcome> examplePhase) {
+    for (String required : c.requires()) {
+      Outcome o = examplePhase.getOrDefault(required + "@" + device.label(), examplePhase.get(required + "@-"));
+      if (o != null && o != Outcome.PASSED && o != Outcome.WARNING) {
+        return "requires " + required + ", which " + o.label();
+      }
+    }
+    return null;
   }
 
   private void report(Check c, Device device, ExampleGenerator gen, Example first, List<Long> sequence,
@@ -159,8 +173,8 @@ final class PropertyPhase {
     facts.add(Fact.of("rerun", "./opcheck check " + target.source() + " --op " + op.name() + " --check " + c.id()
         + " --device " + device.label() + " --seed " + plan.seed() + " --tries " + plan.tries()));
     v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
-    sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated from " + first.ref(),
-        Outcome.FAILED, facts, ms(t0)));
+    sink.accept(Runner.result(op.name(), c, device.label(), "generated from " + first.ref(),
+        Verdict.failed(facts), ms(t0), strict));
   }
 
   private String describe(Example e, Device device) {

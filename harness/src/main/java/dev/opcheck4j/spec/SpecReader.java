@@ -22,7 +22,7 @@ import java.util.Set;
  * {@code file:line:column}, says what is wrong and what is allowed.
  */
 public final class SpecReader {
-  static final Set<String> TOP_KEYS = Set.of("library", "ops");
+  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors");
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary");
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
@@ -123,7 +123,15 @@ public final class SpecReader {
     for (int i = 0; i < ops.list().size(); i++) {
       entries.add(opEntry(ops.list().get(i), file + "#ops[" + i + "]"));
     }
-    return new SpecFile(path, library, entries);
+    boolean strict = false;
+    if (top.containsKey("warnings-as-errors")) {
+      SpecValue w = top.get("warnings-as-errors");
+      if (!w.isBoolean()) {
+        throw new SpecException(w.location(), "\"warnings-as-errors\" must be true or false, got " + w.describe());
+      }
+      strict = (Boolean) w.value();
+    }
+    return new SpecFile(path, library, entries, strict);
   }
 
   private static OpSpec opEntry(SpecValue v, String ref) throws SpecException {

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.noncontiguous;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -26,7 +28,9 @@ public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
   public static final String ID = "noncontiguous";
 
   public NoncontiguousCheck() {
-    super(ID, Scope.EXAMPLE, "non-contiguous inputs with the same values give the same outputs", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "non-contiguous inputs with the same values give the same outputs")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   /** Default tolerance per dtype, as torch.testing.assert_close uses. */
