@@ -15,6 +15,7 @@ import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.Vary;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.Operator;
@@ -105,6 +106,12 @@ public final class Runner {
     Map<String, Outcome> seen = new HashMap<>();
     List<Device> devices = devicesFor(plan, spec);
     Map<Example, String> invalid = validate(op, spec, plan.seed());
+    for (Map.Entry<String, Vary.Range> r : spec.vary().ranges().entrySet()) {
+      if (op.schema().argument(r.getKey()).isEmpty()) {
+        inputErrors.add(r.getValue().location() + ": \"vary\" names '" + r.getKey() + "', which is not an argument of "
+            + op.name() + "; its arguments: " + String.join(", ", op.schema().arguments().stream().map(a -> a.name()).toList()));
+      }
+    }
     for (Check check : plan.checks()) {
       switch (check.scope()) {
         case LIBRARY, GENERATED -> {}
@@ -161,10 +168,10 @@ public final class Runner {
   }
 
   private List<Device> devicesFor(RunPlan plan, OpSpec spec) {
-    if (spec.devices().isEmpty()) {
-      return plan.devices();
-    }
-    return plan.devices().stream().filter(d -> spec.devices().contains(d.label())).toList();
+    return plan.devices().stream()
+        .filter(d -> spec.devices().isEmpty() || spec.devices().contains(d.label()))
+        .filter(d -> spec.domain().allowsDevice(d.label()))
+        .toList();
   }
 
   private void once(
