@@ -4,16 +4,17 @@ import java.util.Locale;
 
 /**
  * The verdict of one check on one (op, device, example); a harness bug is {@link #ERRORED}, never
- * {@link #FAILED}; a finding of a warning-severity check is {@link #WARNING} and does not fail the run.
+ * {@link #FAILED}. A finding of a check of {@link Severity#WARNING} is {@link #WARNING}: visible, but
+ * it never changes the exit code unless warnings are made errors (then it is {@link #FAILED}).
  */
 public enum Outcome {
   PASSED,
+  WARNING,
   FAILED,
   SKIPPED,
-  ERRORED,
-  WARNING;
+  ERRORED;
 
-  /** The lower-case name used in reports: {@code passed}, {@code failed}, {@code skipped}, ... */
+  /** The lower-case name used in reports: {@code passed}, {@code warning}, {@code failed}, {@code skipped}, {@code errored}. */
   public String label() {
     return name().toLowerCase(Locale.ROOT);
   }

@@ -5,12 +5,14 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything one run produced, in the order it was produced.
  *
  * @param run how the run was made (versions, settings, devices, inputs, timing)
- * @param checks the catalog of checks the run knew, in registry order (empty when not known)
+ * @param checks the metadata of the checks the run knew, in registry order (severity, summary); with
+ *     {@link RunInfo#checksRun()} a reader tells "not run" from "not applicable"; empty when not known
  * @param results every result, in production order
  */
 public record RunReport(RunInfo run, List<CheckInfo> checks, List<CheckResult> results) {
@@ -21,10 +23,21 @@ public record RunReport(RunInfo run, List<CheckInfo> checks, List<CheckResult> r
     results = List.copyOf(results);
   }
 
+  /** A report that knows only versions, timing and the checks' metadata. */
+  public RunReport(String torchVersion, String presetsVersion, Instant startedAt, long durationMs,
+      List<CheckResult> results, List<CheckInfo> checks) {
+    this(RunInfo.minimal(torchVersion, presetsVersion, startedAt, durationMs), checks, results);
+  }
+
   /** A report that knows only versions and timing, as v1 reports did. */
   public RunReport(
       String torchVersion, String presetsVersion, Instant startedAt, long durationMs, List<CheckResult> results) {
-    this(RunInfo.minimal(torchVersion, presetsVersion, startedAt, durationMs), List.of(), results);
+    this(torchVersion, presetsVersion, startedAt, durationMs, results, List.of());
+  }
+
+  /** The metadata of the check with this id, if the run knew it. */
+  public Optional<CheckInfo> check(String id) {
+    return checks.stream().filter(c -> c.id().equals(id)).findFirst();
   }
 
   public String torchVersion() {

@@ -1,5 +1,6 @@
 package dev.opcheck4j.cli;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.bench.Benchmarks;
 import dev.opcheck4j.api.Outcome;
@@ -7,6 +8,7 @@ import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.ReportGenerator;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.RunBlock;
@@ -34,9 +36,10 @@ public final class Main {
   static final String USAGE =
       """
       usage: opcheck list --library LIB
+             opcheck checks
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
-                           [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR] [--verbose]
-                           [--jobs N] [--timeout SECONDS] [--shard I/N]
+                           [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
+                           [--warnings-as-errors] [--verbose] [--jobs N] [--timeout SECONDS] [--shard I/N]
              opcheck demo [--report-dir DIR] [--verbose]
              opcheck report allure DIR        Allure HTML from DIR/allure-results into DIR/allure-report
              opcheck bench gradcheck|generation
@@ -58,11 +61,12 @@ public final class Main {
         --timeout SECONDS  deadline of one unit of work (default 60)
         --shard I/N        check part I of N of the ops
         --report-dir DIR   write opcheck-report.json, .html, opcheck-summary.md and allure-results there
+        --warnings-as-errors  findings of warning checks fail the run
         --verbose          print every result, not only findings
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
 
   /** Commands, for "did you mean". */
-  static final List<String> COMMANDS = List.of("list", "check", "demo", "report", "bench", "help");
+  static final List<String> COMMANDS = List.of("list", "checks", "check", "demo", "report", "bench", "help");
 
   private final PrintStream out;
   private final PrintStream err;
@@ -104,7 +108,7 @@ public final class Main {
         }
         String hint = Suggestions.didYouMean(args[0], COMMANDS);
         throw new UsageException("unknown command '" + args[0] + "'"
-            + (hint.isEmpty() ? "; expected list, check, demo, report or bench" : hint));
+            + (hint.isEmpty() ? "; expected list, checks, check, demo, report or bench" : hint));
       }
       if (args[0].equals("report")) {
         return report(rest);
@@ -114,6 +118,7 @@ public final class Main {
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
+        case "checks" -> checks(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
         default -> throw new IllegalStateException("unhandled command " + args[0]);
@@ -185,6 +190,21 @@ public final class Main {
     return ExitCode.OK;
   }
 
+  /** Every built-in check, in registry order, with its severity and summary (from its metadata). */
+  private ExitCode checks(Options o) throws UsageException {
+    if (!o.specs.isEmpty() || !o.libraries.isEmpty()) {
+      throw new UsageException("checks takes no options; it lists every built-in check");
+    }
+    int width = BuiltinChecks.all().stream().mapToInt(c -> c.id().length()).max().orElse(2);
+    out.printf("%-" + width + "s  %-8s %-9s %s%n", "check", "severity", "scope", "summary");
+    for (Check c : BuiltinChecks.all()) {
+      CheckInfo i = c.info();
+      out.printf("%-" + width + "s  %-8s %-9s %s%s%n", i.id(), i.severity().label(),
+          i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), i.generated() ? " (also on generated inputs)" : "");
+    }
+    return ExitCode.OK;
+  }
+
   private ExitCode bench(String[] args) throws Exception {
     Benchmarks b = new Benchmarks(out, home.resolve("native-ops/target/lib"));
     List<String> what = args.length > 1 ? List.of(args).subList(1, args.length) : List.of("gradcheck", "generation");
@@ -213,7 +233,7 @@ public final class Main {
       throw new UsageException("check needs --spec FILE or --library LIB");
     }
     RunRequest.Builder request = RunRequest.builder().ops(o.ops).checks(o.checks).devices(o.devices).seed(o.seed)
-        .tries(o.tries).timeout(o.timeout).shard(o.shard).reportDir(o.reportDir);
+        .tries(o.tries).timeout(o.timeout).shard(o.shard).reportDir(o.reportDir).warningsAsErrors(o.warningsAsErrors);
     o.specs.forEach(request::spec);
     o.libraries.forEach(request::library);
     if (o.jobs > 0) {
@@ -344,12 +364,13 @@ public final class Main {
     int jobs;
     java.time.Duration timeout = RunRequest.DEFAULT_TIMEOUT;
     RunRequest.Shard shard = RunRequest.Shard.ALL;
+    boolean warningsAsErrors;
     String commandLine;
 
     /** Options that take a value, for "unknown option" and "did you mean". */
     static final List<String> WITH_VALUE = List.of("--spec", "--library", "--op", "--check", "--device", "--seed",
         "--report-dir", "--jobs", "--timeout", "--shard", "--tries");
-    static final List<String> FLAGS = List.of("--verbose", "--help", "-h");
+    static final List<String> FLAGS = List.of("--verbose", "--warnings-as-errors", "--help", "-h");
 
     static Options parse(List<String> args) throws UsageException {
       Options o = new Options();
@@ -357,6 +378,10 @@ public final class Main {
         String a = args.get(i);
         if (a.equals("--verbose")) {
           o.verbose = true;
+          continue;
+        }
+        if (a.equals("--warnings-as-errors")) {
+          o.warningsAsErrors = true;
           continue;
         }
         if (!WITH_VALUE.contains(a)) {

@@ -40,7 +40,7 @@ public final class Launcher {
       if (t.spec() != null) {
         SpecFile file = SpecReader.read(t.spec());
         OpLibrary lib = OpLibrary.load(t.library() != null ? t.library() : file.library());
-        targets.add(new RunPlan.Target(lib, file.selectOps(request.ops()), t.source()));
+        targets.add(new RunPlan.Target(lib, file.selectOps(request.ops()), t.source(), file.warningsAsErrors()));
       } else {
         RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(t.library()));
         targets.add(new RunPlan.Target(all.library(), SpecFile.select(all.ops(), request.ops()), all.source()));
@@ -48,7 +48,8 @@ public final class Launcher {
     }
     List<Device> devices = request.devices().isEmpty() ? runtime.devicesUnderTest() : request.devices();
     Runner runner = new Runner(runtime);
-    RunReport ran = runner.run(new RunPlan(targets, devices, checks, request.seed(), request.tries()), listener);
+    RunReport ran = runner.run(new RunPlan(targets, devices, checks, request.seed(), request.tries(),
+        request.warningsAsErrors()), listener);
     RunReport report = new RunReport(RunBlock.of(request, targets, checks,
         RunBlock.devices(request.devices(), runtime.cudaAvailable()), ran.startedAt(), ran.durationMs(), null, null),
         CheckCatalog.builtin(), ran.results());

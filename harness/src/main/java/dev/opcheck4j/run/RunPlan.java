@@ -14,12 +14,19 @@ import java.util.List;
  * @param checks checks to run, in registry order
  * @param seed seed for everything drawn at random
  * @param tries generated inputs per op and device (0: examples only)
+ * @param warningsAsErrors whether findings of warning checks are failures ({@code --warnings-as-errors})
  */
-public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries) {
+public record RunPlan(
+    List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries, boolean warningsAsErrors) {
   public RunPlan {
     targets = List.copyOf(targets);
     devices = List.copyOf(devices);
     checks = List.copyOf(checks);
+  }
+
+  /** A plan in which warnings stay warnings (unless a target's spec says otherwise). */
+  public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries) {
+    this(targets, devices, checks, seed, tries, false);
   }
 
   /**
@@ -28,10 +35,15 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
    * @param library the loaded library
    * @param ops op entries; every op the library registers when no spec names them
    * @param source how the command line named it, for rerun lines: {@code --spec FILE} or {@code --library LIB}
+   * @param warningsAsErrors whether its spec makes warnings failures ({@code "warnings-as-errors": true})
    */
-  public record Target(OpLibrary library, List<OpSpec> ops, String source) {
+  public record Target(OpLibrary library, List<OpSpec> ops, String source, boolean warningsAsErrors) {
     public Target {
       ops = List.copyOf(ops);
+    }
+
+    public Target(OpLibrary library, List<OpSpec> ops, String source) {
+      this(library, ops, source, false);
     }
 
     /** Every op the library registers, with no spec. */

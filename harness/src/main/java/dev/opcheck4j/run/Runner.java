@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
@@ -14,6 +15,7 @@ import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.Vary;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.Operator;
@@ -32,6 +34,8 @@ import java.util.Map;
 public final class Runner {
   private final TorchRuntime runtime;
   private final List<String> inputErrors = new ArrayList<>();
+  /** Whether the target being run makes warnings failures. */
+  private boolean strict;
 
   public Runner(TorchRuntime runtime) {
     this.runtime = runtime;
@@ -52,18 +56,20 @@ public final class Runner {
           listener.accept(r);
         };
     for (RunPlan.Target target : plan.targets()) {
+      strict = plan.warningsAsErrors() || target.warningsAsErrors();
       runLibraryChecks(plan, target, sink);
       for (OpSpec spec : target.ops()) {
         runOp(plan, target, spec, sink);
       }
     }
     long ms = (System.nanoTime() - t0) / 1_000_000;
-    return new RunReport(runtime.torchVersion(), runtime.presetsVersion(), started, ms, all);
+    return new RunReport(runtime.torchVersion(), runtime.presetsVersion(), started, ms, all,
+        plan.checks().stream().map(Check::info).toList());
   }
 
   private void runLibraryChecks(RunPlan plan, RunPlan.Target target, ResultListener sink) {
     for (Check check : plan.checks()) {
-      if (check.scope() != Check.Scope.LIBRARY) {
+      if (check.scope() != CheckInfo.Scope.LIBRARY) {
         continue;
       }
       String op = String.join("|", target.library().namespaces()) + "::*";
@@ -73,10 +79,10 @@ public final class Runner {
       long ms = (System.nanoTime() - t) / 1_000;
       if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
         for (String name : DanglingImplCheck.danglingNames(v)) {
-          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms));
+          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms, strict));
         }
       } else {
-        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms)
+        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms, strict)
             .aboutLibrary(target.library().path().getFileName().toString()));
       }
     }
@@ -95,15 +101,21 @@ public final class Runner {
               e.suggestions().isEmpty()
                   ? "check the name in the spec against './opcheck list --library " + target.library().path() + "'"
                   : "did you mean " + String.join(", ", e.suggestions()) + "?");
-      sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0));
+      sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0, strict));
       return;
     }
     Map<String, Outcome> seen = new HashMap<>();
     List<Device> devices = devicesFor(plan, spec);
     Map<Example, String> invalid = validate(op, spec, plan.seed());
+    for (Map.Entry<String, Vary.Range> r : spec.vary().ranges().entrySet()) {
+      if (op.schema().argument(r.getKey()).isEmpty()) {
+        inputErrors.add(r.getValue().location() + ": \"vary\" names '" + r.getKey() + "', which is not an argument of "
+            + op.name() + "; its arguments: " + String.join(", ", op.schema().arguments().stream().map(a -> a.name()).toList()));
+      }
+    }
     for (Check check : plan.checks()) {
       switch (check.scope()) {
-        case LIBRARY -> {}
+        case LIBRARY, GENERATED -> {}
         case OP -> once(plan, target, spec, op, check, null, null, seen, sink);
         case DEVICE -> {
           for (Device d : devices) {
@@ -133,9 +145,9 @@ public final class Runner {
       }
     }
     if (plan.tries() > 0 && invalid.isEmpty()) {
-      PropertyPhase generated = new PropertyPhase(plan, target, spec, op, sink);
+      PropertyPhase generated = new PropertyPhase(plan, target, spec, op, sink, strict);
       for (Device d : devices) {
-        if (d != Device.META) {
+        if (d != Device.META && (d != Device.CUDA || runtime.cudaAvailable())) {
           generated.run(d, seen);
         }
       }
@@ -157,10 +169,10 @@ public final class Runner {
   }
 
   private List<Device> devicesFor(RunPlan plan, OpSpec spec) {
-    if (spec.devices().isEmpty()) {
-      return plan.devices();
-    }
-    return plan.devices().stream().filter(d -> spec.devices().contains(d.label())).toList();
+    return plan.devices().stream()
+        .filter(d -> spec.devices().isEmpty() || spec.devices().contains(d.label()))
+        .filter(d -> spec.domain().allowsDevice(d.label()))
+        .toList();
   }
 
   private void once(
@@ -192,7 +204,7 @@ public final class Runner {
     }
     for (String required : check.requires()) {
       Outcome o = seen.getOrDefault(key(required, device), seen.get(key(required, null)));
-      if (o != null && o != Outcome.PASSED) {
+      if (o != null && o != Outcome.PASSED && o != Outcome.WARNING) {
         return Verdict.skipped("requires " + required + ", which " + o.label());
       }
     }
@@ -222,14 +234,15 @@ public final class Runner {
       long ms,
       Map<String, Outcome> seen,
       ResultListener sink) {
-    // the worst outcome over a device's examples decides what dependants see
-    seen.merge(key(check.id(), device), v.outcome(), Runner::worse);
     String dev = device == null ? CheckResult.NONE : device.label();
     String ex = example == null ? CheckResult.NONE : example.ref();
-    sink.accept(result(op.name(), check, dev, ex, v, ms));
+    CheckResult r = result(op.name(), check, dev, ex, v, ms, strict);
+    // the worst outcome over a device's examples decides what dependants see
+    seen.merge(key(check.id(), device), r.outcome(), Runner::worse);
+    sink.accept(r);
   }
 
-  /** Severity order: passed < skipped, warning < failed < errored. */
+  /** Severity order: passed < warning < skipped < failed < errored. */
   private static Outcome worse(Outcome a, Outcome b) {
     return severity(a) >= severity(b) ? a : b;
   }
@@ -237,10 +250,10 @@ public final class Runner {
   private static int severity(Outcome o) {
     return switch (o) {
       case PASSED -> 0;
-      case SKIPPED -> 1;
-      case FAILED -> 2;
       case WARNING -> 1;
-      case ERRORED -> 3;
+      case SKIPPED -> 2;
+      case FAILED -> 3;
+      case ERRORED -> 4;
     };
   }
 
@@ -248,9 +261,14 @@ public final class Runner {
     return checkId + "@" + (device == null ? "-" : device.label());
   }
 
-  private static CheckResult result(
-      String op, Check check, String device, String example, Verdict v, long ms) {
-    return new CheckResult(op, check.id(), device, example, v.outcome(), v.facts(), ms);
+  /**
+   * The result of a verdict: a check's finding (a FAILED verdict) has the outcome its severity gives,
+   * WARNING for a warning check unless {@code strict} makes warnings failures.
+   */
+  static CheckResult result(
+      String op, Check check, String device, String example, Verdict v, long ms, boolean strict) {
+    Outcome o = v.outcome() == Outcome.FAILED ? check.info().findingOutcome(strict) : v.outcome();
+    return new CheckResult(op, check.id(), device, example, o, v.facts(), ms);
   }
 
 }

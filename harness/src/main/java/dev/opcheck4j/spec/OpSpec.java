@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param ref where the entry is, e.g. {@code spec.json#ops[2]}
  * @param gradcheck gradcheck settings (PyTorch's defaults when the spec gives none)
  * @param vary how generated inputs may differ from the examples
+ * @param domain the inputs the op is written for ({@link Domain#ANY} when the spec declares none)
  */
 public record OpSpec(
     String op,
@@ -24,7 +25,8 @@ public record OpSpec(
     List<Example> examples,
     String ref,
     Gradcheck gradcheck,
-    Vary vary) {
+    Vary vary,
+    Domain domain) {
 
   public OpSpec {
     devices = List.copyOf(devices);
@@ -32,9 +34,20 @@ public record OpSpec(
     examples = List.copyOf(examples);
   }
 
+  /** An entry with no declared domain. */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, Domain.ANY);
+  }
+
   /** A spec entry with nothing but the op name (ops found in a library without a spec). */
   public static OpSpec bare(String op) {
     return new OpSpec(op, List.of(), Map.of(), Optional.empty(), List.of(), op, Gradcheck.DEFAULT, Vary.NONE);
+  }
+
+  /** The same entry with these examples (synthesized for an entry that had none). */
+  public OpSpec withExamples(List<Example> more) {
+    return new OpSpec(op, devices, skips, tolerance, more, ref, gradcheck, vary, domain);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

@@ -92,7 +92,7 @@ public final class AllureResultsFormat implements ReportFormat {
       labels.add(new Label().setName("tag").setValue(r.device()));
     }
     report.checks().stream().filter(c -> c.id().equals(r.check())).findFirst().ifPresent(c ->
-        labels.add(new Label().setName("severity").setValue(c.severity().equals("warning") ? "minor" : "critical")));
+        labels.add(new Label().setName("severity").setValue(c.severity() == dev.opcheck4j.api.Severity.WARNING ? "minor" : "critical")));
     t.setLabels(labels);
     List<Parameter> params = new ArrayList<>();
     if (r.deviceOrNull() != null) {

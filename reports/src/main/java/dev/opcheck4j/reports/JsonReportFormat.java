@@ -56,7 +56,8 @@ public final class JsonReportFormat implements ReportFormat {
         g.writeStringField("id", c.id());
         g.writeStringField("family", c.family());
         g.writeStringField("summary", c.summary());
-        g.writeStringField("severity", c.severity());
+        g.writeStringField("severity", c.severity().label());
+        g.writeStringField("scope", c.scope().name().toLowerCase(java.util.Locale.ROOT));
         g.writeStringField("doc", c.doc());
         g.writeEndObject();
       }

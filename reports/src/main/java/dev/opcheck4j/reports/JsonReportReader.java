@@ -91,8 +91,12 @@ public final class JsonReportReader implements ReportReader {
         run.path("durationMs").asLong(), text(run, "commandLine"), configuration);
     List<CheckInfo> checks = new ArrayList<>();
     for (JsonNode c : root.path("checks")) {
-      checks.add(new CheckInfo(c.get("id").asText(), c.get("family").asText(), c.get("summary").asText(),
-          c.get("severity").asText(), c.get("doc").asText()));
+      // the report carries what readers need (id, summary, severity, scope); prerequisites stay with the tool
+      String id = c.get("id").asText();
+      String summary = c.get("summary").asText();
+      CheckInfo.Scope scope = CheckInfo.Scope.valueOf(c.get("scope").asText().toUpperCase(java.util.Locale.ROOT));
+      checks.add(c.get("severity").asText().equals("warning") ? CheckInfo.warning(id, scope, summary)
+          : CheckInfo.error(id, scope, summary));
     }
     List<CheckResult> results = new ArrayList<>();
     for (JsonNode r : root.path("results")) {

@@ -83,7 +83,8 @@ class JsonReportTests {
     Path file = new JsonReportFormat().write(stub, dir);
     RunReport back = reader().read(file);
     assertEquals(stub.run(), back.run());
-    assertEquals(stub.checks(), back.checks());
+    assertEquals(stub.checks().stream().map(c -> List.of(c.id(), c.summary(), c.severity(), c.scope())).toList(),
+        back.checks().stream().map(c -> List.of(c.id(), c.summary(), c.severity(), c.scope())).toList());
     assertEquals(stub.results().size(), back.results().size());
     for (int i = 0; i < stub.results().size(); i++) {
       CheckResult a = stub.results().get(i);

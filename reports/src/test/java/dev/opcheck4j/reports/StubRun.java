@@ -90,7 +90,8 @@ final class StubRun {
   }
 
   private static CheckInfo info(String id, String summary, String severity) {
-    int dot = id.indexOf('.');
-    return new CheckInfo(id, dot < 0 ? id : id.substring(0, dot), summary, severity, CheckInfo.docPage(id));
+    CheckInfo.Scope scope = id.startsWith("registration") || id.startsWith("schema") ? CheckInfo.Scope.OP
+        : CheckInfo.Scope.EXAMPLE;
+    return severity.equals("warning") ? CheckInfo.warning(id, scope, summary) : CheckInfo.error(id, scope, summary);
   }
 }

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.alias;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -16,7 +18,9 @@ public final class ReturnsInputCheck extends CheckBase {
   public static final String ID = "alias.returns-input";
 
   public ReturnsInputCheck() {
-    super(ID, Scope.EXAMPLE, "no output is the very input tensor object", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "no output is the very input tensor object")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   @Override

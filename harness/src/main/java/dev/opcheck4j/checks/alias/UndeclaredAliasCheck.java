@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.alias;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -16,7 +18,9 @@ public final class UndeclaredAliasCheck extends CheckBase {
   public static final String ID = "alias.undeclared";
 
   public UndeclaredAliasCheck() {
-    super(ID, Scope.EXAMPLE, "outputs share storage with inputs only where the schema declares an alias", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "outputs share storage with inputs only where the schema declares an alias")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   @Override

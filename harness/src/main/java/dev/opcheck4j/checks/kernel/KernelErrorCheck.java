@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.kernel;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -13,7 +15,8 @@ public final class KernelErrorCheck extends CheckBase {
   public static final String ID = "kernel.error";
 
   public KernelErrorCheck() {
-    super(ID, Scope.EXAMPLE, "the kernel runs on every valid example without raising", DeviceKernelCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "the kernel runs on every valid example without raising")
+        .requires(DeviceKernelCheck.ID));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.schema;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -15,7 +17,7 @@ public final class FunctionalizableCheck extends CheckBase {
   public static final String ID = "schema.functionalizable";
 
   public FunctionalizableCheck() {
-    super(ID, Scope.OP, "no output aliases a mutated input (torch.compile can functionalize the op)");
+    super(CheckInfo.error(ID, Scope.OP, "no output aliases a mutated input (torch.compile can functionalize the op)"));
   }
 
   @Override
