@@ -77,13 +77,14 @@ public final class Runner {
       Subject subject = new Subject(target.library(), null, OpSpec.bare(op), null, null, plan.seed());
       Verdict v = evaluate(check, subject);
       long ms = (System.nanoTime() - t) / 1_000;
+      String file = target.library().path().getFileName().toString();
       if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
+        // one result per dangling name, each about the library (the name is no op the library defines)
         for (String name : DanglingImplCheck.danglingNames(v)) {
-          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms, strict));
+          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms, strict).aboutLibrary(file));
         }
       } else {
-        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms, strict)
-            .aboutLibrary(target.library().path().getFileName().toString()));
+        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms, strict).aboutLibrary(file));
       }
     }
   }

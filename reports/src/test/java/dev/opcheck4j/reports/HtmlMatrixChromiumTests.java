@@ -34,8 +34,15 @@ class HtmlMatrixChromiumTests {
     page = new HtmlReportFormat(null).write(StubRun.report(), dir);
   }
 
-  static String url(String fragment) {
-    return page.toUri() + "#" + URLEncoder.encode(fragment, StandardCharsets.UTF_8).replace("+", "%20");
+  /** The page's address with {@code key=value} view settings in its fragment. */
+  static String url(String... settings) {
+    StringBuilder sb = new StringBuilder(page.toUri() + "#");
+    for (String s : settings) {
+      int eq = s.indexOf('=');
+      sb.append(sb.charAt(sb.length() - 1) == '#' ? "" : "&").append(s, 0, eq + 1)
+          .append(URLEncoder.encode(s.substring(eq + 1), StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+    return sb.toString();
   }
 
   static int count(String html, String regex) {
@@ -87,6 +94,20 @@ class HtmlMatrixChromiumTests {
     assertTrue(dom.contains("<code class=\"rerun-line\">./opcheck check --spec specs/stub_ops.json --op stub::scale"
         + " --check mutation.undeclared"), dom);
     assertTrue(dom.contains("href=\"docs/checks/mutation.undeclared.md\""), dom);
+  }
+
+  @Test
+  void searchAndFiltersHideRowsAndColumns() throws Exception {
+    String dom = chromium.dumpDom(url("q=hostile", "device=cpu,(any)", "family=kernel,fake"), dir);
+    assertTrue(dom.contains("data-ready=\"true\""), dom);
+    assertEquals(5, count(dom, "<tr data-op=\"[^\"]+\" data-kinds=\"[^\"]*\" class=\"hidden\""), "all rows but one hidden");
+    assertTrue(dom.contains("<tr data-op=\"stub::hostile\" data-kinds=\"failed skipped errored\">"), dom);
+    assertTrue(dom.contains("<td class=\"cell k-skipped hidden\" data-family=\"fake\" data-device=\"meta\""), "meta column hidden");
+    assertTrue(dom.contains("<td class=\"cell k-errored hidden\" data-family=\"determinism\""), "determinism hidden");
+    assertTrue(dom.contains("<td class=\"cell k-failed\" data-family=\"kernel\" data-device=\"cpu\""), dom);
+    String failedOnly = chromium.dumpDom(url("outcome=crashed"), dir);
+    assertEquals(4, count(failedOnly, "<tr data-op=\"[^\"]+\" data-kinds=\"[^\"]*\" class=\"hidden\""),
+        "only the crashed and the timed-out op stay");
   }
 
   @Test
