@@ -3,6 +3,7 @@ package dev.opcheck4j.cli;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
+import dev.opcheck4j.api.RunInfo;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,6 +44,19 @@ final class Console implements ResultListener {
   /** Whether this process writes to a terminal and is not in CI. */
   static boolean interactive() {
     return System.console() != null && !"true".equalsIgnoreCase(System.getenv("CI"));
+  }
+
+  /** The devices that will run, and once, why the others will not. */
+  @Override
+  public synchronized void runStarted(RunInfo run) {
+    List<String> skipped = new ArrayList<>();
+    for (RunInfo.DeviceInfo d : run.devices()) {
+      if (!d.runs()) {
+        skipped.add(d.name() + " skipped: " + d.skipReason());
+      }
+    }
+    out.println("devices: " + String.join(", ", run.devicesRun())
+        + (skipped.isEmpty() ? "" : " (" + String.join("; ", skipped) + ")"));
   }
 
   @Override

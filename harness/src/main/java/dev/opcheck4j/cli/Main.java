@@ -11,12 +11,9 @@ import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.RunOutcome;
-import dev.opcheck4j.run.RunBlock;
 import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.run.Versions;
-import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.spec.SpecReader;
-import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
@@ -245,7 +242,7 @@ public final class Main {
       throw new UsageException(e.getMessage());
     }
     RunRequest r = request.build();
-    printHeader(r, o);
+    printHeader(r);
     Console console = new Console(out, Console.interactive(), o.verbose, plannedOps(o));
     RunOutcome outcome;
     try {
@@ -258,19 +255,10 @@ public final class Main {
     return finish(report, outcome.inputErrors(), o.reportDir);
   }
 
-  /** Versions, the devices that will run (and once, why the others will not), seed, tries, workers. */
-  private void printHeader(RunRequest r, Options o) {
+  /** Versions, seed, tries, workers; the devices follow when the run knows them ({@link Console#runStarted}). */
+  private void printHeader(RunRequest r) {
     Versions v = Versions.current();
     out.println("opcheck4j " + v.tool() + " · libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")");
-    List<RunInfo.DeviceInfo> devices = RunBlock.devices(o.devices, TorchRuntime.get().cudaAvailable());
-    List<String> skipped = new ArrayList<>();
-    for (RunInfo.DeviceInfo d : devices) {
-      if (!d.runs()) {
-        skipped.add(d.name() + " skipped: " + d.skipReason());
-      }
-    }
-    out.println("devices: " + String.join(", ", devices.stream().filter(RunInfo.DeviceInfo::runs)
-        .map(RunInfo.DeviceInfo::name).toList()) + (skipped.isEmpty() ? "" : " (" + String.join("; ", skipped) + ")"));
     out.println("seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
         + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
   }

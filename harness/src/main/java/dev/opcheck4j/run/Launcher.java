@@ -1,6 +1,7 @@
 package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.ResultListener;
+import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.CheckCatalog;
@@ -13,6 +14,7 @@ import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.OpLibrary;
 import dev.opcheck4j.torch.TorchRuntime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,11 +50,13 @@ public final class Launcher {
     }
     List<Device> devices = request.devices().isEmpty() ? runtime.devicesUnderTest() : request.devices();
     Runner runner = new Runner(runtime);
+    RunInfo run = RunBlock.of(request, targets.stream().map(t -> t.library().path()).toList(), checks,
+        RunBlock.devices(request.devices(), runtime.cudaAvailable()), Instant.now(), 0, null, null);
+    listener.runStarted(run);
     RunReport ran = runner.run(new RunPlan(targets, devices, checks, request.seed(), request.tries(),
         request.warningsAsErrors()), listener);
-    RunReport report = new RunReport(RunBlock.of(request, targets, checks,
-        RunBlock.devices(request.devices(), runtime.cudaAvailable()), ran.startedAt(), ran.durationMs(), null, null),
-        CheckCatalog.builtin(), ran.results());
+    RunReport report = new RunReport(RunBlock.of(request, targets.stream().map(t -> t.library().path()).toList(),
+        checks, run.devices(), ran.startedAt(), ran.durationMs(), null, null), CheckCatalog.builtin(), ran.results());
     List<String> ops = targets.stream().flatMap(t -> t.ops().stream()).map(OpSpec::op).toList();
     return new RunOutcome(report, runner.inputErrors(), ops);
   }

@@ -34,14 +34,20 @@ public final class RunBlock {
     return list;
   }
 
-  /** The run block of a finished run; {@code commandLine} and {@code configuration} say how it was started. */
-  public static RunInfo of(RunRequest request, List<RunPlan.Target> targets, List<Check> checks,
+  /**
+   * The run block of a run.
+   *
+   * @param libraries the library of each of the request's targets, in order
+   * @param commandLine the command line that started it, or null
+   * @param configuration the JUnit configuration parameters that started it, or null
+   */
+  public static RunInfo of(RunRequest request, List<Path> libraries, List<Check> checks,
       List<RunInfo.DeviceInfo> devices, Instant startedAt, long durationMs, String commandLine,
       java.util.Map<String, String> configuration) {
     Versions v = Versions.current();
     List<RunInfo.Input> inputs = new ArrayList<>();
-    for (int i = 0; i < targets.size(); i++) {
-      Path lib = targets.get(i).library().path();
+    for (int i = 0; i < libraries.size(); i++) {
+      Path lib = libraries.get(i);
       Path spec = i < request.targets().size() ? request.targets().get(i).spec() : null;
       inputs.add(new RunInfo.Input(spec == null ? null : spec.toString(), lib.toString(), sha256(lib)));
     }

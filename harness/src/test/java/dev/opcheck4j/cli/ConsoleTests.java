@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.RunInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,17 @@ class ConsoleTests {
         [1/2] ns::a: 1 passed, 2 failed
         [2/2] ns::b: 1 passed
         """, bytes.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void theHeaderListsTheDevicesThatRunAndSaysOnceWhyTheOthersDoNot() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), false, false, 0);
+    console.runStarted(new RunInfo("0.1.0", "2.10.0", "1.5.13", 1L, 0, 1,
+        List.of(new RunInfo.DeviceInfo("cpu", true, null), new RunInfo.DeviceInfo("meta", true, null),
+            new RunInfo.DeviceInfo("cuda", false, "no CUDA device in this process")),
+        List.of(), List.of(), java.time.Instant.EPOCH, 0, null, null));
+    assertEquals("devices: cpu, meta (cuda skipped: no CUDA device in this process)\n", bytes.toString(StandardCharsets.UTF_8));
   }
 
   @Test
