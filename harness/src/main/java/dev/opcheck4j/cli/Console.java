@@ -29,6 +29,7 @@ final class Console implements ResultListener {
   private int done;
   private int failures;
   private boolean lineDrawn;
+  private long lastDraw;
 
   /**
    * @param progress redraw a progress line (a terminal) rather than print a line per op
@@ -62,7 +63,8 @@ final class Console implements ResultListener {
   @Override
   public synchronized void accept(CheckResult r) {
     String subject = r.library() != null ? r.library() : r.op();
-    if (!subject.equals(current)) {
+    boolean next = !subject.equals(current);
+    if (next) {
       finishCurrent();
       current = subject;
     }
@@ -70,7 +72,8 @@ final class Console implements ResultListener {
     if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED) {
       failures++;
     }
-    if (progress) {
+    // at most ten redraws a second: a fast run must not flood a slow terminal
+    if (progress && (next || System.nanoTime() - lastDraw > 100_000_000L)) {
       drawProgress();
     }
   }
@@ -135,6 +138,7 @@ final class Console implements ResultListener {
     out.print("\r\033[2K" + line);
     out.flush();
     lineDrawn = true;
+    lastDraw = System.nanoTime();
   }
 
   private void clearLine() {
