@@ -161,12 +161,15 @@ public final class MarkdownSummaryFormat implements ReportFormat {
     if (run.tries() != null) {
       parts.add(run.tries() + " tries");
     }
-    List<String> devices = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
     for (RunInfo.DeviceInfo d : run.devices()) {
-      devices.add(d.runs() ? d.name() : d.name() + " skipped: " + escape(d.skipReason()));
+      if (!d.runs()) {
+        skipped.add(d.name() + " skipped: " + escape(d.skipReason()));
+      }
     }
-    if (!devices.isEmpty()) {
-      parts.add("devices " + String.join(", ", devices));
+    if (!run.devices().isEmpty()) {
+      parts.add("devices " + String.join(", ", run.devicesRun())
+          + (skipped.isEmpty() ? "" : " (" + String.join("; ", skipped) + ")"));
     }
     parts.add(Numbers.duration(run.durationMs()));
     return String.join(" · ", parts);
