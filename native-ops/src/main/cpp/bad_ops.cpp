@@ -269,6 +269,15 @@ Tensor declared_view(Tensor x) { return torch::stable::view(x, x.sizes()); }
 // the kernel never runs. The defect is the schema, on this runtime; the message must blame the runtime.
 Tensor scalar_arg(Tensor x, double s) { return doubled(x); }
 
+// OP: bad_ops::only_5d
+// EXPECT: generate.examples
+// A kernel for 5-d inputs only, with no example in the spec: no synthesized candidate is 5-d, so
+// no value check could run. That must fail (value checks never ran), never pass silently.
+Tensor only_5d(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 5, "only_5d: x must be 5-d, got ", x.dim(), "-d");
+  return doubled(x);
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(bad_ops, m) {
@@ -300,6 +309,7 @@ STABLE_TORCH_LIBRARY(bad_ops, m) {
   m.def("assumes_unit_stride(Tensor x) -> Tensor");
   m.def("declared_view(Tensor(a) x) -> Tensor(a)");
   m.def("scalar_arg(Tensor x, Scalar s) -> Tensor");
+  m.def("only_5d(Tensor x) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, CompositeImplicitAutograd, m) {
@@ -334,6 +344,7 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, CPU, m) {
   m.impl("assumes_unit_stride", TORCH_BOX(&assumes_unit_stride));
   m.impl("declared_view", TORCH_BOX(&declared_view));
   m.impl("scalar_arg", TORCH_BOX(&scalar_arg));
+  m.impl("only_5d", TORCH_BOX(&only_5d));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
@@ -360,4 +371,5 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
   m.impl("assumes_unit_stride", TORCH_BOX(&assumes_unit_stride_meta));
   m.impl("declared_view", TORCH_BOX(&declared_view));
   m.impl("scalar_arg", TORCH_BOX(&elementwise_meta_s));
+  m.impl("only_5d", TORCH_BOX(&elementwise_meta));
 }

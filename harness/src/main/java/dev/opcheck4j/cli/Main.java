@@ -8,12 +8,14 @@ import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.run.ExampleSearch;
 import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.RunPlan;
 import dev.opcheck4j.run.Runner;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.spec.SpecSkeleton;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.OpLibrary;
@@ -34,6 +36,7 @@ public final class Main {
       """
       usage: opcheck list --library LIB
              opcheck checks
+             opcheck init --library LIB [--out FILE] [--seed N]
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
                            [--warnings-as-errors] [--verbose]
@@ -71,9 +74,10 @@ public final class Main {
         case "list" -> list(o);
         case "check" -> check(o);
         case "checks" -> checks(o);
+        case "init" -> init(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, checks, check, demo or bench");
+        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, checks, check, init, demo or bench");
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -117,6 +121,47 @@ public final class Main {
       CheckInfo i = c.info();
       out.printf("%-" + width + "s  %-8s %-9s %s%s%n", i.id(), i.severity().label(),
           i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), i.generated() ? " (also on generated inputs)" : "");
+    }
+    return ExitCode.OK;
+  }
+
+  /**
+   * A spec skeleton (YAML) for every op of a library, with an example synthesized from each schema
+   * and accepted by the CPU kernel, or a comment saying why none was found.
+   */
+  private ExitCode init(Options o) throws UsageException, LibraryLoadException, IOException {
+    if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
+      throw new UsageException("init takes exactly one --library LIB (and --out FILE to write the spec to a file)");
+    }
+    TorchRuntime.get();
+    OpLibrary lib = OpLibrary.load(o.libraries.get(0));
+    List<SpecSkeleton.Entry> entries = new ArrayList<>();
+    int found = 0;
+    for (String name : lib.ops()) {
+      Operator op;
+      try {
+        op = lib.op(name);
+      } catch (UnknownOpException e) {
+        throw new IllegalStateException(e);
+      }
+      ExampleSearch.Found f = ExampleSearch.search(lib, op, o.seed);
+      found += f.example().isPresent() ? 1 : 0;
+      entries.add(new SpecSkeleton.Entry(name, op.schema().toString(), f.example(), f.note()));
+    }
+    Path libPath = lib.path().toAbsolutePath().normalize();
+    String library = libPath.toString();
+    if (o.out != null) {
+      Path folder = o.out.toAbsolutePath().normalize().getParent();
+      library = folder.relativize(libPath).toString();
+    }
+    String text = SpecSkeleton.yaml("opcheck4j spec for " + libPath.getFileName() + ", written by ./opcheck init (seed "
+        + o.seed + ").\nEach example was synthesized from the op's schema and accepted by the cpu kernel: edit them,"
+        + " add more, and see docs/spec.md.", library, entries);
+    if (o.out == null) {
+      out.print(text);
+    } else {
+      Files.writeString(o.out, text);
+      out.println("wrote " + o.out + ": " + entries.size() + " ops, " + found + " with an example");
     }
     return ExitCode.OK;
   }
@@ -249,6 +294,7 @@ public final class Main {
     long seed = 20261122L;
     int tries = 100;
     Path reportDir;
+    Path out;
     boolean verbose;
     boolean warningsAsErrors;
 
@@ -283,6 +329,7 @@ public final class Main {
             }
           }
           case "--report-dir" -> o.reportDir = Path.of(v);
+          case "--out" -> o.out = Path.of(v);
           case "--tries" -> {
             try {
               o.tries = Integer.parseInt(v);

@@ -134,6 +134,7 @@ public final class OpCheck {
       RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(library));
       target = new RunPlan.Target(all.library(), SpecFile.select(all.ops(), ops), all.source());
     }
+    expected.requireOpsOf(target.library());
     List<Check> selected = checks.isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(checks);
     List<Device> devs = devices.isEmpty() ? runtime.devicesUnderTest() : devices;
     Runner runner = new Runner(runtime);
