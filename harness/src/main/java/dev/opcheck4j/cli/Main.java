@@ -116,11 +116,12 @@ public final class Main {
       throw new UsageException("checks takes no options; it lists every built-in check");
     }
     int width = BuiltinChecks.all().stream().mapToInt(c -> c.id().length()).max().orElse(2);
-    out.printf("%-" + width + "s  %-8s %-9s %s%n", "check", "severity", "scope", "summary");
+    out.printf("%-" + width + "s  %-8s %-10s %s%n", "check", "severity", "scope", "summary");
     for (Check c : BuiltinChecks.all()) {
       CheckInfo i = c.info();
-      out.printf("%-" + width + "s  %-8s %-9s %s%s%n", i.id(), i.severity().label(),
-          i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), i.generated() ? " (also on generated inputs)" : "");
+      boolean alsoGenerated = i.generated() && i.scope() != CheckInfo.Scope.GENERATED;
+      out.printf("%-" + width + "s  %-8s %-10s %s%s%n", i.id(), i.severity().label(),
+          i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), alsoGenerated ? " (also on generated inputs)" : "");
     }
     return ExitCode.OK;
   }
