@@ -155,8 +155,10 @@ class CorpusTests {
 
   @Test
   void failuresFollowTheMessageShape() {
-    List<CheckResult> failed = bad.results().stream().filter(r -> r.outcome() == Outcome.FAILED).toList();
+    List<CheckResult> failed = bad.results().stream()
+        .filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING).toList();
     assertFalse(failed.isEmpty());
+    assertTrue(failed.stream().anyMatch(r -> r.outcome() == Outcome.WARNING), "warnings have the same shape");
     for (CheckResult r : failed) {
       assertEquals("expected", r.facts().get(0).key(), r.toString());
       assertTrue(r.fact("but was").isPresent(), r.toString());
