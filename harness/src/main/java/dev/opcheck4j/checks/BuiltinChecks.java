@@ -12,6 +12,7 @@ import dev.opcheck4j.checks.fake.FakeMetadataCheck;
 import dev.opcheck4j.checks.fake.FakeMissingCheck;
 import dev.opcheck4j.checks.fake.PermissiveMetaCheck;
 import dev.opcheck4j.checks.generate.DomainCheck;
+import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
@@ -39,9 +40,10 @@ public final class BuiltinChecks {
           new DanglingImplCheck(),
           new TypesCheck(),
           new MutableArgsCheck(),
+          new AliasTargetCheck(),
           new FunctionalizableCheck(),
           new InplaceNameCheck(),
-          new AliasTargetCheck(),
+          new ExamplesCheck(),
           new FakeMissingCheck(),
           new KernelErrorCheck(),
           new UndeclaredMutationCheck(),

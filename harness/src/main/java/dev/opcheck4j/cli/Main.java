@@ -9,15 +9,22 @@ import dev.opcheck4j.api.ReportGenerator;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.run.ExampleSearch;
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.RunPlan;
 import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.Runner;
 import dev.opcheck4j.run.Versions;
-import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.spec.SpecSkeleton;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.OpLibrary;
+import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.Operator;
 import dev.opcheck4j.torch.UnknownOpException;
 import java.io.IOException;
@@ -34,6 +41,7 @@ public final class Main {
       """
       usage: opcheck list --library LIB
              opcheck checks
+             opcheck init --library LIB [--out FILE] [--seed N]
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
                            [--warnings-as-errors] [--verbose] [--jobs N] [--timeout SECONDS] [--shard I/N]
@@ -63,7 +71,7 @@ public final class Main {
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
 
   /** Commands, for "did you mean". */
-  static final List<String> COMMANDS = List.of("list", "checks", "check", "demo", "report", "bench", "help");
+  static final List<String> COMMANDS = List.of("list", "checks", "check", "init", "demo", "report", "bench", "help");
 
   private final PrintStream out;
   private final PrintStream err;
@@ -105,7 +113,7 @@ public final class Main {
         }
         String hint = Suggestions.didYouMean(args[0], COMMANDS);
         throw new UsageException("unknown command '" + args[0] + "'"
-            + (hint.isEmpty() ? "; expected list, checks, check, demo, report or bench" : hint));
+            + (hint.isEmpty() ? "; expected list, checks, check, init, demo, report or bench" : hint));
       }
       if (args[0].equals("report")) {
         return report(rest);
@@ -116,6 +124,7 @@ public final class Main {
         case "list" -> list(o);
         case "check" -> check(o);
         case "checks" -> checks(o);
+        case "init" -> init(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
         default -> throw new IllegalStateException("unhandled command " + args[0]);
@@ -193,11 +202,53 @@ public final class Main {
       throw new UsageException("checks takes no options; it lists every built-in check");
     }
     int width = BuiltinChecks.all().stream().mapToInt(c -> c.id().length()).max().orElse(2);
-    out.printf("%-" + width + "s  %-8s %-9s %s%n", "check", "severity", "scope", "summary");
+    out.printf("%-" + width + "s  %-8s %-10s %s%n", "check", "severity", "scope", "summary");
     for (Check c : BuiltinChecks.all()) {
       CheckInfo i = c.info();
-      out.printf("%-" + width + "s  %-8s %-9s %s%s%n", i.id(), i.severity().label(),
-          i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), i.generated() ? " (also on generated inputs)" : "");
+      boolean alsoGenerated = i.generated() && i.scope() != CheckInfo.Scope.GENERATED;
+      out.printf("%-" + width + "s  %-8s %-10s %s%s%n", i.id(), i.severity().label(),
+          i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), alsoGenerated ? " (also on generated inputs)" : "");
+    }
+    return ExitCode.OK;
+  }
+
+  /**
+   * A spec skeleton (YAML) for every op of a library, with an example synthesized from each schema
+   * and accepted by the CPU kernel, or a comment saying why none was found.
+   */
+  private ExitCode init(Options o) throws UsageException, LibraryLoadException, IOException {
+    if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
+      throw new UsageException("init takes exactly one --library LIB (and --out FILE to write the spec to a file)");
+    }
+    TorchRuntime.get();
+    OpLibrary lib = OpLibrary.load(o.libraries.get(0));
+    List<SpecSkeleton.Entry> entries = new ArrayList<>();
+    int found = 0;
+    for (String name : lib.ops()) {
+      Operator op;
+      try {
+        op = lib.op(name);
+      } catch (UnknownOpException e) {
+        throw new IllegalStateException(e);
+      }
+      ExampleSearch.Found f = ExampleSearch.search(lib, op, o.seed);
+      found += f.example().isPresent() ? 1 : 0;
+      entries.add(new SpecSkeleton.Entry(name, op.schema().toString(), f.example(), f.note()));
+    }
+    Path libPath = lib.path().toAbsolutePath().normalize();
+    String library = libPath.toString();
+    if (o.out != null) {
+      Path folder = o.out.toAbsolutePath().normalize().getParent();
+      library = folder.relativize(libPath).toString();
+    }
+    String text = SpecSkeleton.yaml("opcheck4j spec for " + libPath.getFileName() + ", written by ./opcheck init (seed "
+        + o.seed + ").\nEach example was synthesized from the op's schema and accepted by the cpu kernel: edit them,"
+        + " add more, and see docs/spec.md.", library, entries);
+    if (o.out == null) {
+      out.print(text);
+    } else {
+      Files.writeString(o.out, text);
+      out.println("wrote " + o.out + ": " + entries.size() + " ops, " + found + " with an example");
     }
     return ExitCode.OK;
   }
@@ -348,6 +399,7 @@ public final class Main {
     long seed = RunRequest.DEFAULT_SEED;
     int tries = RunRequest.DEFAULT_TRIES;
     Path reportDir;
+    Path out;
     boolean verbose;
     int jobs;
     java.time.Duration timeout = RunRequest.DEFAULT_TIMEOUT;
@@ -357,7 +409,7 @@ public final class Main {
 
     /** Options that take a value, for "unknown option" and "did you mean". */
     static final List<String> WITH_VALUE = List.of("--spec", "--library", "--op", "--check", "--device", "--seed",
-        "--report-dir", "--jobs", "--timeout", "--shard", "--tries");
+        "--report-dir", "--jobs", "--timeout", "--shard", "--tries", "--out");
     static final List<String> FLAGS = List.of("--verbose", "--warnings-as-errors", "--help", "-h");
 
     static Options parse(List<String> args) throws UsageException {
@@ -407,6 +459,7 @@ public final class Main {
               throw new UsageException(e.getMessage());
             }
           }
+          case "--out" -> o.out = Path.of(v);
           case "--tries" -> {
             try {
               o.tries = Integer.parseInt(v);

@@ -126,6 +126,9 @@ public final class OpCheck {
       request.library(library);
     }
     RunOutcome outcome = Launcher.execute(request.build(), r -> {});
+    for (dev.opcheck4j.torch.OpLibrary lib : outcome.libraries()) {
+      expected.requireOpsOf(lib);
+    }
     return new Outcomes(outcome.report(), outcome.inputErrors(), outcome.ops());
   }
 

@@ -58,6 +58,6 @@ public final class Launcher {
     RunReport report = new RunReport(RunBlock.of(request, targets.stream().map(t -> t.library().path()).toList(),
         checks, run.devices(), ran.startedAt(), ran.durationMs(), null, null), CheckCatalog.builtin(), ran.results());
     List<String> ops = targets.stream().flatMap(t -> t.ops().stream()).map(OpSpec::op).toList();
-    return new RunOutcome(report, runner.inputErrors(), ops);
+    return new RunOutcome(report, runner.inputErrors(), ops, targets.stream().map(RunPlan.Target::library).toList());
   }
 }

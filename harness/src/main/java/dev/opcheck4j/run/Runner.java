@@ -9,6 +9,7 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.ExistsCheck;
 import dev.opcheck4j.generate.ExampleException;
@@ -89,7 +90,8 @@ public final class Runner {
     }
   }
 
-  private void runOp(RunPlan plan, RunPlan.Target target, OpSpec spec, ResultListener sink) {
+  private void runOp(RunPlan plan, RunPlan.Target target, OpSpec given, ResultListener sink) {
+    OpSpec spec = given;
     Operator op;
     try {
       op = target.library().op(spec.op());
@@ -104,6 +106,10 @@ public final class Runner {
                   : "did you mean " + String.join(", ", e.suggestions()) + "?");
       sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0, strict));
       return;
+    }
+    // no silent pass: an op without examples gets one synthesized from its schema, or says why not
+    if (spec.examples().isEmpty() && spec.skipReason(ExamplesCheck.ID).isEmpty()) {
+      spec = ExampleSearch.search(target.library(), op, plan.seed()).applyTo(spec);
     }
     Map<String, Outcome> seen = new HashMap<>();
     List<Device> devices = devicesFor(plan, spec);

@@ -39,8 +39,8 @@ public final class UndeclaredAliasCheck extends CheckBase {
           return Verdict.failed(
               o.label() + " shares no storage with '" + in.argument() + "' (" + s.op().schema() + ")",
               o.label() + " is a view of '" + in.argument() + "' (shares its storage)",
-              "declare the alias (Tensor(a) " + in.argument().replaceAll("\\[.*", "")
-                  + " -> Tensor(a)), or return a copy (clone)",
+              "return a copy (clone); a declared view (Tensor(a) " + in.argument().replaceAll("\\[.*", "")
+                  + " -> Tensor(a)) is only functionalizable when a CompositeImplicitAutograd kernel builds it from aten views",
               OpCall.exampleFact(s, ex));
         }
       }
