@@ -1,7 +1,7 @@
 // Operators that take the process down, hang, or flood its output: the supervisor must turn each
-// into a finding about that op and carry on. Each op is marked with the one result it must produce
-// (`// EXPECT: check.id`, or `// EXPECT: passes`); every other check on it passes or is skipped.
-// Their Meta kernels are correct, so only the real (CPU) kernel misbehaves.
+// into a finding about that op and carry on. Each op is marked (`// OP:` / `// EXPECT:`) with the one
+// failed result it must produce; an op with no EXPECT must pass. Every other check on them passes or
+// is skipped. Their Meta kernels are correct, so only the real (CPU) kernel misbehaves.
 #include "kernels.h"
 
 #include <csignal>
@@ -23,14 +23,18 @@ Tensor copy_of(const Tensor& x) {
   return map_new(xc, [&](int64_t i) { return elem(xc, i); });
 }
 
-// EXPECT: kernel.crash (SIGSEGV: reads through a null pointer)
+// SIGSEGV: reads through a null pointer.
+// OP: crash_ops::null_deref
+// EXPECT: kernel.crash
+double* volatile nowhere = nullptr;  // volatile: the compiler cannot see it is null
 Tensor null_deref(Tensor x) {
-  volatile double* p = nullptr;
-  double v = *p;
+  double v = *nowhere;
   return map_new(x, [&](int64_t) { return v; });
 }
 
-// EXPECT: kernel.crash (SIGABRT: calls abort())
+// SIGABRT: calls abort().
+// OP: crash_ops::calls_abort
+// EXPECT: kernel.crash
 Tensor calls_abort(Tensor x) {
   std::abort();
   return x;
@@ -44,7 +48,9 @@ Tensor calls_abort(Tensor x) {
 #pragma GCC diagnostic pop
 }
 
-// EXPECT: kernel.crash (std::terminate: an exception escapes a noexcept function)
+// Std::terminate: an exception escapes a noexcept function.
+// OP: crash_ops::throws_in_noexcept
+// EXPECT: kernel.crash
 Tensor throws_in_noexcept(Tensor x) {
   raise_in_noexcept();
 }
@@ -58,13 +64,17 @@ int recurse(int depth) {
 }
 #pragma GCC diagnostic pop
 
-// EXPECT: kernel.crash (stack overflow: unbounded recursion)
+// Stack overflow: unbounded recursion.
+// OP: crash_ops::deep_recursion
+// EXPECT: kernel.crash
 Tensor deep_recursion(Tensor x) {
   int r = recurse(0);
   return map_new(x, [&](int64_t) { return static_cast<double>(r); });
 }
 
-// EXPECT: kernel.timeout (never returns)
+// Never returns.
+// OP: crash_ops::spins
+// EXPECT: kernel.timeout
 Tensor spins(Tensor x) {
   volatile uint64_t n = 0;
   while (true) {
@@ -73,27 +83,34 @@ Tensor spins(Tensor x) {
   return x;
 }
 
-// EXPECT: kernel.crash (calls exit(0): the process ends "successfully" in the middle of a call)
+// Calls exit(0): the process ends "successfully" in the middle of a call.
+// OP: crash_ops::calls_exit
+// EXPECT: kernel.crash
 Tensor calls_exit(Tensor x) {
   std::exit(0);
   return x;
 }
 
-// EXPECT: kernel.crash (SIGKILL from outside, as the OS's out-of-memory killer sends it)
+// SIGKILL from outside, as the OS's out-of-memory killer sends it.
+// OP: crash_ops::killed
+// EXPECT: kernel.crash
 Tensor killed(Tensor x) {
   kill(getpid(), SIGKILL);
   pause();
   return x;
 }
 
-// EXPECT: kernel.error (asks for 64 TiB: libtorch's allocator raises, naming the bytes)
+// Asks for 64 TiB: libtorch's allocator raises, naming the bytes.
+// OP: crash_ops::huge_alloc
+// EXPECT: kernel.error
 Tensor huge_alloc(Tensor x) {
   Tensor big = torch::stable::new_empty(x, {int64_t{1} << 22, int64_t{1} << 22});
   return big;
 }
 
-// EXPECT: passes (prints megabytes to stdout and stderr, including lines that look like the
-// harness protocol, then returns a correct copy of x)
+// Prints megabytes to stdout and stderr, including lines that look like the harness protocol,
+// then returns a correct copy of x: must pass.
+// OP: crash_ops::chatty
 Tensor chatty(Tensor x) {
   static int calls = 0;
   size_t bytes = calls++ == 0 ? (size_t{2} << 20) : 4096;

@@ -8,14 +8,13 @@ import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.LibraryInfo;
+import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
-import dev.opcheck4j.torch.OpLibrary;
-import dev.opcheck4j.torch.Operator;
-import dev.opcheck4j.torch.UnknownOpException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -32,6 +31,7 @@ public final class Main {
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR] [--verbose]
                            [--jobs N] [--timeout SECONDS] [--shard I/N]
+             opcheck merge --report-dir OUT DIR...      (the report dirs of the shards of one run)
              opcheck demo [--report-dir DIR] [--verbose]
              opcheck bench gradcheck|generation
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
@@ -61,13 +61,14 @@ public final class Main {
         out.println(USAGE);
         return args.length == 0 ? ExitCode.INPUT_ERROR : ExitCode.OK;
       }
-      Options o = args[0].equals("bench") ? new Options() : Options.parse(List.of(args).subList(1, args.length));
+      Options o = args[0].equals("bench") ? new Options() : args[0].equals("merge") ? Options.parseMerge(List.of(args).subList(1, args.length)) : Options.parse(List.of(args).subList(1, args.length));
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check, demo or bench");
+        case "merge" -> merge(o);
+        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check, demo, merge or bench");
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -81,23 +82,39 @@ public final class Main {
     }
   }
 
-  private ExitCode list(Options o) throws UsageException, LibraryLoadException {
+  private ExitCode list(Options o) throws UsageException, LibraryLoadException, SpecException {
     if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
       throw new UsageException("list takes exactly one --library LIB");
     }
-    OpLibrary lib = OpLibrary.load(o.libraries.get(0));
-    for (String name : lib.ops()) {
-      try {
-        Operator op = lib.op(name);
-        out.println(name + "\t" + op.schema() + "\t[" + String.join(", ", op.table().keys()) + "]");
-      } catch (UnknownOpException e) {
-        throw new IllegalStateException(e);
-      }
+    LibraryInfo lib = Launcher.describe(o.libraries.get(0));
+    for (LibraryInfo.Op op : lib.ops()) {
+      out.println(op.name() + "\t" + op.schema() + "\t[" + String.join(", ", op.dispatchKeys()) + "]");
     }
-    for (String dangling : lib.danglingImpls()) {
+    for (String dangling : lib.dangling()) {
       out.println(dangling + "\t(no schema: implemented but never defined)");
     }
     return ExitCode.OK;
+  }
+
+  /** Merges the result files of several runs (the shards of one) into the report the unsharded run writes. */
+  private ExitCode merge(Options o) throws UsageException, IOException {
+    if (o.reportDir == null || o.mergeDirs.isEmpty()) {
+      throw new UsageException("merge needs --report-dir OUT and at least one DIR (the --report-dir of each shard)");
+    }
+    RunOutcome merged;
+    try {
+      merged = ResultsFile.merge(o.mergeDirs);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new UsageException("no such directory: " + e.getFile());
+    } catch (IOException e) {
+      throw new UsageException(e.getMessage());
+    }
+    for (var r : merged.report().results()) {
+      if (o.verbose || r.fact("warning").isPresent() || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+        out.println(ResultText.render(r));
+      }
+    }
+    return finish(merged.report(), merged.inputErrors(), o.reportDir);
   }
 
   private ExitCode bench(String[] args) throws Exception {
@@ -220,6 +237,26 @@ public final class Main {
     int jobs;
     java.time.Duration timeout = RunRequest.DEFAULT_TIMEOUT;
     RunRequest.Shard shard = RunRequest.Shard.ALL;
+
+    final List<Path> mergeDirs = new ArrayList<>();
+
+    /** {@code merge --report-dir OUT DIR...}. */
+    static Options parseMerge(List<String> args) throws UsageException {
+      Options o = new Options();
+      for (int i = 0; i < args.size(); i++) {
+        String a = args.get(i);
+        if (a.equals("--report-dir") && i + 1 < args.size()) {
+          o.reportDir = Path.of(args.get(++i));
+        } else if (a.equals("--verbose")) {
+          o.verbose = true;
+        } else if (a.startsWith("--")) {
+          throw new UsageException("unknown option '" + a + "' for merge\n" + USAGE);
+        } else {
+          o.mergeDirs.add(Path.of(a));
+        }
+      }
+      return o;
+    }
 
     static Options parse(List<String> args) throws UsageException {
       Options o = new Options();

@@ -203,9 +203,9 @@ final class WorkerProcess implements Kernels {
     }
     if (line == null) {
       kill();
-      throw new KernelDeath(KernelDeath.TIMEOUT, "deadline",
-          List.of(Fact.of("cause", "no answer after " + seconds(deadline) + " while " + doing
-              + "; the worker and its process group were killed"),
+      throw new KernelDeath(KernelDeath.TIMEOUT, "no answer after " + seconds(deadline) + " while " + doing
+              + "; the worker and its process group were killed",
+          List.of(
               Fact.of("deadline", seconds(deadline) + " (--timeout SECONDS, or \"timeout\" for the op in the spec)"),
               Fact.of("worker output", tail())));
     }
@@ -233,7 +233,7 @@ final class WorkerProcess implements Kernels {
     String cause = hs.map(ErrorFile::cause).orElse(statusText(status));
     facts.add(Fact.of("cause", cause));
     facts.add(Fact.of("exit status", status + (status > 128 ? " (signal " + (status - 128) + ", "
-        + signalName(status - 128) + ")" : "")));
+        + signalName(status - 128) + ")" : hs.isPresent() ? " (after the JVM wrote its error file)" : "")));
     hs.ifPresent(h -> {
       if (!h.frames().isEmpty()) {
         facts.add(Fact.of("native frames", String.join(" | ", h.frames())));
@@ -250,6 +250,9 @@ final class WorkerProcess implements Kernels {
       String name = signalName(sig);
       if (sig == 9 && !killedByUs) {
         return "killed by SIGKILL from outside: most likely the OS's out-of-memory killer";
+      }
+      if (sig == 11) {
+        return "killed by SIGSEGV with no JVM error file (a native stack overflow, e.g. unbounded recursion, leaves none)";
       }
       return "killed by " + name + (sig == 6 ? " (abort(), or std::terminate from an uncaught C++ exception)" : "");
     }
