@@ -33,7 +33,7 @@ public final class Main {
                            [--jobs N] [--timeout SECONDS] [--shard I/N]
              opcheck merge --report-dir OUT DIR...      (the report dirs of the shards of one run)
              opcheck demo [--report-dir DIR] [--verbose]
-             opcheck bench gradcheck|generation
+             opcheck bench gradcheck|generation|isolation|examples
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
 
   private final PrintStream out;
@@ -124,7 +124,10 @@ public final class Main {
       switch (w) {
         case "gradcheck" -> b.gradcheck();
         case "generation" -> b.generation(home.resolve("fixtures/specs"));
-        default -> throw new UsageException("unknown benchmark '" + w + "'; expected gradcheck or generation");
+        case "isolation" -> b.isolation(home.resolve("fixtures/specs"), 30);
+        case "examples" -> b.examples(home.resolve("fixtures/specs"), 200);
+        default -> throw new UsageException("unknown benchmark '" + w
+            + "'; expected gradcheck, generation, isolation or examples");
       }
     }
     return ExitCode.OK;
