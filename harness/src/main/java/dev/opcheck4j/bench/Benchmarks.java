@@ -1,5 +1,6 @@
 package dev.opcheck4j.bench;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
@@ -195,7 +196,7 @@ public final class Benchmarks {
     }
     UnitRunner runner = UnitRunner.load(new Protocol.Init(targets, List.of()), lib -> {});
     List<Check> checks = BuiltinChecks.select(families).stream()
-        .filter(c -> c.scope() == Check.Scope.EXAMPLE || c.scope() == Check.Scope.OP).toList();
+        .filter(c -> c.scope() == CheckInfo.Scope.EXAMPLE || c.scope() == CheckInfo.Scope.OP).toList();
     List<Double> all = new ArrayList<>();
     for (int t = 0; t < files.size(); t++) {
       for (OpSpec op : files.get(t).ops()) {
@@ -205,9 +206,9 @@ public final class Benchmarks {
         Example ex = op.examples().get(0);
         List<Protocol.Unit> units = new ArrayList<>();
         for (Check c : checks) {
-          boolean perExample = c.scope() == Check.Scope.EXAMPLE;
+          boolean perExample = c.scope() == CheckInfo.Scope.EXAMPLE;
           units.add(new Protocol.Unit(Protocol.Kind.EVALUATE, t, op.op(), c.id(), perExample ? Device.CPU : null,
-              perExample ? ex : null, 1L));
+              perExample ? ex : null, 1L, null));
         }
         double[] micros = new double[rounds];
         for (int r = -rounds / 5; r < rounds; r++) { // the first fifth warms up

@@ -48,6 +48,7 @@ public final class OpCheck {
   private long seed = 20261122L;
   private int tries = 100;
   private ExpectedFailures expected = ExpectedFailures.NONE;
+  private boolean warningsAsErrors;
 
   private OpCheck() {}
 
@@ -100,6 +101,12 @@ public final class OpCheck {
     return this;
   }
 
+  /** Whether findings of warning checks fail their tests (as {@code --warnings-as-errors}); default false. */
+  public OpCheck warningsAsErrors(boolean value) {
+    this.warningsAsErrors = value;
+    return this;
+  }
+
   public OpCheck expectedFailures(ExpectedFailures failures) {
     this.expected = failures;
     return this;
@@ -111,7 +118,8 @@ public final class OpCheck {
 
   /** Runs everything and returns the report (for any test engine, or none). */
   public Outcomes run() throws LibraryLoadException, SpecException {
-    RunRequest.Builder request = RunRequest.builder().ops(ops).checks(checks).devices(devices).seed(seed).tries(tries);
+    RunRequest.Builder request = RunRequest.builder().ops(ops).checks(checks).devices(devices).seed(seed).tries(tries)
+        .warningsAsErrors(warningsAsErrors);
     if (spec != null) {
       request.spec(spec, library);
     } else {

@@ -71,8 +71,8 @@ class SupervisionTests {
   private static List<CheckResult> run(Kernels kernels, int tries, Example ex) {
     OpSpec spec = new OpSpec("t::f", List.of(), Map.of(), Optional.empty(), List.of(ex), "t.json#ops[0]",
         OpSpec.Gradcheck.DEFAULT, Vary.NONE);
-    RunPlan.Target target = new RunPlan.Target(LIB, List.of(spec), "--spec t.json", 0);
-    RunPlan plan = new RunPlan(List.of(target), List.of(Device.CPU), BuiltinChecks.all(), 3L, tries, Duration.ofSeconds(5));
+    RunPlan.Target target = new RunPlan.Target(LIB, List.of(spec), "--spec t.json", 0, false);
+    RunPlan plan = new RunPlan(List.of(target), List.of(Device.CPU), BuiltinChecks.all(), 3L, tries, false, Duration.ofSeconds(5));
     List<CheckResult> out = new ArrayList<>();
     new Runner(plan, false).runOp(target, spec, kernels, out::add);
     return out;
