@@ -11,7 +11,9 @@ import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.ExampleSearch;
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.LibraryInfo;
 import dev.opcheck4j.run.ResultText;
+import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.RunPlan;
 import dev.opcheck4j.run.RunRequest;
@@ -24,8 +26,8 @@ import dev.opcheck4j.spec.SpecSkeleton;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.OpLibrary;
-import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.Operator;
+import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.UnknownOpException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -45,9 +47,10 @@ public final class Main {
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
                            [--warnings-as-errors] [--verbose] [--jobs N] [--timeout SECONDS] [--shard I/N]
+             opcheck merge --report-dir OUT DIR...      (the report dirs of the shards of one run)
              opcheck demo [--report-dir DIR] [--verbose]
              opcheck report allure DIR        Allure HTML from DIR/allure-results into DIR/allure-report
-             opcheck bench gradcheck|generation
+             opcheck bench gradcheck|generation|isolation|examples
              opcheck --version | COMMAND --help
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
 
@@ -71,7 +74,7 @@ public final class Main {
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
 
   /** Commands, for "did you mean". */
-  static final List<String> COMMANDS = List.of("list", "checks", "check", "init", "demo", "report", "bench", "help");
+  static final List<String> COMMANDS = List.of("list", "checks", "check", "init", "demo", "merge", "report", "bench", "help");
 
   private final PrintStream out;
   private final PrintStream err;
@@ -113,12 +116,13 @@ public final class Main {
         }
         String hint = Suggestions.didYouMean(args[0], COMMANDS);
         throw new UsageException("unknown command '" + args[0] + "'"
-            + (hint.isEmpty() ? "; expected list, checks, check, init, demo, report or bench" : hint));
+            + (hint.isEmpty() ? "; expected list, checks, check, init, demo, merge, report or bench" : hint));
       }
       if (args[0].equals("report")) {
         return report(rest);
       }
-      Options o = args[0].equals("bench") ? new Options() : Options.parse(rest);
+      Options o = args[0].equals("bench") ? new Options() : args[0].equals("merge") ? Options.parseMerge(rest)
+          : Options.parse(rest);
       o.commandLine = commandLine(args);
       return switch (args[0]) {
         case "list" -> list(o);
@@ -127,6 +131,7 @@ public final class Main {
         case "init" -> init(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
+        case "merge" -> merge(o);
         default -> throw new IllegalStateException("unhandled command " + args[0]);
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
@@ -177,23 +182,41 @@ public final class Main {
     return sb.toString();
   }
 
-  private ExitCode list(Options o) throws UsageException, LibraryLoadException {
+  private ExitCode list(Options o) throws UsageException, LibraryLoadException, SpecException {
     if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
       throw new UsageException("list takes exactly one --library LIB");
     }
-    OpLibrary lib = OpLibrary.load(o.libraries.get(0));
-    for (String name : lib.ops()) {
-      try {
-        Operator op = lib.op(name);
-        out.println(name + "\t" + op.schema() + "\t[" + String.join(", ", op.table().keys()) + "]");
-      } catch (UnknownOpException e) {
-        throw new IllegalStateException(e);
-      }
+    LibraryInfo lib = Launcher.describe(o.libraries.get(0));
+    for (LibraryInfo.Op op : lib.ops()) {
+      out.println(op.name() + "\t" + op.schema() + "\t[" + String.join(", ", op.dispatchKeys()) + "]");
     }
-    for (String dangling : lib.danglingImpls()) {
+    for (String dangling : lib.dangling()) {
       out.println(dangling + "\t(no schema: implemented but never defined)");
     }
     return ExitCode.OK;
+  }
+
+  /** Merges the result files of several runs (the shards of one) into the report the unsharded run writes. */
+  private ExitCode merge(Options o) throws UsageException, IOException {
+    if (o.reportDir == null || o.mergeDirs.isEmpty()) {
+      throw new UsageException("merge needs --report-dir OUT and at least one DIR (the --report-dir of each shard)");
+    }
+    RunOutcome merged;
+    try {
+      merged = ResultsFile.merge(o.mergeDirs);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new UsageException("no such directory: " + e.getFile());
+    } catch (IOException e) {
+      throw new UsageException(e.getMessage());
+    }
+    for (var r : merged.report().results()) {
+      if (o.verbose || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+        out.println(ResultText.render(r));
+      }
+    }
+    RunReport report = merged.report();
+    report = new RunReport(report.run().withInvocation(o.commandLine, null), report.checks(), report.results());
+    return finish(report, merged.inputErrors(), o.reportDir);
   }
 
   /** Every built-in check, in registry order, with its severity and summary (from its metadata). */
@@ -216,26 +239,21 @@ public final class Main {
    * A spec skeleton (YAML) for every op of a library, with an example synthesized from each schema
    * and accepted by the CPU kernel, or a comment saying why none was found.
    */
-  private ExitCode init(Options o) throws UsageException, LibraryLoadException, IOException {
+  private ExitCode init(Options o) throws UsageException, LibraryLoadException, SpecException, IOException {
     if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
       throw new UsageException("init takes exactly one --library LIB (and --out FILE to write the spec to a file)");
     }
-    TorchRuntime.get();
-    OpLibrary lib = OpLibrary.load(o.libraries.get(0));
+    // the search calls the kernels: it runs in a worker, like every other call
+    Launcher.Synthesized lib = Launcher.synthesize(o.libraries.get(0), o.seed);
     List<SpecSkeleton.Entry> entries = new ArrayList<>();
     int found = 0;
-    for (String name : lib.ops()) {
-      Operator op;
-      try {
-        op = lib.op(name);
-      } catch (UnknownOpException e) {
-        throw new IllegalStateException(e);
-      }
-      ExampleSearch.Found f = ExampleSearch.search(lib, op, o.seed);
+    for (int k = 0; k < lib.library().ops().size(); k++) {
+      LibraryInfo.Op op = lib.library().ops().get(k);
+      ExampleSearch.Found f = lib.found().get(k);
       found += f.example().isPresent() ? 1 : 0;
-      entries.add(new SpecSkeleton.Entry(name, op.schema().toString(), f.example(), f.note()));
+      entries.add(new SpecSkeleton.Entry(op.name(), op.schema().toString(), f.example(), f.note()));
     }
-    Path libPath = lib.path().toAbsolutePath().normalize();
+    Path libPath = lib.library().path().toAbsolutePath().normalize();
     String library = libPath.toString();
     if (o.out != null) {
       Path folder = o.out.toAbsolutePath().normalize().getParent();
@@ -260,7 +278,10 @@ public final class Main {
       switch (w) {
         case "gradcheck" -> b.gradcheck();
         case "generation" -> b.generation(home.resolve("fixtures/specs"));
-        default -> throw new UsageException("unknown benchmark '" + w + "'; expected gradcheck or generation");
+        case "isolation" -> b.isolation(home.resolve("fixtures/specs"), 30);
+        case "examples" -> b.examples(home.resolve("fixtures/specs"), 200);
+        default -> throw new UsageException("unknown benchmark '" + w
+            + "'; expected gradcheck, generation, isolation or examples");
       }
     }
     return ExitCode.OK;
@@ -411,6 +432,27 @@ public final class Main {
     static final List<String> WITH_VALUE = List.of("--spec", "--library", "--op", "--check", "--device", "--seed",
         "--report-dir", "--jobs", "--timeout", "--shard", "--tries", "--out");
     static final List<String> FLAGS = List.of("--verbose", "--warnings-as-errors", "--help", "-h");
+
+    final List<Path> mergeDirs = new ArrayList<>();
+
+    /** {@code merge --report-dir OUT DIR...}. */
+    static Options parseMerge(List<String> args) throws UsageException {
+      Options o = new Options();
+      for (int i = 0; i < args.size(); i++) {
+        String a = args.get(i);
+        if (a.equals("--report-dir") && i + 1 < args.size()) {
+          o.reportDir = Path.of(args.get(++i));
+        } else if (a.equals("--verbose")) {
+          o.verbose = true;
+        } else if (a.startsWith("--")) {
+          throw new UsageException("unknown option '" + a + "' for merge"
+              + Suggestions.didYouMean(a, List.of("--report-dir", "--verbose")) + " (see --help)");
+        } else {
+          o.mergeDirs.add(Path.of(a));
+        }
+      }
+      return o;
+    }
 
     static Options parse(List<String> args) throws UsageException {
       Options o = new Options();

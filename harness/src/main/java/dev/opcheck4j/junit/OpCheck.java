@@ -5,6 +5,7 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.LibraryInfo;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.spec.SpecException;
@@ -126,7 +127,7 @@ public final class OpCheck {
       request.library(library);
     }
     RunOutcome outcome = Launcher.execute(request.build(), r -> {});
-    for (dev.opcheck4j.torch.OpLibrary lib : outcome.libraries()) {
+    for (LibraryInfo lib : outcome.libraries()) {
       expected.requireOpsOf(lib);
     }
     return new Outcomes(outcome.report(), outcome.inputErrors(), outcome.ops());

@@ -212,6 +212,7 @@ public record RunRequest(
       return this;
     }
 
+    /** Findings of warning checks are failures ({@code --warnings-as-errors}). */
     public Builder warningsAsErrors(boolean value) {
       warningsAsErrors = value;
       return this;
