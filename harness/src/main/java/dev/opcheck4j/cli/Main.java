@@ -6,6 +6,7 @@ import dev.opcheck4j.bench.Benchmarks;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.ReportGenerator;
+import dev.opcheck4j.api.ReportReader;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
@@ -203,7 +204,8 @@ public final class Main {
     }
     RunOutcome merged;
     try {
-      merged = ResultsFile.merge(o.mergeDirs);
+      merged = o.mergeDirs.stream().allMatch(d -> !Files.exists(d.resolve(ResultsFile.NAME))
+          && Files.exists(d.resolve("opcheck-report.json"))) ? mergeReports(o.mergeDirs) : ResultsFile.merge(o.mergeDirs);
     } catch (java.nio.file.NoSuchFileException e) {
       throw new UsageException("no such directory: " + e.getFile());
     } catch (IOException e) {
@@ -217,6 +219,32 @@ public final class Main {
     RunReport report = merged.report();
     report = new RunReport(report.run().withInvocation(o.commandLine, null), report.checks(), report.results());
     return finish(report, merged.inputErrors(), o.reportDir);
+  }
+
+  /**
+   * Report dirs that hold only {@code opcheck-report.json} (written before results files existed, or
+   * copied without them): each is read by the {@link ReportReader} of the reports module, which reads
+   * schema versions 1 and 2 and rejects others with a line naming the file and version.
+   */
+  private static RunOutcome mergeReports(List<Path> dirs) throws UsageException, IOException {
+    ReportReader reader = ServiceLoader.load(ReportReader.class).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no report reader on the classpath (opcheck4j-reports missing)"));
+    List<CheckResult> results = new ArrayList<>();
+    RunReport first = null;
+    long duration = 0;
+    for (Path dir : dirs) {
+      RunReport r;
+      try {
+        r = reader.read(dir.resolve("opcheck-report.json"));
+      } catch (ReportReader.UnsupportedReportException e) {
+        throw new UsageException(e.getMessage());
+      }
+      first = first == null ? r : first;
+      duration = Math.max(duration, r.durationMs());
+      results.addAll(r.results());
+    }
+    RunReport report = new RunReport(first.run().withDuration(duration), first.checks(), results);
+    return new RunOutcome(report, List.of(), results.stream().map(CheckResult::op).distinct().toList(), List.of());
   }
 
   /** Every built-in check, in registry order, with its severity and summary (from its metadata). */
