@@ -37,6 +37,11 @@ public final class Runner {
     this.runtime = runtime;
   }
 
+  /** Whether {@code check} also runs on generated inputs (after its examples all passed). */
+  public static boolean runsOnGeneratedInputs(Check check) {
+    return PropertyPhase.GENERATED.contains(check.id());
+  }
+
   /** Problems with the input found while running (unknown op names), one line each. */
   public List<String> inputErrors() {
     return List.copyOf(inputErrors);
