@@ -3,7 +3,6 @@ package dev.opcheck4j.junit;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.TestTag;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
@@ -30,12 +29,15 @@ final class EngineNode extends AbstractTestDescriptor {
   final String check;
   final String device;
   final String example;
+  /** How this node's tests are sourced: the spec file, or class and method names for build tools. */
+  final NodeSources sources;
   private final Type type;
   private final Set<TestTag> tags = new LinkedHashSet<>();
 
-  EngineNode(UniqueId id, String displayName, TestSource source, Kind kind, Type type, int spec, String op,
+  EngineNode(UniqueId id, String displayName, NodeSources sources, Kind kind, Type type, int spec, String op,
       String check, String device, String example) {
-    super(id, displayName, source);
+    super(id, displayName, sources.source());
+    this.sources = sources;
     this.kind = kind;
     this.type = type;
     this.spec = spec;

@@ -25,13 +25,15 @@ final class EngineTree {
 
   private EngineTree() {}
 
-  static EngineNode spec(UniqueId parent, int index, SpecDiscovery.Location loc) {
-    return new EngineNode(parent.append("spec", loc.key()), loc.path().getFileName().toString(), loc.source(),
+  static EngineNode spec(UniqueId parent, int index, SpecDiscovery.Location loc, boolean classNames) {
+    String name = loc.path().getFileName().toString();
+    return new EngineNode(parent.append("spec", loc.key()), name,
+        NodeSources.of(loc.source(), classNames, NodeSources.className(name)),
         EngineNode.Kind.SPEC, Type.CONTAINER, index, null, null, null, null);
   }
 
   static EngineNode input(EngineNode spec) {
-    return new EngineNode(spec.getUniqueId().append("input", "spec"), INPUT_NAME, spec.getSource().orElse(null),
+    return new EngineNode(spec.getUniqueId().append("input", "spec"), INPUT_NAME, spec.sources.test(INPUT_NAME),
         EngineNode.Kind.INPUT, Type.TEST, spec.spec, null, null, null, null).tag("opcheck4j.input");
   }
 
@@ -44,7 +46,7 @@ final class EngineTree {
       }
     }
     for (OpSpec op : file.selectOps(settings.ops())) {
-      EngineNode opNode = new EngineNode(spec.getUniqueId().append("op", op.op()), op.op(), spec.getSource().orElse(null),
+      EngineNode opNode = new EngineNode(spec.getUniqueId().append("op", op.op()), op.op(), spec.sources.container(NodeSources.className(op.op())),
           EngineNode.Kind.OP, Type.CONTAINER, spec.spec, op.op(), null, null, null);
       spec.addChild(opNode);
       List<Device> devices = settings.selectedDevices().stream()
@@ -73,15 +75,16 @@ final class EngineTree {
     List<Example> examples = op == null ? List.of() : op.examples();
     boolean generated = d != null && d != Device.META && Runner.runsOnGeneratedInputs(c) && !examples.isEmpty();
     boolean several = c.scope() == Check.Scope.EXAMPLE && (examples.size() > 1 || generated);
-    EngineNode node = new EngineNode(id, name, parent.getSource().orElse(null), EngineNode.Kind.CHECK,
+    EngineNode node = new EngineNode(id, name, parent.sources.test(name), EngineNode.Kind.CHECK,
         several ? Type.CONTAINER : Type.TEST, parent.spec, opName, c.id(), d == null ? CheckResult.NONE : d.label(),
         null);
     node.tag(c.family()).tag(c.id()).tag(d == null ? null : d.label()).tag(severity(c));
     if (several) {
       for (int i = 0; i < examples.size(); i++) {
         Example e = examples.get(i);
-        node.addChild(new EngineNode(id.append("example", Integer.toString(i)),
-            "example #" + (i + 1) + " (" + describe(e) + ")", parent.getSource().orElse(null), EngineNode.Kind.EXAMPLE,
+        String example = "example #" + (i + 1) + " (" + describe(e) + ")";
+        node.addChild(new EngineNode(id.append("example", Integer.toString(i)), example,
+            parent.sources.test(name + ", " + example), EngineNode.Kind.EXAMPLE,
             Type.TEST, parent.spec, opName, c.id(), node.device, e.ref()).tags(node.getTags()));
       }
     }
@@ -92,7 +95,8 @@ final class EngineTree {
   static EngineNode generated(EngineNode check, String example, int tries, int nth) {
     String value = nth == 0 ? "inputs" : "inputs-" + nth;
     String name = example.startsWith("generated (") ? tries + " generated inputs" : tries + " generated inputs, " + example;
-    return new EngineNode(check.getUniqueId().append("generated", value), name, check.getSource().orElse(null),
+    return new EngineNode(check.getUniqueId().append("generated", value), name,
+        check.sources.test(check.getDisplayName() + ", " + name),
         EngineNode.Kind.GENERATED, Type.TEST, check.spec, check.op, check.check, check.device, example)
         .tags(check.getTags());
   }
@@ -103,7 +107,8 @@ final class EngineTree {
         + (r.example().equals(CheckResult.NONE) ? "" : " (" + r.example() + ")")
         + (parent.kind == EngineNode.Kind.SPEC && !r.op().endsWith("::*") ? " " + r.op() : "");
     EngineNode node = new EngineNode(parent.getUniqueId().append("result", r.op() + "|" + r.check() + "|" + r.device() + "|" + nth),
-        name, parent.getSource().orElse(null), EngineNode.Kind.GENERATED, Type.TEST, parent.spec, r.op(), r.check(),
+        name, parent.kind == EngineNode.Kind.CHECK ? parent.sources.test(parent.getDisplayName() + ", " + name)
+            : parent.sources.test(name), EngineNode.Kind.GENERATED, Type.TEST, parent.spec, r.op(), r.check(),
         r.device(), r.example());
     node.tag(r.family()).tag(r.check()).tag(r.device().equals(CheckResult.NONE) ? null : r.device());
     return node;

@@ -55,7 +55,8 @@ public final class OpCheckEngine implements TestEngine {
     EngineSettings settings = EngineSettings.from(request.getConfigurationParameters());
     ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
         .orElse(OpCheckEngine.class.getClassLoader());
-    List<SpecDiscovery.Location> found = new SpecDiscovery(loader).discover(request, settings);
+    SpecDiscovery discovery = new SpecDiscovery(loader);
+    List<SpecDiscovery.Location> found = discovery.discover(request, settings);
     List<SpecFile> files = new ArrayList<>();
     List<String> errors = new ArrayList<>();
     for (SpecDiscovery.Location loc : found) {
@@ -69,7 +70,7 @@ public final class OpCheckEngine implements TestEngine {
     }
     RunDescriptor root = new RunDescriptor(uniqueId, settings, files, errors, expectedFailures(settings));
     for (int i = 0; i < found.size(); i++) {
-      EngineNode spec = EngineTree.spec(uniqueId, i, found.get(i));
+      EngineNode spec = EngineTree.spec(uniqueId, i, found.get(i), discovery.viaClasses());
       root.addChild(spec);
       spec.addChild(EngineTree.input(spec));
       if (files.get(i) != null) {

@@ -185,7 +185,7 @@ final class ResultStream {
         String k = spec + "#" + op.op + "|" + e.getKey();
         if (ran.contains(k) && !failed.contains(k)) {
           EngineNode stale = new EngineNode(op.getUniqueId().append("expected-failure", e.getKey()),
-              e.getKey() + " (expected failure)", op.getSource().orElse(null), EngineNode.Kind.STALE_XFAIL,
+              e.getKey() + " (expected failure)", op.sources.test(e.getKey() + " (expected failure)"), EngineNode.Kind.STALE_XFAIL,
               TestDescriptor.Type.TEST, spec, op.op, e.getKey(), CheckResult.NONE, null).tag(e.getKey());
           register(op, stale);
           start(stale);

@@ -44,6 +44,7 @@ final class SpecDiscovery {
 
   private final Map<Path, Location> found = new LinkedHashMap<>();
   private final ClassLoader loader;
+  private boolean viaClasses;
 
   SpecDiscovery(ClassLoader loader) {
     this.loader = loader;
@@ -79,6 +80,7 @@ final class SpecDiscovery {
         walk(d.getPath(), null);
       } else if (s instanceof ClassSelector c) {
         classes = true;
+        viaClasses = true;
         OpCheckSpec anchor = annotation(c);
         if (anchor != null) {
           explicit = true;
@@ -105,6 +107,14 @@ final class SpecDiscovery {
       file(p);
     }
     return new ArrayList<>(found.values());
+  }
+
+  /**
+   * Whether the launcher selected classes (a build tool's class scan): the build tool then reports
+   * per class, so spec nodes name {@link ClasspathSpecTests} as their source.
+   */
+  boolean viaClasses() {
+    return viaClasses;
   }
 
   private OpCheckSpec annotation(ClassSelector c) {
