@@ -17,9 +17,4 @@ public final class CheckFailedError extends AssertionError {
     return this;
   }
 
-  /** The rendered result alone, so reports that print {@code toString()} show just the facts. */
-  @Override
-  public String toString() {
-    return getMessage();
-  }
 }

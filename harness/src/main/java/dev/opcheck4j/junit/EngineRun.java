@@ -48,7 +48,7 @@ final class EngineRun {
       EngineSettings s = job.settings();
       try {
         OpLibrary lib = OpLibrary.load(job.file().library());
-        RunPlan.Target target = new RunPlan.Target(lib, job.file().selectOps(s.ops()), "--spec " + job.file().file());
+        RunPlan.Target target = new RunPlan.Target(lib, EngineTree.ops(job.file(), s), "--spec " + job.file().file());
         Runner runner = new Runner(runtime);
         runner.run(new RunPlan(List.of(target), s.selectedDevices(), s.selectedChecks(), s.seed(), s.tries()), r -> {
           all.add(r);

@@ -45,7 +45,7 @@ final class EngineTree {
         spec.addChild(check(spec, null, c, null, CheckResult.NONE, c.id()));
       }
     }
-    for (OpSpec op : file.selectOps(settings.ops())) {
+    for (OpSpec op : ops(file, settings)) {
       EngineNode opNode = new EngineNode(spec.getUniqueId().append("op", op.op()), op.op(), spec.sources.container(NodeSources.className(op.op())),
           EngineNode.Kind.OP, Type.CONTAINER, spec.spec, op.op(), null, null, null);
       spec.addChild(opNode);
@@ -65,6 +65,11 @@ final class EngineTree {
         }
       }
     }
+  }
+
+  /** The spec's ops that {@code opcheck4j.ops} names (all when it names none). */
+  static List<OpSpec> ops(SpecFile file, EngineSettings settings) {
+    return file.ops().stream().filter(o -> settings.ops().isEmpty() || settings.ops().contains(o.op())).toList();
   }
 
   private static EngineNode check(EngineNode parent, OpSpec op, Check c, Device d, String opName, String name) {

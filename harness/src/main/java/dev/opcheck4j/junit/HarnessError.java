@@ -11,8 +11,4 @@ public final class HarnessError extends RuntimeException {
     super(rendered, null, false, false);
   }
 
-  @Override
-  public String toString() {
-    return getMessage();
-  }
 }

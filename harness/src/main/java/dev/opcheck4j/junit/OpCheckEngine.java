@@ -68,6 +68,12 @@ public final class OpCheckEngine implements TestEngine {
         errors.add(e.getMessage());
       }
     }
+    List<String> unknown = settings.ops().stream()
+        .filter(op -> files.stream().noneMatch(f -> f != null && f.ops().stream().anyMatch(o -> o.op().equals(op)))).toList();
+    if (!unknown.isEmpty() && files.stream().allMatch(java.util.Objects::nonNull)) {
+      throw new IllegalArgumentException(EngineSettings.PREFIX + "ops names " + String.join(", ", unknown)
+          + ", which no spec has; specs found: " + String.join(", ", found.stream().map(SpecDiscovery.Location::key).toList()));
+    }
     RunDescriptor root = new RunDescriptor(uniqueId, settings, files, errors, expectedFailures(settings));
     for (int i = 0; i < found.size(); i++) {
       EngineNode spec = EngineTree.spec(uniqueId, i, found.get(i), discovery.viaClasses());
