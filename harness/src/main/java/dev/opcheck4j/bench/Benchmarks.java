@@ -6,8 +6,8 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Materializer;
-import dev.opcheck4j.run.RunPlan;
-import dev.opcheck4j.run.Runner;
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.TorchRuntime;
@@ -80,15 +80,13 @@ public final class Benchmarks {
       }
     }
     int tries = 500;
-    List<Check> checks = BuiltinChecks.all();
-    RunPlan plan = new RunPlan(List.of(new RunPlan.Target(lib, List.of(spec), "--spec " + file.file())),
-        List.of(Device.CPU), checks, 1L, tries);
-    RunPlan examplesOnly = new RunPlan(plan.targets(), plan.devices(), checks, 1L, 0);
-    new Runner(TorchRuntime.get()).run(plan, r -> {}); // warm-up
+    RunRequest.Builder base = RunRequest.builder().spec(file.file()).ops(List.of(spec.op())).devices(List.of(Device.CPU))
+        .seed(1L).jobs(1).isolation(RunRequest.Isolation.IN_PROCESS);
+    Launcher.execute(base.tries(tries).build(), r -> {}); // warm-up
     long t1 = System.nanoTime();
-    new Runner(TorchRuntime.get()).run(examplesOnly, r -> {});
+    Launcher.execute(base.tries(0).build(), r -> {});
     long t2 = System.nanoTime();
-    new Runner(TorchRuntime.get()).run(plan, r -> {});
+    Launcher.execute(base.tries(tries).build(), r -> {});
     long t3 = System.nanoTime();
     double triesSeconds = ((t3 - t2) - (t2 - t1)) / 1e9;
     out.printf("bench generation tries, %s on cpu with every generated check: %d tries in %.2f s, %.0f tries/s%n",

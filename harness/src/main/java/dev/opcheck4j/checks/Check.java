@@ -7,12 +7,17 @@ import java.util.List;
  * ({@code schema.types}; a family of one check may be a single word, {@code determinism}), a one-line summary and a doc page {@code docs/checks/<id>.md}.
  */
 public interface Check {
-  /** How often a check runs: once per library, per op, per (op, device) or per (op, device, example). */
+  /**
+   * How often a check runs: once per library, per op, per (op, device) or per (op, device, example);
+   * or never on its own ({@link #SUPERVISOR}): its results are given by the run's supervisor, about
+   * the unit that was running when a worker died.
+   */
   enum Scope {
     LIBRARY,
     OP,
     DEVICE,
-    EXAMPLE
+    EXAMPLE,
+    SUPERVISOR
   }
 
   String id();

@@ -6,19 +6,15 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
-import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.ResultText;
-import dev.opcheck4j.run.RunPlan;
-import dev.opcheck4j.run.Runner;
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.LibraryInfo;
+import dev.opcheck4j.run.ResultsFile;
+import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.spec.SpecException;
-import dev.opcheck4j.spec.SpecFile;
-import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
-import dev.opcheck4j.torch.OpLibrary;
-import dev.opcheck4j.torch.Operator;
-import dev.opcheck4j.torch.TorchRuntime;
-import dev.opcheck4j.torch.UnknownOpException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -34,6 +30,8 @@ public final class Main {
       usage: opcheck list --library LIB
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR] [--verbose]
+                           [--jobs N] [--timeout SECONDS] [--shard I/N]
+             opcheck merge --report-dir OUT DIR...      (the report dirs of the shards of one run)
              opcheck demo [--report-dir DIR] [--verbose]
              opcheck bench gradcheck|generation
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
@@ -63,13 +61,14 @@ public final class Main {
         out.println(USAGE);
         return args.length == 0 ? ExitCode.INPUT_ERROR : ExitCode.OK;
       }
-      Options o = args[0].equals("bench") ? new Options() : Options.parse(List.of(args).subList(1, args.length));
+      Options o = args[0].equals("bench") ? new Options() : args[0].equals("merge") ? Options.parseMerge(List.of(args).subList(1, args.length)) : Options.parse(List.of(args).subList(1, args.length));
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check, demo or bench");
+        case "merge" -> merge(o);
+        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check, demo, merge or bench");
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -83,23 +82,39 @@ public final class Main {
     }
   }
 
-  private ExitCode list(Options o) throws UsageException, LibraryLoadException {
+  private ExitCode list(Options o) throws UsageException, LibraryLoadException, SpecException {
     if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
       throw new UsageException("list takes exactly one --library LIB");
     }
-    OpLibrary lib = OpLibrary.load(o.libraries.get(0));
-    for (String name : lib.ops()) {
-      try {
-        Operator op = lib.op(name);
-        out.println(name + "\t" + op.schema() + "\t[" + String.join(", ", op.table().keys()) + "]");
-      } catch (UnknownOpException e) {
-        throw new IllegalStateException(e);
-      }
+    LibraryInfo lib = Launcher.describe(o.libraries.get(0));
+    for (LibraryInfo.Op op : lib.ops()) {
+      out.println(op.name() + "\t" + op.schema() + "\t[" + String.join(", ", op.dispatchKeys()) + "]");
     }
-    for (String dangling : lib.danglingImpls()) {
+    for (String dangling : lib.dangling()) {
       out.println(dangling + "\t(no schema: implemented but never defined)");
     }
     return ExitCode.OK;
+  }
+
+  /** Merges the result files of several runs (the shards of one) into the report the unsharded run writes. */
+  private ExitCode merge(Options o) throws UsageException, IOException {
+    if (o.reportDir == null || o.mergeDirs.isEmpty()) {
+      throw new UsageException("merge needs --report-dir OUT and at least one DIR (the --report-dir of each shard)");
+    }
+    RunOutcome merged;
+    try {
+      merged = ResultsFile.merge(o.mergeDirs);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new UsageException("no such directory: " + e.getFile());
+    } catch (IOException e) {
+      throw new UsageException(e.getMessage());
+    }
+    for (var r : merged.report().results()) {
+      if (o.verbose || r.fact("warning").isPresent() || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+        out.println(ResultText.render(r));
+      }
+    }
+    return finish(merged.report(), merged.inputErrors(), o.reportDir);
   }
 
   private ExitCode bench(String[] args) throws Exception {
@@ -129,52 +144,46 @@ public final class Main {
     if (o.libraries.isEmpty() && o.specs.isEmpty()) {
       throw new UsageException("check needs --spec FILE or --library LIB");
     }
-    TorchRuntime runtime = TorchRuntime.get();
-    List<RunPlan.Target> targets = new ArrayList<>();
-    for (Path spec : o.specs) {
-      SpecFile file = SpecReader.read(spec);
-      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.selectOps(o.ops), "--spec " + spec));
+    RunRequest.Builder request = RunRequest.builder().ops(o.ops).checks(o.checks).devices(o.devices).seed(o.seed)
+        .tries(o.tries).timeout(o.timeout).shard(o.shard).reportDir(o.reportDir);
+    o.specs.forEach(request::spec);
+    o.libraries.forEach(request::library);
+    if (o.jobs > 0) {
+      request.jobs(o.jobs);
     }
-    for (Path lib : o.libraries) {
-      RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(lib));
-      targets.add(new RunPlan.Target(all.library(), SpecFile.select(all.ops(), o.ops), all.source()));
+    try {
+      BuiltinChecks.select(o.checks);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
     }
-    List<Check> checks = o.checks.isEmpty() ? BuiltinChecks.all() : selectChecks(o.checks);
-    List<Device> devices = o.devices.isEmpty() ? runtime.devicesUnderTest() : o.devices;
-    Runner runner = new Runner(runtime);
-    out.println("opcheck4j: libtorch " + runtime.torchVersion() + " (JavaCPP presets " + runtime.presetsVersion()
-        + "), devices " + String.join(", ", devices.stream().map(Device::label).toList()) + ", seed " + o.seed
-        + ", " + o.tries + " generated inputs per op and device");
-    RunReport report =
-        runner.run(
-            new RunPlan(targets, devices, checks, o.seed, o.tries),
-            r -> {
-              boolean warning = r.fact("warning").isPresent();
-              if (o.verbose || warning || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
-                out.println(ResultText.render(r));
+    RunRequest r = request.build();
+    out.println("opcheck4j: seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
+        + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
+    RunOutcome outcome =
+        Launcher.execute(
+            r,
+            res -> {
+              boolean warning = res.fact("warning").isPresent();
+              if (o.verbose || warning || res.outcome() != Outcome.PASSED && res.outcome() != Outcome.SKIPPED) {
+                out.println(ResultText.render(res));
               }
             });
-    writeReports(report, o.reportDir);
+    return finish(outcome.report(), outcome.inputErrors(), o.reportDir);
+  }
+
+  private ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir) throws IOException {
+    writeReports(report, reportDir);
     printSummary(report);
-    for (String e : runner.inputErrors()) {
+    for (String e : inputErrors) {
       err.println("opcheck: " + e);
     }
     if (report.count(Outcome.ERRORED) > 0) {
       return ExitCode.HARNESS_ERROR;
     }
-    if (!runner.inputErrors().isEmpty()) {
+    if (!inputErrors.isEmpty()) {
       return ExitCode.INPUT_ERROR;
     }
     return report.count(Outcome.FAILED) > 0 ? ExitCode.CHECK_FAILED : ExitCode.OK;
-  }
-
-
-  private static List<Check> selectChecks(List<String> ids) throws UsageException {
-    try {
-      return BuiltinChecks.select(ids);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
   }
 
   private void writeReports(RunReport report, Path dir) throws IOException {
@@ -221,10 +230,33 @@ public final class Main {
     final List<String> ops = new ArrayList<>();
     final List<String> checks = new ArrayList<>();
     final List<Device> devices = new ArrayList<>();
-    long seed = 20261122L;
-    int tries = 100;
+    long seed = RunRequest.DEFAULT_SEED;
+    int tries = RunRequest.DEFAULT_TRIES;
     Path reportDir;
     boolean verbose;
+    int jobs;
+    java.time.Duration timeout = RunRequest.DEFAULT_TIMEOUT;
+    RunRequest.Shard shard = RunRequest.Shard.ALL;
+
+    final List<Path> mergeDirs = new ArrayList<>();
+
+    /** {@code merge --report-dir OUT DIR...}. */
+    static Options parseMerge(List<String> args) throws UsageException {
+      Options o = new Options();
+      for (int i = 0; i < args.size(); i++) {
+        String a = args.get(i);
+        if (a.equals("--report-dir") && i + 1 < args.size()) {
+          o.reportDir = Path.of(args.get(++i));
+        } else if (a.equals("--verbose")) {
+          o.verbose = true;
+        } else if (a.startsWith("--")) {
+          throw new UsageException("unknown option '" + a + "' for merge\n" + USAGE);
+        } else {
+          o.mergeDirs.add(Path.of(a));
+        }
+      }
+      return o;
+    }
 
     static Options parse(List<String> args) throws UsageException {
       Options o = new Options();
@@ -253,6 +285,15 @@ public final class Main {
             }
           }
           case "--report-dir" -> o.reportDir = Path.of(v);
+          case "--jobs" -> o.jobs = positive("--jobs", v);
+          case "--timeout" -> o.timeout = java.time.Duration.ofSeconds(positive("--timeout", v));
+          case "--shard" -> {
+            try {
+              o.shard = RunRequest.Shard.parse(v);
+            } catch (IllegalArgumentException e) {
+              throw new UsageException(e.getMessage());
+            }
+          }
           case "--tries" -> {
             try {
               o.tries = Integer.parseInt(v);
@@ -267,6 +308,18 @@ public final class Main {
         }
       }
       return o;
+    }
+
+    private static int positive(String option, String v) throws UsageException {
+      try {
+        int n = Integer.parseInt(v);
+        if (n > 0) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // falls through to the message below
+      }
+      throw new UsageException(option + " takes a whole number >= 1, got '" + v + "'");
     }
 
     Options withSpecs(List<Path> paths) {

@@ -5,19 +5,15 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
 import dev.opcheck4j.checks.Check;
-import dev.opcheck4j.checks.OpCall;
-import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.Choices;
-import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.ExampleGenerator;
-import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.generate.Shrinker;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
-import dev.opcheck4j.torch.Operator;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +27,11 @@ import java.util.function.Predicate;
  * the real kernel rejects is discarded and counted. A check's first failure is shrunk and reported
  * with the original and minimal example, the shrink steps, the seed and a rerun line; a check that
  * never fails gets one passed result. Gradient checks use a tenth of the tries (at least 3).
+ *
+ * <p>Generation and shrinking run here, in the parent; each call goes to the op's worker. A call
+ * that kills the worker counts as "still fails" while shrinking; a generated input that kills it
+ * is shrunk to a minimal one that does, reported as {@code kernel.crash} (or {@code kernel.timeout}),
+ * and ends generation on that device. Each result's duration is the time of its own calls.
  */
 final class PropertyPhase {
   static final Set<String> GENERATED = Set.of("fake.metadata", "mutation.undeclared", "alias.undeclared",
@@ -38,19 +39,34 @@ final class PropertyPhase {
       "gradcheck.grad-output");
   static final String DOMAIN = "generate.domain";
   static final int SHRINK_BUDGET = 300;
+  /** Each death costs a new worker (seconds): shrinking a crash gets fewer steps. */
+  static final int DEATH_SHRINK_BUDGET = 24;
 
   private final RunPlan plan;
-  private final RunPlan.Target target;
+  private final OpUnits units;
   private final OpSpec spec;
-  private final Operator op;
+  private final LibraryInfo.Op op;
   private final ResultListener sink;
+  private final Map<String, Long> nanos = new HashMap<>();
 
-  PropertyPhase(RunPlan plan, RunPlan.Target target, OpSpec spec, Operator op, ResultListener sink) {
+  PropertyPhase(RunPlan plan, OpUnits units, OpSpec spec, LibraryInfo.Op op, ResultListener sink) {
     this.plan = plan;
-    this.target = target;
+    this.units = units;
     this.spec = spec;
     this.op = op;
     this.sink = sink;
+  }
+
+  /** A call that killed the worker: stops generation on the device. */
+  private static final class Died extends RuntimeException {
+    final transient KernelDeath death;
+    final String check;
+
+    Died(KernelDeath death, String check) {
+      super(death.getMessage(), null, false, false);
+      this.death = death;
+      this.check = check;
+    }
   }
 
   /** Runs the tries on {@code device} for the checks whose example results were all passed. */
@@ -65,7 +81,6 @@ final class PropertyPhase {
     if (open.isEmpty() || spec.examples().isEmpty() || plan.tries() <= 0) {
       return;
     }
-    long t0 = System.nanoTime();
     List<ExampleGenerator> generators = new ArrayList<>();
     for (Example ex : spec.examples()) {
       generators.add(new ExampleGenerator(op.schema(), ex, spec.vary()));
@@ -75,7 +90,8 @@ final class PropertyPhase {
     Map<String, Integer> checked = new LinkedHashMap<>();
     int accepted = 0;
     int discarded = 0;
-    for (int t = 0; t < plan.tries() && !open.isEmpty(); t++) {
+    Died died = null;
+    for (int t = 0; t < plan.tries() && !open.isEmpty() && died == null && units.stopped().isEmpty(); t++) {
       ExampleGenerator gen = generators.get(t % generators.size());
       int round = t / generators.size();
       List<List<Long>> edges = gen.edgeCases();
@@ -83,18 +99,23 @@ final class PropertyPhase {
       Example e = gen.generate(choices);
       List<Long> sequence = choices.sequence();
       String tryLabel = "try " + t + (round < edges.size() ? (round == 0 ? " (edge case: sizes 0)" : " (edge case: sizes 1)") : "");
+      try {
       if (!realAccepts(e, device)) {
         discarded++;
         Check fake = open.stream().filter(c -> c.id().equals("fake.metadata")).findFirst().orElse(null);
         if (fake != null && metaAccepts(e)) {
           Predicate<Choices> fails = replay -> {
             Example x = gen.generate(replay);
-            return !realAccepts(x, device) && metaAccepts(x);
+            try {
+              return !realAccepts(x, device) && metaAccepts(x);
+            } catch (Died d) {
+              return true; // a call that kills the worker still fails
+            }
           };
           Verdict v = Verdict.failed("the meta kernel rejects what the " + device.label() + " kernel rejects",
               "the meta kernel accepts an input the " + device.label() + " kernel raises on",
               "make the Meta kernel check the same conditions as the real kernel");
-          report(fake, device, gen, e, sequence, fails, tryLabel, v, t0);
+          report(fake, device, gen, e, sequence, fails, tryLabel, v);
           open.remove(fake);
         }
         continue;
@@ -109,21 +130,36 @@ final class PropertyPhase {
         if (v.outcome() == Outcome.FAILED) {
           Predicate<Choices> fails = replay -> {
             Example x = gen.generate(replay);
-            return realAccepts(x, device) && evaluate(c, x, device).outcome() == Outcome.FAILED;
+            try {
+              return realAccepts(x, device) && evaluate(c, x, device).outcome() == Outcome.FAILED;
+            } catch (Died d) {
+              return true; // a call that kills the worker still fails
+            }
           };
-          report(c, device, gen, e, sequence, fails, tryLabel, null, t0);
+          report(c, device, gen, e, sequence, fails, tryLabel, null);
           open.remove(c);
         } else if (v.outcome() == Outcome.ERRORED) {
           sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated from " + e.ref(),
-              Outcome.ERRORED, v.facts(), ms(t0)));
+              Outcome.ERRORED, v.facts(), micros(c.id())));
           open.remove(c);
         }
       }
+      } catch (Died d) {
+        died = d;
+        reportDeath(d, device, gen, e, sequence, tryLabel, open);
+      }
     }
     for (Check c : open) {
+      if (died != null || units.stopped().isPresent()) {
+        sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated (" + plan.tries() + " tries)",
+            Outcome.SKIPPED, List.of(Fact.of("reason", "generation on " + device.label()
+                + " stopped: a call killed the worker (see kernel.crash / kernel.timeout)"),
+                Fact.of("inputs checked", checked.getOrDefault(c.id(), 0))), micros(c.id())));
+        continue;
+      }
       sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated (" + plan.tries() + " tries)",
           Outcome.PASSED, List.of(Fact.of("inputs checked", checked.getOrDefault(c.id(), 0)),
-              Fact.of("seed", plan.seed())), ms(t0)));
+              Fact.of("seed", plan.seed())), micros(c.id())));
     }
     List<Fact> domain = new ArrayList<>();
     domain.add(Fact.of("tries", plan.tries()));
@@ -135,12 +171,42 @@ final class PropertyPhase {
           + " arguments ({\"box\": {\"int\": [0, 64]}}) or the dtypes it accepts ({\"dtype\": [\"float32\"]})"));
     }
     sink.accept(new CheckResult(op.name(), DOMAIN, device.label(), "generated (" + plan.tries() + " tries)",
-        Outcome.PASSED, domain, ms(t0)));
+        Outcome.PASSED, domain, micros(DOMAIN)));
+  }
+
+  /** A generated input killed the worker: shrink it to a minimal one that still does, and report it. */
+  private void reportDeath(Died d, Device device, ExampleGenerator gen, Example first, List<Long> sequence,
+      String tryLabel, List<Check> open) {
+    long t = System.nanoTime();
+    Check during = open.stream().filter(c -> c.id().equals(d.check)).findFirst().orElse(null);
+    Predicate<Choices> dies = replay -> {
+      Example x = gen.generate(replay);
+      try {
+        if (units.accepts(op.name(), device, x) && during != null) {
+          units.evaluate(during.id(), op.name(), device, x);
+        }
+        return false;
+      } catch (KernelDeath again) {
+        return true;
+      }
+    };
+    units.counting(false);
+    Shrinker.Result shrunk = new Shrinker(dies, DEATH_SHRINK_BUDGET).shrink(sequence);
+    units.counting(true);
+    Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
+    List<Fact> more = List.of(
+        Fact.of("example", first.ref() + " (" + tryLabel + ")  " + describe(first, device)),
+        Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + shrunk.steps() + " steps)"));
+    String check = d.check == null ? "the real kernel on a generated input (before any check)" : d.check;
+    sink.accept(units.result(d.death, op.name(), check, device, first, more, (System.nanoTime() - t) / 1_000));
   }
 
   private void report(Check c, Device device, ExampleGenerator gen, Example first, List<Long> sequence,
-      Predicate<Choices> fails, String tryLabel, Verdict fixed, long t0) {
+      Predicate<Choices> fails, String tryLabel, Verdict fixed) {
+    long t0 = System.nanoTime();
+    units.counting(false);
     Shrinker.Result shrunk = new Shrinker(fails, SHRINK_BUDGET).shrink(sequence);
+    units.counting(true);
     Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
     Verdict v = fixed != null ? fixed : evaluate(c, minimal, device);
     if (v.outcome() != Outcome.FAILED) {
@@ -156,18 +222,21 @@ final class PropertyPhase {
     facts.add(Fact.of("example", first.ref() + " (" + tryLabel + ")  " + describe(first, device)));
     facts.add(Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + shrunk.steps() + " steps)"));
     facts.add(Fact.of("seed", plan.seed()));
-    facts.add(Fact.of("rerun", "./opcheck check " + target.source() + " --op " + op.name() + " --check " + c.id()
+    facts.add(Fact.of("rerun", "./opcheck check " + units.source() + " --op " + op.name() + " --check " + c.id()
         + " --device " + device.label() + " --seed " + plan.seed() + " --tries " + plan.tries()));
     v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
+    nanos.merge(c.id(), System.nanoTime() - t0, Long::sum);
     sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated from " + first.ref(),
-        Outcome.FAILED, facts, ms(t0)));
+        Outcome.FAILED, facts, micros(c.id())));
   }
 
   private String describe(Example e, Device device) {
     try {
-      return Materializer.bind(op, e, device, plan.seed()).description();
-    } catch (ExampleException ex) {
+      return units.describe(op.name(), device, e);
+    } catch (OpUnits.InvalidExample ex) {
       return "(cannot be materialized: " + ex.getMessage() + ")";
+    } catch (KernelDeath ex) {
+      return "(materializing it killed the worker: " + ex.getMessage() + ")";
     }
   }
 
@@ -179,24 +248,30 @@ final class PropertyPhase {
     return callable(e, Device.META);
   }
 
+  /** Whether the kernel accepts {@code e}; a death propagates as {@link Died}. */
   private boolean callable(Example e, Device device) {
+    long t = System.nanoTime();
     try {
-      OpCall.call(subject(e, device), Materializer.bind(op, e, device, plan.seed()));
-      return true;
-    } catch (ExampleException | OpCall.KernelError ex) {
-      return false;
+      return units.accepts(op.name(), device, e);
+    } catch (KernelDeath d) {
+      throw new Died(d, null);
+    } finally {
+      nanos.merge(DOMAIN, System.nanoTime() - t, Long::sum);
     }
   }
 
   private Verdict evaluate(Check c, Example e, Device device) {
-    return Runner.evaluate(c, subject(e, device));
+    long t = System.nanoTime();
+    try {
+      return units.evaluate(c.id(), op.name(), device, e);
+    } catch (KernelDeath d) {
+      throw new Died(d, c.id());
+    } finally {
+      nanos.merge(c.id(), System.nanoTime() - t, Long::sum);
+    }
   }
 
-  private Subject subject(Example e, Device device) {
-    return new Subject(target.library(), op, spec, device, e, plan.seed());
-  }
-
-  private static long ms(long t0) {
-    return (System.nanoTime() - t0) / 1_000_000;
+  private long micros(String key) {
+    return nanos.getOrDefault(key, 0L) / 1_000;
   }
 }

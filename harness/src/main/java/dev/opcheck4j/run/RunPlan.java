@@ -3,7 +3,7 @@ package dev.opcheck4j.run;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
-import dev.opcheck4j.torch.OpLibrary;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -14,8 +14,10 @@ import java.util.List;
  * @param checks checks to run, in registry order
  * @param seed seed for everything drawn at random
  * @param tries generated inputs per op and device (0: examples only)
+ * @param timeout deadline of one unit, unless the op's spec gives its own
  */
-public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries) {
+public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
+    Duration timeout) {
   public RunPlan {
     targets = List.copyOf(targets);
     devices = List.copyOf(devices);
@@ -25,18 +27,14 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
   /**
    * One library and its op entries.
    *
-   * @param library the loaded library
+   * @param library what the worker found in the library
    * @param ops op entries; every op the library registers when no spec names them
    * @param source how the command line named it, for rerun lines: {@code --spec FILE} or {@code --library LIB}
+   * @param index its position among the run's targets (the worker's index for it)
    */
-  public record Target(OpLibrary library, List<OpSpec> ops, String source) {
+  public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index) {
     public Target {
       ops = List.copyOf(ops);
-    }
-
-    /** Every op the library registers, with no spec. */
-    public static Target allOps(OpLibrary library) {
-      return new Target(library, library.ops().stream().map(OpSpec::bare).toList(), "--library " + library.path());
     }
   }
 }

@@ -3,23 +3,14 @@ package dev.opcheck4j.run;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
-import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.Check;
-import dev.opcheck4j.checks.OpCall;
-import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.ExistsCheck;
-import dev.opcheck4j.generate.ExampleException;
-import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
-import dev.opcheck4j.torch.NativeStrings;
-import dev.opcheck4j.torch.Operator;
-import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.UnknownOpException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,14 +18,19 @@ import java.util.Map;
 
 /**
  * Runs every applicable check on every (op, device, example) of a plan. Each result goes to the
- * listener as soon as it exists; one op's failure or a harness error never stops the others.
+ * listener as soon as it exists; one op's failure, a harness error or a dying worker never stops
+ * the others. The runner plans and keeps the prerequisites in this (parent) process; every unit
+ * that touches libtorch goes to the op's {@link Kernels}, and a worker that dies on a unit turns
+ * it into a {@code kernel.crash} or {@code kernel.timeout} result.
  */
 public final class Runner {
-  private final TorchRuntime runtime;
-  private final List<String> inputErrors = new ArrayList<>();
+  private final RunPlan plan;
+  private final boolean cudaAvailable;
+  private final List<String> inputErrors = java.util.Collections.synchronizedList(new ArrayList<>());
 
-  public Runner(TorchRuntime runtime) {
-    this.runtime = runtime;
+  public Runner(RunPlan plan, boolean cudaAvailable) {
+    this.plan = plan;
+    this.cudaAvailable = cudaAvailable;
   }
 
   /** Whether {@code check} also runs on generated inputs (after its examples all passed). */
@@ -47,50 +43,37 @@ public final class Runner {
     return List.copyOf(inputErrors);
   }
 
-  public RunReport run(RunPlan plan, ResultListener listener) {
-    Instant started = Instant.now();
-    long t0 = System.nanoTime();
-    List<CheckResult> all = new ArrayList<>();
-    ResultListener sink =
-        r -> {
-          all.add(r);
-          listener.accept(r);
-        };
-    for (RunPlan.Target target : plan.targets()) {
-      runLibraryChecks(plan, target, sink);
-      for (OpSpec spec : target.ops()) {
-        runOp(plan, target, spec, sink);
-      }
-    }
-    long ms = (System.nanoTime() - t0) / 1_000_000;
-    return new RunReport(runtime.torchVersion(), runtime.presetsVersion(), started, ms, all);
-  }
-
-  private void runLibraryChecks(RunPlan plan, RunPlan.Target target, ResultListener sink) {
+  void runLibraryChecks(RunPlan.Target target, Kernels kernels, ResultListener sink) {
+    String op = String.join("|", target.library().namespaces()) + "::*";
+    OpUnits units = new OpUnits(plan, target, OpSpec.bare(op), kernels);
     for (Check check : plan.checks()) {
       if (check.scope() != Check.Scope.LIBRARY) {
         continue;
       }
-      String op = String.join("|", target.library().namespaces()) + "::*";
       long t = System.nanoTime();
-      Subject subject = new Subject(target.library(), null, OpSpec.bare(op), null, null, plan.seed());
-      Verdict v = evaluate(check, subject);
-      long ms = (System.nanoTime() - t) / 1_000_000;
+      Verdict v;
+      try {
+        v = units.evaluate(check.id(), null, null, null);
+      } catch (KernelDeath d) {
+        sink.accept(units.result(d, op, check.id(), null, null, List.of(), micros(t)));
+        continue;
+      }
+      long us = micros(t);
       if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
         for (String name : DanglingImplCheck.danglingNames(v)) {
-          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms));
+          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, us));
         }
       } else {
-        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms));
+        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, us));
       }
     }
   }
 
-  private void runOp(RunPlan plan, RunPlan.Target target, OpSpec spec, ResultListener sink) {
-    Operator op;
-    try {
-      op = target.library().op(spec.op());
-    } catch (UnknownOpException e) {
+  void runOp(RunPlan.Target target, OpSpec spec, Kernels kernels, ResultListener sink) {
+    LibraryInfo.Op op = target.library().op(spec.op()).orElse(null);
+    if (op == null) {
+      List<String> near = UnknownOpException.nearest(spec.op(), target.library().opNames(), 3);
+      UnknownOpException e = new UnknownOpException(spec.op(), near, target.library().path().getFileName().toString());
       inputErrors.add(spec.ref() + ": " + e.getMessage());
       Verdict v =
           Verdict.failed(
@@ -102,17 +85,18 @@ public final class Runner {
       sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0));
       return;
     }
+    OpUnits units = new OpUnits(plan, target, spec, kernels);
     Map<String, Outcome> seen = new HashMap<>();
-    List<Device> devices = devicesFor(plan, spec);
-    Map<Example, String> invalid = validate(op, spec, plan.seed());
+    List<Device> devices = devicesFor(spec);
+    Map<Example, String> invalid = validate(op, spec, units);
     for (Check check : plan.checks()) {
       switch (check.scope()) {
-        case LIBRARY -> {}
-        case OP -> once(plan, target, spec, op, check, null, null, seen, sink);
+        case LIBRARY, SUPERVISOR -> {}
+        case OP -> once(units, spec, op, check, null, null, seen, sink);
         case DEVICE -> {
           for (Device d : devices) {
             if (check.appliesTo(d)) {
-              once(plan, target, spec, op, check, d, null, seen, sink);
+              once(units, spec, op, check, d, null, seen, sink);
             }
           }
         }
@@ -129,7 +113,7 @@ public final class Runner {
               if (invalid.containsKey(ex)) {
                 emit(op, check, d, ex, Verdict.skipped("invalid example: " + invalid.get(ex)), 0, seen, sink);
               } else {
-                once(plan, target, spec, op, check, d, ex, seen, sink);
+                once(units, spec, op, check, d, ex, seen, sink);
               }
             }
           }
@@ -137,7 +121,7 @@ public final class Runner {
       }
     }
     if (plan.tries() > 0 && invalid.isEmpty()) {
-      PropertyPhase generated = new PropertyPhase(plan, target, spec, op, sink);
+      PropertyPhase generated = new PropertyPhase(plan, units, spec, op, sink);
       for (Device d : devices) {
         if (d != Device.META) {
           generated.run(d, seen);
@@ -146,21 +130,23 @@ public final class Runner {
     }
   }
 
-  /** Binds every example on the CPU once; the ones that do not fit the schema are input errors. */
-  private Map<Example, String> validate(Operator op, OpSpec spec, long seed) {
+  /** Binds every example on the CPU once; the ones that do not fit the schema (or the machine) are input errors. */
+  private Map<Example, String> validate(LibraryInfo.Op op, OpSpec spec, OpUnits units) {
     Map<Example, String> invalid = new HashMap<>();
     for (Example ex : spec.examples()) {
       try {
-        Materializer.bind(op, ex, Device.CPU, seed);
-      } catch (ExampleException e) {
+        units.describe(op.name(), Device.CPU, ex);
+      } catch (OpUnits.InvalidExample e) {
         invalid.put(ex, e.getMessage());
         inputErrors.add(e.getMessage());
+      } catch (KernelDeath d) {
+        invalid.put(ex, "materializing it killed the worker: " + d.getMessage());
       }
     }
     return invalid;
   }
 
-  private List<Device> devicesFor(RunPlan plan, OpSpec spec) {
+  private List<Device> devicesFor(OpSpec spec) {
     if (spec.devices().isEmpty()) {
       return plan.devices();
     }
@@ -168,10 +154,9 @@ public final class Runner {
   }
 
   private void once(
-      RunPlan plan,
-      RunPlan.Target target,
+      OpUnits units,
       OpSpec spec,
-      Operator op,
+      LibraryInfo.Op op,
       Check check,
       Device device,
       Example example,
@@ -180,9 +165,18 @@ public final class Runner {
     long t = System.nanoTime();
     Verdict v = precondition(check, spec, device, seen);
     if (v == null) {
-      v = evaluate(check, new Subject(target.library(), op, spec, device, example, plan.seed()));
+      v = units.stopped().orElse(null);
     }
-    emit(op, check, device, example, v, (System.nanoTime() - t) / 1_000_000, seen, sink);
+    if (v == null) {
+      try {
+        v = units.evaluate(check.id(), op.name(), device, example);
+      } catch (KernelDeath d) {
+        seen.merge(key(check.id(), device), Outcome.FAILED, Runner::worse);
+        sink.accept(units.result(d, op.name(), check.id(), device, example, List.of(), micros(t)));
+        return;
+      }
+    }
+    emit(op, check, device, example, v, micros(t), seen, sink);
   }
 
   /** A Skipped verdict when the check cannot run here, or null when it can. */
@@ -191,7 +185,7 @@ public final class Runner {
     if (why.isPresent()) {
       return Verdict.skipped("skipped by the spec: " + why.get());
     }
-    if (device == Device.CUDA && !runtime.cudaAvailable()) {
+    if (device == Device.CUDA && !cudaAvailable) {
       return Verdict.skipped("no CUDA device in this process (torch.cuda_is_available() is false)");
     }
     for (String required : check.requires()) {
@@ -203,34 +197,24 @@ public final class Runner {
     return null;
   }
 
-  static Verdict evaluate(Check check, Subject subject) {
-    try {
-      return check.evaluate(subject);
-    } catch (OpCall.KernelError e) {
-      // a kernel that raised inside a check that needed it to run is a finding, not a harness bug
-      return Verdict.failed(
-          "the kernel runs on the example, as it did for kernel.error",
-          "raised: " + e.getMessage(),
-          "a kernel that raises only sometimes depends on hidden state; see determinism");
-    } catch (Exception | LinkageError | AssertionError e) {
-      return Verdict.errored(e.getClass().getSimpleName() + ": " + NativeStrings.firstLine(e.getMessage()));
-    }
-  }
-
   private void emit(
-      Operator op,
+      LibraryInfo.Op op,
       Check check,
       Device device,
       Example example,
       Verdict v,
-      long ms,
+      long micros,
       Map<String, Outcome> seen,
       ResultListener sink) {
     // the worst outcome over a device's examples decides what dependants see
     seen.merge(key(check.id(), device), v.outcome(), Runner::worse);
     String dev = device == null ? CheckResult.NONE : device.label();
     String ex = example == null ? CheckResult.NONE : example.ref();
-    sink.accept(result(op.name(), check, dev, ex, v, ms));
+    sink.accept(result(op.name(), check, dev, ex, v, micros));
+  }
+
+  static long micros(long t0) {
+    return (System.nanoTime() - t0) / 1_000;
   }
 
   /** Severity order: passed < skipped < failed < errored. */
@@ -252,8 +236,8 @@ public final class Runner {
   }
 
   private static CheckResult result(
-      String op, Check check, String device, String example, Verdict v, long ms) {
-    return new CheckResult(op, check.id(), device, example, v.outcome(), v.facts(), ms);
+      String op, Check check, String device, String example, Verdict v, long micros) {
+    return new CheckResult(op, check.id(), device, example, v.outcome(), v.facts(), micros);
   }
 
 }

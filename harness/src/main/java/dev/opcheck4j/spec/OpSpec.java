@@ -1,5 +1,6 @@
 package dev.opcheck4j.spec;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,6 +16,7 @@ import java.util.Optional;
  * @param ref where the entry is, e.g. {@code spec.json#ops[2]}
  * @param gradcheck gradcheck settings (PyTorch's defaults when the spec gives none)
  * @param vary how generated inputs may differ from the examples
+ * @param timeout the op's deadline for one unit of work, when the spec gives one (else the run's)
  */
 public record OpSpec(
     String op,
@@ -24,12 +26,18 @@ public record OpSpec(
     List<Example> examples,
     String ref,
     Gradcheck gradcheck,
-    Vary vary) {
+    Vary vary,
+    Optional<Duration> timeout) {
 
   public OpSpec {
     devices = List.copyOf(devices);
     skips = Map.copyOf(skips);
     examples = List.copyOf(examples);
+  }
+
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, Optional.empty());
   }
 
   /** A spec entry with nothing but the op name (ops found in a library without a spec). */

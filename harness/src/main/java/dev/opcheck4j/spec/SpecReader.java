@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,7 +25,7 @@ import java.util.Set;
 public final class SpecReader {
   static final Set<String> TOP_KEYS = Set.of("library", "ops");
   static final Set<String> OP_KEYS =
-      Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary");
+      Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "timeout");
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
   static final Set<String> DTYPE_NAMES = Set.of("float32", "float64", "float16", "bfloat16", "int64",
@@ -188,7 +189,16 @@ public final class SpecReader {
       gradcheck = new OpSpec.Gradcheck(eps, nonNegative(g, "atol", gv, d.atol()), nonNegative(g, "rtol", gv, d.rtol()), fast);
     }
     Vary vary = m.containsKey("vary") ? vary(m.get("vary")) : Vary.NONE;
-    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary);
+    Optional<Duration> timeout = Optional.empty();
+    if (m.containsKey("timeout")) {
+      SpecValue tv = m.get("timeout");
+      if (!tv.isNumber() || tv.number() <= 0) {
+        throw new SpecException(tv.location(), "\"timeout\" is the deadline of one unit in seconds (a number > 0), got "
+            + tv.describe());
+      }
+      timeout = Optional.of(Duration.ofMillis(Math.round(tv.number() * 1000)));
+    }
+    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary, timeout);
   }
 
   /**

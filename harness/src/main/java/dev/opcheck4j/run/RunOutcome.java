@@ -1,0 +1,18 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.api.RunReport;
+import java.util.List;
+
+/**
+ * A finished run.
+ *
+ * @param report every result, in the stable order of the plan (the same for any number of jobs)
+ * @param inputErrors problems with the input found while running (unknown ops, invalid examples), one line each
+ * @param ops the ops that were checked, in plan order
+ */
+public record RunOutcome(RunReport report, List<String> inputErrors, List<String> ops) {
+  public RunOutcome {
+    inputErrors = List.copyOf(inputErrors);
+    ops = List.copyOf(ops);
+  }
+}
