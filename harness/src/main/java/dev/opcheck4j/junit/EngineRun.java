@@ -2,19 +2,20 @@ package dev.opcheck4j.junit;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.run.RunPlan;
-import dev.opcheck4j.run.Runner;
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.torch.LibraryLoadException;
-import dev.opcheck4j.torch.OpLibrary;
-import dev.opcheck4j.torch.TorchRuntime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The one place where the engine hands its specs to the run machinery and gets results back as
- * they are produced. Everything else in the engine is plain Java over {@link CheckResult}s.
+ * The one place where the engine hands its specs to the run machinery ({@link Launcher}: kernels run
+ * in supervised worker JVMs, never in the test JVM) and gets results back as they are final.
+ * Everything else in the engine is plain Java over {@link CheckResult}s.
  */
 final class EngineRun {
   /**
@@ -39,28 +40,40 @@ final class EngineRun {
 
   private EngineRun() {}
 
+  /** Runs the specs one after the other (each on its own workers); null when none could run. */
   static RunReport run(List<Job> jobs, Sink sink) {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
     List<CheckResult> all = new ArrayList<>();
-    TorchRuntime runtime = TorchRuntime.get();
+    String torch = null;
+    String presets = null;
     for (Job job : jobs) {
       EngineSettings s = job.settings();
+      RunRequest request = RunRequest.builder()
+          .spec(job.file().file())
+          .ops(EngineTree.ops(job.file(), s).stream().map(o -> o.op()).toList())
+          .checks(s.selectedChecks().stream().map(c -> c.id()).toList())
+          .devices(s.selectedDevices())
+          .seed(s.seed())
+          .tries(s.tries())
+          .jobs(s.jobs())
+          .timeout(s.timeout())
+          .reportDir(s.reportDir().resolve("runs").resolve(job.file().file().getFileName().toString()))
+          .build();
       try {
-        OpLibrary lib = OpLibrary.load(job.file().library());
-        RunPlan.Target target = new RunPlan.Target(lib, EngineTree.ops(job.file(), s), "--spec " + job.file().file());
-        Runner runner = new Runner(runtime);
-        runner.run(new RunPlan(List.of(target), s.selectedDevices(), s.selectedChecks(), s.seed(), s.tries()), r -> {
+        RunOutcome outcome = Launcher.execute(request, r -> {
           all.add(r);
           sink.result(job.spec(), r);
         });
-        runner.inputErrors().forEach(e -> sink.inputError(job.spec(), e));
-      } catch (LibraryLoadException e) {
+        torch = outcome.report().torchVersion();
+        presets = outcome.report().presetsVersion();
+        outcome.inputErrors().forEach(e -> sink.inputError(job.spec(), e));
+      } catch (LibraryLoadException | SpecException | IllegalArgumentException e) {
         sink.inputError(job.spec(), e.getMessage());
       }
       sink.specDone(job.spec());
     }
     long ms = (System.nanoTime() - t0) / 1_000_000;
-    return new RunReport(runtime.torchVersion(), runtime.presetsVersion(), started, ms, all);
+    return torch == null ? null : new RunReport(torch, presets, started, ms, all);
   }
 }

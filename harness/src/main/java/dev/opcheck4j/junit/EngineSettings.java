@@ -2,6 +2,7 @@ package dev.opcheck4j.junit;
 
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.torch.Device;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +49,6 @@ public record EngineSettings(
     String docsBase) {
 
   public static final String PREFIX = "opcheck4j.";
-  public static final long DEFAULT_SEED = 20261122L;
 
   public EngineSettings {
     specs = List.copyOf(specs);
@@ -78,10 +78,10 @@ public record EngineSettings(
         list(get.apply("ops")),
         checks,
         devices,
-        number(get, "seed", DEFAULT_SEED, Long::parseLong, Long.MIN_VALUE),
-        (int) number(get, "tries", 100L, Long::parseLong, 0),
-        (int) number(get, "jobs", 1L, Long::parseLong, 1),
-        get.apply("timeout").map(EngineSettings::duration).orElse(Duration.ofSeconds(120)),
+        number(get, "seed", RunRequest.DEFAULT_SEED, Long::parseLong, Long.MIN_VALUE),
+        (int) number(get, "tries", RunRequest.DEFAULT_TRIES, Long::parseLong, 0),
+        (int) number(get, "jobs", Runtime.getRuntime().availableProcessors(), Long::parseLong, 1),
+        get.apply("timeout").map(EngineSettings::duration).orElse(RunRequest.DEFAULT_TIMEOUT),
         get.apply("warningsAsErrors").map(Boolean::parseBoolean).orElse(false),
         get.apply("expectedFailures").map(Path::of),
         get.apply("reportDir").map(Path::of).orElse(Path.of("target", "opcheck")),
@@ -101,7 +101,7 @@ public record EngineSettings(
   /** Every parameter with the value in force, in a fixed order, for the console and the reports. */
   public Map<String, String> describe() {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(PREFIX + "specs", specs.isEmpty() ? "(classpath opcheck/ only)" : String.join(",", specs.stream().map(Path::toString).toList()));
+    m.put(PREFIX + "specs", specs.isEmpty() ? "(none beyond those discovered)" : String.join(",", specs.stream().map(Path::toString).toList()));
     m.put(PREFIX + "ops", ops.isEmpty() ? "(all)" : String.join(",", ops));
     m.put(PREFIX + "checks", checks.isEmpty() ? "(all)" : String.join(",", checks));
     m.put(PREFIX + "devices", String.join(",", selectedDevices().stream().map(Device::label).toList()));

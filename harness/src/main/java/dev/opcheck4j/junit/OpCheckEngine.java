@@ -129,6 +129,10 @@ public final class OpCheckEngine implements TestEngine {
     RunDescriptor root = (RunDescriptor) request.getRootTestDescriptor();
     EngineExecutionListener listener = request.getEngineExecutionListener();
     listener.executionStarted(root);
+    if (root.getChildren().isEmpty()) {
+      listener.executionFinished(root, TestExecutionResult.successful());
+      return;
+    }
     EngineSettings settings = root.settings;
     System.out.println("opcheck4j: " + String.join(", ", settings.describe().entrySet().stream()
         .map(e -> e.getKey().substring(EngineSettings.PREFIX.length()) + "=" + e.getValue()).toList()));

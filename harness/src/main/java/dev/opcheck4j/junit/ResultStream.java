@@ -265,7 +265,7 @@ final class ResultStream {
    * real one, while the run goes on in the background (a lag of one check at most).
    */
   private static void waitForDuration(CheckResult r, long arrivedNanos) {
-    long until = arrivedNanos + TimeUnit.MILLISECONDS.toNanos(r.durationMs());
+    long until = arrivedNanos + TimeUnit.MICROSECONDS.toNanos(r.durationMicros());
     long left = until - System.nanoTime();
     if (left > 0) {
       try {
@@ -298,6 +298,6 @@ final class ResultStream {
         + (r.device().equals(CheckResult.NONE) ? "" : " -Dopcheck4j.devices=" + r.device())
         + " -Dopcheck4j.seed=" + settings.seed() + " -Dopcheck4j.tries=" + settings.tries();
     List<Fact> facts = r.facts().stream().map(f -> f.key().equals("rerun") ? Fact.of("rerun", line) : f).toList();
-    return new CheckResult(r.op(), r.check(), r.device(), r.example(), r.outcome(), facts, r.durationMs());
+    return new CheckResult(r.op(), r.check(), r.device(), r.example(), r.outcome(), facts, r.durationMicros());
   }
 }
