@@ -108,8 +108,9 @@ final class EngineTree {
 
   /** A test for a result no static node was made for (a library-level finding, a new check). */
   static EngineNode extra(EngineNode parent, CheckResult r, int nth) {
-    String name = r.check() + (r.device().equals(CheckResult.NONE) ? "" : " on " + r.device())
-        + (r.example().equals(CheckResult.NONE) ? "" : " (" + r.example() + ")")
+    String example = r.example().startsWith("generated (") ? ", " + r.example().replaceAll("\\D+", " ").strip() + " generated inputs"
+        : r.example().equals(CheckResult.NONE) ? "" : " (" + r.example() + ")";
+    String name = r.check() + (r.device().equals(CheckResult.NONE) ? "" : " on " + r.device()) + example
         + (parent.kind == EngineNode.Kind.SPEC && !r.op().endsWith("::*") ? " " + r.op() : "");
     EngineNode node = new EngineNode(parent.getUniqueId().append("result", r.op() + "|" + r.check() + "|" + r.device() + "|" + nth),
         name, parent.kind == EngineNode.Kind.CHECK ? parent.sources.test(parent.getDisplayName() + ", " + name)

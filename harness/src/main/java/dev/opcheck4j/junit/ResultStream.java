@@ -168,6 +168,11 @@ final class ResultStream {
     if (ex != null && ex != Outcome.PASSED) {
       return "requires registration.exists, which " + ex.label();
     }
+    CheckResult death = results.stream().filter(r -> r.op().equals(n.op) && r.device().equals(n.device)
+        && (r.check().equals("kernel.crash") || r.check().equals("kernel.timeout"))).findFirst().orElse(null);
+    if (death != null) {
+      return "not judged: the worker died running this op (see " + death.check() + " on " + death.device() + ")";
+    }
     List<String> errors = inputErrors.getOrDefault(n.spec, List.of());
     if (!errors.isEmpty() && results.stream().noneMatch(r -> r.op().equals(n.op))) {
       return "not run: " + errors.get(0);
@@ -294,7 +299,8 @@ final class ResultStream {
     if (r.fact("rerun").isEmpty() || !underMaven) {
       return r;
     }
-    String line = "mvn test -Dopcheck4j.ops=" + r.op() + " -Dopcheck4j.checks=" + r.check()
+    // a crash or timeout is found by rerunning the check that was running when the worker died
+    String line = "mvn test -Dopcheck4j.ops=" + r.op() + " -Dopcheck4j.checks=" + r.fact("check").orElse(r.check())
         + (r.device().equals(CheckResult.NONE) ? "" : " -Dopcheck4j.devices=" + r.device())
         + " -Dopcheck4j.seed=" + settings.seed() + " -Dopcheck4j.tries=" + settings.tries();
     List<Fact> facts = r.facts().stream().map(f -> f.key().equals("rerun") ? Fact.of("rerun", line) : f).toList();

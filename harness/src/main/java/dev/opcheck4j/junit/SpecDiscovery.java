@@ -98,9 +98,13 @@ final class SpecDiscovery {
       }
     }
     // A build tool that only knows classes (Surefire selects the classes it scanned, Gradle too)
-    // gets the convention folder; a -Dtest narrowing to some classes does not drag specs in.
+    // gets the convention folder and the opcheck4j.specs files; Surefire's -Dtest narrowing the
+    // run to some classes does not drag specs in.
     boolean narrowedToClasses = classes && System.getProperty("test") != null;
-    if (!explicit && !narrowedToClasses) {
+    if (narrowedToClasses && !explicit) {
+      return new ArrayList<>(found.values());
+    }
+    if (!explicit) {
       convention();
     }
     for (Path p : settings.specs()) {
