@@ -225,9 +225,9 @@ final class ResultStream {
     String library = root.libraryName(n.spec);
     AllureResults.describe(r, library, settings.docsBase());
     waitForDuration(r, arrivedNanos);
-    boolean warning = r.fact("warning").isPresent();
+    boolean warning = r.outcome().name().equals("WARNING") || r.fact("warning").isPresent();
     if (warning) {
-      String text = r.fact("warning").orElseThrow();
+      String text = r.fact("warning").or(() -> r.fact("but was")).orElse(ResultText.summaryLine(r));
       listener.reportingEntryPublished(n, ReportEntry.from("warning", text));
       System.out.println("WARNING " + ResultText.render(r));
     }
