@@ -54,6 +54,28 @@ class OpCheckEngineTests {
   }
 
   @Test
+  void discoveryReadsSpecsAndLoadsNoNativeCode() throws Exception {
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), DiscoveryProbe.class.getName(), NativeOps.spec("my_ops.json").toString())
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), out);
+    assertTrue(out.matches("(?s).*tests=[1-9][0-9]+ libtorch=false.*"), out);
+  }
+
+  @OpCheckSpec("opinputs/mul_add.yaml")
+  static class Anchor {}
+
+  @Test
+  void anAnnotatedClassAnchorsItsSpecs() {
+    TestDescriptor root = EngineTestKit.engine(OpCheckEngine.ID)
+        .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(Anchor.class)).discover().getEngineDescriptor();
+    assertEquals(List.of("mul_add.yaml"), root.getChildren().stream().map(TestDescriptor::getDisplayName).toList());
+    assertEquals("spec:opinputs/mul_add.yaml", root.getChildren().iterator().next().getUniqueId().getLastSegment().getType()
+        + ":" + root.getChildren().iterator().next().getUniqueId().getLastSegment().getValue());
+  }
+
+  @Test
   void goodOpsPassEveryTestWithTheGeneratedInputsAsTheirOwnTest() {
     EngineExecutionResults r = kit("good_ops.json", "opcheck4j.checks", "schema,fake", "opcheck4j.tries", "5",
         "opcheck4j.devices", "cpu,meta").execute();
