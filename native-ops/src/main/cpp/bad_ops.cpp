@@ -47,8 +47,9 @@ Tensor scale_(Tensor x, double s) {
 }
 
 // OP: bad_ops::fill_ret
-// EXPECT: schema.functionalizable, alias.returns-input
+// EXPECT: schema.functionalizable
 // Mutates x (declared) and returns x itself as Tensor(a!): torch.compile cannot functionalize it.
+// (SchemaCheckMode allows returning a mutable input, so alias.returns-input leaves it alone.)
 Tensor fill_ret(Tensor x, double v) {
   torch::stable::fill_(x, v);
   return x;
@@ -211,6 +212,63 @@ Tensor grad_nondeterministic(Tensor x) {
 // every other shape. Only generated inputs catch it.
 Tensor meta_hardcoded_meta(Tensor x) { return torch::stable::new_empty(x, {4, 3}); }
 
+// OP: bad_ops::meta_swaps_square
+// EXPECT: fake.metadata
+// transpose_copy: the CPU kernel returns x transposed ([cols, rows]); the meta kernel returns
+// [rows, cols]. The same on a square example; only an untied (non-square) generated input shows it.
+Tensor meta_swaps_square(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 2, "meta_swaps_square: x must be 2-d, got ", x.dim(), "-d");
+  check_floating(x, "meta_swaps_square: x");
+  Tensor xc = torch::stable::contiguous(x);
+  int64_t rows = x.size(0), cols = x.size(1);
+  Tensor out = torch::stable::new_empty(x, {cols, rows});
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) put(out, j * rows + i, elem(xc, i * cols + j));
+  return out;
+}
+Tensor meta_swaps_square_meta(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 2, "meta_swaps_square: x must be 2-d, got ", x.dim(), "-d");
+  return torch::stable::new_empty(x, {x.size(0), x.size(1)});
+}
+
+// OP: bad_ops::assumes_unit_stride
+// EXPECT: noncontiguous
+// Row sums that honour the storage offset and the row stride but assume the last dim has stride 1:
+// raises on nothing, silently wrong on a transposed (or strided) input.
+Tensor assumes_unit_stride(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 2, "assumes_unit_stride: x must be 2-d, got ", x.dim(), "-d");
+  check_floating(x, "assumes_unit_stride: x");
+  int64_t rows = x.size(0), cols = x.size(1);
+  Tensor out = torch::stable::new_empty(x, {rows});
+  bool dbl = x.scalar_type() == ScalarType::Double;
+  for (int64_t i = 0; i < rows; ++i) {
+    double sum = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      int64_t at = i * x.stride(0) + j;  // the bug: j * x.stride(1)
+      sum += dbl ? static_cast<const double*>(x.data_ptr())[at] : static_cast<const float*>(x.data_ptr())[at];
+    }
+    put(out, i, sum);
+  }
+  return out;
+}
+Tensor assumes_unit_stride_meta(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 2, "assumes_unit_stride: x must be 2-d, got ", x.dim(), "-d");
+  return torch::stable::new_empty(x, {x.size(0)});
+}
+
+// OP: bad_ops::declared_view
+// EXPECT: schema.functionalizable
+// Returns a view of x and declares it (Tensor(a) x -> Tensor(a)), with CPU and Meta kernels:
+// correct for SchemaCheckMode, but functionalization supports no custom op whose output has an alias
+// annotation, so torch.compile rejects it.
+Tensor declared_view(Tensor x) { return torch::stable::view(x, x.sizes()); }
+
+// OP: bad_ops::scalar_arg
+// EXPECT: kernel.error
+// A kernel taking `Scalar`: libtorch 2.10's stable ABI cannot pass a Scalar to a stable kernel, so
+// the kernel never runs. The defect is the schema, on this runtime; the message must blame the runtime.
+Tensor scalar_arg(Tensor x, double s) { return doubled(x); }
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(bad_ops, m) {
@@ -238,6 +296,10 @@ STABLE_TORCH_LIBRARY(bad_ops, m) {
   m.def("det_backward_no_meta(Tensor x) -> Tensor");
   m.def("grad_nondeterministic(Tensor x) -> Tensor");
   m.def("meta_hardcoded(Tensor x) -> Tensor");
+  m.def("meta_swaps_square(Tensor x) -> Tensor");
+  m.def("assumes_unit_stride(Tensor x) -> Tensor");
+  m.def("declared_view(Tensor(a) x) -> Tensor(a)");
+  m.def("scalar_arg(Tensor x, Scalar s) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, CompositeImplicitAutograd, m) {
@@ -268,6 +330,10 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, CPU, m) {
   m.impl("ignores_strides", TORCH_BOX(&ignores_strides));
   m.impl("raises", TORCH_BOX(&raises));
   m.impl("meta_hardcoded", TORCH_BOX(&doubled_kernel));
+  m.impl("meta_swaps_square", TORCH_BOX(&meta_swaps_square));
+  m.impl("assumes_unit_stride", TORCH_BOX(&assumes_unit_stride));
+  m.impl("declared_view", TORCH_BOX(&declared_view));
+  m.impl("scalar_arg", TORCH_BOX(&scalar_arg));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
@@ -290,4 +356,8 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
   m.impl("ignores_strides", TORCH_BOX(&elementwise_meta));
   m.impl("raises", TORCH_BOX(&elementwise_meta));
   m.impl("meta_hardcoded", TORCH_BOX(&meta_hardcoded_meta));
+  m.impl("meta_swaps_square", TORCH_BOX(&meta_swaps_square_meta));
+  m.impl("assumes_unit_stride", TORCH_BOX(&assumes_unit_stride_meta));
+  m.impl("declared_view", TORCH_BOX(&declared_view));
+  m.impl("scalar_arg", TORCH_BOX(&elementwise_meta_s));
 }

@@ -11,11 +11,14 @@ import dev.opcheck4j.checks.determinism.DeterminismCheck;
 import dev.opcheck4j.checks.fake.FakeMetadataCheck;
 import dev.opcheck4j.checks.fake.FakeMissingCheck;
 import dev.opcheck4j.checks.kernel.KernelCrashCheck;
+import dev.opcheck4j.checks.fake.PermissiveMetaCheck;
+import dev.opcheck4j.checks.generate.DomainCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.kernel.KernelTimeoutCheck;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
 import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
+import dev.opcheck4j.checks.noncontiguous.RejectedLayoutCheck;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.DeviceKernelCheck;
@@ -38,9 +41,9 @@ public final class BuiltinChecks {
           new DanglingImplCheck(),
           new TypesCheck(),
           new MutableArgsCheck(),
+          new AliasTargetCheck(),
           new FunctionalizableCheck(),
           new InplaceNameCheck(),
-          new AliasTargetCheck(),
           new FakeMissingCheck(),
           new KernelErrorCheck(),
           new KernelCrashCheck(),
@@ -56,7 +59,10 @@ public final class BuiltinChecks {
           new JacobianCheck(),
           new GradOutputCheck(),
           new DeterminismCheck(),
-          new NoncontiguousCheck());
+          new NoncontiguousCheck(),
+          new RejectedLayoutCheck(),
+          new PermissiveMetaCheck(),
+          new DomainCheck());
 
   private BuiltinChecks() {}
 

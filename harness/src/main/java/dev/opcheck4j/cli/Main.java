@@ -1,11 +1,13 @@
 package dev.opcheck4j.cli;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.bench.Benchmarks;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.LibraryInfo;
@@ -28,12 +30,14 @@ public final class Main {
   static final String USAGE =
       """
       usage: opcheck list --library LIB
+             opcheck checks
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
-                           [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR] [--verbose]
-                           [--jobs N] [--timeout SECONDS] [--shard I/N] [--junit-xml DIR]
+                           [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
+                           [--warnings-as-errors] [--verbose] [--jobs N] [--timeout SECONDS] [--shard I/N]
+                           [--junit-xml DIR]
              opcheck merge --report-dir OUT DIR...      (the report dirs of the shards of one run)
              opcheck demo [--report-dir DIR] [--verbose]
-             opcheck bench gradcheck|generation
+             opcheck bench gradcheck|generation|isolation|examples
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
 
   private final PrintStream out;
@@ -65,10 +69,11 @@ public final class Main {
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
+        case "checks" -> checks(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
         case "merge" -> merge(o);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check, demo, merge or bench");
+        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, checks, check, demo, merge or bench");
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -110,11 +115,26 @@ public final class Main {
       throw new UsageException(e.getMessage());
     }
     for (var r : merged.report().results()) {
-      if (o.verbose || r.fact("warning").isPresent() || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+      if (o.verbose || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
         out.println(ResultText.render(r));
       }
     }
     return finish(merged.report(), merged.inputErrors(), o.reportDir);
+  }
+
+  /** Every built-in check, in registry order, with its severity and summary (from its metadata). */
+  private ExitCode checks(Options o) throws UsageException {
+    if (!o.specs.isEmpty() || !o.libraries.isEmpty()) {
+      throw new UsageException("checks takes no options; it lists every built-in check");
+    }
+    int width = BuiltinChecks.all().stream().mapToInt(c -> c.id().length()).max().orElse(2);
+    out.printf("%-" + width + "s  %-8s %-9s %s%n", "check", "severity", "scope", "summary");
+    for (Check c : BuiltinChecks.all()) {
+      CheckInfo i = c.info();
+      out.printf("%-" + width + "s  %-8s %-9s %s%s%n", i.id(), i.severity().label(),
+          i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), i.generated() ? " (also on generated inputs)" : "");
+    }
+    return ExitCode.OK;
   }
 
   private ExitCode bench(String[] args) throws Exception {
@@ -124,7 +144,10 @@ public final class Main {
       switch (w) {
         case "gradcheck" -> b.gradcheck();
         case "generation" -> b.generation(home.resolve("fixtures/specs"));
-        default -> throw new UsageException("unknown benchmark '" + w + "'; expected gradcheck or generation");
+        case "isolation" -> b.isolation(home.resolve("fixtures/specs"), 30);
+        case "examples" -> b.examples(home.resolve("fixtures/specs"), 200);
+        default -> throw new UsageException("unknown benchmark '" + w
+            + "'; expected gradcheck, generation, isolation or examples");
       }
     }
     return ExitCode.OK;
@@ -148,7 +171,8 @@ public final class Main {
       return new JUnitXmlRun(out, err).run(o);
     }
     RunRequest.Builder request = RunRequest.builder().ops(o.ops).checks(o.checks).devices(o.devices).seed(o.seed)
-        .tries(o.tries).timeout(o.timeout).shard(o.shard).reportDir(o.reportDir);
+        .tries(o.tries).timeout(o.timeout).shard(o.shard).reportDir(o.reportDir)
+        .warningsAsErrors(o.warningsAsErrors);
     o.specs.forEach(request::spec);
     o.libraries.forEach(request::library);
     if (o.jobs > 0) {
@@ -166,8 +190,7 @@ public final class Main {
         Launcher.execute(
             r,
             res -> {
-              boolean warning = res.fact("warning").isPresent();
-              if (o.verbose || warning || res.outcome() != Outcome.PASSED && res.outcome() != Outcome.SKIPPED) {
+              if (o.verbose || res.outcome() != Outcome.PASSED && res.outcome() != Outcome.SKIPPED) {
                 out.println(ResultText.render(res));
               }
             });
@@ -212,11 +235,17 @@ public final class Main {
     }
     int width = byOp.keySet().stream().mapToInt(String::length).max().orElse(2);
     out.println();
-    out.printf("%-" + width + "s  %7s %7s %7s %7s%n", "op", "passed", "failed", "skipped", "errored");
+    StringBuilder head = new StringBuilder(String.format("%-" + width + "s ", "op"));
+    for (Outcome oc : Outcome.values()) {
+      head.append(String.format(" %7s", oc.label()));
+    }
+    out.println(head);
     for (var e : byOp.entrySet()) {
-      var c = e.getValue();
-      out.printf("%-" + width + "s  %7d %7d %7d %7d%n", e.getKey(), c.getOrDefault(Outcome.PASSED, 0),
-          c.getOrDefault(Outcome.FAILED, 0), c.getOrDefault(Outcome.SKIPPED, 0), c.getOrDefault(Outcome.ERRORED, 0));
+      StringBuilder row = new StringBuilder(String.format("%-" + width + "s ", e.getKey()));
+      for (Outcome oc : Outcome.values()) {
+        row.append(String.format(" %7d", e.getValue().getOrDefault(oc, 0)));
+      }
+      out.println(row);
     }
     List<String> parts = new ArrayList<>();
     for (Outcome o : Outcome.values()) {
@@ -237,6 +266,7 @@ public final class Main {
     int tries = RunRequest.DEFAULT_TRIES;
     Path reportDir;
     boolean verbose;
+    boolean warningsAsErrors;
     int jobs;
     java.time.Duration timeout = RunRequest.DEFAULT_TIMEOUT;
     RunRequest.Shard shard = RunRequest.Shard.ALL;
@@ -268,6 +298,10 @@ public final class Main {
         String a = args.get(i);
         if (a.equals("--verbose")) {
           o.verbose = true;
+          continue;
+        }
+        if (a.equals("--warnings-as-errors")) {
+          o.warningsAsErrors = true;
           continue;
         }
         if (i + 1 >= args.size()) {

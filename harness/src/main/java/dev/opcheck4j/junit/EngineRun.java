@@ -58,6 +58,7 @@ final class EngineRun {
           .tries(s.tries())
           .jobs(s.jobs())
           .timeout(s.timeout())
+          .warningsAsErrors(s.warningsAsErrors())
           .reportDir(s.reportDir().resolve("runs").resolve(job.file().file().getFileName().toString()))
           .build();
       try {

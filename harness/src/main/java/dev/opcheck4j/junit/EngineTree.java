@@ -1,8 +1,8 @@
 package dev.opcheck4j.junit;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.checks.Check;
-import dev.opcheck4j.run.Runner;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecFile;
@@ -41,7 +41,7 @@ final class EngineTree {
   static void build(EngineNode spec, SpecFile file, EngineSettings settings) {
     List<Check> checks = settings.selectedChecks();
     for (Check c : checks) {
-      if (c.scope() == Check.Scope.LIBRARY) {
+      if (c.scope() == CheckInfo.Scope.LIBRARY) {
         spec.addChild(check(spec, null, c, null, CheckResult.NONE, c.id()));
       }
     }
@@ -53,11 +53,19 @@ final class EngineTree {
           .filter(d -> op.devices().isEmpty() || op.devices().contains(d.label())).toList();
       for (Check c : checks) {
         switch (c.scope()) {
-          case LIBRARY -> {}
+          // library checks hang under the spec; crash and timeout results are registered when they happen
+          case LIBRARY, SUPERVISOR -> {}
           case OP -> opNode.addChild(check(opNode, op, c, null, op.op(), c.id()));
           case DEVICE, EXAMPLE -> {
             for (Device d : devices) {
               if (c.appliesTo(d)) {
+                opNode.addChild(check(opNode, op, c, d, op.op(), c.id() + " on " + d.label()));
+              }
+            }
+          }
+          case GENERATED -> {
+            for (Device d : devices) {
+              if (d != Device.META && c.appliesTo(d) && settings.tries() > 0 && !op.examples().isEmpty()) {
                 opNode.addChild(check(opNode, op, c, d, op.op(), c.id() + " on " + d.label()));
               }
             }
@@ -78,8 +86,8 @@ final class EngineTree {
       id = id.append("device", d.label());
     }
     List<Example> examples = op == null ? List.of() : op.examples();
-    boolean generated = d != null && d != Device.META && Runner.runsOnGeneratedInputs(c) && !examples.isEmpty();
-    boolean several = c.scope() == Check.Scope.EXAMPLE && (examples.size() > 1 || generated);
+    boolean generated = d != null && d != Device.META && c.info().generated() && !examples.isEmpty();
+    boolean several = c.scope() == CheckInfo.Scope.EXAMPLE && (examples.size() > 1 || generated);
     EngineNode node = new EngineNode(id, name, parent.sources.test(name), EngineNode.Kind.CHECK,
         several ? Type.CONTAINER : Type.TEST, parent.spec, opName, c.id(), d == null ? CheckResult.NONE : d.label(),
         null);
@@ -120,9 +128,8 @@ final class EngineTree {
     return node;
   }
 
-  /** Severity as the check declares it; every built-in check is an error until it says otherwise. */
   static String severity(Check c) {
-    return "error";
+    return c.severity().label();
   }
 
   /** A short text of an example's arguments from the spec, e.g. {@code float32[3,4] transposed, 0.5}. */

@@ -31,6 +31,7 @@ public final class OpCheck {
   private final List<Device> devices = new ArrayList<>();
   private long seed = RunRequest.DEFAULT_SEED;
   private int tries = RunRequest.DEFAULT_TRIES;
+  private boolean warningsAsErrors;
 
   private OpCheck() {}
 
@@ -83,9 +84,16 @@ public final class OpCheck {
     return this;
   }
 
+  /** Whether findings of warning checks fail (as {@code --warnings-as-errors}); default false. */
+  public OpCheck warningsAsErrors(boolean value) {
+    this.warningsAsErrors = value;
+    return this;
+  }
+
   /** Runs everything and returns the report (for any test engine, or none). */
   public Outcomes run() throws LibraryLoadException, SpecException {
-    RunRequest.Builder request = RunRequest.builder().ops(ops).checks(checks).devices(devices).seed(seed).tries(tries);
+    RunRequest.Builder request = RunRequest.builder().ops(ops).checks(checks).devices(devices).seed(seed).tries(tries)
+        .warningsAsErrors(warningsAsErrors);
     if (spec != null) {
       request.spec(spec, library);
     } else {

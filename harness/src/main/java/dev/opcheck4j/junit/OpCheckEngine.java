@@ -1,5 +1,6 @@
 package dev.opcheck4j.junit;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
@@ -171,6 +172,8 @@ public final class OpCheckEngine implements TestEngine {
     if (checks.isEmpty()) {
       return Optional.empty();
     }
+    // crash and timeout results have no node until they happen: keep them whenever anything runs
+    s.selectedChecks().stream().filter(c -> c.scope() == CheckInfo.Scope.SUPERVISOR).forEach(c -> checks.add(c.id()));
     List<Device> devs = devices.isEmpty() ? s.selectedDevices() : s.selectedDevices().stream().filter(devices::contains).toList();
     return Optional.of(new EngineSettings(s.specs(), List.copyOf(ops), List.copyOf(checks), devs, s.seed(), s.tries(),
         s.jobs(), s.timeout(), s.warningsAsErrors(), s.expectedFailures(), s.reportDir(), s.docsBase()));

@@ -52,15 +52,18 @@ public final class Launcher {
     List<Check> checks = request.checks().isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(request.checks());
     List<RunRequest.Target> resolved = new ArrayList<>();
     List<List<OpSpec>> specOps = new ArrayList<>();
+    List<Boolean> strict = new ArrayList<>();
     for (RunRequest.Target t : request.targets()) {
       if (t.spec() != null) {
         SpecFile file = SpecReader.read(t.spec());
+        strict.add(file.warningsAsErrors());
         Path lib = t.library() != null ? t.library() : file.library();
         resolved.add(new RunRequest.Target(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
         specOps.add(file.selectOps(request.ops()));
       } else {
         resolved.add(new RunRequest.Target(null, t.library().toAbsolutePath()));
         specOps.add(null);
+        strict.add(false);
       }
     }
     Path dir = request.reportDir() != null ? request.reportDir() : tempDir();
@@ -76,14 +79,16 @@ public final class Launcher {
         LibraryInfo lib = info.libraries().get(i);
         List<OpSpec> ops = specOps.get(i) != null ? specOps.get(i)
             : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
-        targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i));
+        targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, strict.get(i)));
       }
       List<Device> devices = request.devices().isEmpty() ? info.devicesUnderTest() : request.devices();
-      RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), request.timeout());
+      RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), request.warningsAsErrors(),
+          request.timeout());
       List<Job> all = jobs(plan, request.shard());
       Runner runner = new Runner(plan, info.cudaAvailable());
       List<CheckResult> results;
-      try (ResultsFile file = ResultsFile.create(dir, info.torchVersion(), info.presetsVersion(), started)) {
+      try (ResultsFile file = ResultsFile.create(dir, info.torchVersion(), info.presetsVersion(), started,
+          checks.stream().map(Check::id).toList())) {
         Ordered ordered = new Ordered(all.size(), listener, file);
         for (int i = 1; i < Math.min(jobs, all.size()); i++) {
           slots.add(new Slot(request, dir, init, first.numbers));
@@ -95,8 +100,8 @@ public final class Launcher {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         file.end(ms);
         List<String> ops = all.stream().filter(j -> j.op() != null).map(j -> j.op().op()).toList();
-        return new RunOutcome(new RunReport(info.torchVersion(), info.presetsVersion(), started, ms, results),
-            inputErrors, ops);
+        return new RunOutcome(new RunReport(info.torchVersion(), info.presetsVersion(), started, ms, results,
+            checks.stream().map(Check::info).toList()), inputErrors, ops);
       }
     } finally {
       slots.forEach(Slot::close);

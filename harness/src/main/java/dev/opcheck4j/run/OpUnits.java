@@ -23,29 +23,41 @@ final class OpUnits {
   private final RunPlan.Target target;
   private final OpSpec spec;
   private final Kernels kernels;
+  private final boolean strict;
   private int deaths;
   private boolean counting = true;
 
-  OpUnits(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels) {
+  OpUnits(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, boolean strict) {
     this.plan = plan;
     this.target = target;
     this.spec = spec;
     this.kernels = kernels;
+    this.strict = strict;
+  }
+
+  /** Whether findings of warning checks are failures for this op. */
+  boolean strict() {
+    return strict;
   }
 
   Verdict evaluate(String check, String op, Device device, Example example) throws KernelDeath {
-    return run(new Protocol.Unit(Protocol.Kind.EVALUATE, target.index(), op, check, device, example, plan.seed()));
+    return run(new Protocol.Unit(Protocol.Kind.EVALUATE, target.index(), op, check, device, example, plan.seed(), null));
   }
 
-  /** Whether the real kernel accepts the example (it raised on it otherwise). */
-  boolean accepts(String op, Device device, Example example) throws KernelDeath {
-    return run(new Protocol.Unit(Protocol.Kind.ACCEPTS, target.index(), op, null, device, example, plan.seed()))
-        .outcome() == Outcome.PASSED;
+  /** Null when the real kernel accepts the example; else the first line of what it raised (or why it cannot be made). */
+  String rejection(String op, Device device, Example example) throws KernelDeath {
+    Verdict v = run(new Protocol.Unit(Protocol.Kind.ACCEPTS, target.index(), op, null, device, example, plan.seed(), null));
+    return v.outcome() == Outcome.PASSED ? null : first(v, "raised");
+  }
+
+  /** A rejection check's verdict on an input the real kernel raised {@code why} on. */
+  Verdict onRejected(String check, String op, Device device, Example example, String why) throws KernelDeath {
+    return run(new Protocol.Unit(Protocol.Kind.ON_REJECTED, target.index(), op, check, device, example, plan.seed(), why));
   }
 
   /** The example's inputs as text, or the reason it does not fit the schema (as the exception's message). */
   String describe(String op, Device device, Example example) throws KernelDeath, InvalidExample {
-    Verdict v = run(new Protocol.Unit(Protocol.Kind.BIND, target.index(), op, null, device, example, plan.seed()));
+    Verdict v = run(new Protocol.Unit(Protocol.Kind.BIND, target.index(), op, null, device, example, plan.seed(), null));
     if (v.outcome() != Outcome.PASSED) {
       throw new InvalidExample(first(v, "error"));
     }

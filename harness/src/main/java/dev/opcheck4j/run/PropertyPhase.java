@@ -1,10 +1,14 @@
 package dev.opcheck4j.run;
 
-import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.GenerationCheck;
+import dev.opcheck4j.checks.GenerationStats;
+import dev.opcheck4j.checks.RejectionCheck;
+import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
@@ -15,46 +19,56 @@ import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Generated inputs around each example: for each real device, {@code tries} variants (the edge
- * cases first, then random), each checked by the value checks that passed on the examples. An input
- * the real kernel rejects is discarded and counted. A check's first failure is shrunk and reported
- * with the original and minimal example, the shrink steps, the seed and a rerun line; a check that
- * never fails gets one passed result. Gradient checks use a tenth of the tries (at least 3).
+ * Generated inputs around each example. For each real device: first the op's domain is probed (each
+ * tensor re-laid out, each other dtype, on every example) and what the kernel rejects everywhere is
+ * left out of generation and reported once; then {@code tries} variants (the edge cases first, then
+ * random), each checked by the value checks that passed on the examples. An input the real kernel
+ * rejects is discarded, counted, and shown to the checks that judge rejected inputs. A check's first
+ * failure is shrunk, keeping its cause, and reported with the original and minimal example, the
+ * shrink steps, the seed and a rerun line; a check that never fails gets one passed result. Gradient
+ * checks use a tenth of the tries (at least 3).
  *
- * <p>Generation and shrinking run here, in the parent; each call goes to the op's worker. A call
- * that kills the worker counts as "still fails" while shrinking; a generated input that kills it
- * is shrunk to a minimal one that does, reported as {@code kernel.crash} (or {@code kernel.timeout}),
- * and ends generation on that device. Each result's duration is the time of its own calls.
+ * <p>Generation and shrinking are pure Java and run here, in the parent; the kernel is called only
+ * through {@link #rejection}, {@link #onRejected} and {@link #evaluate}, each a unit sent to the op's
+ * worker. A call that kills the worker counts as "still fails" while shrinking; a generated input
+ * that kills it is shrunk to a minimal one that still does, reported as {@code kernel.crash} (or
+ * {@code kernel.timeout}), and ends generation on that device. Each result's duration is the time
+ * of its own calls.
  */
 final class PropertyPhase {
-  static final Set<String> GENERATED = Set.of("fake.metadata", "mutation.undeclared", "alias.undeclared",
-      "alias.returns-input", "alias.outputs", "noncontiguous", "determinism", "gradcheck.jacobian",
-      "gradcheck.grad-output");
-  static final String DOMAIN = "generate.domain";
   static final int SHRINK_BUDGET = 300;
+  /** Rejected tries whose cause is looked for by putting back one argument at a time. */
+  static final int BLAME_BUDGET = 10;
   /** Each death costs a new worker (seconds): shrinking a crash gets fewer steps. */
   static final int DEATH_SHRINK_BUDGET = 24;
+  /** Time spent in rejection probes, for generate-scope results. */
+  private static final String PROBES = "";
 
   private final RunPlan plan;
   private final OpUnits units;
   private final OpSpec spec;
   private final LibraryInfo.Op op;
   private final ResultListener sink;
+  private final boolean strict;
   private final Map<String, Long> nanos = new HashMap<>();
 
-  PropertyPhase(RunPlan plan, OpUnits units, OpSpec spec, LibraryInfo.Op op, ResultListener sink) {
+  PropertyPhase(RunPlan plan, OpUnits units, OpSpec spec, LibraryInfo.Op op, ResultListener sink, boolean strict) {
     this.plan = plan;
     this.units = units;
     this.spec = spec;
     this.op = op;
     this.sink = sink;
+    this.strict = strict;
   }
 
   /** A call that killed the worker: stops generation on the device. */
@@ -69,109 +83,160 @@ final class PropertyPhase {
     }
   }
 
+  /** What the probes found out of domain: per tensor label the layouts, and the dtypes, with why. */
+  private record Discovery(Map<String, Set<String>> layouts, Set<String> dtypes, List<String> lines) {}
+
   /** Runs the tries on {@code device} for the checks whose example results were all passed. */
   void run(Device device, Map<String, Outcome> examplePhase) {
     List<Check> open = new ArrayList<>();
+    List<GenerationCheck> judges = new ArrayList<>();
+    List<RejectionCheck> rejecters = new ArrayList<>();
     for (Check c : plan.checks()) {
-      if (GENERATED.contains(c.id()) && c.appliesTo(device) && spec.skipReason(c.id()).isEmpty()
-          && examplePhase.get(c.id() + "@" + device.label()) == Outcome.PASSED) {
-        open.add(c);
+      if (!c.info().generated() || !c.appliesTo(device) || spec.skipReason(c.id()).isPresent()) {
+        continue;
       }
-    }
-    if (open.isEmpty() || spec.examples().isEmpty() || plan.tries() <= 0) {
-      return;
-    }
-    List<ExampleGenerator> generators = new ArrayList<>();
-    for (Example ex : spec.examples()) {
-      generators.add(new ExampleGenerator(op.schema(), ex, spec.vary()));
-    }
-    SplittableRandom seeds = new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal());
-    int gradTries = Math.max(3, plan.tries() / 10);
-    Map<String, Integer> checked = new LinkedHashMap<>();
-    int accepted = 0;
-    int discarded = 0;
-    Died died = null;
-    for (int t = 0; t < plan.tries() && !open.isEmpty() && died == null && units.stopped().isEmpty(); t++) {
-      ExampleGenerator gen = generators.get(t % generators.size());
-      int round = t / generators.size();
-      List<List<Long>> edges = gen.edgeCases();
-      Choices choices = round < edges.size() ? Choices.replay(edges.get(round)) : Choices.random(seeds.nextLong());
-      Example e = gen.generate(choices);
-      List<Long> sequence = choices.sequence();
-      String tryLabel = "try " + t + (round < edges.size() ? (round == 0 ? " (edge case: sizes 0)" : " (edge case: sizes 1)") : "");
-      try {
-      if (!realAccepts(e, device)) {
-        discarded++;
-        Check fake = open.stream().filter(c -> c.id().equals("fake.metadata")).findFirst().orElse(null);
-        if (fake != null && metaAccepts(e)) {
-          Predicate<Choices> fails = replay -> {
-            Example x = gen.generate(replay);
-            try {
-              return !realAccepts(x, device) && metaAccepts(x);
-            } catch (Died d) {
-              return true; // a call that kills the worker still fails
-            }
-          };
-          Verdict v = Verdict.failed("the meta kernel rejects what the " + device.label() + " kernel rejects",
-              "the meta kernel accepts an input the " + device.label() + " kernel raises on",
-              "make the Meta kernel check the same conditions as the real kernel");
-          report(fake, device, gen, e, sequence, fails, tryLabel, v);
-          open.remove(fake);
+      if (c.scope() == CheckInfo.Scope.GENERATED) {
+        String unmet = unmet(c, device, examplePhase);
+        if (unmet != null) {
+          sink.accept(Runner.result(op.name(), c, device.label(), "generated", Verdict.skipped(unmet), 0, strict));
+        } else if (c instanceof GenerationCheck g) {
+          judges.add(g);
+        } else if (c instanceof RejectionCheck r) {
+          rejecters.add(r);
         }
         continue;
       }
-      accepted++;
-      for (Check c : List.copyOf(open)) {
-        if (c.family().equals("gradcheck") && accepted > gradTries) {
-          continue;
-        }
-        Verdict v = evaluate(c, e, device);
-        checked.merge(c.id(), 1, Integer::sum);
-        if (v.outcome() == Outcome.FAILED) {
-          Predicate<Choices> fails = replay -> {
-            Example x = gen.generate(replay);
-            try {
-              return realAccepts(x, device) && evaluate(c, x, device).outcome() == Outcome.FAILED;
-            } catch (Died d) {
-              return true; // a call that kills the worker still fails
+      Outcome before = examplePhase.get(c.id() + "@" + device.label());
+      if (before == Outcome.PASSED || before == Outcome.WARNING) {
+        open.add(c);
+      }
+    }
+    if (open.isEmpty() && judges.isEmpty() && rejecters.isEmpty() || spec.examples().isEmpty() || plan.tries() <= 0) {
+      return;
+    }
+    String where = "generated (" + plan.tries() + " tries)";
+    List<ExampleGenerator> plain = new ArrayList<>();
+    for (Example ex : spec.examples()) {
+      plain.add(new ExampleGenerator(op.schema(), ex, spec.vary(), spec.domain(), Map.of(), Set.of()));
+    }
+    Map<RejectionCheck, Integer> rejectedSeen = new LinkedHashMap<>();
+    Discovery found;
+    try {
+      found = discover(plain, device, rejecters, rejectedSeen);
+    } catch (Died d) {
+      reportDeath(d, device, null, spec.examples().get(0), List.of(), "a probe of the op's domain", open);
+      skipAll(open, judges, rejecters, device, where);
+      return;
+    }
+    List<ExampleGenerator> generators = plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList();
+    SplittableRandom seeds = new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal());
+    int gradTries = Math.max(3, plan.tries() / 10);
+    Map<String, Integer> checked = new LinkedHashMap<>();
+    Map<String, Integer> messages = new TreeMap<>();
+    Map<String, String> firstMessage = new LinkedHashMap<>();
+    Map<String, Integer> blamed = new TreeMap<>();
+    int blameLeft = BLAME_BUDGET;
+    int accepted = 0;
+    int discarded = 0;
+    boolean more = true;
+    Died died = null;
+    for (int t = 0; t < plan.tries() && more && died == null && units.stopped().isEmpty(); t++) {
+      ExampleGenerator gen = generators.get(t % generators.size());
+      int round = t / generators.size();
+      List<Map.Entry<String, List<Long>>> edges = List.copyOf(gen.edgeCases().entrySet());
+      Choices choices = round < edges.size() ? Choices.replay(edges.get(round).getValue()) : Choices.random(seeds.nextLong());
+      Example e = gen.generate(choices);
+      List<Long> sequence = choices.sequence();
+      String tryLabel = "try " + t + (round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "");
+      try {
+      String rejected = rejection(e, device);
+      if (rejected != null) {
+        discarded++;
+        String cause = Verdict.normalize(rejected);
+        messages.merge(cause, 1, Integer::sum);
+        firstMessage.putIfAbsent(cause, rejected);
+        if (blameLeft > 0) {
+          blameLeft--;
+          for (String arg : gen.changedArguments(e)) {
+            if (rejection(gen.revert(e, arg), device) == null) {
+              blamed.merge(arg, 1, Integer::sum);
             }
-          };
-          report(c, device, gen, e, sequence, fails, tryLabel, null);
-          open.remove(c);
-        } else if (v.outcome() == Outcome.ERRORED) {
-          sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated from " + e.ref(),
-              Outcome.ERRORED, v.facts(), micros(c.id())));
-          open.remove(c);
+          }
+        }
+        for (RejectionCheck r : List.copyOf(rejecters)) {
+          Verdict v = onRejected(r, e, device, rejected);
+          rejectedSeen.merge(r, 1, Integer::sum);
+          if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
+            Function<Example, Verdict> judge = x -> {
+              String again = rejection(x, device);
+              return again == null ? Verdict.passed() : onRejected(r, x, device, again);
+            };
+            report(r, device, gen, e, sequence, judge, v, tryLabel);
+            rejecters.remove(r);
+          }
+        }
+      } else {
+        accepted++;
+        for (Check c : List.copyOf(open)) {
+          if (c.family().equals("gradcheck") && accepted > gradTries) {
+            continue;
+          }
+          Verdict v = evaluate(c, e, device);
+          checked.merge(c.id(), 1, Integer::sum);
+          if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
+            Function<Example, Verdict> judge = x -> rejection(x, device) == null ? evaluate(c, x, device) : Verdict.passed();
+            report(c, device, gen, e, sequence, judge, v, tryLabel);
+            open.remove(c);
+          }
         }
       }
       } catch (Died d) {
         died = d;
         reportDeath(d, device, gen, e, sequence, tryLabel, open);
       }
+      more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
+    }
+    if (died != null || units.stopped().isPresent()) {
+      skipAll(open, judges, rejecters, device, where);
+      return;
     }
     for (Check c : open) {
-      if (died != null || units.stopped().isPresent()) {
-        sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated (" + plan.tries() + " tries)",
-            Outcome.SKIPPED, List.of(Fact.of("reason", "generation on " + device.label()
-                + " stopped: a call killed the worker (see kernel.crash / kernel.timeout)"),
-                Fact.of("inputs checked", checked.getOrDefault(c.id(), 0))), micros(c.id())));
-        continue;
-      }
-      sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated (" + plan.tries() + " tries)",
-          Outcome.PASSED, List.of(Fact.of("inputs checked", checked.getOrDefault(c.id(), 0)),
-              Fact.of("seed", plan.seed())), micros(c.id())));
+      Verdict v = Verdict.passed(Fact.of("inputs checked", checked.getOrDefault(c.id(), 0)), Fact.of("seed", plan.seed()));
+      sink.accept(Runner.result(op.name(), c, device.label(), where, v, micros(c.id()), strict));
     }
-    List<Fact> domain = new ArrayList<>();
-    domain.add(Fact.of("tries", plan.tries()));
-    domain.add(Fact.of("accepted", accepted));
-    domain.add(Fact.of("discarded", discarded + " (the " + device.label() + " kernel raised on them)"));
-    if (discarded * 2 > accepted + discarded) {
-      domain.add(Fact.of("warning", "more than half of the generated inputs were outside the op's domain"));
-      domain.add(Fact.of("hint", "narrow generation with \"vary\" in the spec: ranges for non-tensor"
-          + " arguments ({\"box\": {\"int\": [0, 64]}}) or the dtypes it accepts ({\"dtype\": [\"float32\"]})"));
+    for (RejectionCheck r : rejecters) {
+      int n = rejectedSeen.getOrDefault(r, 0);
+      Verdict v = n == 0
+          ? Verdict.skipped("the " + device.label() + " kernel rejected none of the generated inputs: nothing to judge")
+          : Verdict.passed(Fact.of("rejected inputs judged", n), Fact.of("seed", plan.seed()));
+      sink.accept(Runner.result(op.name(), r, device.label(), where, v, micros(r.id()), strict));
     }
-    sink.accept(new CheckResult(op.name(), DOMAIN, device.label(), "generated (" + plan.tries() + " tries)",
-        Outcome.PASSED, domain, micros(DOMAIN)));
+    String top = messages.entrySet().stream().max(Map.Entry.comparingByValue())
+        .map(m -> "\"" + firstMessage.get(m.getKey()) + "\" (" + m.getValue() + " of " + plan.tries() + " tries)").orElse("");
+    int blameTotal = Math.min(BLAME_BUDGET, discarded);
+    String blame = blamed.entrySet().stream().max(Map.Entry.comparingByValue())
+        .map(b -> "'" + b.getKey() + "': with the example's value back, the kernel accepted " + b.getValue() + " of "
+            + blameTotal + " rejected tries looked at").orElse(discarded > 0 ? "no single argument (each put back alone was still rejected)" : "");
+    GenerationStats stats = new GenerationStats(plan.tries(), accepted, discarded, found.lines(), top, blame);
+    for (GenerationCheck g : judges) {
+      long t = System.nanoTime();
+      Verdict v = g.judge(new Subject(null, null, spec, device, null, plan.seed()), stats);
+      sink.accept(Runner.result(op.name(), g, device.label(), where, v, micros(PROBES) + (System.nanoTime() - t) / 1_000,
+          strict));
+    }
+  }
+
+  /** Generation on {@code device} stopped (a call killed the worker): what did not finish is Skipped. */
+  private void skipAll(List<Check> open, List<GenerationCheck> judges, List<RejectionCheck> rejecters, Device device,
+      String where) {
+    Verdict v = Verdict.skipped("generation on " + device.label()
+        + " stopped: a call killed the worker (see kernel.crash / kernel.timeout)");
+    List<Check> left = new ArrayList<>(open);
+    left.addAll(rejecters);
+    left.addAll(judges);
+    for (Check c : left) {
+      sink.accept(Runner.result(op.name(), c, device.label(), where, v, micros(c.id()), strict));
+    }
   }
 
   /** A generated input killed the worker: shrink it to a minimal one that still does, and report it. */
@@ -182,7 +247,7 @@ final class PropertyPhase {
     Predicate<Choices> dies = replay -> {
       Example x = gen.generate(replay);
       try {
-        if (units.accepts(op.name(), device, x) && during != null) {
+        if (units.rejection(op.name(), device, x) == null && during != null) {
           units.evaluate(during.id(), op.name(), device, x);
         }
         return false;
@@ -190,27 +255,140 @@ final class PropertyPhase {
         return true;
       }
     };
-    units.counting(false);
-    Shrinker.Result shrunk = new Shrinker(dies, DEATH_SHRINK_BUDGET).shrink(sequence);
-    units.counting(true);
-    Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
+    Example minimal = first;
+    int steps = 0;
+    if (gen != null) {
+      units.counting(false);
+      Shrinker.Result shrunk = new Shrinker(dies, DEATH_SHRINK_BUDGET).shrink(sequence);
+      units.counting(true);
+      minimal = gen.generate(Choices.replay(shrunk.sequence()));
+      steps = shrunk.steps();
+    }
     List<Fact> more = List.of(
         Fact.of("example", first.ref() + " (" + tryLabel + ")  " + describe(first, device)),
-        Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + shrunk.steps() + " steps)"));
+        Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + steps + " steps)"));
     String check = d.check == null ? "the real kernel on a generated input (before any check)" : d.check;
     sink.accept(units.result(d.death, op.name(), check, device, first, more, (System.nanoTime() - t) / 1_000));
   }
 
+  /**
+   * Probes the domain on every example: each tensor in each other layout generation could draw,
+   * and each other dtype. A layout or dtype rejected on every example where it was probed is left
+   * out of generation and reported once. Rejected probes are also shown to the rejection checks.
+   */
+  private Discovery discover(List<ExampleGenerator> gens, Device device, List<RejectionCheck> rejecters,
+      Map<RejectionCheck, Integer> rejectedSeen) {
+    Map<String, Map<String, String>> layoutRejects = new LinkedHashMap<>();
+    Map<String, Set<String>> layoutAccepts = new LinkedHashMap<>();
+    Map<String, String> dtypeRejects = new LinkedHashMap<>();
+    Set<String> dtypeAccepts = new LinkedHashSet<>();
+    for (ExampleGenerator gen : gens) {
+      for (Map.Entry<String, Integer> t : gen.tensorRanks().entrySet()) {
+        for (String layout : gen.layoutsForRank(t.getValue())) {
+          if (layout.equals("contiguous")) {
+            continue;
+          }
+          Example probe = gen.withLayout(t.getKey(), layout);
+          String why = rejection(probe, device);
+          if (why == null) {
+            layoutAccepts.computeIfAbsent(t.getKey(), k -> new LinkedHashSet<>()).add(layout);
+          } else {
+            layoutRejects.computeIfAbsent(t.getKey(), k -> new LinkedHashMap<>()).putIfAbsent(layout, why);
+            judgeProbe(probe, why, "'" + t.getKey() + "' " + layout, device, rejecters, rejectedSeen);
+          }
+        }
+      }
+      for (Map.Entry<String, List<String>> d : gen.otherDtypes().entrySet()) {
+        for (String to : d.getValue()) {
+          Example probe = gen.withDtype(d.getKey(), to);
+          String why = rejection(probe, device);
+          if (why == null) {
+            dtypeAccepts.add(to);
+          } else {
+            dtypeRejects.putIfAbsent(to, why);
+            judgeProbe(probe, why, d.getKey() + " inputs as " + to, device, rejecters, rejectedSeen);
+          }
+        }
+      }
+    }
+    Map<String, Set<String>> layouts = new LinkedHashMap<>();
+    List<String> lines = new ArrayList<>();
+    if (!spec.domain().describe().isEmpty()) {
+      lines.add("declared in the spec: " + spec.domain().describe());
+    }
+    for (Map.Entry<String, Map<String, String>> r : layoutRejects.entrySet()) {
+      Set<String> out = new LinkedHashSet<>(r.getValue().keySet());
+      out.removeAll(layoutAccepts.getOrDefault(r.getKey(), Set.of()));
+      if (out.isEmpty()) {
+        continue;
+      }
+      layouts.put(r.getKey(), out);
+      boolean onlyContiguous = layoutAccepts.getOrDefault(r.getKey(), Set.of()).isEmpty();
+      String first = r.getValue().get(out.iterator().next());
+      lines.add((onlyContiguous ? "accepts only contiguous '" + r.getKey() + "'" : "'" + r.getKey() + "' not accepted")
+          + " (rejects it " + String.join(", ", out) + ": \"" + first + "\")");
+    }
+    Set<String> dtypes = new LinkedHashSet<>(dtypeRejects.keySet());
+    dtypes.removeAll(dtypeAccepts);
+    if (!dtypes.isEmpty()) {
+      String first = dtypeRejects.get(dtypes.iterator().next());
+      lines.add("rejects " + String.join(", ", dtypes) + " inputs (\"" + first + "\")");
+    }
+    return new Discovery(layouts, dtypes, lines);
+  }
+
+  private void judgeProbe(Example probe, String why, String what, Device device, List<RejectionCheck> rejecters,
+      Map<RejectionCheck, Integer> rejectedSeen) {
+    for (RejectionCheck r : List.copyOf(rejecters)) {
+      Verdict v = onRejected(r, probe, device, why);
+      rejectedSeen.merge(r, 1, Integer::sum);
+      if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
+        List<Fact> facts = new ArrayList<>(v.facts().stream().filter(f -> !f.key().equals("hint")).toList());
+        facts.add(Fact.of("example", probe.ref() + " with " + what + "  " + describe(probe, device)));
+        facts.add(Fact.of("minimal example", "the example itself with one change (a probe of the op's domain)"));
+        facts.add(Fact.of("seed", plan.seed()));
+        facts.add(Fact.of("rerun", rerun(r, device)));
+        v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
+        sink.accept(Runner.result(op.name(), r, device.label(), "probe of " + probe.ref(),
+            new Verdict(v.outcome(), facts), micros(r.id()), strict));
+        rejecters.remove(r);
+      }
+    }
+  }
+
+  /** Why a check cannot run on the generated inputs of {@code device}, or null when it can. */
+  private static String unmet(Check c, Device device, Map<String, Outcome> examplePhase) {
+    for (String required : c.requires()) {
+      Outcome o = examplePhase.getOrDefault(required + "@" + device.label(), examplePhase.get(required + "@-"));
+      if (o != null && o != Outcome.PASSED && o != Outcome.WARNING) {
+        return "requires " + required + ", which " + o.label();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Shrinks a finding and reports it. A shrunk input counts only if it gives a finding of the same
+   * cause ({@link Verdict#cause()}): a shrink never turns one defect into another.
+   */
   private void report(Check c, Device device, ExampleGenerator gen, Example first, List<Long> sequence,
-      Predicate<Choices> fails, String tryLabel, Verdict fixed) {
+      Function<Example, Verdict> judge, Verdict original, String tryLabel) {
     long t0 = System.nanoTime();
+    String cause = original.cause();
+    Outcome kind = original.outcome();
+    Predicate<Choices> fails = keepsCause(gen, judge, original);
     units.counting(false);
     Shrinker.Result shrunk = new Shrinker(fails, SHRINK_BUDGET).shrink(sequence);
     units.counting(true);
     Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
-    Verdict v = fixed != null ? fixed : evaluate(c, minimal, device);
-    if (v.outcome() != Outcome.FAILED) {
-      v = fixed != null ? fixed : evaluate(c, first, device);
+    Verdict v;
+    try {
+      v = judge.apply(minimal);
+    } catch (Died d) {
+      v = original;
+    }
+    if (v.outcome() != kind || !v.cause().equals(cause)) {
+      v = original;
       minimal = first;
     }
     List<Fact> facts = new ArrayList<>();
@@ -222,12 +400,32 @@ final class PropertyPhase {
     facts.add(Fact.of("example", first.ref() + " (" + tryLabel + ")  " + describe(first, device)));
     facts.add(Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + shrunk.steps() + " steps)"));
     facts.add(Fact.of("seed", plan.seed()));
-    facts.add(Fact.of("rerun", "./opcheck check " + units.source() + " --op " + op.name() + " --check " + c.id()
-        + " --device " + device.label() + " --seed " + plan.seed() + " --tries " + plan.tries()));
+    facts.add(Fact.of("rerun", rerun(c, device)));
     v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
     nanos.merge(c.id(), System.nanoTime() - t0, Long::sum);
-    sink.accept(new CheckResult(op.name(), c.id(), device.label(), "generated from " + first.ref(),
-        Outcome.FAILED, facts, micros(c.id())));
+    sink.accept(Runner.result(op.name(), c, device.label(), "generated from " + first.ref(),
+        new Verdict(kind, facts), micros(c.id()), strict));
+  }
+
+  /**
+   * Whether the input the choices describe gives a finding of the same outcome and cause as
+   * {@code original}; a call that kills the worker still fails.
+   */
+  static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, Verdict> judge, Verdict original) {
+    return replay -> {
+      Verdict v;
+      try {
+        v = judge.apply(gen.generate(replay));
+      } catch (Died d) {
+        return true;
+      }
+      return v.outcome() == original.outcome() && v.cause().equals(original.cause());
+    };
+  }
+
+  private String rerun(Check c, Device device) {
+    return "./opcheck check " + units.source() + " --op " + op.name() + " --check " + c.id()
+        + " --device " + device.label() + " --seed " + plan.seed() + " --tries " + plan.tries();
   }
 
   private String describe(Example e, Device device) {
@@ -240,23 +438,26 @@ final class PropertyPhase {
     }
   }
 
-  private boolean realAccepts(Example e, Device device) {
-    return callable(e, device);
-  }
-
-  private boolean metaAccepts(Example e) {
-    return callable(e, Device.META);
-  }
-
-  /** Whether the kernel accepts {@code e}; a death propagates as {@link Died}. */
-  private boolean callable(Example e, Device device) {
+  /** Null when the real kernel runs on {@code e}; else the first line of what it raised. A death propagates as {@link Died}. */
+  private String rejection(Example e, Device device) {
     long t = System.nanoTime();
     try {
-      return units.accepts(op.name(), device, e);
+      return units.rejection(op.name(), device, e);
     } catch (KernelDeath d) {
       throw new Died(d, null);
     } finally {
-      nanos.merge(DOMAIN, System.nanoTime() - t, Long::sum);
+      nanos.merge(PROBES, System.nanoTime() - t, Long::sum);
+    }
+  }
+
+  private Verdict onRejected(RejectionCheck r, Example e, Device device, String why) {
+    long t = System.nanoTime();
+    try {
+      return units.onRejected(r.id(), op.name(), device, e, why);
+    } catch (KernelDeath d) {
+      throw new Died(d, r.id());
+    } finally {
+      nanos.merge(r.id(), System.nanoTime() - t, Long::sum);
     }
   }
 

@@ -29,8 +29,10 @@ public final class Protocol {
   public enum Kind {
     /** Evaluate a check: the verdict. */
     EVALUATE,
-    /** Call the real kernel on the example: PASSED when it accepted it, FAILED when it raised. */
+    /** Call the real kernel on the example: PASSED when it accepted it, FAILED (fact {@code raised}) when it raised. */
     ACCEPTS,
+    /** A rejection check's verdict on an input the real kernel raised {@link Unit#rejected} on. */
+    ON_REJECTED,
     /** Materialize the example: PASSED with its description, FAILED with why it does not fit. */
     BIND
   }
@@ -45,8 +47,10 @@ public final class Protocol {
    * @param device device, or null for checks that run on none
    * @param example the example as spec data, or null
    * @param seed the run's seed
+   * @param rejected what the real kernel raised on the example (ON_REJECTED), else null
    */
-  public record Unit(Kind kind, int target, String op, String check, Device device, Example example, long seed) {}
+  public record Unit(Kind kind, int target, String op, String check, Device device, Example example, long seed,
+      String rejected) {}
 
   /**
    * Parent to worker: a unit, or the request to exit when {@code unit} is null.

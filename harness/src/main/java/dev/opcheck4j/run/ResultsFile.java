@@ -1,7 +1,10 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,11 +26,11 @@ public final class ResultsFile implements AutoCloseable {
   public static final String NAME = "opcheck-results.jsonl";
 
   /**
-   * One line: a header (torch, presets, startedAt), a result (job, seq, result), an input error, or
-   * the end of the run (durationMs).
+   * One line: a header (torch, presets, startedAt, the ids of the checks run), a result (job, seq,
+   * result), an input error, or the end of the run (durationMs).
    */
-  public record Line(String torch, String presets, String startedAt, Integer job, Integer seq, CheckResult result,
-      String inputError, Long durationMs) {}
+  public record Line(String torch, String presets, String startedAt, List<String> checks, Integer job, Integer seq,
+      CheckResult result, String inputError, Long durationMs) {}
 
   private final BufferedWriter out;
 
@@ -36,11 +39,11 @@ public final class ResultsFile implements AutoCloseable {
   }
 
   /** Creates (or truncates) the file in {@code dir} and writes its header. */
-  public static ResultsFile create(Path dir, String torch, String presets, Instant startedAt) {
+  public static ResultsFile create(Path dir, String torch, String presets, Instant startedAt, List<String> checks) {
     try {
       Files.createDirectories(dir);
       ResultsFile f = new ResultsFile(Files.newBufferedWriter(dir.resolve(NAME), StandardCharsets.UTF_8));
-      f.write(new Line(torch, presets, startedAt.toString(), null, null, null, null, null));
+      f.write(new Line(torch, presets, startedAt.toString(), checks, null, null, null, null, null));
       return f;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -48,15 +51,15 @@ public final class ResultsFile implements AutoCloseable {
   }
 
   public synchronized void result(int job, int seq, CheckResult r) {
-    write(new Line(null, null, null, job, seq, r, null, null));
+    write(new Line(null, null, null, null, job, seq, r, null, null));
   }
 
   public synchronized void inputError(String text) {
-    write(new Line(null, null, null, null, null, null, text, null));
+    write(new Line(null, null, null, null, null, null, null, text, null));
   }
 
   public synchronized void end(long durationMs) {
-    write(new Line(null, null, null, null, null, null, null, durationMs));
+    write(new Line(null, null, null, null, null, null, null, null, durationMs));
   }
 
   private void write(Line line) {
@@ -90,6 +93,7 @@ public final class ResultsFile implements AutoCloseable {
     String presets = "unknown";
     Instant started = null;
     long duration = 0;
+    java.util.Set<String> checkIds = new java.util.LinkedHashSet<>();
     for (Path dir : dirs) {
       Path file = dir.resolve(NAME);
       if (!Files.isRegularFile(file)) {
@@ -108,6 +112,9 @@ public final class ResultsFile implements AutoCloseable {
         if (l.torch() != null) {
           torch = l.torch();
           presets = l.presets();
+          if (l.checks() != null) {
+            checkIds.addAll(l.checks());
+          }
           Instant s = Instant.parse(l.startedAt());
           started = started == null || s.isBefore(started) ? s : started;
         } else if (l.result() != null) {
@@ -122,7 +129,8 @@ public final class ResultsFile implements AutoCloseable {
     placed.sort(Comparator.comparingInt(Placed::job).thenComparingInt(Placed::seq));
     List<CheckResult> results = placed.stream().map(Placed::result).toList();
     List<String> ops = results.stream().map(CheckResult::op).distinct().toList();
-    return new RunOutcome(new RunReport(torch, presets, started == null ? Instant.EPOCH : started, duration, results),
-        inputErrors.stream().sorted().toList(), ops);
+    List<CheckInfo> checks = BuiltinChecks.all().stream().filter(c -> checkIds.contains(c.id())).map(Check::info).toList();
+    return new RunOutcome(new RunReport(torch, presets, started == null ? Instant.EPOCH : started, duration, results,
+        checks), inputErrors.stream().sorted().toList(), ops);
   }
 }

@@ -14,14 +14,20 @@ import java.util.List;
  * @param checks checks to run, in registry order
  * @param seed seed for everything drawn at random
  * @param tries generated inputs per op and device (0: examples only)
+ * @param warningsAsErrors whether findings of warning checks are failures ({@code --warnings-as-errors})
  * @param timeout deadline of one unit, unless the op's spec gives its own
  */
 public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
-    Duration timeout) {
+    boolean warningsAsErrors, Duration timeout) {
   public RunPlan {
     targets = List.copyOf(targets);
     devices = List.copyOf(devices);
     checks = List.copyOf(checks);
+  }
+
+  /** A plan in which warnings stay warnings (unless a target's spec says otherwise), with the default deadline. */
+  public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries) {
+    this(targets, devices, checks, seed, tries, false, RunRequest.DEFAULT_TIMEOUT);
   }
 
   /**
@@ -31,8 +37,9 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
    * @param ops op entries; every op the library registers when no spec names them
    * @param source how the command line named it, for rerun lines: {@code --spec FILE} or {@code --library LIB}
    * @param index its position among the run's targets (the worker's index for it)
+   * @param warningsAsErrors whether its spec makes warnings failures ({@code "warnings-as-errors": true})
    */
-  public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index) {
+  public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index, boolean warningsAsErrors) {
     public Target {
       ops = List.copyOf(ops);
     }

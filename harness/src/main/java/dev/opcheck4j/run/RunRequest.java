@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param reportDir where {@code opcheck-results.jsonl}, worker logs and JVM error files go; null: a
  *     temporary directory, deleted when the run ends
  * @param isolation where kernels run; {@link Isolation#WORKERS} unless measuring
+ * @param warningsAsErrors whether findings of warning checks are failures ({@code --warnings-as-errors})
  */
 public record RunRequest(
     List<Target> targets,
@@ -35,7 +36,8 @@ public record RunRequest(
     Duration timeout,
     Shard shard,
     Path reportDir,
-    Isolation isolation) {
+    Isolation isolation,
+    boolean warningsAsErrors) {
 
   public static final long DEFAULT_SEED = 20261122L;
   public static final int DEFAULT_TRIES = 100;
@@ -137,6 +139,7 @@ public record RunRequest(
     private Shard shard = Shard.ALL;
     private Path reportDir;
     private Isolation isolation = Isolation.WORKERS;
+    private boolean warningsAsErrors;
 
     private Builder() {}
 
@@ -209,9 +212,15 @@ public record RunRequest(
       return this;
     }
 
+    /** Findings of warning checks are failures ({@code --warnings-as-errors}). */
+    public Builder warningsAsErrors(boolean value) {
+      warningsAsErrors = value;
+      return this;
+    }
+
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation);
+          isolation, warningsAsErrors);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
@@ -9,6 +10,7 @@ import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.ExistsCheck;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.Vary;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.UnknownOpException;
 import java.util.ArrayList;
@@ -33,21 +35,17 @@ public final class Runner {
     this.cudaAvailable = cudaAvailable;
   }
 
-  /** Whether {@code check} also runs on generated inputs (after its examples all passed). */
-  public static boolean runsOnGeneratedInputs(Check check) {
-    return PropertyPhase.GENERATED.contains(check.id());
-  }
-
   /** Problems with the input found while running (unknown op names), one line each. */
   public List<String> inputErrors() {
     return List.copyOf(inputErrors);
   }
 
   void runLibraryChecks(RunPlan.Target target, Kernels kernels, ResultListener sink) {
+    boolean strict = strict(target);
     String op = String.join("|", target.library().namespaces()) + "::*";
-    OpUnits units = new OpUnits(plan, target, OpSpec.bare(op), kernels);
+    OpUnits units = new OpUnits(plan, target, OpSpec.bare(op), kernels, strict);
     for (Check check : plan.checks()) {
-      if (check.scope() != Check.Scope.LIBRARY) {
+      if (check.scope() != CheckInfo.Scope.LIBRARY) {
         continue;
       }
       long t = System.nanoTime();
@@ -61,15 +59,21 @@ public final class Runner {
       long us = micros(t);
       if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
         for (String name : DanglingImplCheck.danglingNames(v)) {
-          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, us));
+          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, us, strict));
         }
       } else {
-        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, us));
+        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, us, strict));
       }
     }
   }
 
+  /** Whether the target's findings of warning checks are failures (the run's flag or its spec's). */
+  private boolean strict(RunPlan.Target target) {
+    return plan.warningsAsErrors() || target.warningsAsErrors();
+  }
+
   void runOp(RunPlan.Target target, OpSpec spec, Kernels kernels, ResultListener sink) {
+    boolean strict = strict(target);
     LibraryInfo.Op op = target.library().op(spec.op()).orElse(null);
     if (op == null) {
       List<String> near = UnknownOpException.nearest(spec.op(), target.library().opNames(), 3);
@@ -82,16 +86,22 @@ public final class Runner {
               e.suggestions().isEmpty()
                   ? "check the name in the spec against './opcheck list --library " + target.library().path() + "'"
                   : "did you mean " + String.join(", ", e.suggestions()) + "?");
-      sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0));
+      sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0, strict));
       return;
     }
-    OpUnits units = new OpUnits(plan, target, spec, kernels);
+    OpUnits units = new OpUnits(plan, target, spec, kernels, strict);
     Map<String, Outcome> seen = new HashMap<>();
     List<Device> devices = devicesFor(spec);
     Map<Example, String> invalid = validate(op, spec, units);
+    for (Map.Entry<String, Vary.Range> r : spec.vary().ranges().entrySet()) {
+      if (op.schema().argument(r.getKey()).isEmpty()) {
+        inputErrors.add(r.getValue().location() + ": \"vary\" names '" + r.getKey() + "', which is not an argument of "
+            + op.name() + "; its arguments: " + String.join(", ", op.schema().arguments().stream().map(a -> a.name()).toList()));
+      }
+    }
     for (Check check : plan.checks()) {
       switch (check.scope()) {
-        case LIBRARY, SUPERVISOR -> {}
+        case LIBRARY, GENERATED, SUPERVISOR -> {}
         case OP -> once(units, spec, op, check, null, null, seen, sink);
         case DEVICE -> {
           for (Device d : devices) {
@@ -107,11 +117,11 @@ public final class Runner {
             }
             if (spec.examples().isEmpty()) {
               Verdict v = Verdict.skipped("no examples for this op (give some in a spec file)");
-              emit(op, check, d, null, v, 0, seen, sink);
+              emit(units, op, check, d, null, v, 0, seen, sink);
             }
             for (Example ex : spec.examples()) {
               if (invalid.containsKey(ex)) {
-                emit(op, check, d, ex, Verdict.skipped("invalid example: " + invalid.get(ex)), 0, seen, sink);
+                emit(units, op, check, d, ex, Verdict.skipped("invalid example: " + invalid.get(ex)), 0, seen, sink);
               } else {
                 once(units, spec, op, check, d, ex, seen, sink);
               }
@@ -121,7 +131,7 @@ public final class Runner {
       }
     }
     if (plan.tries() > 0 && invalid.isEmpty()) {
-      PropertyPhase generated = new PropertyPhase(plan, units, spec, op, sink);
+      PropertyPhase generated = new PropertyPhase(plan, units, spec, op, sink, strict);
       for (Device d : devices) {
         if (d != Device.META) {
           generated.run(d, seen);
@@ -147,10 +157,10 @@ public final class Runner {
   }
 
   private List<Device> devicesFor(OpSpec spec) {
-    if (spec.devices().isEmpty()) {
-      return plan.devices();
-    }
-    return plan.devices().stream().filter(d -> spec.devices().contains(d.label())).toList();
+    return plan.devices().stream()
+        .filter(d -> spec.devices().isEmpty() || spec.devices().contains(d.label()))
+        .filter(d -> spec.domain().allowsDevice(d.label()))
+        .toList();
   }
 
   private void once(
@@ -176,7 +186,7 @@ public final class Runner {
         return;
       }
     }
-    emit(op, check, device, example, v, micros(t), seen, sink);
+    emit(units, op, check, device, example, v, micros(t), seen, sink);
   }
 
   /** A Skipped verdict when the check cannot run here, or null when it can. */
@@ -190,7 +200,7 @@ public final class Runner {
     }
     for (String required : check.requires()) {
       Outcome o = seen.getOrDefault(key(required, device), seen.get(key(required, null)));
-      if (o != null && o != Outcome.PASSED) {
+      if (o != null && o != Outcome.PASSED && o != Outcome.WARNING) {
         return Verdict.skipped("requires " + required + ", which " + o.label());
       }
     }
@@ -198,6 +208,7 @@ public final class Runner {
   }
 
   private void emit(
+      OpUnits units,
       LibraryInfo.Op op,
       Check check,
       Device device,
@@ -206,18 +217,19 @@ public final class Runner {
       long micros,
       Map<String, Outcome> seen,
       ResultListener sink) {
-    // the worst outcome over a device's examples decides what dependants see
-    seen.merge(key(check.id(), device), v.outcome(), Runner::worse);
     String dev = device == null ? CheckResult.NONE : device.label();
     String ex = example == null ? CheckResult.NONE : example.ref();
-    sink.accept(result(op.name(), check, dev, ex, v, micros));
+    CheckResult r = result(op.name(), check, dev, ex, v, micros, units.strict());
+    // the worst outcome over a device's examples decides what dependants see
+    seen.merge(key(check.id(), device), r.outcome(), Runner::worse);
+    sink.accept(r);
   }
 
   static long micros(long t0) {
     return (System.nanoTime() - t0) / 1_000;
   }
 
-  /** Severity order: passed < skipped < failed < errored. */
+  /** Severity order: passed < warning < skipped < failed < errored. */
   private static Outcome worse(Outcome a, Outcome b) {
     return severity(a) >= severity(b) ? a : b;
   }
@@ -225,9 +237,10 @@ public final class Runner {
   private static int severity(Outcome o) {
     return switch (o) {
       case PASSED -> 0;
-      case SKIPPED -> 1;
-      case FAILED -> 2;
-      case ERRORED -> 3;
+      case WARNING -> 1;
+      case SKIPPED -> 2;
+      case FAILED -> 3;
+      case ERRORED -> 4;
     };
   }
 
@@ -235,9 +248,14 @@ public final class Runner {
     return checkId + "@" + (device == null ? "-" : device.label());
   }
 
-  private static CheckResult result(
-      String op, Check check, String device, String example, Verdict v, long micros) {
-    return new CheckResult(op, check.id(), device, example, v.outcome(), v.facts(), micros);
+  /**
+   * The result of a verdict: a check's finding (a FAILED verdict) has the outcome its severity gives,
+   * WARNING for a warning check unless {@code strict} makes warnings failures.
+   */
+  static CheckResult result(
+      String op, Check check, String device, String example, Verdict v, long micros, boolean strict) {
+    Outcome o = v.outcome() == Outcome.FAILED ? check.info().findingOutcome(strict) : v.outcome();
+    return new CheckResult(op, check.id(), device, example, o, v.facts(), micros);
   }
 
 }

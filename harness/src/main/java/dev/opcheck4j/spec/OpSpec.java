@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param gradcheck gradcheck settings (PyTorch's defaults when the spec gives none)
  * @param vary how generated inputs may differ from the examples
  * @param timeout the op's deadline for one unit of work, when the spec gives one (else the run's)
+ * @param domain the inputs the op is written for ({@link Domain#ANY} when the spec declares none)
  */
 public record OpSpec(
     String op,
@@ -27,6 +28,7 @@ public record OpSpec(
     String ref,
     Gradcheck gradcheck,
     Vary vary,
+    Domain domain,
     Optional<Duration> timeout) {
 
   public OpSpec {
@@ -35,14 +37,26 @@ public record OpSpec(
     examples = List.copyOf(examples);
   }
 
+  /** An entry with no declared domain and the run's deadline. */
   public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
       List<Example> examples, String ref, Gradcheck gradcheck, Vary vary) {
-    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, Optional.empty());
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, Domain.ANY, Optional.empty());
+  }
+
+  /** An entry with the run's deadline. */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, Optional.empty());
   }
 
   /** A spec entry with nothing but the op name (ops found in a library without a spec). */
   public static OpSpec bare(String op) {
     return new OpSpec(op, List.of(), Map.of(), Optional.empty(), List.of(), op, Gradcheck.DEFAULT, Vary.NONE);
+  }
+
+  /** The same entry with these examples (synthesized for an entry that had none). */
+  public OpSpec withExamples(List<Example> more) {
+    return new OpSpec(op, devices, skips, tolerance, more, ref, gradcheck, vary, domain);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

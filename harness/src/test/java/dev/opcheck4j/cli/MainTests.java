@@ -82,8 +82,56 @@ class MainTests {
   }
 
   @Test
+  void checksListsEveryCheckWithItsSeverity() {
+    assertEquals(ExitCode.OK, run("checks"));
+    for (dev.opcheck4j.checks.Check c : dev.opcheck4j.checks.BuiltinChecks.all()) {
+      assertTrue(out().lines().anyMatch(l -> l.startsWith(c.id() + " ") && l.contains(" " + c.severity().label() + " ")
+          && l.contains(c.summary())), c.id() + " missing from:\n" + out());
+    }
+    assertTrue(out().lines().anyMatch(l -> l.matches("generate\\.domain +warning .*")), out());
+    assertTrue(out().lines().anyMatch(l -> l.matches("fake\\.metadata +error .*")), out());
+  }
+
+  @Test
+  void warningsNeverChangeTheExitCodeUnlessMadeErrors(@TempDir Path dir) throws IOException {
+    Path spec = Files.writeString(dir.resolve("crop.json"), """
+        { "library": "%s",
+          "ops": [ { "op": "my_ops::crop", "vary": {"box": {"int": [0, 64]}},
+                     "examples": [ { "args": [ {"tensor": [3, 8, 8]}, [0, 0, 4, 4] ] } ] } ] }
+        """.formatted(NativeOps.lib("my_ops")));
+    assertEquals(ExitCode.OK, run("check", "--spec", spec.toString(), "--check", "generate.domain", "--device", "cpu", "--tries", "30"));
+    assertTrue(out().contains("WARNING [generate.domain] my_ops::crop on cpu"), out());
+    assertEquals(ExitCode.CHECK_FAILED, run("check", "--spec", spec.toString(), "--check", "generate.domain",
+        "--device", "cpu", "--tries", "30", "--warnings-as-errors"));
+    assertTrue(out().contains("FAILED [generate.domain] my_ops::crop on cpu"), out());
+    Path strict = Files.writeString(dir.resolve("strict.json"), Files.readString(spec).replaceFirst("\\{", "{ \"warnings-as-errors\": true,"));
+    assertEquals(ExitCode.CHECK_FAILED, run("check", "--spec", strict.toString(), "--check", "generate.domain", "--device", "cpu", "--tries", "30"));
+  }
+
+  @Test
   void anUnknownCommandIsAUsageError() {
     assertEquals(ExitCode.INPUT_ERROR, run("frobnicate"));
-    assertEquals("opcheck: unknown command 'frobnicate'; expected list, check, demo or bench\n", err());
+    assertEquals("opcheck: unknown command 'frobnicate'; expected list, checks, check, demo, merge or bench\n", err());
+  }
+
+  @Test
+  void aLibraryThatAbortsWhileLoadingIsExitTwoWithOneLine() {
+    Path lib = NativeOps.lib("abort_on_load");
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--library", lib.toString()));
+    assertEquals(1, err().lines().count(), err());
+    assertTrue(err().startsWith("opcheck: " + lib + " crashed the process while loading (in a static initializer): "
+        + "killed by SIGABRT"), err());
+  }
+
+  @Test
+  void anExampleTooLargeForTheMachineIsAnInputErrorNamingTheArgumentAndTheBytes(@TempDir Path dir) throws IOException {
+    Path spec = Files.writeString(dir.resolve("huge.json"), "{ \"library\": \"" + NativeOps.lib("good_ops")
+        + "\", \"ops\": [ { \"op\": \"good_ops::add_scalar\", \"examples\": [ { \"args\": "
+        + "[ {\"tensor\": [100000, 100000]}, 1.5 ] } ] } ] }\n");
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString(), "--tries", "0", "--jobs", "1"));
+    assertTrue(err().contains("good_ops::add_scalar argument 'x' (Tensor) needs 120000000000 bytes for float32[100000, 100000]"),
+        err());
+    assertEquals(1, err().lines().count(), err());
+    assertTrue(out().contains("summary: "), "the results gathered are kept: " + out());
   }
 }

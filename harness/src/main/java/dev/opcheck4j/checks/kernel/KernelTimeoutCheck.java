@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.kernel;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -13,7 +15,7 @@ public final class KernelTimeoutCheck extends CheckBase {
   public static final String ID = "kernel.timeout";
 
   public KernelTimeoutCheck() {
-    super(ID, Scope.SUPERVISOR, "every kernel call returns before the unit's deadline");
+    super(CheckInfo.error(ID, Scope.SUPERVISOR, "every kernel call returns before the unit's deadline"));
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.ExampleException;
@@ -88,20 +89,34 @@ public final class UnitRunner {
     Subject subject = new Subject(lib, op, spec, u.device(), u.example(), u.seed());
     try (PointerScope scope = new PointerScope()) {
       return switch (u.kind()) {
-        case EVALUATE -> evaluate(BuiltinChecks.byId(u.check())
-            .orElseThrow(() -> new IllegalArgumentException("unknown check " + u.check())), subject);
+        case EVALUATE -> evaluate(check(u), subject);
         case ACCEPTS -> accepts(subject);
+        case ON_REJECTED -> onRejected(check(u), subject, u.rejected());
         case BIND -> bind(subject);
       };
     }
+  }
+
+  private static Check check(Protocol.Unit u) {
+    return BuiltinChecks.byId(u.check()).orElseThrow(() -> new IllegalArgumentException("unknown check " + u.check()));
   }
 
   private static Verdict accepts(Subject s) {
     try {
       OpCall.call(s, Materializer.bind(s.op(), s.example(), s.device(), s.seed()));
       return Verdict.passed();
-    } catch (ExampleException | OpCall.KernelError e) {
+    } catch (ExampleException e) {
+      return Verdict.failed(List.of(Fact.of("raised", "cannot be materialized: " + e.getMessage())));
+    } catch (OpCall.KernelError e) {
       return Verdict.failed(List.of(Fact.of("raised", e.getMessage())));
+    }
+  }
+
+  private static Verdict onRejected(Check check, Subject s, String realError) {
+    try {
+      return ((RejectionCheck) check).onRejected(s, realError);
+    } catch (Exception | LinkageError | AssertionError e) {
+      return Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage());
     }
   }
 
