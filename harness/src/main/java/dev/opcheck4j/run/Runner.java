@@ -133,7 +133,7 @@ public final class Runner {
     if (plan.tries() > 0 && invalid.isEmpty()) {
       PropertyPhase generated = new PropertyPhase(plan, units, spec, op, sink, strict);
       for (Device d : devices) {
-        if (d != Device.META) {
+        if (d != Device.META && (d != Device.CUDA || cudaAvailable)) {
           generated.run(d, seen);
         }
       }

@@ -27,6 +27,33 @@ import java.util.Optional;
  */
 public final class Wire {
   private static final JsonFactory JSON = new JsonFactory();
+  private static final Map<Class<?>, Shape> SHAPES = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** A record class's components, accessors and canonical constructor, looked up once. */
+  private record Shape(RecordComponent[] components, java.lang.reflect.Method[] accessors, Class<?>[] types,
+      Type[] genericTypes, Constructor<?> constructor) {
+    static Shape of(Class<?> c) {
+      return SHAPES.computeIfAbsent(c, k -> {
+        RecordComponent[] comps = k.getRecordComponents();
+        java.lang.reflect.Method[] accessors = new java.lang.reflect.Method[comps.length];
+        Class<?>[] types = new Class<?>[comps.length];
+        Type[] generic = new Type[comps.length];
+        for (int i = 0; i < comps.length; i++) {
+          accessors[i] = comps[i].getAccessor();
+          accessors[i].setAccessible(true);
+          types[i] = comps[i].getType();
+          generic[i] = comps[i].getGenericType();
+        }
+        try {
+          Constructor<?> ctor = k.getDeclaredConstructor(types);
+          ctor.setAccessible(true);
+          return new Shape(comps, accessors, types, generic, ctor);
+        } catch (NoSuchMethodException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+    }
+  }
 
   private Wire() {}
 
@@ -92,13 +119,18 @@ public final class Wire {
       }
       g.writeEndObject();
     } else if (v instanceof Record r) {
+      Shape shape = Shape.of(r.getClass());
       g.writeStartObject();
-      for (RecordComponent c : r.getClass().getRecordComponents()) {
-        g.writeFieldName(c.getName());
+      for (int i = 0; i < shape.components().length; i++) {
+        Object x;
         try {
-          emit(g, c.getAccessor().invoke(r));
+          x = shape.accessors()[i].invoke(r);
         } catch (ReflectiveOperationException e) {
           throw new IllegalStateException(e);
+        }
+        if (x != null) {
+          g.writeFieldName(shape.components()[i].getName());
+          emit(g, x);
         }
       }
       g.writeEndObject();
@@ -149,6 +181,9 @@ public final class Wire {
       Type arg = pt.getActualTypeArguments()[raw == Map.class ? 1 : 0];
       if (raw == Optional.class) {
         return Optional.ofNullable(v == null ? null : convert(v, arg));
+      }
+      if (v == null) {
+        return null;
       }
       if (raw == List.class) {
         List<Object> out = new ArrayList<>();
@@ -211,21 +246,19 @@ public final class Wire {
     }
     if (c.isRecord()) {
       Map<String, Object> m = (Map<String, Object>) v;
-      RecordComponent[] comps = c.getRecordComponents();
+      Shape shape = Shape.of(c);
+      RecordComponent[] comps = shape.components();
+      Class<?>[] types = shape.types();
       Object[] args = new Object[comps.length];
-      Class<?>[] types = new Class<?>[comps.length];
       for (int i = 0; i < comps.length; i++) {
-        types[i] = comps[i].getType();
         Object raw = m.get(comps[i].getName());
-        args[i] = raw == null && types[i].isPrimitive() ? primitiveZero(types[i]) : convert(raw, comps[i].getGenericType());
+        args[i] = raw == null && types[i].isPrimitive() ? primitiveZero(types[i]) : convert(raw, shape.genericTypes()[i]);
         if (args[i] == null && types[i] == Optional.class) {
           args[i] = Optional.empty();
         }
       }
       try {
-        Constructor<?> k = c.getDeclaredConstructor(types);
-        k.setAccessible(true);
-        return k.newInstance(args);
+        return shape.constructor().newInstance(args);
       } catch (ReflectiveOperationException e) {
         throw new IllegalStateException("cannot build " + c.getSimpleName() + ": " + e, e);
       }

@@ -2,14 +2,14 @@ package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.Verdict;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.channels.Channels;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -20,9 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -43,29 +41,22 @@ final class WorkerProcess implements Kernels {
   private final Process process;
   private final Path dir;
   private final Path log;
-  private final Writer out;
-  private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+  private final SocketChannel channel;
+  private final Selector selector;
+  private final ByteBuffer in = ByteBuffer.allocate(1 << 16);
+  private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
   private long nextId;
   private volatile boolean killedByUs;
 
-  private WorkerProcess(Process process, SocketChannel channel, Path dir, Path log) {
+  // replies are read in the calling thread (no reader thread to hand lines over): one wake-up less per unit
+  private WorkerProcess(Process process, SocketChannel channel, Path dir, Path log) throws IOException {
     this.process = process;
     this.dir = dir;
     this.log = log;
-    this.out = Channels.newWriter(channel, StandardCharsets.UTF_8);
-    BufferedReader in = new BufferedReader(Channels.newReader(channel, StandardCharsets.UTF_8));
-    Thread reader = new Thread(() -> {
-      try {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          replies.add(line);
-        }
-      } catch (IOException e) {
-        // the worker is gone; the EOF below says so
-      }
-      replies.add(EOF);
-    }, "opcheck4j-worker-" + process.pid());
-    reader.setDaemon(true);
-    reader.start();
+    this.channel = channel;
+    channel.configureBlocking(false);
+    this.selector = Selector.open();
+    channel.register(selector, SelectionKey.OP_READ);
   }
 
   /**
@@ -130,7 +121,7 @@ final class WorkerProcess implements Kernels {
         cmd.add("-XX:+UseSerialGC");
         cmd.add("-Dopcheck4j.worker=" + number);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(absoluteClassPath());
         cmd.add("dev.opcheck4j.run.worker.Worker");
         cmd.add(socket.toString());
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
@@ -140,7 +131,6 @@ final class WorkerProcess implements Kernels {
         while (true) {
           SocketChannel ch = server.accept();
           if (ch != null) {
-            ch.configureBlocking(true);
             WorkerProcess w = new WorkerProcess(p, ch, dir, log);
             LIVE.add(w);
             return w;
@@ -170,6 +160,17 @@ final class WorkerProcess implements Kernels {
     }
   }
 
+  /** This JVM's class path with every entry absolute: the worker's working directory is the run directory. */
+  private static String absoluteClassPath() {
+    List<String> entries = new ArrayList<>();
+    for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      if (!e.isEmpty()) {
+        entries.add(Path.of(e).toAbsolutePath().toString());
+      }
+    }
+    return String.join(java.io.File.pathSeparator, entries);
+  }
+
   @Override
   public Verdict run(Protocol.Unit unit, Duration deadline) throws KernelDeath {
     long id = nextId++;
@@ -183,23 +184,54 @@ final class WorkerProcess implements Kernels {
   }
 
   private void send(Protocol.Request request) {
+    ByteBuffer b = ByteBuffer.wrap((Wire.write(request) + "\n").getBytes(StandardCharsets.UTF_8));
     try {
-      out.write(Wire.write(request));
-      out.write('\n');
-      out.flush();
+      while (b.hasRemaining()) {
+        if (channel.write(b) == 0) {
+          Thread.onSpinWait(); // the worker's socket buffer is full: it is reading, or dead (then the read says so)
+          if (!process.isAlive()) {
+            return;
+          }
+        }
+      }
     } catch (IOException e) {
       // the worker is dead; the next read reports how it died
+    }
+  }
+
+  /** The next line from the worker, {@link #EOF} when it closed the socket, or null after {@code deadline}. */
+  private String readLine(Duration deadline) throws IOException {
+    long until = System.nanoTime() + deadline.toNanos();
+    while (true) {
+      byte[] buf = pending.toByteArray();
+      for (int i = 0; i < buf.length; i++) {
+        if (buf[i] == '\n') {
+          pending.reset();
+          pending.write(buf, i + 1, buf.length - i - 1);
+          return new String(buf, 0, i, StandardCharsets.UTF_8);
+        }
+      }
+      long left = (until - System.nanoTime()) / 1_000_000;
+      if (left <= 0) {
+        return null;
+      }
+      selector.select(left);
+      selector.selectedKeys().clear();
+      in.clear();
+      int n = channel.read(in);
+      if (n < 0) {
+        return EOF;
+      }
+      pending.write(in.array(), 0, n);
     }
   }
 
   private Protocol.Reply next(Duration deadline, String doing) throws KernelDeath {
     String line;
     try {
-      line = replies.poll(deadline.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      kill();
-      throw new KernelDeath(KernelDeath.CRASH, "interrupted", List.of(Fact.of("cause", "the run was interrupted")));
+      line = readLine(deadline);
+    } catch (IOException e) {
+      line = EOF;
     }
     if (line == null) {
       kill();
@@ -227,6 +259,7 @@ final class WorkerProcess implements Kernels {
       status = -1;
     }
     LIVE.remove(this);
+    closeChannel();
     Path errorFile = dir.resolve("hs_err_pid" + process.pid() + ".log");
     List<Fact> facts = new ArrayList<>();
     Optional<ErrorFile> hs = ErrorFile.read(errorFile);
@@ -320,6 +353,16 @@ final class WorkerProcess implements Kernels {
       Thread.currentThread().interrupt();
     }
     LIVE.remove(this);
+    closeChannel();
+  }
+
+  private void closeChannel() {
+    try {
+      selector.close();
+      channel.close();
+    } catch (IOException e) {
+      // already closed
+    }
   }
 
   long pid() {
@@ -341,6 +384,7 @@ final class WorkerProcess implements Kernels {
       }
     }
     LIVE.remove(this);
+    closeChannel();
   }
 
   /**
