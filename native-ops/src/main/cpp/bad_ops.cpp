@@ -68,7 +68,9 @@ void out_unannotated(Tensor x, Tensor out) {
   STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "out_unannotated: out must have x's shape");
   torch::stable::copy_(out, doubled(x));
 }
-void out_unannotated_meta(Tensor x, Tensor out) {}
+void out_unannotated_meta(Tensor x, Tensor out) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "out_unannotated: out must have x's shape");
+}
 
 // OP: bad_ops::mutates_input
 // EXPECT: mutation.undeclared
@@ -269,6 +271,57 @@ Tensor declared_view(Tensor x) { return torch::stable::view(x, x.sizes()); }
 // the kernel never runs. The defect is the schema, on this runtime; the message must blame the runtime.
 Tensor scalar_arg(Tensor x, double s) { return doubled(x); }
 
+// OP: bad_ops::only_5d
+// EXPECT: generate.examples
+// A kernel for 5-d inputs only, with no example in the spec: no synthesized candidate is 5-d, so
+// no value check could run. That must fail (value checks never ran), never pass silently.
+Tensor only_5d(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 5, "only_5d: x must be 5-d, got ", x.dim(), "-d");
+  return doubled(x);
+}
+
+// The warning checks' known-bad ops: each finding is a warning (stricter than PyTorch), never a failure.
+
+// OP: bad_ops::contiguous_only
+// EXPECT: noncontiguous.rejected
+// Raises a clear error on a non-contiguous input (its meta kernel says the same): outside its
+// domain, not wrong; a warning naming the argument and the kernel's message.
+Tensor contiguous_only(Tensor x) {
+  STD_TORCH_CHECK(x.is_contiguous(), "contiguous_only: x must be contiguous");
+  return doubled(x);
+}
+Tensor contiguous_only_meta(Tensor x) {
+  STD_TORCH_CHECK(x.is_contiguous(), "contiguous_only: x must be contiguous");
+  return elementwise_meta(x);
+}
+
+// OP: bad_ops::meta_unchecked
+// EXPECT: fake.permissive
+// The CPU kernel rejects an odd number of elements; the meta kernel checks nothing, so under
+// torch.compile the error appears only at run time. A warning quoting the CPU kernel's message.
+Tensor meta_unchecked(Tensor x) {
+  STD_TORCH_CHECK(x.numel() % 2 == 0, "meta_unchecked: x must have an even number of elements");
+  return doubled(x);
+}
+
+// OP: bad_ops::narrow_domain
+// EXPECT: generate.domain
+// Accepts exactly 12 elements (and says so, on meta too): most generated inputs are outside its
+// domain, so they test nothing; a warning with what made the kernel reject them.
+Tensor narrow_domain(Tensor x) {
+  STD_TORCH_CHECK(x.numel() == 12, "narrow_domain: x must have 12 elements");
+  return doubled(x);
+}
+Tensor narrow_domain_meta(Tensor x) {
+  STD_TORCH_CHECK(x.numel() == 12, "narrow_domain: x must have 12 elements");
+  return elementwise_meta(x);
+}
+
+// OP: bad_ops::stale_out
+// EXPECT: mutation.unused
+// Declares out (a!) but never writes it: a stale annotation that costs torch.compile a copy.
+void stale_out(Tensor x, Tensor out) {}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(bad_ops, m) {
@@ -300,6 +353,11 @@ STABLE_TORCH_LIBRARY(bad_ops, m) {
   m.def("assumes_unit_stride(Tensor x) -> Tensor");
   m.def("declared_view(Tensor(a) x) -> Tensor(a)");
   m.def("scalar_arg(Tensor x, Scalar s) -> Tensor");
+  m.def("only_5d(Tensor x) -> Tensor");
+  m.def("contiguous_only(Tensor x) -> Tensor");
+  m.def("meta_unchecked(Tensor x) -> Tensor");
+  m.def("narrow_domain(Tensor x) -> Tensor");
+  m.def("stale_out(Tensor x, *, Tensor(a!) out) -> ()");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, CompositeImplicitAutograd, m) {
@@ -334,6 +392,11 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, CPU, m) {
   m.impl("assumes_unit_stride", TORCH_BOX(&assumes_unit_stride));
   m.impl("declared_view", TORCH_BOX(&declared_view));
   m.impl("scalar_arg", TORCH_BOX(&scalar_arg));
+  m.impl("only_5d", TORCH_BOX(&only_5d));
+  m.impl("contiguous_only", TORCH_BOX(&contiguous_only));
+  m.impl("meta_unchecked", TORCH_BOX(&meta_unchecked));
+  m.impl("narrow_domain", TORCH_BOX(&narrow_domain));
+  m.impl("stale_out", TORCH_BOX(&stale_out));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
@@ -360,4 +423,9 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
   m.impl("assumes_unit_stride", TORCH_BOX(&assumes_unit_stride_meta));
   m.impl("declared_view", TORCH_BOX(&declared_view));
   m.impl("scalar_arg", TORCH_BOX(&elementwise_meta_s));
+  m.impl("only_5d", TORCH_BOX(&elementwise_meta));
+  m.impl("contiguous_only", TORCH_BOX(&contiguous_only_meta));
+  m.impl("meta_unchecked", TORCH_BOX(&elementwise_meta));
+  m.impl("narrow_domain", TORCH_BOX(&narrow_domain_meta));
+  m.impl("stale_out", TORCH_BOX(&stale_out));
 }

@@ -219,6 +219,23 @@ Tensor cumsum_last(Tensor x) {
 }
 Tensor cumsum_last_meta(Tensor x) { return like_meta(x); }
 
+// view_copy(x, shape): x's elements in a new tensor of `shape` (row-major); shape must hold exactly
+// x's number of elements. A non-tensor argument that must agree with a tensor's sizes.
+Tensor view_copy(Tensor x, std::vector<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t s : shape) {
+    STD_TORCH_CHECK(s >= 0, "view_copy: shape must not have negative sizes");
+    n *= s;
+  }
+  STD_TORCH_CHECK(n == x.numel(), "view_copy: shape holds ", n, " elements, x has ", x.numel());
+  check_floating(x, "view_copy: x");
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor out = torch::stable::new_empty(x, shape);
+  for (int64_t i = 0; i < n; ++i) put(out, i, elem(xc, i));
+  return out;
+}
+Tensor view_copy_meta(Tensor x, std::vector<int64_t> shape) { return torch::stable::new_empty(x, shape); }
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(ordinary, m) {
@@ -236,6 +253,7 @@ STABLE_TORCH_LIBRARY(ordinary, m) {
   m.def("symmetrize(Tensor x) -> Tensor");
   m.def("row_softmax(Tensor x) -> Tensor");
   m.def("cumsum_last(Tensor x) -> Tensor");
+  m.def("view_copy(Tensor x, int[] shape) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(ordinary, CPU, m) {
@@ -251,6 +269,7 @@ STABLE_TORCH_LIBRARY_IMPL(ordinary, CPU, m) {
   m.impl("symmetrize", TORCH_BOX(&symmetrize));
   m.impl("row_softmax", TORCH_BOX(&row_softmax));
   m.impl("cumsum_last", TORCH_BOX(&cumsum_last));
+  m.impl("view_copy", TORCH_BOX(&view_copy));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(ordinary, Meta, m) {
@@ -266,6 +285,7 @@ STABLE_TORCH_LIBRARY_IMPL(ordinary, Meta, m) {
   m.impl("symmetrize", TORCH_BOX(&symmetrize_meta));
   m.impl("row_softmax", TORCH_BOX(&row_softmax_meta));
   m.impl("cumsum_last", TORCH_BOX(&cumsum_last_meta));
+  m.impl("view_copy", TORCH_BOX(&view_copy_meta));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(ordinary, CompositeImplicitAutograd, m) {

@@ -13,6 +13,7 @@ import dev.opcheck4j.checks.fake.FakeMissingCheck;
 import dev.opcheck4j.checks.kernel.KernelCrashCheck;
 import dev.opcheck4j.checks.fake.PermissiveMetaCheck;
 import dev.opcheck4j.checks.generate.DomainCheck;
+import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.kernel.KernelTimeoutCheck;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
@@ -44,6 +45,7 @@ public final class BuiltinChecks {
           new AliasTargetCheck(),
           new FunctionalizableCheck(),
           new InplaceNameCheck(),
+          new ExamplesCheck(),
           new FakeMissingCheck(),
           new KernelErrorCheck(),
           new KernelCrashCheck(),

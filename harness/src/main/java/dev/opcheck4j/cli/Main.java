@@ -8,6 +8,7 @@ import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.run.ExampleSearch;
 import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.LibraryInfo;
@@ -15,6 +16,7 @@ import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecSkeleton;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.io.IOException;
@@ -31,6 +33,7 @@ public final class Main {
       """
       usage: opcheck list --library LIB
              opcheck checks
+             opcheck init --library LIB [--out FILE] [--seed N]
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
                            [--warnings-as-errors] [--verbose] [--jobs N] [--timeout SECONDS] [--shard I/N]
@@ -70,10 +73,11 @@ public final class Main {
         case "list" -> list(o);
         case "check" -> check(o);
         case "checks" -> checks(o);
+        case "init" -> init(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
         case "merge" -> merge(o);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, checks, check, demo, merge or bench");
+        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, checks, check, init, demo, merge or bench");
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -128,11 +132,48 @@ public final class Main {
       throw new UsageException("checks takes no options; it lists every built-in check");
     }
     int width = BuiltinChecks.all().stream().mapToInt(c -> c.id().length()).max().orElse(2);
-    out.printf("%-" + width + "s  %-8s %-9s %s%n", "check", "severity", "scope", "summary");
+    out.printf("%-" + width + "s  %-8s %-10s %s%n", "check", "severity", "scope", "summary");
     for (Check c : BuiltinChecks.all()) {
       CheckInfo i = c.info();
-      out.printf("%-" + width + "s  %-8s %-9s %s%s%n", i.id(), i.severity().label(),
-          i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), i.generated() ? " (also on generated inputs)" : "");
+      boolean alsoGenerated = i.generated() && i.scope() != CheckInfo.Scope.GENERATED;
+      out.printf("%-" + width + "s  %-8s %-10s %s%s%n", i.id(), i.severity().label(),
+          i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), alsoGenerated ? " (also on generated inputs)" : "");
+    }
+    return ExitCode.OK;
+  }
+
+  /**
+   * A spec skeleton (YAML) for every op of a library, with an example synthesized from each schema
+   * and accepted by the CPU kernel, or a comment saying why none was found.
+   */
+  private ExitCode init(Options o) throws UsageException, LibraryLoadException, SpecException, IOException {
+    if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
+      throw new UsageException("init takes exactly one --library LIB (and --out FILE to write the spec to a file)");
+    }
+    // the search calls the kernels: it runs in a worker, like every other call
+    Launcher.Synthesized lib = Launcher.synthesize(o.libraries.get(0), o.seed);
+    List<SpecSkeleton.Entry> entries = new ArrayList<>();
+    int found = 0;
+    for (int k = 0; k < lib.library().ops().size(); k++) {
+      LibraryInfo.Op op = lib.library().ops().get(k);
+      ExampleSearch.Found f = lib.found().get(k);
+      found += f.example().isPresent() ? 1 : 0;
+      entries.add(new SpecSkeleton.Entry(op.name(), op.schema().toString(), f.example(), f.note()));
+    }
+    Path libPath = lib.library().path().toAbsolutePath().normalize();
+    String library = libPath.toString();
+    if (o.out != null) {
+      Path folder = o.out.toAbsolutePath().normalize().getParent();
+      library = folder.relativize(libPath).toString();
+    }
+    String text = SpecSkeleton.yaml("opcheck4j spec for " + libPath.getFileName() + ", written by ./opcheck init (seed "
+        + o.seed + ").\nEach example was synthesized from the op's schema and accepted by the cpu kernel: edit them,"
+        + " add more, and see docs/spec.md.", library, entries);
+    if (o.out == null) {
+      out.print(text);
+    } else {
+      Files.writeString(o.out, text);
+      out.println("wrote " + o.out + ": " + entries.size() + " ops, " + found + " with an example");
     }
     return ExitCode.OK;
   }
@@ -265,6 +306,7 @@ public final class Main {
     long seed = RunRequest.DEFAULT_SEED;
     int tries = RunRequest.DEFAULT_TRIES;
     Path reportDir;
+    Path out;
     boolean verbose;
     boolean warningsAsErrors;
     int jobs;
@@ -333,6 +375,7 @@ public final class Main {
               throw new UsageException(e.getMessage());
             }
           }
+          case "--out" -> o.out = Path.of(v);
           case "--tries" -> {
             try {
               o.tries = Integer.parseInt(v);

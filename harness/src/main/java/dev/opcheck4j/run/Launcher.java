@@ -101,7 +101,7 @@ public final class Launcher {
         file.end(ms);
         List<String> ops = all.stream().filter(j -> j.op() != null).map(j -> j.op().op()).toList();
         return new RunOutcome(new RunReport(info.torchVersion(), info.presetsVersion(), started, ms, results,
-            checks.stream().map(Check::info).toList()), inputErrors, ops);
+            checks.stream().map(Check::info).toList()), inputErrors, ops, info.libraries());
       }
     } finally {
       slots.forEach(Slot::close);
@@ -123,6 +123,42 @@ public final class Launcher {
     Slot slot = new Slot(request, dir, init, new AtomicInteger());
     try {
       return slot.start().libraries().get(0);
+    } finally {
+      slot.close();
+      deleteIfClean(dir);
+    }
+  }
+
+  /**
+   * A library and, per op in its order, an example synthesized from the op's schema that the cpu
+   * kernel accepts (or why none was found).
+   */
+  public record Synthesized(LibraryInfo library, List<ExampleSearch.Found> found) {}
+
+  /**
+   * Searches, in a worker, an example for every op of {@code library} (for {@code ./opcheck init}).
+   *
+   * @throws LibraryLoadException when it cannot be loaded, or crashes while loading
+   */
+  public static Synthesized synthesize(Path library, long seed) throws LibraryLoadException, SpecException {
+    Path dir = tempDir();
+    RunRequest request = RunRequest.builder().library(library).jobs(1).build();
+    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, library.toAbsolutePath())), List.of());
+    Slot slot = new Slot(request, dir, init, new AtomicInteger());
+    try {
+      LibraryInfo lib = slot.start().libraries().get(0);
+      List<ExampleSearch.Found> found = new ArrayList<>();
+      for (LibraryInfo.Op op : lib.ops()) {
+        try {
+          Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.SYNTHESIZE, 0, op.name(), null, Device.CPU, null, seed,
+              null, null), request.timeout());
+          found.add(OpUnits.found(v));
+        } catch (KernelDeath d) {
+          found.add(new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
+              + d.getMessage()));
+        }
+      }
+      return new Synthesized(lib, found);
     } finally {
       slot.close();
       deleteIfClean(dir);

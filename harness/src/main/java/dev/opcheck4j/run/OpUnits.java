@@ -22,6 +22,8 @@ final class OpUnits {
   private final RunPlan plan;
   private final RunPlan.Target target;
   private final OpSpec spec;
+  /** The spec entry sent with each unit when it is not the one the worker reads (examples were synthesized). */
+  private final OpSpec sent;
   private final Kernels kernels;
   private final boolean strict;
   private int deaths;
@@ -31,8 +33,32 @@ final class OpUnits {
     this.plan = plan;
     this.target = target;
     this.spec = spec;
+    this.sent = spec.synthesis().isEmpty() ? null : spec;
     this.kernels = kernels;
     this.strict = strict;
+  }
+
+  /** The same op's units with its spec entry changed (synthesized examples); deaths so far still count. */
+  OpUnits withSpec(OpSpec changed) {
+    OpUnits u = new OpUnits(plan, target, changed, kernels, strict);
+    u.deaths = deaths;
+    return u;
+  }
+
+  /** Searches (in the worker) for an example synthesized from the op's schema that the cpu kernel accepts. */
+  ExampleSearch.Found synthesize(String op) throws KernelDeath {
+    return found(run(unit(Protocol.Kind.SYNTHESIZE, op, null, Device.CPU, null, null)));
+  }
+
+  /** What a SYNTHESIZE unit's verdict says was found. */
+  static ExampleSearch.Found found(Verdict v) {
+    String json = first(v, "example");
+    return new ExampleSearch.Found(json.isEmpty() ? java.util.Optional.empty()
+        : java.util.Optional.of(Wire.read(json, Example.class)), first(v, "note"));
+  }
+
+  private Protocol.Unit unit(Protocol.Kind kind, String op, String check, Device device, Example example, String why) {
+    return new Protocol.Unit(kind, target.index(), op, check, device, example, plan.seed(), why, sent);
   }
 
   /** Whether findings of warning checks are failures for this op. */
@@ -41,23 +67,23 @@ final class OpUnits {
   }
 
   Verdict evaluate(String check, String op, Device device, Example example) throws KernelDeath {
-    return run(new Protocol.Unit(Protocol.Kind.EVALUATE, target.index(), op, check, device, example, plan.seed(), null));
+    return run(unit(Protocol.Kind.EVALUATE, op, check, device, example, null));
   }
 
   /** Null when the real kernel accepts the example; else the first line of what it raised (or why it cannot be made). */
   String rejection(String op, Device device, Example example) throws KernelDeath {
-    Verdict v = run(new Protocol.Unit(Protocol.Kind.ACCEPTS, target.index(), op, null, device, example, plan.seed(), null));
+    Verdict v = run(unit(Protocol.Kind.ACCEPTS, op, null, device, example, null));
     return v.outcome() == Outcome.PASSED ? null : first(v, "raised");
   }
 
   /** A rejection check's verdict on an input the real kernel raised {@code why} on. */
   Verdict onRejected(String check, String op, Device device, Example example, String why) throws KernelDeath {
-    return run(new Protocol.Unit(Protocol.Kind.ON_REJECTED, target.index(), op, check, device, example, plan.seed(), why));
+    return run(unit(Protocol.Kind.ON_REJECTED, op, check, device, example, why));
   }
 
   /** The example's inputs as text, or the reason it does not fit the schema (as the exception's message). */
   String describe(String op, Device device, Example example) throws KernelDeath, InvalidExample {
-    Verdict v = run(new Protocol.Unit(Protocol.Kind.BIND, target.index(), op, null, device, example, plan.seed(), null));
+    Verdict v = run(unit(Protocol.Kind.BIND, op, null, device, example, null));
     if (v.outcome() != Outcome.PASSED) {
       throw new InvalidExample(first(v, "error"));
     }

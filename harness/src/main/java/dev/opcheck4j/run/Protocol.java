@@ -2,6 +2,7 @@ package dev.opcheck4j.run;
 
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
 import java.util.List;
 
@@ -34,7 +35,12 @@ public final class Protocol {
     /** A rejection check's verdict on an input the real kernel raised {@link Unit#rejected} on. */
     ON_REJECTED,
     /** Materialize the example: PASSED with its description, FAILED with why it does not fit. */
-    BIND
+    BIND,
+    /**
+     * Synthesize an example from the op's schema that the cpu kernel accepts: facts {@code note}, and
+     * {@code example} (the example as one {@link Wire} line) when one was found.
+     */
+    SYNTHESIZE
   }
 
   /**
@@ -48,9 +54,10 @@ public final class Protocol {
    * @param example the example as spec data, or null
    * @param seed the run's seed
    * @param rejected what the real kernel raised on the example (ON_REJECTED), else null
+   * @param spec the op's spec entry when it differs from the spec file's (synthesized examples), else null
    */
   public record Unit(Kind kind, int target, String op, String check, Device device, Example example, long seed,
-      String rejected) {}
+      String rejected, OpSpec spec) {}
 
   /**
    * Parent to worker: a unit, or the request to exit when {@code unit} is null.

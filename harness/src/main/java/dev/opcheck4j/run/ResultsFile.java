@@ -131,6 +131,6 @@ public final class ResultsFile implements AutoCloseable {
     List<String> ops = results.stream().map(CheckResult::op).distinct().toList();
     List<CheckInfo> checks = BuiltinChecks.all().stream().filter(c -> checkIds.contains(c.id())).map(Check::info).toList();
     return new RunOutcome(new RunReport(torch, presets, started == null ? Instant.EPOCH : started, duration, results,
-        checks), inputErrors.stream().sorted().toList(), ops);
+        checks), inputErrors.stream().sorted().toList(), ops, List.of());
   }
 }

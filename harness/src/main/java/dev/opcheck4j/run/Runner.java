@@ -6,6 +6,7 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.ExistsCheck;
 import dev.opcheck4j.spec.Example;
@@ -72,8 +73,9 @@ public final class Runner {
     return plan.warningsAsErrors() || target.warningsAsErrors();
   }
 
-  void runOp(RunPlan.Target target, OpSpec spec, Kernels kernels, ResultListener sink) {
+  void runOp(RunPlan.Target target, OpSpec given, Kernels kernels, ResultListener sink) {
     boolean strict = strict(target);
+    OpSpec spec = given;
     LibraryInfo.Op op = target.library().op(spec.op()).orElse(null);
     if (op == null) {
       List<String> near = UnknownOpException.nearest(spec.op(), target.library().opNames(), 3);
@@ -90,6 +92,21 @@ public final class Runner {
       return;
     }
     OpUnits units = new OpUnits(plan, target, spec, kernels, strict);
+    // no silent pass: an op without examples gets one synthesized from its schema (in the worker), or says why not
+    if (spec.examples().isEmpty() && spec.skipReason(ExamplesCheck.ID).isEmpty()) {
+      long t = System.nanoTime();
+      ExampleSearch.Found found;
+      try {
+        found = units.synthesize(op.name());
+      } catch (KernelDeath d) {
+        sink.accept(units.result(d, op.name(), ExamplesCheck.ID + " (synthesizing an example)", Device.CPU, null,
+            List.of(), micros(t)));
+        found = new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
+            + d.getMessage());
+      }
+      spec = found.applyTo(spec);
+      units = units.withSpec(spec);
+    }
     Map<String, Outcome> seen = new HashMap<>();
     List<Device> devices = devicesFor(spec);
     Map<Example, String> invalid = validate(op, spec, units);

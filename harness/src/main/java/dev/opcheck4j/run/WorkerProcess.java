@@ -124,8 +124,12 @@ final class WorkerProcess implements Kernels {
         cmd.add(absoluteClassPath());
         cmd.add("dev.opcheck4j.run.worker.Worker");
         cmd.add(socket.toString());
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        // libtorch's error log is how a stable-ABI kernel's real message is recovered (it goes to the
+        // worker's log file, not to the console), so a caller's quieter level is not inherited
+        pb.environment().remove("TORCH_CPP_LOG_LEVEL");
+        Process p = pb.start();
         server.configureBlocking(false);
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {

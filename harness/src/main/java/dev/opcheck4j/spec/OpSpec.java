@@ -16,8 +16,10 @@ import java.util.Optional;
  * @param ref where the entry is, e.g. {@code spec.json#ops[2]}
  * @param gradcheck gradcheck settings (PyTorch's defaults when the spec gives none)
  * @param vary how generated inputs may differ from the examples
- * @param timeout the op's deadline for one unit of work, when the spec gives one (else the run's)
  * @param domain the inputs the op is written for ({@link Domain#ANY} when the spec declares none)
+ * @param synthesis what the search for an example found, when the spec gave none and the harness
+ *     synthesized them; empty when the examples are the spec's own (or nothing was searched)
+ * @param timeout the op's deadline for one unit of work, when the spec gives one (else the run's)
  */
 public record OpSpec(
     String op,
@@ -29,6 +31,7 @@ public record OpSpec(
     Gradcheck gradcheck,
     Vary vary,
     Domain domain,
+    String synthesis,
     Optional<Duration> timeout) {
 
   public OpSpec {
@@ -40,13 +43,25 @@ public record OpSpec(
   /** An entry with no declared domain and the run's deadline. */
   public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
       List<Example> examples, String ref, Gradcheck gradcheck, Vary vary) {
-    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, Domain.ANY, Optional.empty());
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, Domain.ANY, "", Optional.empty());
+  }
+
+  /** An entry as a spec file gives it (nothing synthesized), with the run's deadline. */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "", Optional.empty());
   }
 
   /** An entry with the run's deadline. */
   public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
-      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain) {
-    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, Optional.empty());
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain, String synthesis) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, Optional.empty());
+  }
+
+  /** An entry as a spec file gives it (nothing synthesized). */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain, Optional<Duration> timeout) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "", timeout);
   }
 
   /** A spec entry with nothing but the op name (ops found in a library without a spec). */
@@ -54,9 +69,9 @@ public record OpSpec(
     return new OpSpec(op, List.of(), Map.of(), Optional.empty(), List.of(), op, Gradcheck.DEFAULT, Vary.NONE);
   }
 
-  /** The same entry with these examples (synthesized for an entry that had none). */
-  public OpSpec withExamples(List<Example> more) {
-    return new OpSpec(op, devices, skips, tolerance, more, ref, gradcheck, vary, domain);
+  /** The same entry with these synthesized examples (possibly none), and what the search found. */
+  public OpSpec synthesized(List<Example> found, String note) {
+    return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note, timeout);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

@@ -228,7 +228,8 @@ public final class SpecReader {
     }
     for (SpecValue x : xs) {
       if (!x.isString() || !allowed.contains(x.value())) {
-        throw new SpecException(x.location(), "unknown " + key.substring(0, key.length() - 1) + " " + x.describe()
+        throw new SpecException(x.location(), "unknown " + key.substring(0, key.length() - 1) + " "
+            + (x.isString() ? "\"" + x.value() + "\"" : x.describe())
             + " in \"" + key + "\"; allowed: " + String.join(", ", allowed.stream().sorted().toList()));
       }
       out.add((String) x.value());

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Tests the tester on the native-ops corpus: each known-bad op fails exactly the checks its
- * {@code // EXPECT:} marker lists (among the checks the harness has), and no good op fails anything.
+ * Tests the tester on the native-ops corpus: each known-bad op has findings in exactly the checks its
+ * {@code // EXPECT:} marker lists (failures for error checks, warnings for warning checks), and no
+ * good op fails anything.
  */
 class CorpusTests {
   /** Generated inputs per op and device: enough to catch the shape-hard-coding meta kernel. */
@@ -125,11 +126,14 @@ class CorpusTests {
         .map(e -> DynamicTest.dynamicTest(e.getKey() + " fails " + e.getValue(), () -> {
           Set<String> want = new TreeSet<>(e.getValue());
           want.retainAll(implemented);
+          // a finding is FAILED for an error check and WARNING for a warning check, as its severity says
           Set<String> got = bad.results().stream()
-              .filter(r -> r.op().equals(e.getKey()) && r.outcome() == Outcome.FAILED)
+              .filter(r -> r.op().equals(e.getKey()) && (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING))
+              .peek(r -> assertEquals(BuiltinChecks.byId(r.check()).orElseThrow().info().findingOutcome(false), r.outcome(),
+                  "the outcome of a finding follows its check's severity: " + r))
               .map(CheckResult::check)
               .collect(Collectors.toCollection(TreeSet::new));
-          assertEquals(want, got, "failed checks of " + e.getKey());
+          assertEquals(want, got, "checks with findings on " + e.getKey());
         }));
   }
 
@@ -144,8 +148,10 @@ class CorpusTests {
 
   @Test
   void failuresFollowTheMessageShape() {
-    List<CheckResult> failed = bad.results().stream().filter(r -> r.outcome() == Outcome.FAILED).toList();
+    List<CheckResult> failed = bad.results().stream()
+        .filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING).toList();
     assertFalse(failed.isEmpty());
+    assertTrue(failed.stream().anyMatch(r -> r.outcome() == Outcome.WARNING), "warnings have the same shape");
     for (CheckResult r : failed) {
       assertEquals("expected", r.facts().get(0).key(), r.toString());
       assertTrue(r.fact("but was").isPresent(), r.toString());

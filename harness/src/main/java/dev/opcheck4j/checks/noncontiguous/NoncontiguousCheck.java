@@ -65,11 +65,8 @@ public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
         if (!s.spec().domain().allowsLayout(layout)) {
           continue;
         }
-        BoundExample fresh = OpCall.bind(s, s.device());
-        Tensor moved = TensorCopies.relayout(fresh.tensors().get(k).tensor(), layout);
-        List<IValue> values = new ArrayList<>(fresh.values());
-        values.set(in.argIndex(), new IValue(moved));
-        BoundExample variant = new BoundExample(values, fresh.tensors(), fresh.description());
+        BoundExample variant = relaidOut(s, k, layout);
+        Tensor moved = new Tensor(variant.values().get(in.argIndex()).toTensor());
         Fact example = Fact.of("example", s.example().ref() + "  " + in.argument() + " " + layout + ": "
             + TensorText.describe(moved));
         List<OpCall.Output> got;
@@ -97,6 +94,19 @@ public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
     }
     return Verdict.passed(Fact.of("variants compared", tried),
         Fact.of("not compared", String.join(", ", rejected) + " (the kernel raised: outside its domain)"));
+  }
+
+  /**
+   * A fresh binding of the subject's example with its {@code k}-th tensor input (a top-level
+   * argument) re-laid out as {@code layout}, with the same values.
+   */
+  static BoundExample relaidOut(Subject s, int k, String layout) throws Exception {
+    BoundExample fresh = OpCall.bind(s, s.device());
+    BoundExample.TensorInput in = fresh.tensors().get(k);
+    Tensor moved = TensorCopies.relayout(in.tensor(), layout);
+    List<IValue> values = new ArrayList<>(fresh.values());
+    values.set(in.argIndex(), new IValue(moved));
+    return new BoundExample(values, fresh.tensors(), fresh.description());
   }
 
   private static String hint() {

@@ -17,8 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.bytedeco.pytorch.IValue;
-import org.bytedeco.pytorch.Tensor;
 
 /**
  * The kernel accepts non-contiguous inputs (the layouts the spec's domain allows). PyTorch's own ops
@@ -59,13 +57,9 @@ public final class RejectedLayoutCheck extends CheckBase implements ValueCheck {
           if (!s.spec().domain().allowsLayout(layout) || rejected.containsKey(in.argument())) {
             continue;
           }
-          BoundExample fresh = OpCall.bind(one, s.device());
-          Tensor moved = TensorCopies.relayout(fresh.tensors().get(k).tensor(), layout);
-          List<IValue> values = new ArrayList<>(fresh.values());
-          values.set(in.argIndex(), new IValue(moved));
           tried++;
           try {
-            OpCall.call(one, new BoundExample(values, fresh.tensors(), fresh.description()));
+            OpCall.call(one, NoncontiguousCheck.relaidOut(one, k, layout));
           } catch (OpCall.KernelError e) {
             rejected.put(in.argument(), "rejects '" + in.argument() + "' " + layout + ": " + e.getMessage()
                 + "  (" + example.ref() + ")");

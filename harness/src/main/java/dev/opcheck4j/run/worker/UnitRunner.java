@@ -9,9 +9,11 @@ import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.Materializer;
+import dev.opcheck4j.run.ExampleSearch;
 import dev.opcheck4j.run.LibraryInfo;
 import dev.opcheck4j.run.Protocol;
 import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.Wire;
 import dev.opcheck4j.run.WorkerInfo;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
@@ -84,7 +86,7 @@ public final class UnitRunner {
   public Verdict run(Protocol.Unit u) {
     OpLibrary lib = libraries.get(u.target());
     Operator op = u.op() == null ? null : operator(lib, u.op());
-    OpSpec spec = u.op() == null ? OpSpec.bare(String.join("|", lib.namespaces()) + "::*")
+    OpSpec spec = u.spec() != null ? u.spec() : u.op() == null ? OpSpec.bare(String.join("|", lib.namespaces()) + "::*")
         : specs.get(u.target()).getOrDefault(u.op(), OpSpec.bare(u.op()));
     Subject subject = new Subject(lib, op, spec, u.device(), u.example(), u.seed());
     try (PointerScope scope = new PointerScope()) {
@@ -93,6 +95,7 @@ public final class UnitRunner {
         case ACCEPTS -> accepts(subject);
         case ON_REJECTED -> onRejected(check(u), subject, u.rejected());
         case BIND -> bind(subject);
+        case SYNTHESIZE -> synthesize(lib, op, u.seed());
       };
     }
   }
@@ -118,6 +121,14 @@ public final class UnitRunner {
     } catch (Exception | LinkageError | AssertionError e) {
       return Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage());
     }
+  }
+
+  private static Verdict synthesize(OpLibrary lib, Operator op, long seed) {
+    ExampleSearch.Found f = ExampleSearch.search(lib, op, seed);
+    List<Fact> facts = new ArrayList<>();
+    facts.add(Fact.of("note", f.note()));
+    f.example().ifPresent(e -> facts.add(Fact.of("example", Wire.write(e))));
+    return f.example().isPresent() ? Verdict.passed(facts) : Verdict.failed(facts);
   }
 
   private static Verdict bind(Subject s) {
