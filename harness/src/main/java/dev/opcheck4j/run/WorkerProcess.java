@@ -119,6 +119,7 @@ final class WorkerProcess implements Kernels {
         cmd.add("-XX:ErrorFile=" + dir.toAbsolutePath().resolve("hs_err_pid%p.log"));
         cmd.add("-XX:-CreateCoredumpOnCrash");
         cmd.add("-XX:+UseSerialGC");
+        cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-Dopcheck4j.worker=" + number);
         cmd.add("-cp");
         cmd.add(absoluteClassPath());
