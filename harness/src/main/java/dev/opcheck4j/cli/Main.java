@@ -48,6 +48,7 @@ public final class Main {
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
                            [--warnings-as-errors] [--verbose] [--jobs N] [--timeout SECONDS] [--shard I/N]
+                           [--junit-xml DIR]
              opcheck merge --report-dir OUT DIR...      (the report dirs of the shards of one run)
              opcheck demo [--report-dir DIR] [--verbose]
              opcheck report allure DIR        Allure HTML from DIR/allure-results into DIR/allure-report
@@ -70,6 +71,7 @@ public final class Main {
         --timeout SECONDS  deadline of one unit of work (default 60)
         --shard I/N        check part I of N of the ops
         --report-dir DIR   write opcheck-report.json, .html, opcheck-summary.md and allure-results there
+        --junit-xml DIR    run the specs as JUnit Platform tests and write JUnit XML there
         --warnings-as-errors  findings of warning checks fail the run
         --verbose          print every result, not only findings
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
@@ -329,6 +331,9 @@ public final class Main {
     if (o.libraries.isEmpty() && o.specs.isEmpty()) {
       throw new UsageException("check needs --spec FILE or --library LIB");
     }
+    if (o.junitXml != null) {
+      return new JUnitXmlRun(out, err).run(o);
+    }
     RunRequest.Builder request = RunRequest.builder().ops(o.ops).checks(o.checks).devices(o.devices).seed(o.seed)
         .tries(o.tries).timeout(o.timeout).shard(o.shard).reportDir(o.reportDir).warningsAsErrors(o.warningsAsErrors);
     o.specs.forEach(request::spec);
@@ -453,12 +458,13 @@ public final class Main {
     int jobs;
     java.time.Duration timeout = RunRequest.DEFAULT_TIMEOUT;
     RunRequest.Shard shard = RunRequest.Shard.ALL;
+    Path junitXml;
     boolean warningsAsErrors;
     String commandLine;
 
     /** Options that take a value, for "unknown option" and "did you mean". */
     static final List<String> WITH_VALUE = List.of("--spec", "--library", "--op", "--check", "--device", "--seed",
-        "--report-dir", "--jobs", "--timeout", "--shard", "--tries", "--out");
+        "--report-dir", "--jobs", "--timeout", "--shard", "--tries", "--out", "--junit-xml");
     static final List<String> FLAGS = List.of("--verbose", "--warnings-as-errors", "--help", "-h");
 
     final List<Path> mergeDirs = new ArrayList<>();
@@ -521,6 +527,7 @@ public final class Main {
           }
           case "--report-dir" -> o.reportDir = Path.of(v);
           case "--jobs" -> o.jobs = positive("--jobs", v);
+          case "--junit-xml" -> o.junitXml = Path.of(v);
           case "--timeout" -> o.timeout = java.time.Duration.ofSeconds(positive("--timeout", v));
           case "--shard" -> {
             try {
