@@ -64,6 +64,19 @@ public record RunInfo(
         startedAt, durationMs, commandLine, configuration);
   }
 
+  /**
+   * The run block of this run followed by {@code next}, made with the same settings (as the JUnit
+   * engine runs one spec after the other): the inputs and checks run of both, this run's start.
+   */
+  public RunInfo followedBy(RunInfo next) {
+    List<String> checks = new java.util.ArrayList<>(checksRun);
+    next.checksRun.stream().filter(c -> !checks.contains(c)).forEach(checks::add);
+    List<Input> all = new java.util.ArrayList<>(inputs);
+    all.addAll(next.inputs);
+    return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checks, all,
+        startedAt, durationMs, commandLine, configuration);
+  }
+
   /** The devices that ran. */
   public List<String> devicesRun() {
     return devices.stream().filter(DeviceInfo::runs).map(DeviceInfo::name).toList();

@@ -128,7 +128,7 @@ final class Console implements ResultListener {
 
   private boolean shown(CheckResult r) {
     return verbose || r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED
-        || r.outcome() == Outcome.WARNING || r.fact("warning").isPresent();
+        || r.outcome() == Outcome.WARNING;
   }
 
   private void drawProgress() {

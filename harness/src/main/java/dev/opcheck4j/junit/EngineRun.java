@@ -1,6 +1,8 @@
 package dev.opcheck4j.junit;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.RunOutcome;
@@ -8,9 +10,9 @@ import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.torch.LibraryLoadException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one place where the engine hands its specs to the run machinery ({@link Launcher}: kernels run
@@ -40,13 +42,15 @@ final class EngineRun {
 
   private EngineRun() {}
 
-  /** Runs the specs one after the other (each on its own workers); null when none could run. */
-  static RunReport run(List<Job> jobs, Sink sink) {
-    Instant started = Instant.now();
+  /**
+   * Runs the specs one after the other (each on its own workers); null when none could run. The
+   * report's run block names every spec and carries the engine's {@code configuration}.
+   */
+  static RunReport run(List<Job> jobs, Map<String, String> configuration, Sink sink) {
     long t0 = System.nanoTime();
     List<CheckResult> all = new ArrayList<>();
-    String torch = null;
-    String presets = null;
+    RunInfo run = null;
+    List<CheckInfo> checks = List.of();
     for (Job job : jobs) {
       EngineSettings s = job.settings();
       RunRequest request = RunRequest.builder()
@@ -66,8 +70,9 @@ final class EngineRun {
           all.add(r);
           sink.result(job.spec(), r);
         });
-        torch = outcome.report().torchVersion();
-        presets = outcome.report().presetsVersion();
+        RunInfo specRun = outcome.report().run();
+        run = run == null ? specRun : run.followedBy(specRun);
+        checks = outcome.report().checks();
         outcome.inputErrors().forEach(e -> sink.inputError(job.spec(), e));
       } catch (LibraryLoadException | SpecException | IllegalArgumentException e) {
         sink.inputError(job.spec(), e.getMessage());
@@ -75,6 +80,7 @@ final class EngineRun {
       sink.specDone(job.spec());
     }
     long ms = (System.nanoTime() - t0) / 1_000_000;
-    return torch == null ? null : new RunReport(torch, presets, started, ms, all);
+    return run == null ? null
+        : new RunReport(run.withDuration(ms).withInvocation(null, configuration), checks, all);
   }
 }

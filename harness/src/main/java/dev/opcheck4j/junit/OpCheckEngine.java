@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
@@ -153,10 +154,9 @@ public final class OpCheckEngine implements TestEngine {
             () -> stream.onSpecDone(spec.spec));
       }
     }
-    RunReport report = run(jobs, stream);
+    RunReport report = run(jobs, settings.describe(), stream);
     if (report != null) {
-      writeReports(new RunReport(report.torchVersion(), report.presetsVersion(), report.startedAt(),
-          report.durationMs(), stream.results()), settings.reportDir());
+      writeReports(new RunReport(report.run(), report.checks(), stream.results()), settings.reportDir());
     }
     System.out.println("opcheck4j summary: " + String.join(", ", stream.outcomes().entrySet().stream()
         .map(e -> e.getKey() + " " + e.getValue()).toList()));
@@ -201,14 +201,14 @@ public final class OpCheckEngine implements TestEngine {
   private record End(RunReport report, Throwable failure) implements Event {}
 
   /** Runs in the background and reports on this thread, where the platform's listeners expect it. */
-  private static RunReport run(List<EngineRun.Job> jobs, ResultStream stream) {
+  private static RunReport run(List<EngineRun.Job> jobs, Map<String, String> configuration, ResultStream stream) {
     if (jobs.isEmpty()) {
       return null;
     }
     BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
     Thread worker = new Thread(() -> {
       try {
-        RunReport report = EngineRun.run(jobs, new EngineRun.Sink() {
+        RunReport report = EngineRun.run(jobs, configuration, new EngineRun.Sink() {
           @Override
           public void result(int spec, CheckResult result) {
             queue.add(new Result(spec, result, System.nanoTime()));

@@ -225,11 +225,11 @@ final class ResultStream {
     String library = root.libraryName(n.spec);
     AllureResults.describe(r, library, settings.docsBase());
     waitForDuration(r, arrivedNanos);
-    boolean warning = r.outcome().name().equals("WARNING") || r.fact("warning").isPresent();
+    boolean warning = r.outcome() == Outcome.WARNING;
     if (warning) {
-      String text = r.fact("warning").or(() -> r.fact("but was")).orElse(ResultText.summaryLine(r));
+      String text = r.fact("but was").orElse(ResultText.summaryLine(r));
       listener.reportingEntryPublished(n, ReportEntry.from("warning", text));
-      System.out.println("WARNING " + ResultText.render(r));
+      System.out.println(ResultText.render(r));
     }
     String xfail = expected.reason(r.op(), r.check()).orElse(null);
     TestExecutionResult result;
