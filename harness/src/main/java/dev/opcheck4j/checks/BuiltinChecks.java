@@ -23,6 +23,8 @@ import dev.opcheck4j.checks.schema.FunctionalizableCheck;
 import dev.opcheck4j.checks.schema.InplaceNameCheck;
 import dev.opcheck4j.checks.schema.MutableArgsCheck;
 import dev.opcheck4j.checks.schema.TypesCheck;
+import dev.opcheck4j.checks.torchscript.ScriptCallCheck;
+import dev.opcheck4j.checks.torchscript.ScriptRoundtripCheck;
 import java.util.List;
 import java.util.Optional;
 
@@ -52,7 +54,9 @@ public final class BuiltinChecks {
           new JacobianCheck(),
           new GradOutputCheck(),
           new DeterminismCheck(),
-          new NoncontiguousCheck());
+          new NoncontiguousCheck(),
+          new ScriptCallCheck(),
+          new ScriptRoundtripCheck());
 
   private BuiltinChecks() {}
 
