@@ -23,6 +23,7 @@ import dev.opcheck4j.checks.schema.FunctionalizableCheck;
 import dev.opcheck4j.checks.schema.InplaceNameCheck;
 import dev.opcheck4j.checks.schema.MutableArgsCheck;
 import dev.opcheck4j.checks.schema.TypesCheck;
+import dev.opcheck4j.checks.schema.CompatibleCheck;
 import dev.opcheck4j.checks.torchscript.ScriptCallCheck;
 import dev.opcheck4j.checks.torchscript.ScriptRoundtripCheck;
 import java.util.List;
@@ -41,6 +42,7 @@ public final class BuiltinChecks {
           new FunctionalizableCheck(),
           new InplaceNameCheck(),
           new AliasTargetCheck(),
+          new CompatibleCheck(),
           new FakeMissingCheck(),
           new KernelErrorCheck(),
           new UndeclaredMutationCheck(),

@@ -16,6 +16,7 @@ import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.OpLibrary;
+import dev.opcheck4j.torch.SchemaBaseline;
 import dev.opcheck4j.torch.Operator;
 import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.UnknownOpException;
@@ -34,6 +35,8 @@ public final class Main {
       usage: opcheck list --library LIB
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR] [--verbose]
+             opcheck model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--seed N]
+             opcheck baseline --library LIB --out FILE
              opcheck demo [--report-dir DIR] [--verbose]
              opcheck bench gradcheck|generation
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
@@ -63,13 +66,18 @@ public final class Main {
         out.println(USAGE);
         return args.length == 0 ? ExitCode.INPUT_ERROR : ExitCode.OK;
       }
+      if (args[0].equals("model")) {
+        return model(args);
+      }
       Options o = args[0].equals("bench") ? new Options() : Options.parse(List.of(args).subList(1, args.length));
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; expected list, check, demo or bench");
+        case "baseline" -> baseline(o);
+        default -> throw new UsageException(
+            "unknown command '" + args[0] + "'; expected list, check, model, baseline, demo or bench");
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -99,6 +107,28 @@ public final class Main {
     for (String dangling : lib.danglingImpls()) {
       out.println(dangling + "\t(no schema: implemented but never defined)");
     }
+    return ExitCode.OK;
+  }
+
+  private ExitCode model(String[] args) throws UsageException, LibraryLoadException, SpecException, IOException {
+    if (args.length < 2 || args[1].startsWith("--")) {
+      throw new UsageException("model needs a model file: opcheck model MODEL.pt [--library LIB]");
+    }
+    Options o = Options.parse(List.of(args).subList(2, args.length));
+    List<Path> libraries = new ArrayList<>(o.libraries);
+    for (Path spec : o.specs) {
+      libraries.add(SpecReader.read(spec).library());
+    }
+    return new ModelCommand(out, err).run(Path.of(args[1]), libraries, o.inputs, o.seed);
+  }
+
+  private ExitCode baseline(Options o) throws UsageException, LibraryLoadException, IOException {
+    if (o.libraries.size() != 1 || o.out == null) {
+      throw new UsageException("baseline takes exactly one --library LIB and --out FILE");
+    }
+    SchemaBaseline baseline = SchemaBaseline.record(OpLibrary.load(o.libraries.get(0)));
+    baseline.write(o.out);
+    out.println("baseline of " + baseline.library() + ": " + baseline.ops().size() + " ops written to " + o.out);
     return ExitCode.OK;
   }
 
@@ -138,6 +168,15 @@ public final class Main {
     for (Path lib : o.libraries) {
       RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(lib));
       targets.add(new RunPlan.Target(all.library(), SpecFile.select(all.ops(), o.ops), all.source()));
+    }
+    if (o.baseline != null) {
+      SchemaBaseline baseline;
+      try {
+        baseline = SchemaBaseline.read(o.baseline);
+      } catch (IOException e) {
+        throw new UsageException(e.getMessage());
+      }
+      targets.replaceAll(t -> t.withBaseline(baseline));
     }
     List<Check> checks = o.checks.isEmpty() ? BuiltinChecks.all() : selectChecks(o.checks);
     List<Device> devices = o.devices.isEmpty() ? runtime.devicesUnderTest() : o.devices;
@@ -221,6 +260,9 @@ public final class Main {
     final List<String> ops = new ArrayList<>();
     final List<String> checks = new ArrayList<>();
     final List<Device> devices = new ArrayList<>();
+    final List<String> inputs = new ArrayList<>();
+    Path baseline;
+    Path out;
     long seed = 20261122L;
     int tries = 100;
     Path reportDir;
@@ -242,6 +284,9 @@ public final class Main {
           case "--spec" -> o.specs.add(Path.of(v));
           case "--library" -> o.libraries.add(Path.of(v));
           case "--op" -> o.ops.add(v);
+          case "--input" -> o.inputs.add(v);
+          case "--baseline" -> o.baseline = Path.of(v);
+          case "--out" -> o.out = Path.of(v);
           case "--check" -> o.checks.add(v);
           case "--device" -> o.devices.add(Device.parse(v)
               .orElseThrow(() -> new UsageException("unknown device '" + v + "'; expected cpu, meta or cuda")));

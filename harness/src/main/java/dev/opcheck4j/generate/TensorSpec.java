@@ -59,6 +59,11 @@ public record TensorSpec(
     values = values == null ? null : values.clone();
   }
 
+  /** The dtype a spec names {@code name} ({@code float32}, {@code int64}, ...), if it is one. */
+  public static java.util.Optional<torch.ScalarType> dtypeOf(String name) {
+    return java.util.Optional.ofNullable(DTYPES.get(name));
+  }
+
   public static String dtypeName(torch.ScalarType st) {
     for (Map.Entry<String, torch.ScalarType> e : DTYPES.entrySet()) {
       if (e.getValue() == st.intern()) {

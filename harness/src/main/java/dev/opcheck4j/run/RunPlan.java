@@ -4,6 +4,7 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.OpLibrary;
+import dev.opcheck4j.torch.SchemaBaseline;
 import java.util.List;
 
 /**
@@ -28,10 +29,20 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
    * @param library the loaded library
    * @param ops op entries; every op the library registers when no spec names them
    * @param source how the command line named it, for rerun lines: {@code --spec FILE} or {@code --library LIB}
+   * @param baseline the schema baseline to compare the library against ({@code --baseline}), or null
    */
-  public record Target(OpLibrary library, List<OpSpec> ops, String source) {
+  public record Target(OpLibrary library, List<OpSpec> ops, String source, SchemaBaseline baseline) {
     public Target {
       ops = List.copyOf(ops);
+    }
+
+    public Target(OpLibrary library, List<OpSpec> ops, String source) {
+      this(library, ops, source, null);
+    }
+
+    /** This target compared against {@code baseline}. */
+    public Target withBaseline(SchemaBaseline baseline) {
+      return new Target(library, ops, source, baseline);
     }
 
     /** Every op the library registers, with no spec. */

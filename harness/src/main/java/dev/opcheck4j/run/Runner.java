@@ -6,6 +6,7 @@ import dev.opcheck4j.api.ResultListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.PerOpCheck;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
@@ -68,7 +69,12 @@ public final class Runner {
       }
       String op = String.join("|", target.library().namespaces()) + "::*";
       long t = System.nanoTime();
-      Subject subject = new Subject(target.library(), null, OpSpec.bare(op), null, null, plan.seed());
+      Subject subject =
+          new Subject(target.library(), null, OpSpec.bare(op), null, null, plan.seed(), target.baseline());
+      if (check instanceof PerOpCheck perOp) {
+        runPerOp(perOp, subject, op, sink);
+        continue;
+      }
       Verdict v = evaluate(check, subject);
       long ms = (System.nanoTime() - t) / 1_000_000;
       if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
@@ -78,6 +84,21 @@ public final class Runner {
       } else {
         sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms));
       }
+    }
+  }
+
+  private static void runPerOp(PerOpCheck check, Subject subject, String libraryOp, ResultListener sink) {
+    long t = System.nanoTime();
+    List<PerOpCheck.OpVerdict> verdicts;
+    try {
+      verdicts = check.evaluateEach(subject);
+    } catch (Exception | LinkageError | AssertionError e) {
+      verdicts = List.of(new PerOpCheck.OpVerdict(libraryOp,
+          Verdict.errored(e.getClass().getSimpleName() + ": " + NativeStrings.firstLine(e.getMessage()))));
+    }
+    long ms = (System.nanoTime() - t) / 1_000_000;
+    for (PerOpCheck.OpVerdict v : verdicts) {
+      sink.accept(result(v.op(), check, CheckResult.NONE, CheckResult.NONE, v.verdict(), ms));
     }
   }
 

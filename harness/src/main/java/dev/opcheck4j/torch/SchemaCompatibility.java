@@ -1,0 +1,109 @@
+package dev.opcheck4j.torch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * Whether an op as registered now keeps the promises a baseline recorded: its schema backward
+ * compatible by libtorch's own {@code FunctionSchema::isBackwardCompatibleWith}, and every kernel
+ * the baseline had still there (or still served by a composite kernel).
+ */
+public final class SchemaCompatibility {
+  private SchemaCompatibility() {}
+
+  /**
+   * One way the op breaks its callers.
+   *
+   * @param what what changed, e.g. {@code argument 'scale' renamed to 'factor'}
+   * @param was what the baseline had
+   * @param now what the library has now
+   */
+  public record Break(String what, String was, String now) {}
+
+  /** Every break of {@code now} against the baseline entry {@code old}; empty when compatible. */
+  public static List<Break> compare(SchemaBaseline.Entry old, Operator now) {
+    List<Break> breaks = new ArrayList<>();
+    TorchRuntime.get();
+    boolean compatible = now.handle().schema().isBackwardCompatibleWith(torch.parseSchema(old.schema()));
+    if (!compatible) {
+      List<String> changes = describe(SchemaReader.parse(old.schema()), now.schema());
+      if (changes.isEmpty()) {
+        changes = List.of("the schema is not backward compatible (FunctionSchema::isBackwardCompatibleWith)");
+      }
+      for (String c : changes) {
+        breaks.add(new Break(c, old.schema(), now.schema().toString()));
+      }
+    }
+    DispatchTable table = now.table();
+    for (String key : old.kernels()) {
+      if (!table.has(key) && !stillServed(key, table)) {
+        breaks.add(new Break("the " + key + " kernel is gone", "kernels at " + String.join(", ", old.kernels()),
+            table.isEmpty() ? "no kernels" : "kernels at " + String.join(", ", table.keys())));
+      }
+    }
+    return breaks;
+  }
+
+  /** Whether a key the baseline had a kernel for still runs the op through another kernel. */
+  static boolean stillServed(String key, DispatchTable table) {
+    if (DispatchTable.COMPOSITE_KEYS.contains(key)) {
+      return false;
+    }
+    if (key.startsWith("Autograd")) {
+      return table.has("CompositeImplicitAutograd") || table.keys().stream().anyMatch(k -> k.startsWith("Autograd"));
+    }
+    return table.kernelServing(key).isPresent();
+  }
+
+  /**
+   * What changed between two schemas, in the terms of libtorch's rules: arguments removed, renamed,
+   * retyped, losing or changing a default, changing their alias annotation or becoming keyword-only;
+   * new arguments without a default; returns changed.
+   */
+  static List<String> describe(OpSchema old, OpSchema now) {
+    List<String> out = new ArrayList<>();
+    List<OpSchema.Argument> a = old.arguments();
+    List<OpSchema.Argument> b = now.arguments();
+    for (int i = 0; i < a.size(); i++) {
+      OpSchema.Argument o = a.get(i);
+      if (i >= b.size()) {
+        out.add("argument '" + o.name() + "' removed");
+        continue;
+      }
+      OpSchema.Argument n = b.get(i);
+      if (!o.name().equals(n.name())) {
+        out.add("argument '" + o.name() + "' renamed to '" + n.name() + "'");
+      }
+      if (!o.type().text().equals(n.type().text()) || !o.size().equals(n.size())) {
+        out.add("argument '" + o.name() + "' changed type from " + o.type().text() + " to " + n.type().text());
+      }
+      if (o.defaultValue().isPresent() && n.defaultValue().isEmpty()) {
+        out.add("argument '" + n.name() + "' lost its default (=" + o.defaultValue().get() + ")");
+      } else if (o.defaultValue().isPresent() && !o.defaultValue().equals(n.defaultValue())) {
+        out.add("argument '" + n.name() + "' changed its default from " + o.defaultValue().get() + " to "
+            + n.defaultValue().get());
+      }
+      if (!Objects.equals(o.alias(), n.alias())) {
+        out.add("argument '" + n.name() + "' changed its alias annotation from " + alias(o) + " to " + alias(n));
+      }
+      if (n.kwargOnly() && !o.kwargOnly()) {
+        out.add("argument '" + n.name() + "' became keyword-only");
+      }
+    }
+    for (int i = a.size(); i < b.size(); i++) {
+      if (b.get(i).defaultValue().isEmpty()) {
+        out.add("new argument '" + b.get(i).name() + "' has no default");
+      }
+    }
+    if (!old.returns().toString().equals(now.returns().toString())) {
+      out.add("returns changed from " + old.returns() + " to " + now.returns());
+    }
+    return out;
+  }
+
+  private static String alias(OpSchema.Argument arg) {
+    return arg.alias().map(OpSchema.Alias::toString).orElse("none");
+  }
+}
