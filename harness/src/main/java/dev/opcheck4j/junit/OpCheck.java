@@ -54,6 +54,7 @@ public final class OpCheck {
   private long seed = 20261122L;
   private int tries = 100;
   private ExpectedFailures expected = ExpectedFailures.NONE;
+  private dev.opcheck4j.torch.SchemaBaseline baseline;
 
   private OpCheck() {}
 
@@ -106,6 +107,17 @@ public final class OpCheck {
     return this;
   }
 
+  /**
+   * Adds schema.compatible against a baseline recorded from an earlier release
+   * ({@code ./opcheck baseline}, docs/baseline.md): one test per op of the baseline and of the library.
+   *
+   * @throws java.io.IOException naming the file when it is missing or not a baseline
+   */
+  public OpCheck baseline(Path file) throws java.io.IOException {
+    this.baseline = dev.opcheck4j.torch.SchemaBaseline.read(file);
+    return this;
+  }
+
   public OpCheck expectedFailures(ExpectedFailures failures) {
     this.expected = failures;
     return this;
@@ -126,6 +138,9 @@ public final class OpCheck {
     } else {
       RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(library));
       target = new RunPlan.Target(all.library(), SpecFile.select(all.ops(), ops), all.source());
+    }
+    if (baseline != null) {
+      target = target.withBaseline(baseline);
     }
     List<Check> selected = checks.isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(checks);
     List<Device> devs = devices.isEmpty() ? runtime.devicesUnderTest() : devices;

@@ -30,6 +30,24 @@ class OpCheckTests {
   }
 
   @Test
+  void aBaselineAddsSchemaCompatibleWithATestPerOpItKnew(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Throwable {
+    var lib = dev.opcheck4j.torch.OpLibrary.load(NativeOps.lib("good_ops"));
+    var now = dev.opcheck4j.torch.SchemaBaseline.record(lib);
+    var entries = new java.util.ArrayList<>(now.ops());
+    entries.add(new dev.opcheck4j.torch.SchemaBaseline.Entry("good_ops::gone", "good_ops::gone(Tensor x) -> Tensor",
+        List.of("CPU"), List.of()));
+    java.nio.file.Path file = dir.resolve("b.json");
+    new dev.opcheck4j.torch.SchemaBaseline(now.format(), now.library(), now.libtorch(), entries).write(file);
+    List<DynamicNode> nodes = OpCheck.library(NativeOps.lib("good_ops")).checks("schema.compatible").baseline(file)
+        .tries(0).dynamicTests().toList();
+    find(nodes, "good_ops::add_scalar", "schema.compatible").getExecutable().execute();
+    AssertionFailedError e = assertThrows(AssertionFailedError.class,
+        () -> find(nodes, "good_ops::gone", "schema.compatible").getExecutable().execute());
+    assertTrue(e.getMessage().contains("but was  : removed: libgood_ops.so does not register it"), e.getMessage());
+  }
+
+  @Test
   void aFailureRendersItsFacts() throws Exception {
     List<DynamicNode> nodes = OpCheck.library(NativeOps.lib("bad_ops")).checks("schema.types").tries(0).dynamicTests().toList();
     AssertionFailedError e = assertThrows(AssertionFailedError.class,
