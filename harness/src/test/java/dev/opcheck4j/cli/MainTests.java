@@ -84,6 +84,6 @@ class MainTests {
   @Test
   void anUnknownCommandIsAUsageError() {
     assertEquals(ExitCode.INPUT_ERROR, run("frobnicate"));
-    assertEquals("opcheck: unknown command 'frobnicate'; expected list, check, demo or bench\n", err());
+    assertEquals("opcheck: unknown command 'frobnicate'; expected list, check, model, baseline, demo or bench\n", err());
   }
 }
