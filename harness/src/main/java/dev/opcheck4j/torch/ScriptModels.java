@@ -30,7 +30,10 @@ public final class ScriptModels {
 
   private static final Pattern OPS_CALL = Pattern.compile("\\bops\\.(\\w+)\\.(\\w+)\\(");
   private static final Pattern UNKNOWN_OP = Pattern.compile("Unknown builtin op: (\\w+::\\w+)");
-  private static final Pattern CALL_NOT_VALID = Pattern.compile("Arguments for call are not valid");
+  // libtorch's schema-matching errors: "Arguments for call are not valid" with one candidate per
+  // overload, or a single schema line "ns::op(...) -> ...:" followed by what did not fit
+  private static final Pattern CALL_NOT_VALID = Pattern.compile(
+      "Arguments for call are not valid|^\\w+::\\w+(\\.\\w+)?\\(.*\\) -> .*:$", Pattern.MULTILINE);
 
   private ScriptModels() {}
 
@@ -91,7 +94,8 @@ public final class ScriptModels {
     if (CALL_NOT_VALID.matcher(m).find()) {
       Matcher call = OPS_CALL.matcher(m);
       String op = call.find() ? call.group(1) + "::" + call.group(2) : null;
-      String why = m.lines().map(String::strip).filter(l -> l.startsWith("Expected") || l.contains("argument"))
+      String why = m.lines().map(String::strip)
+          .filter(l -> l.startsWith("Expected") || l.contains("argument") && !l.startsWith("Arguments for call"))
           .findFirst().orElse(first);
       return new LoadFailure(LoadFailure.Kind.SCHEMA_MISMATCH, op, why);
     }

@@ -67,6 +67,16 @@ class ScriptModulesTests {
   }
 
   @Test
+  void aCallThatNoLongerFitsTheSchemaIsASchemaMismatchNamingOpAndArgument() {
+    ScriptModels.LoadFailure f = ScriptModels.classify("\n\ncompat::retyped(Tensor x, float n) -> Tensor:\n"
+        + "Expected a value of type 'float' for argument 'n' but instead found type 'int'.\n:\n"
+        + "  File \"code/__torch__.py\", line 7\n    return ops.compat.retyped(x, n)\n           ~~~~ <--- HERE\n");
+    assertEquals(ScriptModels.LoadFailure.Kind.SCHEMA_MISMATCH, f.kind());
+    assertEquals("compat::retyped", f.op());
+    assertEquals("Expected a value of type 'float' for argument 'n' but instead found type 'int'.", f.getMessage());
+  }
+
+  @Test
   void theModelPyTorchSavedCallsWarpPerspective() throws Exception {
     Path model = NativeOps.repoRoot().resolve("fixtures/models/warp_model.pt");
     assertEquals(List.of(new ScriptModels.CalledOp("my_ops::warp_perspective", java.util.Optional.empty(),
