@@ -38,7 +38,7 @@ public final class ScriptRoundtripCheck extends CheckBase implements ValueCheck 
       String call = "ops." + s.op().namespace() + "." + s.op().schema().baseName() + "(";
       Fact codeFact = Fact.of("saved code", callLine(code, call));
       if (!code.contains(call)) {
-        return Verdict.failed("the saved code calls " + call + "...)", "it does not", 
+        return Verdict.failed("the saved code calls " + call + "...)", "it does not",
             "report this: TorchScript serialization names custom ops ops.<ns>.<name>", codeFact);
       }
       JitModule loaded;
@@ -48,8 +48,9 @@ public final class ScriptRoundtripCheck extends CheckBase implements ValueCheck 
         return Verdict.failed(
             "torch::jit::load reads back the module it saved",
             "it raised: " + loadError(e.getMessage()),
-            "the importer resolves " + call + "...) by name: an op name that TorchScript source gives another"
-                + " meaning (ops.<ns>.autograd is torch.autograd) cannot be called from a saved model; rename the op",
+            "the importer resolves " + call + "...) by name and binds it by argument types: an op whose name"
+                + " TorchScript source gives another meaning, or whose saved call fits none of its overloads, cannot"
+                + " be loaded; rename the op or its overloads",
             codeFact);
       }
       List<OpCall.Output> direct = ScriptRun.direct(s);
