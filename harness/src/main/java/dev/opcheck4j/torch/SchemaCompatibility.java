@@ -22,21 +22,35 @@ public final class SchemaCompatibility {
    */
   public record Break(String what, String was, String now) {}
 
-  /** Every break of {@code now} against the baseline entry {@code old}; empty when compatible. */
+  /**
+   * Every break of {@code now} against the baseline entry {@code old}, empty when compatible; the
+   * schema verdict is libtorch's own {@code FunctionSchema::isBackwardCompatibleWith}.
+   */
   public static List<Break> compare(SchemaBaseline.Entry old, Operator now) {
-    List<Break> breaks = new ArrayList<>();
     TorchRuntime.get();
     boolean compatible = now.handle().schema().isBackwardCompatibleWith(torch.parseSchema(old.schema()));
+    return breaks(old, now.schema(), now.table(), compatible);
+  }
+
+  /**
+   * The same comparison in plain Java, for a process without libtorch: the schema and kernels as a
+   * worker reported them, the verdict from {@link #backwardCompatible} (held equal to libtorch's by tests).
+   */
+  public static List<Break> compare(SchemaBaseline.Entry old, OpSchema now, DispatchTable table) {
+    return breaks(old, now, table, backwardCompatible(now, SchemaText.parse(old.schema())));
+  }
+
+  private static List<Break> breaks(SchemaBaseline.Entry old, OpSchema now, DispatchTable table, boolean compatible) {
+    List<Break> breaks = new ArrayList<>();
     if (!compatible) {
-      List<String> changes = describe(SchemaReader.parse(old.schema()), now.schema());
+      List<String> changes = describe(SchemaText.parse(old.schema()), now);
       if (changes.isEmpty()) {
         changes = List.of("the schema is not backward compatible (FunctionSchema::isBackwardCompatibleWith)");
       }
       for (String c : changes) {
-        breaks.add(new Break(c, old.schema(), now.schema().toString()));
+        breaks.add(new Break(c, old.schema(), now.toString()));
       }
     }
-    DispatchTable table = now.table();
     for (String key : old.kernels()) {
       if (!table.has(key) && !stillServed(key, table)) {
         breaks.add(new Break("the " + key + " kernel is gone", "kernels at " + String.join(", ", old.kernels()),
@@ -44,6 +58,80 @@ public final class SchemaCompatibility {
       }
     }
     return breaks;
+  }
+
+  /**
+   * libtorch's {@code FunctionSchema::isBackwardCompatibleWith(old)} in plain Java, for processes
+   * without libtorch; tests hold it equal to libtorch's on every pair of schemas they try.
+   */
+  public static boolean backwardCompatible(OpSchema now, OpSchema old) {
+    if (!now.name().equals(old.name()) || !now.overload().equals(old.overload())
+        || now.returns().size() != old.returns().size() || now.arguments().size() < old.arguments().size()) {
+      return false;
+    }
+    for (int i = 0; i < now.returns().size(); i++) {
+      OpSchema.Return o = old.returns().get(i);
+      OpSchema.Return n = now.returns().get(i);
+      // returns are covariant: the new one must be at least as specific
+      if (!o.name().equals(n.name()) || !o.alias().equals(n.alias()) || !subtype(n.type(), o.type())) {
+        return false;
+      }
+    }
+    int oldOut = firstOut(old.arguments());
+    int newOut = firstOut(now.arguments());
+    for (int i = 0; i < oldOut; i++) {
+      if (!argumentCompatible(now.arguments().get(i), old.arguments().get(i))) {
+        return false;
+      }
+    }
+    for (int i = oldOut; i < newOut; i++) {
+      if (now.arguments().get(i).defaultValue().isEmpty()) {
+        return false;
+      }
+    }
+    for (int i = oldOut; i < old.arguments().size(); i++) {
+      int j = i - oldOut + newOut;
+      if (j >= now.arguments().size() || !argumentCompatible(now.arguments().get(j), old.arguments().get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean argumentCompatible(OpSchema.Argument now, OpSchema.Argument old) {
+    return now.name().equals(old.name())
+        && now.size().equals(old.size())
+        && now.alias().equals(old.alias())
+        && !(now.kwargOnly() && !old.kwargOnly())
+        && subtype(old.type(), now.type())
+        && (old.defaultValue().isEmpty() || old.defaultValue().equals(now.defaultValue()));
+  }
+
+  /** Index of the first out argument (keyword-only and written), or the argument count. */
+  private static int firstOut(List<OpSchema.Argument> args) {
+    for (int i = 0; i < args.size(); i++) {
+      if (args.get(i).kwargOnly() && args.get(i).isWrite()) {
+        return i;
+      }
+    }
+    return args.size();
+  }
+
+  /** TorchScript's subtype relation on the types schemas use: {@code a <: b}. */
+  static boolean subtype(OpSchema.Type a, OpSchema.Type b) {
+    if (a.equals(b) || b.kind().equals("AnyType")) {
+      return true;
+    }
+    if (b.isOptional()) {
+      return subtype(a.isOptional() ? a.contained().get(0) : a, b.contained().get(0));
+    }
+    if (a.isOptional()) {
+      return false;
+    }
+    if (b.kind().equals("NumberType")) {
+      return List.of("IntType", "FloatType", "ComplexType").contains(a.kind());
+    }
+    return false;
   }
 
   /** Whether a key the baseline had a kernel for still runs the op through another kernel. */
