@@ -5,12 +5,16 @@ import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.PerOpCheck;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.torch.Operator;
+import dev.opcheck4j.torch.DispatchTable;
+import dev.opcheck4j.torch.OpSchema;
 import dev.opcheck4j.torch.SchemaBaseline;
 import dev.opcheck4j.torch.SchemaCompatibility;
 import dev.opcheck4j.torch.UnknownOpException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Against a baseline recorded from an earlier release ({@code --baseline}): every op still exists,
@@ -26,26 +30,54 @@ public final class CompatibleCheck extends CheckBase implements PerOpCheck {
 
   @Override
   public List<OpVerdict> evaluateEach(Subject s) {
-    SchemaBaseline baseline = s.baseline();
-    List<OpVerdict> out = new ArrayList<>();
-    if (baseline == null) {
-      return out;
+    if (s.baseline() == null) {
+      return List.of();
     }
+    return compare(s.baseline(), s.library().path().getFileName().toString(), s.library().ops(), old -> {
+      try {
+        var now = s.library().op(old.op());
+        return Optional.of(new Comparison(now.schema().toString(), SchemaCompatibility.compare(old, now)));
+      } catch (UnknownOpException e) {
+        return Optional.empty();
+      }
+    });
+  }
+
+  /**
+   * The same check on data alone, for a process that loads no libtorch: the library's ops with their
+   * schemas and dispatch tables as a worker reported them, compared by the plain-Java rules.
+   */
+  public static List<OpVerdict> compare(
+      SchemaBaseline baseline, String library, Map<String, OpSchema> schemas, Map<String, DispatchTable> tables) {
+    return compare(baseline, library, List.copyOf(schemas.keySet()), old -> schemas.containsKey(old.op())
+        ? Optional.of(new Comparison(schemas.get(old.op()).toString(),
+            SchemaCompatibility.compare(old, schemas.get(old.op()), tables.get(old.op()))))
+        : Optional.empty());
+  }
+
+  /** An op of the baseline as registered now: its schema and what breaks. */
+  record Comparison(String schema, List<SchemaCompatibility.Break> breaks) {}
+
+  /**
+   * One verdict per break, per unbroken op and per added op.
+   *
+   * @param compared a baseline op as registered now, or empty when the library does not register it
+   */
+  static List<OpVerdict> compare(SchemaBaseline baseline, String library, List<String> ops,
+      Function<SchemaBaseline.Entry, Optional<Comparison>> compared) {
+    List<OpVerdict> out = new ArrayList<>();
     Fact from = Fact.of("baseline", baseline.library() + " (libtorch " + baseline.libtorch() + ")");
     for (SchemaBaseline.Entry old : baseline.ops()) {
-      Operator now;
-      try {
-        now = s.library().op(old.op());
-      } catch (UnknownOpException e) {
+      Optional<Comparison> found = compared.apply(old);
+      if (found.isEmpty()) {
         out.add(new OpVerdict(old.op(), Verdict.failed(
             old.op() + " registered, as in the baseline",
-            "removed: " + s.library().path().getFileName() + " does not register it",
+            "removed: " + library + " does not register it",
             "callers and saved models that use it break: keep the op (deprecate it first), or make a new major release",
             Fact.of("was", old.schema()), from)));
         continue;
       }
-      List<SchemaCompatibility.Break> breaks = SchemaCompatibility.compare(old, now);
-      for (SchemaCompatibility.Break b : breaks) {
+      for (SchemaCompatibility.Break b : found.get().breaks()) {
         out.add(new OpVerdict(old.op(), Verdict.failed(
             "a backward-compatible change of " + old.op(),
             b.what(),
@@ -53,13 +85,13 @@ public final class CompatibleCheck extends CheckBase implements PerOpCheck {
                 + " renamed, retyped or re-annotated, and no kernel may go",
             Fact.of("was", b.was()), Fact.of("now", b.now()), from)));
       }
-      if (breaks.isEmpty()) {
-        String change = old.schema().equals(now.schema().toString()) ? "unchanged" : "compatible change";
-        out.add(new OpVerdict(old.op(), Verdict.passed(Fact.of("schema", now.schema().toString()),
+      if (found.get().breaks().isEmpty()) {
+        String change = old.schema().equals(found.get().schema()) ? "unchanged" : "compatible change";
+        out.add(new OpVerdict(old.op(), Verdict.passed(Fact.of("schema", found.get().schema()),
             Fact.of("change", change), from)));
       }
     }
-    for (String op : s.library().ops()) {
+    for (String op : ops) {
       if (baseline.entry(op).isEmpty()) {
         out.add(new OpVerdict(op, Verdict.passed(Fact.of("change", "added (not in the baseline)"), from)));
       }
