@@ -42,7 +42,8 @@ public final class ScriptModels {
    *
    * @param op qualified name, {@code ns::name}
    * @param schema the schema the call site is bound to (empty when the model did not load)
-   * @param where the method whose graph calls it ({@code forward}), or the code line when read from text
+   * @param where the method whose graph calls it first ({@code Warp.forward}: class and method), or the
+ *     code line when read from text
    */
   public record CalledOp(String op, Optional<String> schema, String where) {}
 
@@ -130,9 +131,10 @@ public final class ScriptModels {
       JitModule m = it.access();
       FunctionVector methods = m.type().methods();
       for (long i = 0; i < methods.size(); i++) {
-        String name = NativeStrings.of(methods.get(i).qualname().name());
+        var qualname = methods.get(i).qualname();
+        String name = NativeStrings.of(qualname.name());
         Graph g = m.get_method(name).graph();
-        walk(g.block(), name, found);
+        walk(g.block(), NativeStrings.of(qualname.qualifiedName()).replaceFirst("^__torch__\\.", ""), found);
       }
     }
     return new ArrayList<>(found.values());

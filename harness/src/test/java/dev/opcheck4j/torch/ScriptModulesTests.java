@@ -37,7 +37,7 @@ class ScriptModulesTests {
     Tensor b = ScriptModules.forward(back, in).toTensor();
     assertTrue(torch.equal(a, b));
     assertEquals(List.of(new ScriptModels.CalledOp("my_ops::warp_perspective",
-        java.util.Optional.of(m.bound()), "forward")), ScriptModels.calledInGraphs(back));
+        java.util.Optional.of(m.bound()), "OpCall.forward")), ScriptModels.calledInGraphs(back));
   }
 
   @Test
