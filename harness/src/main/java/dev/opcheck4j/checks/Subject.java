@@ -15,13 +15,6 @@ import dev.opcheck4j.torch.Operator;
  * @param device the device under test (null for library- and op-scope checks)
  * @param example the example (null unless the check is example-scoped)
  * @param seed the run's seed, for checks that draw random values
- * @param baseline the schema baseline the library is compared against, or null when none was given
  */
 public record Subject(
-    OpLibrary library, Operator op, OpSpec spec, Device device, Example example, long seed,
-    dev.opcheck4j.torch.SchemaBaseline baseline) {
-
-  public Subject(OpLibrary library, Operator op, OpSpec spec, Device device, Example example, long seed) {
-    this(library, op, spec, device, example, seed, null);
-  }
-}
+    OpLibrary library, Operator op, OpSpec spec, Device device, Example example, long seed) {}

@@ -5,6 +5,7 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.LibraryView;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.PerOpCheck;
 import dev.opcheck4j.checks.Subject;
@@ -69,12 +70,11 @@ public final class Runner {
       }
       String op = String.join("|", target.library().namespaces()) + "::*";
       long t = System.nanoTime();
-      Subject subject =
-          new Subject(target.library(), null, OpSpec.bare(op), null, null, plan.seed(), target.baseline());
       if (check instanceof PerOpCheck perOp) {
-        runPerOp(perOp, subject, op, sink);
+        runPerOp(perOp, target, op, sink);
         continue;
       }
+      Subject subject = new Subject(target.library(), null, OpSpec.bare(op), null, null, plan.seed());
       Verdict v = evaluate(check, subject);
       long ms = (System.nanoTime() - t) / 1_000_000;
       if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
@@ -87,11 +87,11 @@ public final class Runner {
     }
   }
 
-  private static void runPerOp(PerOpCheck check, Subject subject, String libraryOp, ResultListener sink) {
+  private static void runPerOp(PerOpCheck check, RunPlan.Target target, String libraryOp, ResultListener sink) {
     long t = System.nanoTime();
     List<PerOpCheck.OpVerdict> verdicts;
     try {
-      verdicts = check.evaluateEach(subject);
+      verdicts = check.evaluateEach(LibraryView.of(target.library()), target.baseline());
     } catch (Exception | LinkageError | AssertionError e) {
       verdicts = List.of(new PerOpCheck.OpVerdict(libraryOp,
           Verdict.errored(e.getClass().getSimpleName() + ": " + NativeStrings.firstLine(e.getMessage()))));

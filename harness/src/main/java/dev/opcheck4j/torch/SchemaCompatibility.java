@@ -3,12 +3,11 @@ package dev.opcheck4j.torch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.bytedeco.pytorch.global.torch;
 
 /**
  * Whether an op as registered now keeps the promises a baseline recorded: its schema backward
- * compatible by libtorch's own {@code FunctionSchema::isBackwardCompatibleWith}, and every kernel
- * the baseline had still there (or still served by a composite kernel).
+ * compatible by the rules of libtorch's {@code FunctionSchema::isBackwardCompatibleWith}, and every
+ * kernel the baseline had still there (or still served by a composite kernel).
  */
 public final class SchemaCompatibility {
   private SchemaCompatibility() {}
@@ -23,18 +22,9 @@ public final class SchemaCompatibility {
   public record Break(String what, String was, String now) {}
 
   /**
-   * Every break of {@code now} against the baseline entry {@code old}, empty when compatible; the
-   * schema verdict is libtorch's own {@code FunctionSchema::isBackwardCompatibleWith}.
-   */
-  public static List<Break> compare(SchemaBaseline.Entry old, Operator now) {
-    TorchRuntime.get();
-    boolean compatible = now.handle().schema().isBackwardCompatibleWith(torch.parseSchema(old.schema()));
-    return breaks(old, now.schema(), now.table(), compatible);
-  }
-
-  /**
-   * The same comparison in plain Java, for a process without libtorch: the schema and kernels as a
-   * worker reported them, the verdict from {@link #backwardCompatible} (held equal to libtorch's by tests).
+   * Every break of {@code now} (its schema and dispatch table) against the baseline entry {@code old},
+   * empty when compatible. Plain Java, so it runs in a process without libtorch: the schema verdict is
+   * {@link #backwardCompatible}, held equal to libtorch's own by tests.
    */
   public static List<Break> compare(SchemaBaseline.Entry old, OpSchema now, DispatchTable table) {
     return breaks(old, now, table, backwardCompatible(now, SchemaText.parse(old.schema())));

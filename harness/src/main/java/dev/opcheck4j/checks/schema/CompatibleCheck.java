@@ -3,13 +3,12 @@ package dev.opcheck4j.checks.schema;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.PerOpCheck;
-import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.LibraryView;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.DispatchTable;
 import dev.opcheck4j.torch.OpSchema;
 import dev.opcheck4j.torch.SchemaBaseline;
 import dev.opcheck4j.torch.SchemaCompatibility;
-import dev.opcheck4j.torch.UnknownOpException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,23 +28,13 @@ public final class CompatibleCheck extends CheckBase implements PerOpCheck {
   }
 
   @Override
-  public List<OpVerdict> evaluateEach(Subject s) {
-    if (s.baseline() == null) {
-      return List.of();
-    }
-    return compare(s.baseline(), s.library().path().getFileName().toString(), s.library().ops(), old -> {
-      try {
-        var now = s.library().op(old.op());
-        return Optional.of(new Comparison(now.schema().toString(), SchemaCompatibility.compare(old, now)));
-      } catch (UnknownOpException e) {
-        return Optional.empty();
-      }
-    });
+  public List<OpVerdict> evaluateEach(LibraryView library, SchemaBaseline baseline) {
+    return baseline == null ? List.of() : compare(baseline, library.fileName(), library.schemas(), library.tables());
   }
 
   /**
-   * The same check on data alone, for a process that loads no libtorch: the library's ops with their
-   * schemas and dispatch tables as a worker reported them, compared by the plain-Java rules.
+   * The library's ops, with their schemas and dispatch tables (as a worker reports them), against the
+   * baseline, by libtorch's rules in plain Java ({@link SchemaCompatibility#backwardCompatible}).
    */
   public static List<OpVerdict> compare(
       SchemaBaseline baseline, String library, Map<String, OpSchema> schemas, Map<String, DispatchTable> tables) {
