@@ -1,7 +1,6 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.generate.TensorSpec;
-import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.OpLibrary;
@@ -131,10 +130,11 @@ final class ModelCommand {
     if (inputs.size() != params.size()) {
       throw new UsageException(signature + " takes " + params.size() + " arguments, --input gave " + inputs.size());
     }
-    torch.manual_seed(seed);
+    // values from a generator this run owns, never torch's global one
+    var gen = new org.bytedeco.pytorch.GeneratorOptional(torch.make_generator_cpu(seed));
     List<IValue> values = new ArrayList<>();
     for (String in : inputs) {
-      values.add(input(in));
+      values.add(input(in, gen));
     }
     IValue result;
     try {
@@ -171,7 +171,7 @@ final class ModelCommand {
    * One forward input: {@code float32[16,16]} (or {@code [16,16]}, float32) is a tensor of uniform
    * values in [0, 1), {@code int:8}, {@code float:0.5} and {@code bool:true} are scalars.
    */
-  static IValue input(String text) throws UsageException {
+  static IValue input(String text, org.bytedeco.pytorch.GeneratorOptional gen) throws UsageException {
     String t = text.strip().toLowerCase(Locale.ROOT);
     try {
       if (t.startsWith("int:")) {
@@ -191,8 +191,9 @@ final class ModelCommand {
             : Arrays.stream(dims.split(",")).map(String::strip).mapToLong(Long::parseLong).toArray();
         Optional<torch.ScalarType> st = TensorSpec.dtypeOf(dtype);
         if (st.isPresent()) {
-          TensorSpec spec = new TensorSpec(shape, st.get(), "rand", 0, 1, null, false, "contiguous");
-          return new IValue(spec.materialize(Device.CPU));
+          var f64 = new org.bytedeco.pytorch.TensorOptions()
+              .dtype(new org.bytedeco.pytorch.ScalarTypeOptional(torch.ScalarType.Double));
+          return new IValue(torch.rand(shape, gen, new org.bytedeco.pytorch.DimnameListOptional(), f64).to(st.get()));
         }
       }
     } catch (NumberFormatException e) {

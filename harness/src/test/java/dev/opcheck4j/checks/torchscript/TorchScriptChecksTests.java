@@ -5,31 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.checks.BuiltinChecks;
-import dev.opcheck4j.run.RunPlan;
-import dev.opcheck4j.run.Runner;
-import dev.opcheck4j.spec.SpecFile;
-import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.junit.OpCheck;
 import dev.opcheck4j.testing.NativeOps;
-import dev.opcheck4j.torch.Device;
-import dev.opcheck4j.torch.OpLibrary;
-import dev.opcheck4j.torch.TorchRuntime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TorchScriptChecksTests {
-  static RunReport run(String spec, List<String> ops) throws Exception {
-    SpecFile file = SpecReader.read(NativeOps.spec(spec));
-    RunPlan.Target target = new RunPlan.Target(OpLibrary.load(file.library()), file.selectOps(ops), "--spec " + spec);
-    return new Runner(TorchRuntime.get()).run(
-        new RunPlan(List.of(target), List.of(Device.CPU), BuiltinChecks.select(List.of("torchscript")), 7L, 0), r -> {});
+  static List<CheckResult> run(String spec, String op) throws Exception {
+    return OpCheck.fromSpec(NativeOps.spec(spec)).ops(op).checks("torchscript").devices("cpu").tries(0).run()
+        .report().results();
   }
 
   @Test
   void warpPerspectivePassesBothOnCpuAndTheSavedCodeNamesTheOp() throws Exception {
-    RunReport r = run("my_ops.json", List.of("my_ops::warp_perspective"));
-    List<CheckResult> results = r.results();
+    List<CheckResult> results = run("my_ops.json", "my_ops::warp_perspective");
     assertEquals(4, results.size(), results.toString());
     for (CheckResult x : results) {
       assertEquals(Outcome.PASSED, x.outcome(), x.toString());
@@ -44,7 +33,7 @@ class TorchScriptChecksTests {
 
   @Test
   void anOverloadTorchScriptCannotReachFailsTheCallWithBothSchemas() throws Exception {
-    CheckResult r = run("bad/bad_ops.json", List.of("bad_ops::twin.copy")).results().get(0);
+    CheckResult r = run("bad/bad_ops.json", "bad_ops::twin.copy").get(0);
     assertEquals("torchscript.call", r.check());
     assertEquals(Outcome.FAILED, r.outcome());
     assertEquals("TorchScript bound it to bad_ops::twin(Tensor x) -> Tensor", r.fact("but was").orElseThrow());
@@ -52,7 +41,7 @@ class TorchScriptChecksTests {
 
   @Test
   void anOverloadTheImporterRebindsFailsTheRoundtripOnly() throws Exception {
-    List<CheckResult> rs = run("bad/bad_ops.json", List.of("bad_ops::shadowed.one")).results();
+    List<CheckResult> rs = run("bad/bad_ops.json", "bad_ops::shadowed.one");
     assertEquals(Outcome.PASSED, rs.get(0).outcome(), rs.toString());
     CheckResult r = rs.get(1);
     assertEquals("torchscript.roundtrip", r.check());
