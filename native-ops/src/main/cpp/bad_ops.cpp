@@ -47,8 +47,9 @@ Tensor scale_(Tensor x, double s) {
 }
 
 // OP: bad_ops::fill_ret
-// EXPECT: schema.functionalizable, alias.returns-input
+// EXPECT: schema.functionalizable
 // Mutates x (declared) and returns x itself as Tensor(a!): torch.compile cannot functionalize it.
+// (SchemaCheckMode allows returning a mutable input, so alias.returns-input leaves it alone.)
 Tensor fill_ret(Tensor x, double v) {
   torch::stable::fill_(x, v);
   return x;
@@ -67,7 +68,9 @@ void out_unannotated(Tensor x, Tensor out) {
   STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "out_unannotated: out must have x's shape");
   torch::stable::copy_(out, doubled(x));
 }
-void out_unannotated_meta(Tensor x, Tensor out) {}
+void out_unannotated_meta(Tensor x, Tensor out) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "out_unannotated: out must have x's shape");
+}
 
 // OP: bad_ops::mutates_input
 // EXPECT: mutation.undeclared
@@ -234,6 +237,114 @@ Tensor shadowed_one(Tensor x) {
   return map_new(xc, [&](int64_t i) { return elem(xc, i) + 1; });
 }
 
+// OP: bad_ops::meta_swaps_square
+// EXPECT: fake.metadata
+// transpose_copy: the CPU kernel returns x transposed ([cols, rows]); the meta kernel returns
+// [rows, cols]. The same on a square example; only an untied (non-square) generated input shows it.
+Tensor meta_swaps_square(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 2, "meta_swaps_square: x must be 2-d, got ", x.dim(), "-d");
+  check_floating(x, "meta_swaps_square: x");
+  Tensor xc = torch::stable::contiguous(x);
+  int64_t rows = x.size(0), cols = x.size(1);
+  Tensor out = torch::stable::new_empty(x, {cols, rows});
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) put(out, j * rows + i, elem(xc, i * cols + j));
+  return out;
+}
+Tensor meta_swaps_square_meta(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 2, "meta_swaps_square: x must be 2-d, got ", x.dim(), "-d");
+  return torch::stable::new_empty(x, {x.size(0), x.size(1)});
+}
+
+// OP: bad_ops::assumes_unit_stride
+// EXPECT: noncontiguous
+// Row sums that honour the storage offset and the row stride but assume the last dim has stride 1:
+// raises on nothing, silently wrong on a transposed (or strided) input.
+Tensor assumes_unit_stride(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 2, "assumes_unit_stride: x must be 2-d, got ", x.dim(), "-d");
+  check_floating(x, "assumes_unit_stride: x");
+  int64_t rows = x.size(0), cols = x.size(1);
+  Tensor out = torch::stable::new_empty(x, {rows});
+  bool dbl = x.scalar_type() == ScalarType::Double;
+  for (int64_t i = 0; i < rows; ++i) {
+    double sum = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      int64_t at = i * x.stride(0) + j;  // the bug: j * x.stride(1)
+      sum += dbl ? static_cast<const double*>(x.data_ptr())[at] : static_cast<const float*>(x.data_ptr())[at];
+    }
+    put(out, i, sum);
+  }
+  return out;
+}
+Tensor assumes_unit_stride_meta(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 2, "assumes_unit_stride: x must be 2-d, got ", x.dim(), "-d");
+  return torch::stable::new_empty(x, {x.size(0)});
+}
+
+// OP: bad_ops::declared_view
+// EXPECT: schema.functionalizable
+// Returns a view of x and declares it (Tensor(a) x -> Tensor(a)), with CPU and Meta kernels:
+// correct for SchemaCheckMode, but functionalization supports no custom op whose output has an alias
+// annotation, so torch.compile rejects it.
+Tensor declared_view(Tensor x) { return torch::stable::view(x, x.sizes()); }
+
+// OP: bad_ops::scalar_arg
+// EXPECT: kernel.error
+// A kernel taking `Scalar`: libtorch 2.10's stable ABI cannot pass a Scalar to a stable kernel, so
+// the kernel never runs. The defect is the schema, on this runtime; the message must blame the runtime.
+Tensor scalar_arg(Tensor x, double s) { return doubled(x); }
+
+// OP: bad_ops::only_5d
+// EXPECT: generate.examples
+// A kernel for 5-d inputs only, with no example in the spec: no synthesized candidate is 5-d, so
+// no value check could run. That must fail (value checks never ran), never pass silently.
+Tensor only_5d(Tensor x) {
+  STD_TORCH_CHECK(x.dim() == 5, "only_5d: x must be 5-d, got ", x.dim(), "-d");
+  return doubled(x);
+}
+
+// The warning checks' known-bad ops: each finding is a warning (stricter than PyTorch), never a failure.
+
+// OP: bad_ops::contiguous_only
+// EXPECT: noncontiguous.rejected
+// Raises a clear error on a non-contiguous input (its meta kernel says the same): outside its
+// domain, not wrong; a warning naming the argument and the kernel's message.
+Tensor contiguous_only(Tensor x) {
+  STD_TORCH_CHECK(x.is_contiguous(), "contiguous_only: x must be contiguous");
+  return doubled(x);
+}
+Tensor contiguous_only_meta(Tensor x) {
+  STD_TORCH_CHECK(x.is_contiguous(), "contiguous_only: x must be contiguous");
+  return elementwise_meta(x);
+}
+
+// OP: bad_ops::meta_unchecked
+// EXPECT: fake.permissive
+// The CPU kernel rejects an odd number of elements; the meta kernel checks nothing, so under
+// torch.compile the error appears only at run time. A warning quoting the CPU kernel's message.
+Tensor meta_unchecked(Tensor x) {
+  STD_TORCH_CHECK(x.numel() % 2 == 0, "meta_unchecked: x must have an even number of elements");
+  return doubled(x);
+}
+
+// OP: bad_ops::narrow_domain
+// EXPECT: generate.domain
+// Accepts exactly 12 elements (and says so, on meta too): most generated inputs are outside its
+// domain, so they test nothing; a warning with what made the kernel reject them.
+Tensor narrow_domain(Tensor x) {
+  STD_TORCH_CHECK(x.numel() == 12, "narrow_domain: x must have 12 elements");
+  return doubled(x);
+}
+Tensor narrow_domain_meta(Tensor x) {
+  STD_TORCH_CHECK(x.numel() == 12, "narrow_domain: x must have 12 elements");
+  return elementwise_meta(x);
+}
+
+// OP: bad_ops::stale_out
+// EXPECT: mutation.unused
+// Declares out (a!) but never writes it: a stale annotation that costs torch.compile a copy.
+void stale_out(Tensor x, Tensor out) {}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(bad_ops, m) {
@@ -265,6 +376,15 @@ STABLE_TORCH_LIBRARY(bad_ops, m) {
   m.def("twin.copy(Tensor x) -> Tensor");
   m.def("shadowed(Tensor x, Tensor? y=None) -> Tensor");
   m.def("shadowed.one(Tensor x) -> Tensor");
+  m.def("meta_swaps_square(Tensor x) -> Tensor");
+  m.def("assumes_unit_stride(Tensor x) -> Tensor");
+  m.def("declared_view(Tensor(a) x) -> Tensor(a)");
+  m.def("scalar_arg(Tensor x, Scalar s) -> Tensor");
+  m.def("only_5d(Tensor x) -> Tensor");
+  m.def("contiguous_only(Tensor x) -> Tensor");
+  m.def("meta_unchecked(Tensor x) -> Tensor");
+  m.def("narrow_domain(Tensor x) -> Tensor");
+  m.def("stale_out(Tensor x, *, Tensor(a!) out) -> ()");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, CompositeImplicitAutograd, m) {
@@ -299,6 +419,15 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, CPU, m) {
   m.impl("twin.copy", TORCH_BOX(&twin_copy));
   m.impl("shadowed", TORCH_BOX(&shadowed));
   m.impl("shadowed.one", TORCH_BOX(&shadowed_one));
+  m.impl("meta_swaps_square", TORCH_BOX(&meta_swaps_square));
+  m.impl("assumes_unit_stride", TORCH_BOX(&assumes_unit_stride));
+  m.impl("declared_view", TORCH_BOX(&declared_view));
+  m.impl("scalar_arg", TORCH_BOX(&scalar_arg));
+  m.impl("only_5d", TORCH_BOX(&only_5d));
+  m.impl("contiguous_only", TORCH_BOX(&contiguous_only));
+  m.impl("meta_unchecked", TORCH_BOX(&meta_unchecked));
+  m.impl("narrow_domain", TORCH_BOX(&narrow_domain));
+  m.impl("stale_out", TORCH_BOX(&stale_out));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
@@ -325,4 +454,13 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
   m.impl("twin.copy", TORCH_BOX(&elementwise_meta));
   m.impl("shadowed", TORCH_BOX(&shadowed_meta));
   m.impl("shadowed.one", TORCH_BOX(&elementwise_meta));
+  m.impl("meta_swaps_square", TORCH_BOX(&meta_swaps_square_meta));
+  m.impl("assumes_unit_stride", TORCH_BOX(&assumes_unit_stride_meta));
+  m.impl("declared_view", TORCH_BOX(&declared_view));
+  m.impl("scalar_arg", TORCH_BOX(&elementwise_meta_s));
+  m.impl("only_5d", TORCH_BOX(&elementwise_meta));
+  m.impl("contiguous_only", TORCH_BOX(&contiguous_only_meta));
+  m.impl("meta_unchecked", TORCH_BOX(&elementwise_meta));
+  m.impl("narrow_domain", TORCH_BOX(&narrow_domain_meta));
+  m.impl("stale_out", TORCH_BOX(&stale_out));
 }

@@ -10,10 +10,14 @@ import dev.opcheck4j.checks.gradcheck.JacobianCheck;
 import dev.opcheck4j.checks.determinism.DeterminismCheck;
 import dev.opcheck4j.checks.fake.FakeMetadataCheck;
 import dev.opcheck4j.checks.fake.FakeMissingCheck;
+import dev.opcheck4j.checks.fake.PermissiveMetaCheck;
+import dev.opcheck4j.checks.generate.DomainCheck;
+import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
 import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
+import dev.opcheck4j.checks.noncontiguous.RejectedLayoutCheck;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.DeviceKernelCheck;
@@ -39,10 +43,11 @@ public final class BuiltinChecks {
           new DanglingImplCheck(),
           new TypesCheck(),
           new MutableArgsCheck(),
+          new AliasTargetCheck(),
           new FunctionalizableCheck(),
           new InplaceNameCheck(),
-          new AliasTargetCheck(),
           new CompatibleCheck(),
+          new ExamplesCheck(),
           new FakeMissingCheck(),
           new KernelErrorCheck(),
           new UndeclaredMutationCheck(),
@@ -58,7 +63,10 @@ public final class BuiltinChecks {
           new DeterminismCheck(),
           new NoncontiguousCheck(),
           new ScriptCallCheck(),
-          new ScriptRoundtripCheck());
+          new ScriptRoundtripCheck(),
+          new RejectedLayoutCheck(),
+          new PermissiveMetaCheck(),
+          new DomainCheck());
 
   private BuiltinChecks() {}
 

@@ -1,32 +1,41 @@
 package dev.opcheck4j.checks;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.Severity;
 import java.util.List;
 
 /**
- * One conformance check. Each has a stable lower-case id whose first word is its family
- * ({@code schema.types}; a family of one check may be a single word, {@code determinism}), a one-line summary and a doc page {@code docs/checks/<id>.md}.
+ * One conformance check. Everything it says about itself (id, summary, scope, severity,
+ * prerequisites, whether it runs on generated inputs) is its {@link #info()}, declared once; each has
+ * a doc page {@code docs/checks/<id>.md}. A check returns FAILED for a finding; the runner turns that
+ * into the outcome its severity gives (a warning check's finding is a WARNING).
  */
 public interface Check {
-  /** How often a check runs: once per library, per op, per (op, device) or per (op, device, example). */
-  enum Scope {
-    LIBRARY,
-    OP,
-    DEVICE,
-    EXAMPLE
+  /** The check's metadata, declared in one place. */
+  CheckInfo info();
+
+  default String id() {
+    return info().id();
   }
 
-  String id();
+  default String summary() {
+    return info().summary();
+  }
 
-  String summary();
+  default CheckInfo.Scope scope() {
+    return info().scope();
+  }
 
-  Scope scope();
+  default Severity severity() {
+    return info().severity();
+  }
 
   /**
    * Checks (by id) that must have passed for the same op (and device) before this one can say
    * anything; when one did not, this check is Skipped with that reason.
    */
   default List<String> requires() {
-    return List.of();
+    return info().requires();
   }
 
   /**
@@ -43,7 +52,6 @@ public interface Check {
 
   /** The family: the part of the id before the first dot (the whole id when it has none). */
   default String family() {
-    int dot = id().indexOf('.');
-    return dot < 0 ? id() : id().substring(0, dot);
+    return info().family();
   }
 }

@@ -1,38 +1,17 @@
 package dev.opcheck4j.checks;
 
-import java.util.List;
+import dev.opcheck4j.api.CheckInfo;
 
-/** The parts every check declares the same way: id, scope, summary and prerequisites. */
+/** Holds the metadata every check declares once, in its constructor. */
 public abstract class CheckBase implements Check {
-  private final String id;
-  private final Scope scope;
-  private final String summary;
-  private final List<String> requires;
+  private final CheckInfo info;
 
-  protected CheckBase(String id, Scope scope, String summary, String... requires) {
-    this.id = id;
-    this.scope = scope;
-    this.summary = summary;
-    this.requires = List.of(requires);
+  protected CheckBase(CheckInfo info) {
+    this.info = info;
   }
 
   @Override
-  public final String id() {
-    return id;
-  }
-
-  @Override
-  public final String summary() {
-    return summary;
-  }
-
-  @Override
-  public final Scope scope() {
-    return scope;
-  }
-
-  @Override
-  public final List<String> requires() {
-    return requires;
+  public final CheckInfo info() {
+    return info;
   }
 }

@@ -18,8 +18,20 @@ public final class OpCall {
 
   /** The kernel raised; the message is the first line of the C++ error. */
   public static final class KernelError extends Exception {
+    private static final java.util.regex.Pattern UNSUPPORTED =
+        java.util.regex.Pattern.compile("Not yet supported conversion from \\w+ to \\w+ for schema type: (\\S+)");
+
     public KernelError(String message) {
       super(message);
+    }
+
+    /**
+     * The schema type the runtime's stable ABI could not convert, when that is why the call failed
+     * ({@code Scalar} in libtorch 2.10): a limit of the runtime, not of the kernel, which never ran.
+     */
+    public java.util.Optional<String> unsupportedType() {
+      java.util.regex.Matcher m = UNSUPPORTED.matcher(String.valueOf(getMessage()));
+      return m.find() ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
     }
   }
 

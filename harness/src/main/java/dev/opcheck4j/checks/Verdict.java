@@ -5,10 +5,43 @@ import dev.opcheck4j.api.Outcome;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What a check concluded, before the runner adds op, device, example and timing. */
-public record Verdict(Outcome outcome, List<Fact> facts) {
+/**
+ * What a check concluded, before the runner adds op, device, example and timing.
+ *
+ * @param outcome the verdict; FAILED means "found something" and becomes what the check's severity says
+ * @param facts ordered facts
+ * @param kind what kind of finding this is, when the check says so (null: derived, see {@link #cause()})
+ */
+public record Verdict(Outcome outcome, List<Fact> facts, String kind) {
   public Verdict {
     facts = List.copyOf(facts);
+  }
+
+  public Verdict(Outcome outcome, List<Fact> facts) {
+    this(outcome, facts, null);
+  }
+
+  /** The same verdict, saying what kind of finding it is (shrinking keeps a failure of the same kind). */
+  public Verdict withKind(String value) {
+    return new Verdict(outcome, facts, value);
+  }
+
+  /**
+   * The cause of a finding, stable across inputs of different sizes and values: the declared kind,
+   * or else the first part of "but was" with its numbers and bracketed lists blanked out. A shrunk
+   * example must fail with the same cause as the original.
+   */
+  public String cause() {
+    if (kind != null) {
+      return kind;
+    }
+    String butWas = facts.stream().filter(f -> f.key().equals("but was")).map(Fact::value).findFirst().orElse("");
+    return normalize(butWas.split("; ")[0]);
+  }
+
+  /** Blanks out numbers and bracketed lists, so "sizes [2, 3]" and "sizes [0, 1]" read the same. */
+  public static String normalize(String text) {
+    return text.replaceAll("\\[[^\\]]*\\]", "[…]").replaceAll("(?<![A-Za-z_])-?\\d+(\\.\\d+)?(e-?\\d+)?", "#");
   }
 
   public static Verdict passed(Fact... facts) {

@@ -1,5 +1,6 @@
 package dev.opcheck4j.cli;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.bench.Benchmarks;
 import dev.opcheck4j.api.Outcome;
@@ -7,12 +8,14 @@ import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.run.ExampleSearch;
 import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.RunPlan;
 import dev.opcheck4j.run.Runner;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.spec.SpecSkeleton;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.OpLibrary;
@@ -33,8 +36,11 @@ public final class Main {
   static final String USAGE =
       """
       usage: opcheck list --library LIB
+             opcheck checks
+             opcheck init --library LIB [--out FILE] [--seed N]
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
-                           [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR] [--verbose]
+                           [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
+                           [--warnings-as-errors] [--verbose]
              opcheck model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--seed N]
              opcheck baseline --library LIB --out FILE
              opcheck demo [--report-dir DIR] [--verbose]
@@ -73,11 +79,13 @@ public final class Main {
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
+        case "checks" -> checks(o);
+        case "init" -> init(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
         case "baseline" -> baseline(o);
         default -> throw new UsageException(
-            "unknown command '" + args[0] + "'; expected list, check, model, baseline, demo or bench");
+            "unknown command '" + args[0] + "'; expected list, checks, check, init, model, baseline, demo or bench");
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -132,6 +140,63 @@ public final class Main {
     return ExitCode.OK;
   }
 
+  /** Every built-in check, in registry order, with its severity and summary (from its metadata). */
+  private ExitCode checks(Options o) throws UsageException {
+    if (!o.specs.isEmpty() || !o.libraries.isEmpty()) {
+      throw new UsageException("checks takes no options; it lists every built-in check");
+    }
+    int width = BuiltinChecks.all().stream().mapToInt(c -> c.id().length()).max().orElse(2);
+    out.printf("%-" + width + "s  %-8s %-10s %s%n", "check", "severity", "scope", "summary");
+    for (Check c : BuiltinChecks.all()) {
+      CheckInfo i = c.info();
+      boolean alsoGenerated = i.generated() && i.scope() != CheckInfo.Scope.GENERATED;
+      out.printf("%-" + width + "s  %-8s %-10s %s%s%n", i.id(), i.severity().label(),
+          i.scope().name().toLowerCase(java.util.Locale.ROOT), i.summary(), alsoGenerated ? " (also on generated inputs)" : "");
+    }
+    return ExitCode.OK;
+  }
+
+  /**
+   * A spec skeleton (YAML) for every op of a library, with an example synthesized from each schema
+   * and accepted by the CPU kernel, or a comment saying why none was found.
+   */
+  private ExitCode init(Options o) throws UsageException, LibraryLoadException, IOException {
+    if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
+      throw new UsageException("init takes exactly one --library LIB (and --out FILE to write the spec to a file)");
+    }
+    TorchRuntime.get();
+    OpLibrary lib = OpLibrary.load(o.libraries.get(0));
+    List<SpecSkeleton.Entry> entries = new ArrayList<>();
+    int found = 0;
+    for (String name : lib.ops()) {
+      Operator op;
+      try {
+        op = lib.op(name);
+      } catch (UnknownOpException e) {
+        throw new IllegalStateException(e);
+      }
+      ExampleSearch.Found f = ExampleSearch.search(lib, op, o.seed);
+      found += f.example().isPresent() ? 1 : 0;
+      entries.add(new SpecSkeleton.Entry(name, op.schema().toString(), f.example(), f.note()));
+    }
+    Path libPath = lib.path().toAbsolutePath().normalize();
+    String library = libPath.toString();
+    if (o.out != null) {
+      Path folder = o.out.toAbsolutePath().normalize().getParent();
+      library = folder.relativize(libPath).toString();
+    }
+    String text = SpecSkeleton.yaml("opcheck4j spec for " + libPath.getFileName() + ", written by ./opcheck init (seed "
+        + o.seed + ").\nEach example was synthesized from the op's schema and accepted by the cpu kernel: edit them,"
+        + " add more, and see docs/spec.md.", library, entries);
+    if (o.out == null) {
+      out.print(text);
+    } else {
+      Files.writeString(o.out, text);
+      out.println("wrote " + o.out + ": " + entries.size() + " ops, " + found + " with an example");
+    }
+    return ExitCode.OK;
+  }
+
   private ExitCode bench(String[] args) throws Exception {
     Benchmarks b = new Benchmarks(out, home.resolve("native-ops/target/lib"));
     List<String> what = args.length > 1 ? List.of(args).subList(1, args.length) : List.of("gradcheck", "generation");
@@ -163,20 +228,20 @@ public final class Main {
     List<RunPlan.Target> targets = new ArrayList<>();
     for (Path spec : o.specs) {
       SpecFile file = SpecReader.read(spec);
-      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.selectOps(o.ops), "--spec " + spec));
+      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.selectOps(o.ops), "--spec " + spec,
+          file.warningsAsErrors()));
     }
     for (Path lib : o.libraries) {
       RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(lib));
       targets.add(new RunPlan.Target(all.library(), SpecFile.select(all.ops(), o.ops), all.source()));
     }
+    SchemaBaseline baseline = null;
     if (o.baseline != null) {
-      SchemaBaseline baseline;
       try {
         baseline = SchemaBaseline.read(o.baseline);
       } catch (IOException e) {
         throw new UsageException(e.getMessage());
       }
-      targets.replaceAll(t -> t.withBaseline(baseline));
     }
     List<Check> checks = o.checks.isEmpty() ? BuiltinChecks.all() : selectChecks(o.checks);
     List<Device> devices = o.devices.isEmpty() ? runtime.devicesUnderTest() : o.devices;
@@ -186,10 +251,9 @@ public final class Main {
         + ", " + o.tries + " generated inputs per op and device");
     RunReport report =
         runner.run(
-            new RunPlan(targets, devices, checks, o.seed, o.tries),
+            new RunPlan(targets, devices, checks, o.seed, o.tries, o.warningsAsErrors, baseline),
             r -> {
-              boolean warning = r.fact("warning").isPresent();
-              if (o.verbose || warning || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+              if (o.verbose || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
                 out.println(ResultText.render(r));
               }
             });
@@ -239,11 +303,17 @@ public final class Main {
     }
     int width = byOp.keySet().stream().mapToInt(String::length).max().orElse(2);
     out.println();
-    out.printf("%-" + width + "s  %7s %7s %7s %7s%n", "op", "passed", "failed", "skipped", "errored");
+    StringBuilder head = new StringBuilder(String.format("%-" + width + "s ", "op"));
+    for (Outcome oc : Outcome.values()) {
+      head.append(String.format(" %7s", oc.label()));
+    }
+    out.println(head);
     for (var e : byOp.entrySet()) {
-      var c = e.getValue();
-      out.printf("%-" + width + "s  %7d %7d %7d %7d%n", e.getKey(), c.getOrDefault(Outcome.PASSED, 0),
-          c.getOrDefault(Outcome.FAILED, 0), c.getOrDefault(Outcome.SKIPPED, 0), c.getOrDefault(Outcome.ERRORED, 0));
+      StringBuilder row = new StringBuilder(String.format("%-" + width + "s ", e.getKey()));
+      for (Outcome oc : Outcome.values()) {
+        row.append(String.format(" %7d", e.getValue().getOrDefault(oc, 0)));
+      }
+      out.println(row);
     }
     List<String> parts = new ArrayList<>();
     for (Outcome o : Outcome.values()) {
@@ -262,11 +332,12 @@ public final class Main {
     final List<Device> devices = new ArrayList<>();
     final List<String> inputs = new ArrayList<>();
     Path baseline;
-    Path out;
     long seed = 20261122L;
     int tries = 100;
     Path reportDir;
+    Path out;
     boolean verbose;
+    boolean warningsAsErrors;
 
     static Options parse(List<String> args) throws UsageException {
       Options o = new Options();
@@ -274,6 +345,10 @@ public final class Main {
         String a = args.get(i);
         if (a.equals("--verbose")) {
           o.verbose = true;
+          continue;
+        }
+        if (a.equals("--warnings-as-errors")) {
+          o.warningsAsErrors = true;
           continue;
         }
         if (i + 1 >= args.size()) {
@@ -286,7 +361,6 @@ public final class Main {
           case "--op" -> o.ops.add(v);
           case "--input" -> o.inputs.add(v);
           case "--baseline" -> o.baseline = Path.of(v);
-          case "--out" -> o.out = Path.of(v);
           case "--check" -> o.checks.add(v);
           case "--device" -> o.devices.add(Device.parse(v)
               .orElseThrow(() -> new UsageException("unknown device '" + v + "'; expected cpu, meta or cuda")));
@@ -298,6 +372,7 @@ public final class Main {
             }
           }
           case "--report-dir" -> o.reportDir = Path.of(v);
+          case "--out" -> o.out = Path.of(v);
           case "--tries" -> {
             try {
               o.tries = Integer.parseInt(v);

@@ -1,5 +1,6 @@
 package dev.opcheck4j.generate;
 
+import dev.opcheck4j.spec.Domain;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.SpecValue;
 import dev.opcheck4j.spec.Vary;
@@ -8,46 +9,92 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 
 /**
  * Generates variants of one example, every value drawn from {@link Choices} so that variants
- * replay and shrink. What varies:
+ * replay and shrink. Pure Java: it writes examples, it never calls a kernel. What varies:
  *
  * <ul>
- *   <li>sizes: each distinct size of the example's tensors maps to one drawn size in {@code
- *       0..2×size+1}, so dimensions equal across arguments stay equal (broadcasting and matching
- *       shapes hold); ranks never change; tensors with explicit {@code values} keep their shape, and
- *       their sizes stay fixed everywhere;
- *   <li>layout: contiguous, transposed (2-d and up), strided, offset, channels_last (4-d);
+ *   <li>sizes: the first choice says whether sizes are <em>tied</em> (four times in five) or
+ *       <em>untied</em>. Tied, each distinct size of the example's tensors maps to one drawn size in
+ *       {@code 0..2×size+1}, so dimensions equal across arguments stay equal (broadcasting and
+ *       matching shapes hold). Untied, every dimension is drawn on its own, so a square example
+ *       gives non-square variants (tries the kernel rejects are discarded). Ranks never change;
+ *       tensors with explicit {@code values} keep their shape, and their sizes stay fixed
+ *       everywhere. An int list argument equal to a tensor's shape in the example (a {@code shape}
+ *       argument) follows that tensor's generated shape;
+ *   <li>layout: contiguous, transposed (2-d and up), strided, offset, channels_last (4-d), within
+ *       the declared domain and without the layouts the kernel was found to reject for that tensor;
  *   <li>dtype: within the example's floating family (float32, float64), or the spec's {@code
- *       vary.dtype} list; like sizes, one choice per distinct dtype of the example, so tensors that
- *       shared a dtype still do;
+ *       vary.dtype} list, within the domain; like sizes, one choice per distinct dtype of the
+ *       example, so tensors that shared a dtype still do;
  *   <li>values: redrawn (a salt), with optional extremes (0, -0, ±inf, NaN, ±1e30, 1e-30);
  *   <li>non-tensor arguments: only those the spec's {@code vary} gives a range.
  * </ul>
  *
- * <p>Choice order: sizes, dtypes, salt, then per tensor layout and extremes, then ranged arguments.
- * The all-zero sequence is the simplest variant: every varying size 0, contiguous, the example's dtype.
+ * <p>Choice order: tied or untied, sizes, dtypes, salt, then per tensor layout and extremes, then
+ * ranged arguments. The all-zero sequence is the simplest variant: tied, every varying size 0,
+ * contiguous, the example's dtype.
  */
 public final class ExampleGenerator {
   static final double[] EXTREMES = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1e30, 1e-30};
+  /** The first choice is in 0..UNTIED; UNTIED unties sizes (one try in five). */
+  static final long UNTIED = 4;
 
   private final OpSchema schema;
   private final Example origin;
   private final Vary vary;
+  private final Domain domain;
+  private final Map<String, Set<String>> rejectedLayouts;
+  private final Set<String> rejectedDtypes;
   private final List<Long> sizes;
+  /** Sizes of tensors with explicit values: they never change, in any tensor. */
   private final TreeSet<Long> fixed = new TreeSet<>();
   private final TreeSet<String> dtypes = new TreeSet<>();
+  /** Example sizes of every non-fixed tensor, in traversal order. */
+  private final List<long[]> shapes = new ArrayList<>();
+  /** Labels ('x', 'xs[1]') of every tensor, in traversal order, with their rank. */
+  private final Map<String, Integer> ranks = new LinkedHashMap<>();
+  /** Argument name to the index (in {@link #shapes}) of the tensor whose shape it equals. */
+  private final Map<String, Integer> shapeArgs = new LinkedHashMap<>();
 
   public ExampleGenerator(OpSchema schema, Example origin, Vary vary) {
+    this(schema, origin, vary, Domain.ANY, Map.of(), Set.of());
+  }
+
+  /**
+   * @param domain the declared domain
+   * @param rejectedLayouts tensor label to the layouts the kernel rejected for it (discovered)
+   * @param rejectedDtypes dtypes the kernel rejected (discovered)
+   */
+  public ExampleGenerator(OpSchema schema, Example origin, Vary vary, Domain domain,
+      Map<String, Set<String>> rejectedLayouts, Set<String> rejectedDtypes) {
     this.schema = schema;
     this.origin = origin;
     this.vary = vary;
+    this.domain = domain;
+    this.rejectedLayouts = Map.copyOf(rejectedLayouts);
+    this.rejectedDtypes = Set.copyOf(rejectedDtypes);
     TreeSet<Long> all = new TreeSet<>();
-    for (SpecValue v : allValues()) {
-      collectSizes(v, all);
+    List<String> names = argNames();
+    List<SpecValue> values = allValues();
+    for (int i = 0; i < values.size(); i++) {
+      collectSizes(values.get(i), names.get(i), all);
+    }
+    for (int i = 0; i < values.size(); i++) {
+      SpecValue v = values.get(i);
+      if (v.isList() && !v.list().isEmpty() && v.list().stream().allMatch(SpecValue::isInteger)) {
+        long[] asShape = v.list().stream().mapToLong(x -> (Long) x.value()).toArray();
+        for (int k = 0; k < shapes.size(); k++) {
+          if (java.util.Arrays.equals(shapes.get(k), asShape)) {
+            shapeArgs.put(names.get(i), k);
+            break;
+          }
+        }
+      }
     }
     // a dtype choice is drawn per distinct dtype, but only where there is a choice to make
     dtypes.removeIf(d -> candidates(d).size() < 2);
@@ -55,20 +102,64 @@ public final class ExampleGenerator {
     this.sizes = List.copyOf(all);
   }
 
-  /** The sequences tried before random ones: every varying size 0, then every varying size 1. */
-  public List<List<Long>> edgeCases() {
-    List<Long> ones = new ArrayList<>();
+  /** The same generator without the layouts and dtypes the kernel was found to reject. */
+  public ExampleGenerator excluding(Map<String, Set<String>> layouts, Set<String> dtypeNames) {
+    return new ExampleGenerator(schema, origin, vary, domain, layouts, dtypeNames);
+  }
+
+  /** The example this generator varies. */
+  public Example origin() {
+    return origin;
+  }
+
+  /**
+   * The sequences tried before random ones, with what they are: every varying size 0, every varying
+   * size 1, and untied (dimension d of every tensor has size d + 1, so no example stays square).
+   */
+  public Map<String, List<Long>> edgeCases() {
+    Map<String, List<Long>> out = new LinkedHashMap<>();
+    out.put("sizes 0", List.of());
+    List<Long> ones = new ArrayList<>(List.of(0L));
     for (int i = 0; i < sizes.size(); i++) {
       ones.add(1L);
     }
-    return List.of(List.of(), ones);
+    out.put("sizes 1", ones);
+    List<Long> untied = new ArrayList<>(List.of(UNTIED));
+    for (long[] shape : shapes) {
+      for (int d = 0; d < shape.length; d++) {
+        if (!fixed.contains(shape[d])) {
+          untied.add((long) d + 1);
+        }
+      }
+    }
+    out.put("sizes untied", untied);
+    return out;
   }
 
   /** The variant the choices describe. */
   public Example generate(Choices c) {
-    Map<Long, Long> sizeMap = new LinkedHashMap<>();
-    for (long s : sizes) {
-      sizeMap.put(s, c.draw(2 * s + 1));
+    boolean untied = c.draw(UNTIED) == UNTIED;
+    List<long[]> drawn = new ArrayList<>();
+    if (untied) {
+      for (long[] shape : shapes) {
+        long[] s = new long[shape.length];
+        for (int d = 0; d < shape.length; d++) {
+          s[d] = fixed.contains(shape[d]) ? shape[d] : c.draw(2 * shape[d] + 1);
+        }
+        drawn.add(s);
+      }
+    } else {
+      Map<Long, Long> sizeMap = new LinkedHashMap<>();
+      for (long s : sizes) {
+        sizeMap.put(s, c.draw(2 * s + 1));
+      }
+      for (long[] shape : shapes) {
+        long[] s = new long[shape.length];
+        for (int d = 0; d < shape.length; d++) {
+          s[d] = sizeMap.getOrDefault(shape[d], shape[d]);
+        }
+        drawn.add(s);
+      }
     }
     Map<String, String> dtypeMap = new LinkedHashMap<>();
     for (String d : dtypes) {
@@ -76,16 +167,182 @@ public final class ExampleGenerator {
       dtypeMap.put(d, options.get((int) c.draw(options.size() - 1)));
     }
     long salt = c.draw(Integer.MAX_VALUE);
+    Walk walk = new Walk(c, drawn, dtypeMap, salt);
+    List<String> names = argNames();
     List<SpecValue> args = new ArrayList<>();
     for (int i = 0; i < origin.args().size(); i++) {
-      String name = i < schema.arguments().size() ? schema.arguments().get(i).name() : "";
-      args.add(vary(origin.args().get(i), name, c, sizeMap, dtypeMap, salt));
+      args.add(walk.vary(origin.args().get(i), names.get(i)));
     }
     Map<String, SpecValue> kwargs = new LinkedHashMap<>();
     for (Map.Entry<String, SpecValue> e : origin.kwargs().entrySet()) {
-      kwargs.put(e.getKey(), vary(e.getValue(), e.getKey(), c, sizeMap, dtypeMap, salt));
+      kwargs.put(e.getKey(), walk.vary(e.getValue(), e.getKey()));
+    }
+    // shape arguments follow the generated shape of the tensor they matched
+    for (Map.Entry<String, Integer> link : shapeArgs.entrySet()) {
+      int at = names.indexOf(link.getKey());
+      List<SpecValue> vs = new ArrayList<>();
+      SpecValue old = at >= 0 && at < args.size() ? args.get(at) : kwargs.get(link.getKey());
+      if (old == null || vary.ranges().containsKey(link.getKey())) {
+        continue;
+      }
+      for (long s : drawn.get(link.getValue())) {
+        vs.add(new SpecValue(s, old.location()));
+      }
+      SpecValue now = new SpecValue(vs, old.location());
+      if (at >= 0 && at < args.size()) {
+        args.set(at, now);
+      } else {
+        kwargs.put(link.getKey(), now);
+      }
     }
     return new Example(origin.ref(), args, kwargs, salt + 1);
+  }
+
+  /** Tensor labels ('x', 'xs[1]') with their rank, in argument order. */
+  public Map<String, Integer> tensorRanks() {
+    return ranks;
+  }
+
+  /** The layouts generation may draw for a tensor of this rank (declared domain only). */
+  public List<String> layoutsForRank(int rank) {
+    List<String> layouts = new ArrayList<>(List.of("contiguous"));
+    if (rank >= 2) {
+      layouts.add("transposed");
+    }
+    if (rank >= 1) {
+      layouts.add("strided");
+    }
+    layouts.add("offset");
+    if (rank == 4) {
+      layouts.add("channels_last");
+    }
+    layouts.removeIf(l -> !domain.allowsLayout(l));
+    return layouts;
+  }
+
+  /** The example with only the tensor {@code label} laid out as {@code layout}: probes the domain. */
+  public Example withLayout(String label, String layout) {
+    return rewrite((v, l) -> l.equals(label) ? withKey(v, "layout", layout) : v);
+  }
+
+  /** The example with every tensor of dtype {@code from} made {@code to}: probes the domain. */
+  public Example withDtype(String from, String to) {
+    return rewrite((v, l) -> dtypeOf(v.object()).equals(from) ? withKey(v, "dtype", to) : v);
+  }
+
+  /** Dtypes the example's tensors may take other than their own, per dtype of the example. */
+  public Map<String, List<String>> otherDtypes() {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    TreeSet<String> seen = new TreeSet<>();
+    for (SpecValue v : allValues()) {
+      collectDtypes(v, seen);
+    }
+    for (String d : seen) {
+      List<String> others = new ArrayList<>(candidates(d));
+      others.remove(d);
+      if (!others.isEmpty()) {
+        out.put(d, others);
+      }
+    }
+    return out;
+  }
+
+  /** {@code generated} with argument {@code name} put back as the example has it. */
+  public Example revert(Example generated, String name) {
+    List<String> names = argNames();
+    List<SpecValue> args = new ArrayList<>(generated.args());
+    int at = names.indexOf(name);
+    Map<String, SpecValue> kwargs = new LinkedHashMap<>(generated.kwargs());
+    if (at >= 0 && at < args.size()) {
+      args.set(at, origin.args().get(at));
+    } else if (origin.kwargs().containsKey(name)) {
+      kwargs.put(name, origin.kwargs().get(name));
+    }
+    return new Example(generated.ref(), args, kwargs, generated.salt());
+  }
+
+  /** Names of the arguments {@code generated} gives differently from the example. */
+  public List<String> changedArguments(Example generated) {
+    List<String> out = new ArrayList<>();
+    List<String> names = argNames();
+    for (int i = 0; i < origin.args().size() && i < generated.args().size(); i++) {
+      if (!plain(origin.args().get(i)).equals(plain(generated.args().get(i)))) {
+        out.add(names.get(i));
+      }
+    }
+    for (Map.Entry<String, SpecValue> e : origin.kwargs().entrySet()) {
+      if (!plain(e.getValue()).equals(plain(generated.kwargs().get(e.getKey())))) {
+        out.add(e.getKey());
+      }
+    }
+    return out;
+  }
+
+  /** A value without locations, salts or drawn values: what a tensor is, not what it holds. */
+  private static Object plain(SpecValue v) {
+    if (v == null) {
+      return null;
+    }
+    if (v.isList()) {
+      return v.list().stream().map(ExampleGenerator::plain).toList();
+    }
+    if (v.isObject()) {
+      Map<String, Object> m = new java.util.TreeMap<>();
+      v.object().forEach((k, x) -> {
+        if (!k.equals("values") || !v.object().containsKey("tensor")) {
+          m.put(k, plain(x));
+        }
+      });
+      return m;
+    }
+    return v.value();
+  }
+
+  private interface TensorEdit {
+    SpecValue apply(SpecValue tensor, String label);
+  }
+
+  private Example rewrite(TensorEdit edit) {
+    List<String> names = argNames();
+    List<SpecValue> args = new ArrayList<>();
+    for (int i = 0; i < origin.args().size(); i++) {
+      args.add(rewrite(origin.args().get(i), names.get(i), edit));
+    }
+    Map<String, SpecValue> kwargs = new LinkedHashMap<>();
+    for (Map.Entry<String, SpecValue> e : origin.kwargs().entrySet()) {
+      kwargs.put(e.getKey(), rewrite(e.getValue(), e.getKey(), edit));
+    }
+    return new Example(origin.ref(), args, kwargs, origin.salt());
+  }
+
+  private static SpecValue rewrite(SpecValue v, String label, TensorEdit edit) {
+    if (isTensor(v)) {
+      return edit.apply(v, label);
+    }
+    if (v.isList() && v.list().stream().anyMatch(ExampleGenerator::isTensor)) {
+      List<SpecValue> out = new ArrayList<>();
+      for (int j = 0; j < v.list().size(); j++) {
+        SpecValue e = v.list().get(j);
+        out.add(isTensor(e) ? edit.apply(e, label + "[" + j + "]") : e);
+      }
+      return new SpecValue(out, v.location());
+    }
+    return v;
+  }
+
+  private static SpecValue withKey(SpecValue tensor, String key, String value) {
+    Map<String, SpecValue> m = new LinkedHashMap<>(tensor.object());
+    m.put(key, new SpecValue(value, tensor.location()));
+    return new SpecValue(m, tensor.location());
+  }
+
+  private List<String> argNames() {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < origin.args().size(); i++) {
+      out.add(i < schema.arguments().size() ? schema.arguments().get(i).name() : "");
+    }
+    out.addAll(origin.kwargs().keySet());
+    return out;
   }
 
   private List<SpecValue> allValues() {
@@ -94,18 +351,36 @@ public final class ExampleGenerator {
     return out;
   }
 
-  private void collectSizes(SpecValue v, TreeSet<Long> all) {
+  private void collectDtypes(SpecValue v, TreeSet<String> seen) {
+    if (isTensor(v)) {
+      seen.add(dtypeOf(v.object()));
+    } else if (v.isList()) {
+      for (SpecValue e : v.list()) {
+        collectDtypes(e, seen);
+      }
+    }
+  }
+
+  private void collectSizes(SpecValue v, String label, TreeSet<Long> all) {
     if (isTensor(v)) {
       dtypes.add(dtypeOf(v.object()));
       boolean explicit = v.object().containsKey("values");
-      for (SpecValue s : v.object().get("tensor").list()) {
+      List<SpecValue> dims = v.object().get("tensor").list();
+      ranks.put(label, dims.size());
+      long[] shape = new long[dims.size()];
+      for (int d = 0; d < dims.size(); d++) {
+        SpecValue s = dims.get(d);
+        shape[d] = s.isInteger() ? (Long) s.value() : 0;
         if (s.isInteger()) {
           (explicit ? fixed : all).add((Long) s.value());
         }
       }
+      if (!explicit) {
+        shapes.add(shape);
+      }
     } else if (v.isList()) {
-      for (SpecValue e : v.list()) {
-        collectSizes(e, all);
+      for (int j = 0; j < v.list().size(); j++) {
+        collectSizes(v.list().get(j), label + "[" + j + "]", all);
       }
     }
   }
@@ -114,30 +389,88 @@ public final class ExampleGenerator {
     return v.isObject() && v.object().containsKey("tensor") && v.object().get("tensor").isList();
   }
 
-  private SpecValue vary(SpecValue v, String argName, Choices c, Map<Long, Long> sizeMap,
-      Map<String, String> dtypeMap, long salt) {
-    if (isTensor(v)) {
-      return tensor(v, c, sizeMap, dtypeMap, salt);
+  /** One pass over the example's values, handing out the drawn shapes in traversal order. */
+  private final class Walk {
+    private final Choices c;
+    private final List<long[]> drawn;
+    private final Map<String, String> dtypeMap;
+    private final long salt;
+    private int next;
+
+    Walk(Choices c, List<long[]> drawn, Map<String, String> dtypeMap, long salt) {
+      this.c = c;
+      this.drawn = drawn;
+      this.dtypeMap = dtypeMap;
+      this.salt = salt;
     }
-    if (v.isList() && v.list().stream().anyMatch(ExampleGenerator::isTensor)) {
-      List<SpecValue> out = new ArrayList<>();
-      for (SpecValue e : v.list()) {
-        out.add(isTensor(e) ? tensor(e, c, sizeMap, dtypeMap, salt) : e);
+
+    SpecValue vary(SpecValue v, String argName) {
+      if (isTensor(v)) {
+        return tensor(v, argName);
       }
-      return new SpecValue(out, v.location());
-    }
-    Vary.Range range = vary.ranges().get(argName);
-    if (range == null) {
-      return v;
-    }
-    if (v.isList()) {
-      List<SpecValue> out = new ArrayList<>();
-      for (SpecValue e : v.list()) {
-        out.add(drawn(range, c, e.location()));
+      if (v.isList() && v.list().stream().anyMatch(ExampleGenerator::isTensor)) {
+        List<SpecValue> out = new ArrayList<>();
+        for (int j = 0; j < v.list().size(); j++) {
+          SpecValue e = v.list().get(j);
+          out.add(isTensor(e) ? tensor(e, argName + "[" + j + "]") : e);
+        }
+        return new SpecValue(out, v.location());
       }
-      return new SpecValue(out, v.location());
+      Vary.Range range = vary.ranges().get(argName);
+      if (range == null) {
+        return v;
+      }
+      if (v.isList()) {
+        List<SpecValue> out = new ArrayList<>();
+        for (SpecValue e : v.list()) {
+          out.add(drawn(range, c, e.location()));
+        }
+        return new SpecValue(out, v.location());
+      }
+      return drawn(range, c, v.location());
     }
-    return drawn(range, c, v.location());
+
+    private SpecValue tensor(SpecValue v, String label) {
+      Map<String, SpecValue> m = new LinkedHashMap<>(v.object());
+      String at = v.location();
+      boolean explicit = m.containsKey("values");
+      long[] now = explicit ? null : drawn.get(next++);
+      List<SpecValue> shape = new ArrayList<>();
+      long numel = 1;
+      List<SpecValue> dims = m.get("tensor").list();
+      for (int d = 0; d < dims.size(); d++) {
+        SpecValue s = dims.get(d);
+        long size = explicit ? (s.isInteger() ? (Long) s.value() : 0) : now[d];
+        shape.add(new SpecValue(size, s.location()));
+        numel *= size;
+      }
+      m.put("tensor", new SpecValue(shape, at));
+      List<String> layouts = layoutsForRank(shape.size());
+      layouts.removeAll(rejectedLayouts.getOrDefault(label, Set.of()));
+      if (layouts.isEmpty()) {
+        layouts.add(m.containsKey("layout") ? String.valueOf(m.get("layout").value()) : "contiguous");
+      }
+      m.put("layout", new SpecValue(layouts.get((int) c.draw(layouts.size() - 1)), at));
+      String original = dtypeOf(m);
+      String dtype = dtypeMap.getOrDefault(original, candidates(original).get(0));
+      m.put("dtype", new SpecValue(dtype, at));
+      boolean floating = dtype.startsWith("float") || dtype.equals("bfloat16");
+      if (vary.extremes() && floating && !explicit && numel > 0) {
+        double[] values = baseValues(m, numel, salt);
+        long k = c.draw(Math.min(numel, 4));
+        for (long i = 0; i < k; i++) {
+          int pos = (int) c.draw(numel - 1);
+          values[pos] = EXTREMES[(int) c.draw(EXTREMES.length - 1)];
+        }
+        List<SpecValue> vs = new ArrayList<>();
+        for (double d : values) {
+          vs.add(new SpecValue(d, at));
+        }
+        m.remove("init");
+        m.put("values", new SpecValue(vs, at));
+      }
+      return new SpecValue(m, at);
+    }
   }
 
   private static SpecValue drawn(Vary.Range r, Choices c, String location) {
@@ -147,66 +480,29 @@ public final class ExampleGenerator {
     return new SpecValue(r.lo() + (r.hi() - r.lo()) * c.draw(1_000_000) / 1e6, location);
   }
 
-  private SpecValue tensor(SpecValue v, Choices c, Map<Long, Long> sizeMap, Map<String, String> dtypeMap, long salt) {
-    Map<String, SpecValue> m = new LinkedHashMap<>(v.object());
-    String at = v.location();
-    boolean explicit = m.containsKey("values");
-    List<SpecValue> shape = new ArrayList<>();
-    long numel = 1;
-    for (SpecValue s : m.get("tensor").list()) {
-      long size = s.isInteger() ? (Long) s.value() : 0;
-      long now = explicit || !sizeMap.containsKey(size) ? size : sizeMap.get(size);
-      shape.add(new SpecValue(now, s.location()));
-      numel *= now;
-    }
-    m.put("tensor", new SpecValue(shape, at));
-    List<String> layouts = new ArrayList<>(List.of("contiguous"));
-    if (shape.size() >= 2) {
-      layouts.add("transposed");
-    }
-    if (!shape.isEmpty()) {
-      layouts.add("strided");
-    }
-    layouts.add("offset");
-    if (shape.size() == 4) {
-      layouts.add("channels_last");
-    }
-    m.put("layout", new SpecValue(layouts.get((int) c.draw(layouts.size() - 1)), at));
-    String original = dtypeOf(m);
-    String dtype = dtypeMap.getOrDefault(original, candidates(original).get(0));
-    m.put("dtype", new SpecValue(dtype, at));
-    boolean floating = dtype.startsWith("float") || dtype.equals("bfloat16");
-    if (vary.extremes() && floating && !explicit && numel > 0) {
-      double[] values = baseValues(m, numel, salt);
-      long k = c.draw(Math.min(numel, 4));
-      for (long i = 0; i < k; i++) {
-        int pos = (int) c.draw(numel - 1);
-        values[pos] = EXTREMES[(int) c.draw(EXTREMES.length - 1)];
-      }
-      List<SpecValue> vs = new ArrayList<>();
-      for (double d : values) {
-        vs.add(new SpecValue(d, at));
-      }
-      m.remove("init");
-      m.put("values", new SpecValue(vs, at));
-    }
-    return new SpecValue(m, at);
-  }
-
   static String dtypeOf(Map<String, SpecValue> m) {
     return m.containsKey("dtype") && m.get("dtype").isString() ? (String) m.get("dtype").value() : "float32";
   }
 
-  /** The dtypes a tensor of dtype {@code d} may take; the first is the simplest. */
+  /** The dtypes a tensor of dtype {@code d} may take; the first is the simplest (its own, when allowed). */
   private List<String> candidates(String d) {
+    List<String> base;
     if (!vary.dtypes().isEmpty()) {
-      return vary.dtypes();
+      base = vary.dtypes();
+    } else {
+      base = switch (d) {
+        case "float32" -> List.of("float32", "float64");
+        case "float64" -> List.of("float64", "float32");
+        default -> List.of(d);
+      };
     }
-    return switch (d) {
-      case "float32" -> List.of("float32", "float64");
-      case "float64" -> List.of("float64", "float32");
-      default -> List.of(d);
-    };
+    List<String> out = new ArrayList<>();
+    for (String x : base) {
+      if (domain.allowsDtype(x) && !rejectedDtypes.contains(x)) {
+        out.add(x);
+      }
+    }
+    return out.isEmpty() ? List.of(d) : out;
   }
 
   /** Values as the example's init would draw them, from the salt (used when extremes are mixed in). */

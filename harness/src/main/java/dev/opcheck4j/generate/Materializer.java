@@ -139,12 +139,21 @@ public final class Materializer {
         if (!v.isList()) {
           throw new ExampleException(where + "needs an array, got " + v.describe());
         }
+        boolean optionalElements = base.contained().get(0).isOptional();
         OpSchema.Type element = base.contained().get(0).unwrapOptional();
         GenericList list = new GenericList(nativeArg.type().get().containedType(0));
         List<String> parts = new ArrayList<>();
         for (int j = 0; j < v.list().size(); j++) {
           SpecValue e = v.list().get(j);
           String ew = e.location() + ": " + op.name() + " argument '" + p.name() + "[" + j + "]' ";
+          if (e.isNull()) {
+            if (!optionalElements) {
+              throw new ExampleException(ew + "cannot be null (the elements of " + type.text() + " are not optional)");
+            }
+            parts.add("None");
+            list.push_back(new IValue());
+            continue;
+          }
           switch (element.kind()) {
             case "TensorType" -> {
               Tensor t = TensorSpec.parse(e, ew).materialize(device);

@@ -1,5 +1,6 @@
 package dev.opcheck4j.junit;
 
+import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.spec.SpecValue;
@@ -14,12 +15,18 @@ import java.util.Optional;
  * opcheck's failures dict does.
  *
  * @param entries op to check id to reason
+ * @param locations op to where the file names it ({@code file:line:column}), for errors
  */
-public record ExpectedFailures(Map<String, Map<String, String>> entries) {
+public record ExpectedFailures(Map<String, Map<String, String>> entries, Map<String, String> locations) {
   public static final ExpectedFailures NONE = new ExpectedFailures(Map.of());
 
   public ExpectedFailures {
     entries = Map.copyOf(entries);
+    locations = Map.copyOf(locations);
+  }
+
+  public ExpectedFailures(Map<String, Map<String, String>> entries) {
+    this(entries, Map.of());
   }
 
   public static ExpectedFailures read(Path file) throws SpecException {
@@ -28,7 +35,9 @@ public record ExpectedFailures(Map<String, Map<String, String>> entries) {
       throw new SpecException(root.location(), "expected failures are an object {\"ns::op\": {\"check.id\": \"reason\"}}");
     }
     Map<String, Map<String, String>> out = new LinkedHashMap<>();
+    Map<String, String> where = new LinkedHashMap<>();
     for (Map.Entry<String, SpecValue> op : root.object().entrySet()) {
+      where.put(op.getKey(), op.getValue().location());
       if (!op.getValue().isObject()) {
         throw new SpecException(op.getValue().location(), "\"" + op.getKey() + "\" maps check ids to reasons, got " + op.getValue().describe());
       }
@@ -37,11 +46,29 @@ public record ExpectedFailures(Map<String, Map<String, String>> entries) {
         if (!c.getValue().isString() || ((String) c.getValue().value()).isBlank()) {
           throw new SpecException(c.getValue().location(), "each expected failure needs a reason string");
         }
+        if (BuiltinChecks.byId(c.getKey()).isEmpty()) {
+          throw new SpecException(c.getValue().location(), "\"" + c.getKey() + "\" under \"" + op.getKey()
+              + "\" is not a check id; known: " + String.join(", ", BuiltinChecks.all().stream().map(x -> x.id()).toList()));
+        }
         checks.put(c.getKey(), (String) c.getValue().value());
       }
       out.put(op.getKey(), checks);
     }
-    return new ExpectedFailures(out);
+    return new ExpectedFailures(out, where);
+  }
+
+  /**
+   * Checks that every op named here is one the library registers.
+   *
+   * @throws SpecException at the first op it does not, naming it and the ops it does
+   */
+  public void requireOpsOf(dev.opcheck4j.torch.OpLibrary library) throws SpecException {
+    for (String op : entries.keySet()) {
+      if (!library.ops().contains(op) && !library.danglingImpls().contains(op)) {
+        throw new SpecException(locations.getOrDefault(op, "expected failures"), "\"" + op + "\" is not an op "
+            + library.path().getFileName() + " registers; it registers: " + String.join(", ", library.ops()));
+      }
+    }
   }
 
   public Optional<String> reason(String op, String check) {

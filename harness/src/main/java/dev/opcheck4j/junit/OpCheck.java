@@ -55,6 +55,7 @@ public final class OpCheck {
   private int tries = 100;
   private ExpectedFailures expected = ExpectedFailures.NONE;
   private dev.opcheck4j.torch.SchemaBaseline baseline;
+  private boolean warningsAsErrors;
 
   private OpCheck() {}
 
@@ -118,6 +119,12 @@ public final class OpCheck {
     return this;
   }
 
+  /** Whether findings of warning checks fail their tests (as {@code --warnings-as-errors}); default false. */
+  public OpCheck warningsAsErrors(boolean value) {
+    this.warningsAsErrors = value;
+    return this;
+  }
+
   public OpCheck expectedFailures(ExpectedFailures failures) {
     this.expected = failures;
     return this;
@@ -134,18 +141,16 @@ public final class OpCheck {
     if (spec != null) {
       SpecFile file = SpecReader.read(spec);
       OpLibrary lib = OpLibrary.load(library != null ? library : file.library());
-      target = new RunPlan.Target(lib, file.selectOps(ops), "--spec " + spec);
+      target = new RunPlan.Target(lib, file.selectOps(ops), "--spec " + spec, file.warningsAsErrors());
     } else {
       RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(library));
       target = new RunPlan.Target(all.library(), SpecFile.select(all.ops(), ops), all.source());
     }
-    if (baseline != null) {
-      target = target.withBaseline(baseline);
-    }
+    expected.requireOpsOf(target.library());
     List<Check> selected = checks.isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(checks);
     List<Device> devs = devices.isEmpty() ? runtime.devicesUnderTest() : devices;
     Runner runner = new Runner(runtime);
-    RunReport report = runner.run(new RunPlan(List.of(target), devs, selected, seed, tries), r -> {});
+    RunReport report = runner.run(new RunPlan(List.of(target), devs, selected, seed, tries, warningsAsErrors, baseline), r -> {});
     return new Outcomes(report, runner.inputErrors(), target.ops().stream().map(OpSpec::op).toList());
   }
 

@@ -15,12 +15,26 @@ import java.util.List;
  * @param checks checks to run, in registry order
  * @param seed seed for everything drawn at random
  * @param tries generated inputs per op and device (0: examples only)
+ * @param warningsAsErrors whether findings of warning checks are failures ({@code --warnings-as-errors})
+ * @param baseline the schema baseline the libraries are compared against ({@code --baseline}), or null
  */
-public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries) {
+public record RunPlan(
+    List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries, boolean warningsAsErrors,
+    SchemaBaseline baseline) {
   public RunPlan {
     targets = List.copyOf(targets);
     devices = List.copyOf(devices);
     checks = List.copyOf(checks);
+  }
+
+  public RunPlan(
+      List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries, boolean warningsAsErrors) {
+    this(targets, devices, checks, seed, tries, warningsAsErrors, null);
+  }
+
+  /** A plan in which warnings stay warnings (unless a target's spec says otherwise). */
+  public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries) {
+    this(targets, devices, checks, seed, tries, false);
   }
 
   /**
@@ -29,20 +43,15 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
    * @param library the loaded library
    * @param ops op entries; every op the library registers when no spec names them
    * @param source how the command line named it, for rerun lines: {@code --spec FILE} or {@code --library LIB}
-   * @param baseline the schema baseline to compare the library against ({@code --baseline}), or null
+   * @param warningsAsErrors whether its spec makes warnings failures ({@code "warnings-as-errors": true})
    */
-  public record Target(OpLibrary library, List<OpSpec> ops, String source, SchemaBaseline baseline) {
+  public record Target(OpLibrary library, List<OpSpec> ops, String source, boolean warningsAsErrors) {
     public Target {
       ops = List.copyOf(ops);
     }
 
     public Target(OpLibrary library, List<OpSpec> ops, String source) {
-      this(library, ops, source, null);
-    }
-
-    /** This target compared against {@code baseline}. */
-    public Target withBaseline(SchemaBaseline baseline) {
-      return new Target(library, ops, source, baseline);
+      this(library, ops, source, false);
     }
 
     /** Every op the library registers, with no spec. */

@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
@@ -10,12 +11,14 @@ import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.PerOpCheck;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.ExistsCheck;
 import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.Vary;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.Operator;
@@ -34,6 +37,8 @@ import java.util.Map;
 public final class Runner {
   private final TorchRuntime runtime;
   private final List<String> inputErrors = new ArrayList<>();
+  /** Whether the target being run makes warnings failures. */
+  private boolean strict;
 
   public Runner(TorchRuntime runtime) {
     this.runtime = runtime;
@@ -54,24 +59,26 @@ public final class Runner {
           listener.accept(r);
         };
     for (RunPlan.Target target : plan.targets()) {
+      strict = plan.warningsAsErrors() || target.warningsAsErrors();
       runLibraryChecks(plan, target, sink);
       for (OpSpec spec : target.ops()) {
         runOp(plan, target, spec, sink);
       }
     }
     long ms = (System.nanoTime() - t0) / 1_000_000;
-    return new RunReport(runtime.torchVersion(), runtime.presetsVersion(), started, ms, all);
+    return new RunReport(runtime.torchVersion(), runtime.presetsVersion(), started, ms, all,
+        plan.checks().stream().map(Check::info).toList());
   }
 
   private void runLibraryChecks(RunPlan plan, RunPlan.Target target, ResultListener sink) {
     for (Check check : plan.checks()) {
-      if (check.scope() != Check.Scope.LIBRARY) {
+      if (check.scope() != CheckInfo.Scope.LIBRARY) {
         continue;
       }
       String op = String.join("|", target.library().namespaces()) + "::*";
       long t = System.nanoTime();
       if (check instanceof PerOpCheck perOp) {
-        runPerOp(perOp, target, op, sink);
+        runPerOp(perOp, plan, target, op, sink);
         continue;
       }
       Subject subject = new Subject(target.library(), null, OpSpec.bare(op), null, null, plan.seed());
@@ -79,30 +86,31 @@ public final class Runner {
       long ms = (System.nanoTime() - t) / 1_000_000;
       if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
         for (String name : DanglingImplCheck.danglingNames(v)) {
-          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms));
+          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms, strict));
         }
       } else {
-        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms));
+        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms, strict));
       }
     }
   }
 
-  private static void runPerOp(PerOpCheck check, RunPlan.Target target, String libraryOp, ResultListener sink) {
+  private void runPerOp(PerOpCheck check, RunPlan plan, RunPlan.Target target, String libraryOp, ResultListener sink) {
     long t = System.nanoTime();
     List<PerOpCheck.OpVerdict> verdicts;
     try {
-      verdicts = check.evaluateEach(LibraryView.of(target.library()), target.baseline());
+      verdicts = check.evaluateEach(LibraryView.of(target.library()), plan.baseline());
     } catch (Exception | LinkageError | AssertionError e) {
       verdicts = List.of(new PerOpCheck.OpVerdict(libraryOp,
           Verdict.errored(e.getClass().getSimpleName() + ": " + NativeStrings.firstLine(e.getMessage()))));
     }
     long ms = (System.nanoTime() - t) / 1_000_000;
     for (PerOpCheck.OpVerdict v : verdicts) {
-      sink.accept(result(v.op(), check, CheckResult.NONE, CheckResult.NONE, v.verdict(), ms));
+      sink.accept(result(v.op(), check, CheckResult.NONE, CheckResult.NONE, v.verdict(), ms, strict));
     }
   }
 
-  private void runOp(RunPlan plan, RunPlan.Target target, OpSpec spec, ResultListener sink) {
+  private void runOp(RunPlan plan, RunPlan.Target target, OpSpec given, ResultListener sink) {
+    OpSpec spec = given;
     Operator op;
     try {
       op = target.library().op(spec.op());
@@ -115,15 +123,25 @@ public final class Runner {
               e.suggestions().isEmpty()
                   ? "check the name in the spec against './opcheck list --library " + target.library().path() + "'"
                   : "did you mean " + String.join(", ", e.suggestions()) + "?");
-      sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0));
+      sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0, strict));
       return;
+    }
+    // no silent pass: an op without examples gets one synthesized from its schema, or says why not
+    if (spec.examples().isEmpty() && spec.skipReason(ExamplesCheck.ID).isEmpty()) {
+      spec = ExampleSearch.search(target.library(), op, plan.seed()).applyTo(spec);
     }
     Map<String, Outcome> seen = new HashMap<>();
     List<Device> devices = devicesFor(plan, spec);
     Map<Example, String> invalid = validate(op, spec, plan.seed());
+    for (Map.Entry<String, Vary.Range> r : spec.vary().ranges().entrySet()) {
+      if (op.schema().argument(r.getKey()).isEmpty()) {
+        inputErrors.add(r.getValue().location() + ": \"vary\" names '" + r.getKey() + "', which is not an argument of "
+            + op.name() + "; its arguments: " + String.join(", ", op.schema().arguments().stream().map(a -> a.name()).toList()));
+      }
+    }
     for (Check check : plan.checks()) {
       switch (check.scope()) {
-        case LIBRARY -> {}
+        case LIBRARY, GENERATED -> {}
         case OP -> once(plan, target, spec, op, check, null, null, seen, sink);
         case DEVICE -> {
           for (Device d : devices) {
@@ -153,9 +171,9 @@ public final class Runner {
       }
     }
     if (plan.tries() > 0 && invalid.isEmpty()) {
-      PropertyPhase generated = new PropertyPhase(plan, target, spec, op, sink);
+      PropertyPhase generated = new PropertyPhase(plan, target, spec, op, sink, strict);
       for (Device d : devices) {
-        if (d != Device.META) {
+        if (d != Device.META && (d != Device.CUDA || runtime.cudaAvailable())) {
           generated.run(d, seen);
         }
       }
@@ -177,10 +195,10 @@ public final class Runner {
   }
 
   private List<Device> devicesFor(RunPlan plan, OpSpec spec) {
-    if (spec.devices().isEmpty()) {
-      return plan.devices();
-    }
-    return plan.devices().stream().filter(d -> spec.devices().contains(d.label())).toList();
+    return plan.devices().stream()
+        .filter(d -> spec.devices().isEmpty() || spec.devices().contains(d.label()))
+        .filter(d -> spec.domain().allowsDevice(d.label()))
+        .toList();
   }
 
   private void once(
@@ -212,7 +230,7 @@ public final class Runner {
     }
     for (String required : check.requires()) {
       Outcome o = seen.getOrDefault(key(required, device), seen.get(key(required, null)));
-      if (o != null && o != Outcome.PASSED) {
+      if (o != null && o != Outcome.PASSED && o != Outcome.WARNING) {
         return Verdict.skipped("requires " + required + ", which " + o.label());
       }
     }
@@ -242,14 +260,15 @@ public final class Runner {
       long ms,
       Map<String, Outcome> seen,
       ResultListener sink) {
-    // the worst outcome over a device's examples decides what dependants see
-    seen.merge(key(check.id(), device), v.outcome(), Runner::worse);
     String dev = device == null ? CheckResult.NONE : device.label();
     String ex = example == null ? CheckResult.NONE : example.ref();
-    sink.accept(result(op.name(), check, dev, ex, v, ms));
+    CheckResult r = result(op.name(), check, dev, ex, v, ms, strict);
+    // the worst outcome over a device's examples decides what dependants see
+    seen.merge(key(check.id(), device), r.outcome(), Runner::worse);
+    sink.accept(r);
   }
 
-  /** Severity order: passed < skipped < failed < errored. */
+  /** Severity order: passed < warning < skipped < failed < errored. */
   private static Outcome worse(Outcome a, Outcome b) {
     return severity(a) >= severity(b) ? a : b;
   }
@@ -257,9 +276,10 @@ public final class Runner {
   private static int severity(Outcome o) {
     return switch (o) {
       case PASSED -> 0;
-      case SKIPPED -> 1;
-      case FAILED -> 2;
-      case ERRORED -> 3;
+      case WARNING -> 1;
+      case SKIPPED -> 2;
+      case FAILED -> 3;
+      case ERRORED -> 4;
     };
   }
 
@@ -267,9 +287,14 @@ public final class Runner {
     return checkId + "@" + (device == null ? "-" : device.label());
   }
 
-  private static CheckResult result(
-      String op, Check check, String device, String example, Verdict v, long ms) {
-    return new CheckResult(op, check.id(), device, example, v.outcome(), v.facts(), ms);
+  /**
+   * The result of a verdict: a check's finding (a FAILED verdict) has the outcome its severity gives,
+   * WARNING for a warning check unless {@code strict} makes warnings failures.
+   */
+  static CheckResult result(
+      String op, Check check, String device, String example, Verdict v, long ms, boolean strict) {
+    Outcome o = v.outcome() == Outcome.FAILED ? check.info().findingOutcome(strict) : v.outcome();
+    return new CheckResult(op, check.id(), device, example, o, v.facts(), ms);
   }
 
 }

@@ -15,6 +15,9 @@ import java.util.Optional;
  * @param ref where the entry is, e.g. {@code spec.json#ops[2]}
  * @param gradcheck gradcheck settings (PyTorch's defaults when the spec gives none)
  * @param vary how generated inputs may differ from the examples
+ * @param domain the inputs the op is written for ({@link Domain#ANY} when the spec declares none)
+ * @param synthesis what the search for an example found, when the spec gave none and the harness
+ *     synthesized them; empty when the examples are the spec's own (or nothing was searched)
  */
 public record OpSpec(
     String op,
@@ -24,7 +27,9 @@ public record OpSpec(
     List<Example> examples,
     String ref,
     Gradcheck gradcheck,
-    Vary vary) {
+    Vary vary,
+    Domain domain,
+    String synthesis) {
 
   public OpSpec {
     devices = List.copyOf(devices);
@@ -32,9 +37,26 @@ public record OpSpec(
     examples = List.copyOf(examples);
   }
 
+  /** An entry with no declared domain. */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, Domain.ANY, "");
+  }
+
+  /** An entry as a spec file gives it (nothing synthesized). */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "");
+  }
+
   /** A spec entry with nothing but the op name (ops found in a library without a spec). */
   public static OpSpec bare(String op) {
     return new OpSpec(op, List.of(), Map.of(), Optional.empty(), List.of(), op, Gradcheck.DEFAULT, Vary.NONE);
+  }
+
+  /** The same entry with these synthesized examples (possibly none), and what the search found. */
+  public OpSpec synthesized(List<Example> found, String note) {
+    return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

@@ -10,10 +10,15 @@ import java.util.List;
  * @param file the spec file
  * @param library the op library it describes, resolved against the spec's folder
  * @param ops op entries in file order
+ * @param warningsAsErrors whether findings of warning checks fail the run ({@code "warnings-as-errors": true})
  */
-public record SpecFile(Path file, Path library, List<OpSpec> ops) {
+public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors) {
   public SpecFile {
     ops = List.copyOf(ops);
+  }
+
+  public SpecFile(Path file, Path library, List<OpSpec> ops) {
+    this(file, library, ops, false);
   }
 
   /** The entries whose op is in {@code names}, or all of them when {@code names} is empty. */

@@ -22,9 +22,9 @@ import java.util.Set;
  * {@code file:line:column}, says what is wrong and what is allowed.
  */
 public final class SpecReader {
-  static final Set<String> TOP_KEYS = Set.of("library", "ops");
+  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors");
   static final Set<String> OP_KEYS =
-      Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary");
+      Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain");
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
   static final Set<String> DTYPE_NAMES = Set.of("float32", "float64", "float16", "bfloat16", "int64",
@@ -123,7 +123,15 @@ public final class SpecReader {
     for (int i = 0; i < ops.list().size(); i++) {
       entries.add(opEntry(ops.list().get(i), file + "#ops[" + i + "]"));
     }
-    return new SpecFile(path, library, entries);
+    boolean strict = false;
+    if (top.containsKey("warnings-as-errors")) {
+      SpecValue w = top.get("warnings-as-errors");
+      if (!w.isBoolean()) {
+        throw new SpecException(w.location(), "\"warnings-as-errors\" must be true or false, got " + w.describe());
+      }
+      strict = (Boolean) w.value();
+    }
+    return new SpecFile(path, library, entries, strict);
   }
 
   private static OpSpec opEntry(SpecValue v, String ref) throws SpecException {
@@ -188,7 +196,35 @@ public final class SpecReader {
       gradcheck = new OpSpec.Gradcheck(eps, nonNegative(g, "atol", gv, d.atol()), nonNegative(g, "rtol", gv, d.rtol()), fast);
     }
     Vary vary = m.containsKey("vary") ? vary(m.get("vary")) : Vary.NONE;
-    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary);
+    Domain domain = m.containsKey("domain") ? domain(m.get("domain")) : Domain.ANY;
+    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary, domain);
+  }
+
+  /** {@code "domain": {"layouts": ["contiguous"], "dtypes": ["float32"], "devices": ["cpu"]}}. */
+  private static Domain domain(SpecValue v) throws SpecException {
+    Map<String, SpecValue> m = object(v, "\"domain\"", Set.of("layouts", "dtypes", "devices"));
+    return new Domain(names(m, "layouts", Set.copyOf(Domain.LAYOUTS)), names(m, "dtypes", DTYPE_NAMES),
+        names(m, "devices", DEVICES));
+  }
+
+  private static List<String> names(Map<String, SpecValue> m, String key, Set<String> allowed) throws SpecException {
+    List<String> out = new ArrayList<>();
+    if (!m.containsKey(key)) {
+      return out;
+    }
+    List<SpecValue> xs = list(m.get(key), "\"" + key + "\"");
+    if (xs.isEmpty()) {
+      throw new SpecException(m.get(key).location(), "\"" + key + "\" must name at least one; leave it out to allow any");
+    }
+    for (SpecValue x : xs) {
+      if (!x.isString() || !allowed.contains(x.value())) {
+        throw new SpecException(x.location(), "unknown " + key.substring(0, key.length() - 1) + " "
+            + (x.isString() ? "\"" + x.value() + "\"" : x.describe())
+            + " in \"" + key + "\"; allowed: " + String.join(", ", allowed.stream().sorted().toList()));
+      }
+      out.add((String) x.value());
+    }
+    return out;
   }
 
   /**
@@ -226,7 +262,7 @@ public final class SpecReader {
             || integer && !(bounds.list().get(0).isInteger() && bounds.list().get(1).isInteger())) {
           throw new SpecException(bounds.location(), "a range is [lo, hi] with lo <= hi" + (integer ? ", whole numbers" : "") + ", got " + bounds.describe());
         }
-        ranges.put(e.getKey(), new Vary.Range(integer, bounds.list().get(0).number(), bounds.list().get(1).number()));
+        ranges.put(e.getKey(), new Vary.Range(integer, bounds.list().get(0).number(), bounds.list().get(1).number(), x.location()));
       }
     }
     return new Vary(ranges, dtypes, extremes);

@@ -25,6 +25,11 @@ public record Vary(Map<String, Range> ranges, List<String> dtypes, boolean extre
    * @param integer whether values are whole numbers ({@code "int"}) or not ({@code "float"})
    * @param lo lower bound
    * @param hi upper bound
+   * @param location where the spec names the argument, {@code file:line:column}
    */
-  public record Range(boolean integer, double lo, double hi) {}
+  public record Range(boolean integer, double lo, double hi, String location) {
+    public Range(boolean integer, double lo, double hi) {
+      this(integer, lo, hi, "");
+    }
+  }
 }

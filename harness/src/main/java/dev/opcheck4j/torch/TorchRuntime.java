@@ -41,6 +41,9 @@ public final class TorchRuntime {
   private static TorchRuntime load() {
     Loader.load(torch.class);
     torch.setAutogradFallbackMode(torch.AutogradFallbackMode.Nothing);
+    // reads TORCH_CPP_LOG_LEVEL, as Python's torch does at import: libtorch logs every error a kernel
+    // raises through the stable ABI (with a stack trace) although the harness reports it already
+    torch.initLogging();
     String platform = Loader.getPlatform();
     Path cpu;
     try {

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Tests the tester on the native-ops corpus: each known-bad op fails exactly the checks its
- * {@code // EXPECT:} marker lists (among the checks the harness has), and no good op fails anything.
+ * Tests the tester on the native-ops corpus: each known-bad op has findings in exactly the checks its
+ * {@code // EXPECT:} marker lists (failures for error checks, warnings for warning checks), and no
+ * good op fails anything.
  */
 class CorpusTests {
   /** Generated inputs per op and device: enough to catch the shape-hard-coding meta kernel. */
@@ -44,7 +45,8 @@ class CorpusTests {
     TorchRuntime rt = TorchRuntime.get();
     List<Device> devices = rt.devicesUnderTest();
     bad = run(rt, devices, List.of(NativeOps.spec("bad/bad_ops.json")));
-    good = run(rt, devices, List.of(NativeOps.spec("my_ops.json"), NativeOps.spec("good_ops.json")));
+    good = run(rt, devices, List.of(NativeOps.spec("my_ops.json"), NativeOps.spec("good_ops.json"),
+        NativeOps.spec("ordinary_ops.json")));
   }
 
   private static RunReport run(TorchRuntime rt, List<Device> devices, List<Path> specs) throws Exception {
@@ -131,11 +133,14 @@ class CorpusTests {
         .map(e -> DynamicTest.dynamicTest(e.getKey() + " fails " + e.getValue(), () -> {
           Set<String> want = new TreeSet<>(e.getValue());
           want.retainAll(implemented);
+          // a finding is FAILED for an error check and WARNING for a warning check, as its severity says
           Set<String> got = bad.results().stream()
-              .filter(r -> r.op().equals(e.getKey()) && r.outcome() == Outcome.FAILED)
+              .filter(r -> r.op().equals(e.getKey()) && (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING))
+              .peek(r -> assertEquals(BuiltinChecks.byId(r.check()).orElseThrow().info().findingOutcome(false), r.outcome(),
+                  "the outcome of a finding follows its check's severity: " + r))
               .map(CheckResult::check)
               .collect(Collectors.toCollection(TreeSet::new));
-          assertEquals(want, got, "failed checks of " + e.getKey());
+          assertEquals(want, got, "checks with findings on " + e.getKey());
         }));
   }
 
@@ -150,8 +155,10 @@ class CorpusTests {
 
   @Test
   void failuresFollowTheMessageShape() {
-    List<CheckResult> failed = bad.results().stream().filter(r -> r.outcome() == Outcome.FAILED).toList();
+    List<CheckResult> failed = bad.results().stream()
+        .filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING).toList();
     assertFalse(failed.isEmpty());
+    assertTrue(failed.stream().anyMatch(r -> r.outcome() == Outcome.WARNING), "warnings have the same shape");
     for (CheckResult r : failed) {
       assertEquals("expected", r.facts().get(0).key(), r.toString());
       assertTrue(r.fact("but was").isPresent(), r.toString());
@@ -186,6 +193,59 @@ class CorpusTests {
       assertEquals(Outcome.SKIPPED, r.outcome(), r.toString());
       assertTrue(r.fact("reason").orElseThrow().contains("no CUDA device"), r.toString());
     });
+  }
+
+  private static CheckResult failed(String op, String check) {
+    return bad.results().stream()
+        .filter(x -> x.op().equals(op) && x.check().equals(check) && x.outcome() == Outcome.FAILED)
+        .findFirst().orElseThrow(() -> new AssertionError(op + " did not fail " + check));
+  }
+
+  @Test
+  void aMetaKernelThatSwapsTheDimsOfASquareExampleIsCaughtWithAMinimalNonSquareExample() {
+    CheckResult r = failed("bad_ops::meta_swaps_square", "fake.metadata");
+    assertTrue(r.example().startsWith("generated from"), r.toString());
+    assertTrue(r.fact("but was").orElseThrow().contains("sizes"), r.toString());
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("x=float32\\[(\\d+), (\\d+)\\]")
+        .matcher(r.fact("minimal example").orElseThrow());
+    assertTrue(m.find(), r.toString());
+    assertTrue(!m.group(1).equals(m.group(2)), "the minimal example is not square: " + r);
+    assertTrue(Integer.parseInt(m.group(1)) + Integer.parseInt(m.group(2)) <= 1, "and minimal: " + r);
+  }
+
+  @Test
+  void theStableAbisScalarLimitBlamesTheRuntimeWithTheWorkaround() {
+    CheckResult r = failed("bad_ops::scalar_arg", "kernel.error");
+    assertTrue(r.fact("but was").orElseThrow().contains("cannot pass a Scalar argument ('s')"), r.toString());
+    assertTrue(r.fact("hint").orElseThrow().contains("not a bug in the kernel"), r.toString());
+    assertTrue(r.fact("hint").orElseThrow().contains("float (or a 0-dim Tensor)"), r.toString());
+  }
+
+  @Test
+  void aDeclaredViewIsNotFunctionalizableAndAReturnedMutableInputTripsOnlyThat() {
+    assertTrue(failed("bad_ops::declared_view", "schema.functionalizable").fact("but was").orElseThrow()
+        .contains("Found a custom (non-ATen) operator whose output has alias annotations"));
+    CheckResult r = bad.results().stream().filter(x -> x.op().equals("bad_ops::fill_ret")
+        && x.check().equals("alias.returns-input") && x.device().equals("cpu") && !x.example().startsWith("generated"))
+        .findFirst().orElseThrow();
+    assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+    assertTrue(r.fact("note").orElseThrow().contains("schema.functionalizable"), r.toString());
+  }
+
+  @Test
+  void correctOpsGetOnlyWarningsTheirPreconditionsExplain() {
+    List<CheckResult> warnings = good.results().stream()
+        .filter(r -> r.op().startsWith("ordinary::") && r.outcome() == Outcome.WARNING).toList();
+    assertFalse(warnings.isEmpty(), "the ordinary corpus has preconditions, so some warnings");
+    for (CheckResult w : warnings) {
+      assertTrue(Set.of("noncontiguous.rejected", "fake.permissive").contains(w.check()), w.toString());
+      // every warning quotes the kernel's own precondition message
+      assertTrue(w.facts().stream().anyMatch(f -> f.value().contains(": " + w.op().substring("ordinary::".length()) + ":")
+          || f.value().contains(w.op().substring("ordinary::".length()) + ": ")), w.toString());
+    }
+    CheckResult scale = good.results().stream().filter(r -> r.op().equals("ordinary::scale")
+        && r.check().equals("noncontiguous.rejected") && r.device().equals("cpu")).findFirst().orElseThrow();
+    assertEquals(Outcome.SKIPPED, scale.outcome(), "its spec declares the domain contiguous: " + scale);
   }
 
   @Test

@@ -82,8 +82,78 @@ class MainTests {
   }
 
   @Test
+  void checksListsEveryCheckWithItsSeverity() {
+    assertEquals(ExitCode.OK, run("checks"));
+    for (dev.opcheck4j.checks.Check c : dev.opcheck4j.checks.BuiltinChecks.all()) {
+      assertTrue(out().lines().anyMatch(l -> l.startsWith(c.id() + " ") && l.contains(" " + c.severity().label() + " ")
+          && l.contains(c.summary())), c.id() + " missing from:\n" + out());
+    }
+    assertTrue(out().lines().anyMatch(l -> l.matches("generate\\.domain +warning .*")), out());
+    assertTrue(out().lines().anyMatch(l -> l.matches("fake\\.metadata +error .*")), out());
+  }
+
+  @Test
+  void warningsNeverChangeTheExitCodeUnlessMadeErrors(@TempDir Path dir) throws IOException {
+    Path spec = Files.writeString(dir.resolve("crop.json"), """
+        { "library": "%s",
+          "ops": [ { "op": "my_ops::crop", "vary": {"box": {"int": [0, 64]}},
+                     "examples": [ { "args": [ {"tensor": [3, 8, 8]}, [0, 0, 4, 4] ] } ] } ] }
+        """.formatted(NativeOps.lib("my_ops")));
+    assertEquals(ExitCode.OK, run("check", "--spec", spec.toString(), "--check", "generate.domain", "--device", "cpu", "--tries", "30"));
+    assertTrue(out().contains("WARNING [generate.domain] my_ops::crop on cpu"), out());
+    assertEquals(ExitCode.CHECK_FAILED, run("check", "--spec", spec.toString(), "--check", "generate.domain",
+        "--device", "cpu", "--tries", "30", "--warnings-as-errors"));
+    assertTrue(out().contains("FAILED [generate.domain] my_ops::crop on cpu"), out());
+    Path strict = Files.writeString(dir.resolve("strict.json"), Files.readString(spec).replaceFirst("\\{", "{ \"warnings-as-errors\": true,"));
+    assertEquals(ExitCode.CHECK_FAILED, run("check", "--spec", strict.toString(), "--check", "generate.domain", "--device", "cpu", "--tries", "30"));
+  }
+
+  @Test
+  void aLibraryWithBugsAndNoSpecExitsOneNeverZero() {
+    assertEquals(ExitCode.CHECK_FAILED, run("check", "--library", NativeOps.lib("bad_ops").toString(), "--tries", "0",
+        "--device", "cpu"));
+    // examples were synthesized, so value checks ran and found the bugs
+    assertTrue(out().contains("FAILED [mutation.undeclared] bad_ops::mutates_input on cpu"), out());
+    assertTrue(out().contains("FAILED [noncontiguous] bad_ops::ignores_strides on cpu"), out());
+    // an op no example runs on is a failure of its own check, not a silent pass
+    assertTrue(out().contains("FAILED [generate.examples] bad_ops::raises"), out());
+    assertTrue(out().contains("none of 128 candidates synthesized from the schema ran on cpu"), out());
+  }
+
+  @Test
+  void initWritesASpecSkeletonThatChecksWithNoInputErrors(@TempDir Path dir) throws IOException {
+    Path spec = dir.resolve("my.yaml");
+    assertEquals(ExitCode.OK, run("init", "--library", NativeOps.lib("my_ops").toString(), "--out", spec.toString()));
+    assertTrue(out().contains("wrote " + spec + ": 4 ops, 4 with an example"), out());
+    String yaml = Files.readString(spec);
+    assertTrue(yaml.contains("  - op: \"my_ops::crop\"\n    # my_ops::crop(Tensor pic, int[] box) -> Tensor\n"), yaml);
+    assertTrue(yaml.contains("      - args: [{tensor: [3, 4], dtype: \"float32\"}, {tensor: [3, 4], dtype: \"float32\"}, 0.5]"), yaml);
+    ExitCode code = run("check", "--spec", spec.toString(), "--tries", "10");
+    assertEquals(ExitCode.OK, code, out() + err());
+    assertEquals("", err());
+  }
+
+  @Test
+  void initPrintsTheSkeletonWithoutOut() {
+    assertEquals(ExitCode.OK, run("init", "--library", NativeOps.lib("good_ops").toString()));
+    assertTrue(out().startsWith("# opcheck4j spec for libgood_ops.so"), out());
+    assertTrue(out().contains("library: \"" + NativeOps.lib("good_ops").toAbsolutePath().normalize() + "\""), out());
+  }
+
+  @Test
+  void aVaryKeyThatIsNoArgumentIsAnInputErrorWithItsLocation(@TempDir Path dir) throws IOException {
+    Path spec = Files.writeString(dir.resolve("v.json"), """
+        { "library": "%s",
+          "ops": [ { "op": "my_ops::crop", "vary": {"bx": {"int": [0, 4]}},
+                     "examples": [ { "args": [ {"tensor": [3, 8, 8]}, [0, 0, 4, 4] ] } ] } ] }
+        """.formatted(NativeOps.lib("my_ops")));
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString(), "--tries", "0", "--check", "schema"));
+    assertTrue(err().contains(spec + ":2:51: \"vary\" names 'bx', which is not an argument of my_ops::crop; its arguments: pic, box"), err());
+  }
+
+  @Test
   void anUnknownCommandIsAUsageError() {
     assertEquals(ExitCode.INPUT_ERROR, run("frobnicate"));
-    assertEquals("opcheck: unknown command 'frobnicate'; expected list, check, model, baseline, demo or bench\n", err());
+    assertEquals("opcheck: unknown command 'frobnicate'; expected list, checks, check, init, model, baseline, demo or bench\n", err());
   }
 }

@@ -43,25 +43,91 @@ class ExampleGeneratorTests {
   void sizesAndDtypesThatMatchedInTheExampleStillMatch() throws Exception {
     OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
     ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::mul_add").schema(), spec.examples().get(0), spec.vary());
+    int untied = 0;
     for (long seed = 0; seed < 200; seed++) {
-      Example e = gen.generate(Choices.random(seed));
+      Choices c = Choices.random(seed);
+      Example e = gen.generate(c);
+      if (c.sequence().get(0) == ExampleGenerator.UNTIED) {
+        untied++;
+        continue;
+      }
       assertEquals(shape(e.args().get(0)), shape(e.args().get(1)));
       assertEquals(field(e.args().get(0), "dtype"), field(e.args().get(1), "dtype"));
       assertEquals(2, shape(e.args().get(0)).size(), "rank never changes");
       assertTrue(shape(e.args().get(0)).get(0) <= 9 && shape(e.args().get(0)).get(1) <= 7, "sizes within 0..2s+1");
       assertEquals(0.5, ((Number) e.args().get(2).value()).doubleValue(), "non-tensor arguments stay without a vary range");
     }
+    assertTrue(untied > 20 && untied < 70, "about one try in five unties sizes: " + untied);
+  }
+
+  @Test
+  void untiedTriesDrawEveryDimensionOnItsOwnSoASquareExampleGivesNonSquareVariants() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    Example square = new Example("square", List.of(tensor(3, 3), tensor(3, 3), new SpecValue(0.5, "-")), Map.of());
+    ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::mul_add").schema(), square, spec.vary());
+    Map<String, List<Long>> edges = gen.edgeCases();
+    assertEquals(List.of("sizes 0", "sizes 1", "sizes untied"), List.copyOf(edges.keySet()));
+    Example untied = gen.generate(Choices.replay(edges.get("sizes untied")));
+    assertEquals(List.of(1L, 2L), shape(untied.args().get(0)));
+    assertEquals(List.of(1L, 2L), shape(untied.args().get(1)));
+    boolean different = false;
+    for (long seed = 0; seed < 100 && !different; seed++) {
+      Example e = gen.generate(Choices.random(seed));
+      different = !shape(e.args().get(0)).equals(shape(e.args().get(1)));
+    }
+    assertTrue(different, "some untied try gives the two arguments different shapes");
+  }
+
+  @Test
+  void anIntListEqualToATensorsShapeFollowsItsGeneratedShape() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    SpecValue shapeArg = new SpecValue(List.of(new SpecValue(3L, "-"), new SpecValue(4L, "-")), "-");
+    Example ex = new Example("reshape", List.of(tensor(3, 4), tensor(3, 4), new SpecValue(0.5, "-")), Map.of("shape", shapeArg));
+    dev.opcheck4j.torch.OpSchema schema = op("my_ops", "my_ops::mul_add").schema();
+    ExampleGenerator gen = new ExampleGenerator(schema, ex, spec.vary());
+    for (long seed = 0; seed < 50; seed++) {
+      Example e = gen.generate(Choices.random(seed));
+      List<Long> got = e.kwargs().get("shape").list().stream().map(v -> (Long) v.value()).toList();
+      assertEquals(shape(e.args().get(0)), got);
+    }
+  }
+
+  @Test
+  void theDeclaredDomainAndDiscoveredRejectionsBoundLayoutsAndDtypes() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    dev.opcheck4j.torch.OpSchema schema = op("my_ops", "my_ops::mul_add").schema();
+    dev.opcheck4j.spec.Domain contiguous = new dev.opcheck4j.spec.Domain(List.of("contiguous"), List.of("float32"), List.of());
+    ExampleGenerator declared = new ExampleGenerator(schema, spec.examples().get(0), Vary.NONE, contiguous, Map.of(), java.util.Set.of());
+    ExampleGenerator discovered = new ExampleGenerator(schema, spec.examples().get(0), Vary.NONE,
+        dev.opcheck4j.spec.Domain.ANY, Map.of("a", java.util.Set.of("transposed", "strided", "offset")), java.util.Set.of("float64"));
+    for (long seed = 0; seed < 100; seed++) {
+      Example d = declared.generate(Choices.random(seed));
+      assertEquals("contiguous", field(d.args().get(0), "layout"));
+      assertEquals("contiguous", field(d.args().get(1), "layout"));
+      assertEquals("float32", field(d.args().get(0), "dtype"));
+      Example x = discovered.generate(Choices.random(seed));
+      assertEquals("contiguous", field(x.args().get(0), "layout"), "'a' only contiguous");
+      assertEquals("float32", field(x.args().get(1), "dtype"));
+    }
+  }
+
+  static SpecValue tensor(long... dims) {
+    List<SpecValue> ds = new java.util.ArrayList<>();
+    for (long d : dims) {
+      ds.add(new SpecValue(d, "-"));
+    }
+    return new SpecValue(Map.of("tensor", new SpecValue(ds, "-")), "-");
   }
 
   @Test
   void theEdgeCasesComeFirstSizesZeroThenOne() throws Exception {
     OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
     ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::mul_add").schema(), spec.examples().get(0), spec.vary());
-    Example zero = gen.generate(Choices.replay(gen.edgeCases().get(0)));
+    Example zero = gen.generate(Choices.replay(List.copyOf(gen.edgeCases().values()).get(0)));
     assertEquals(List.of(0L, 0L), shape(zero.args().get(0)));
     assertEquals("contiguous", field(zero.args().get(0), "layout"));
     assertEquals("float32", field(zero.args().get(0), "dtype"));
-    assertEquals(List.of(1L, 1L), shape(gen.generate(Choices.replay(gen.edgeCases().get(1))).args().get(0)));
+    assertEquals(List.of(1L, 1L), shape(gen.generate(Choices.replay(List.copyOf(gen.edgeCases().values()).get(1))).args().get(0)));
   }
 
   @Test

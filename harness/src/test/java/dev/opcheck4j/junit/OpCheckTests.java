@@ -48,6 +48,19 @@ class OpCheckTests {
   }
 
   @Test
+  void expectedFailuresThatNameAnUnknownCheckOrOpAreErrorsWithTheirLocation(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path badCheck = java.nio.file.Files.writeString(dir.resolve("c.json"),
+        "{\n  \"bad_ops::raises\": {\"kernel.eror\": \"typo\"}\n}\n");
+    dev.opcheck4j.spec.SpecException e = assertThrows(dev.opcheck4j.spec.SpecException.class, () -> ExpectedFailures.read(badCheck));
+    assertTrue(e.getMessage().startsWith(badCheck + ":2:38: \"kernel.eror\" under \"bad_ops::raises\" is not a check id"), e.getMessage());
+    java.nio.file.Path badOp = java.nio.file.Files.writeString(dir.resolve("o.json"),
+        "{\n  \"bad_ops::raise\": {\"kernel.error\": \"typo\"}\n}\n");
+    e = assertThrows(dev.opcheck4j.spec.SpecException.class,
+        () -> OpCheck.library(NativeOps.lib("bad_ops")).checks("schema").tries(0).expectedFailures(badOp).run());
+    assertTrue(e.getMessage().startsWith(badOp + ":2:21: \"bad_ops::raise\" is not an op libbad_ops.so registers"), e.getMessage());
+  }
+
+  @Test
   void aFailureRendersItsFacts() throws Exception {
     List<DynamicNode> nodes = OpCheck.library(NativeOps.lib("bad_ops")).checks("schema.types").tries(0).dynamicTests().toList();
     AssertionFailedError e = assertThrows(AssertionFailedError.class,

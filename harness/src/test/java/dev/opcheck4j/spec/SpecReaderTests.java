@@ -2,6 +2,7 @@ package dev.opcheck4j.spec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,8 +64,35 @@ class SpecReaderTests {
   void unknownKeysSayWhatIsAllowed() throws Exception {
     Path spec = write("u.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"exmples\": []} ]}");
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(spec));
-    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, examples, gradcheck, op, skip, tolerance, vary, why",
+    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, domain, examples, gradcheck, op, skip, tolerance, vary, why",
         e.getMessage());
+  }
+
+  @Test
+  void typosInDomainGradcheckAndToleranceAreErrorsWithTheirLocation() throws Exception {
+    Path d = write("dom.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"domain\": {\"layout\": [\"contiguous\"]}} ]}");
+    SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(d));
+    assertEquals(d + ":1:66: unknown key \"layout\" in \"domain\"; allowed: devices, dtypes, layouts", e.getMessage());
+    Path l = write("lay.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"domain\": {\"layouts\": [\"contigous\"]}} ]}");
+    e = assertThrows(SpecException.class, () -> SpecReader.read(l));
+    assertTrue(e.getMessage().startsWith(l + ":1:68: unknown layout \"contigous\" in \"layouts\"; allowed: channels_last, contiguous"), e.getMessage());
+    Path g = write("g.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"gradcheck\": {\"epsilon\": 1}} ]}");
+    e = assertThrows(SpecException.class, () -> SpecReader.read(g));
+    assertTrue(e.getMessage().startsWith(g + ":1:"), e.getMessage());
+    assertTrue(e.getMessage().contains("unknown key \"epsilon\" in \"gradcheck\""), e.getMessage());
+    Path t = write("t.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"tolerance\": {\"atl\": 1}} ]}");
+    e = assertThrows(SpecException.class, () -> SpecReader.read(t));
+    assertTrue(e.getMessage().contains("unknown key \"atl\" in \"tolerance\""), e.getMessage());
+  }
+
+  @Test
+  void aDomainAndWarningsAsErrorsAreRead() throws Exception {
+    Path spec = write("ok.json", "{\"library\": \"x.so\", \"warnings-as-errors\": true, \"ops\": [ {\"op\": \"a::b\","
+        + " \"domain\": {\"layouts\": [\"contiguous\"], \"dtypes\": [\"float32\"], \"devices\": [\"cpu\"]}} ]}");
+    SpecFile f = SpecReader.read(spec);
+    assertTrue(f.warningsAsErrors());
+    assertEquals(new Domain(List.of("contiguous"), List.of("float32"), List.of("cpu")), f.ops().get(0).domain());
+    assertEquals("contiguous float32 inputs on cpu", f.ops().get(0).domain().describe());
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.opcheck4j.reports;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
@@ -47,6 +48,15 @@ public final class JsonReportFormat implements ReportFormat {
       g.writeStringField("presets", report.presetsVersion());
       g.writeStringField("startedAt", report.startedAt().toString());
       g.writeNumberField("durationMs", report.durationMs());
+      g.writeArrayFieldStart("checks");
+      for (CheckInfo c : report.checks()) {
+        g.writeStartObject();
+        g.writeStringField("id", c.id());
+        g.writeStringField("severity", c.severity().label());
+        g.writeStringField("summary", c.summary());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
       g.writeArrayFieldStart("results");
       for (CheckResult r : report.results()) {
         g.writeStartObject();

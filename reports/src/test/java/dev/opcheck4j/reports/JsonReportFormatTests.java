@@ -2,6 +2,7 @@ package dev.opcheck4j.reports;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
@@ -26,7 +27,14 @@ class JsonReportFormatTests {
                     new Fact("but was", "argument 'd' has type Dict(str, Tensor)"),
                     new Fact("hint", "pass \"values\" as Tensor[]")), 2),
             new CheckResult("my_ops::mul_add", "registration.device-kernel", "cuda", "-", Outcome.SKIPPED,
-                List.of(new Fact("reason", "no CUDA device in this process")), 0)));
+                List.of(new Fact("reason", "no CUDA device in this process")), 0),
+            new CheckResult("good_ops::sin_into", "mutation.unused", "cpu", "good_ops.json#ops[1].examples[0]",
+                Outcome.WARNING, List.of(new Fact("expected", "every argument declared (a!) is written by the example"),
+                    new Fact("but was", "'out' declared (a!) but not changed by this example")), 3)),
+        List.of(
+            CheckInfo.error("schema.types", CheckInfo.Scope.OP, "every argument and return type is a legal custom-op type"),
+            CheckInfo.error("registration.device-kernel", CheckInfo.Scope.DEVICE, "the op has a kernel for the device under test"),
+            CheckInfo.warning("mutation.unused", CheckInfo.Scope.EXAMPLE, "every argument declared Tensor(a!) is changed by the example")));
   }
 
   @Test

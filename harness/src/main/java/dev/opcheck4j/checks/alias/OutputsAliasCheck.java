@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.alias;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -14,7 +16,9 @@ public final class OutputsAliasCheck extends CheckBase {
   public static final String ID = "alias.outputs";
 
   public OutputsAliasCheck() {
-    super(ID, Scope.EXAMPLE, "no two outputs share storage", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "no two outputs share storage")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   @Override

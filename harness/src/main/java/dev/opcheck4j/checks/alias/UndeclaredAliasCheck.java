@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.alias;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -16,7 +18,9 @@ public final class UndeclaredAliasCheck extends CheckBase {
   public static final String ID = "alias.undeclared";
 
   public UndeclaredAliasCheck() {
-    super(ID, Scope.EXAMPLE, "outputs share storage with inputs only where the schema declares an alias", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "outputs share storage with inputs only where the schema declares an alias")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   @Override
@@ -35,8 +39,8 @@ public final class UndeclaredAliasCheck extends CheckBase {
           return Verdict.failed(
               o.label() + " shares no storage with '" + in.argument() + "' (" + s.op().schema() + ")",
               o.label() + " is a view of '" + in.argument() + "' (shares its storage)",
-              "declare the alias (Tensor(a) " + in.argument().replaceAll("\\[.*", "")
-                  + " -> Tensor(a)), or return a copy (clone)",
+              "return a copy (clone); a declared view (Tensor(a) " + in.argument().replaceAll("\\[.*", "")
+                  + " -> Tensor(a)) is only functionalizable when a CompositeImplicitAutograd kernel builds it from aten views",
               OpCall.exampleFact(s, ex));
         }
       }

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.autograd;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -22,7 +24,8 @@ public final class AutogradRegistrationCheck extends CheckBase {
   public static final String ID = "autograd.registration";
 
   public AutogradRegistrationCheck() {
-    super(ID, Scope.EXAMPLE, "autograd is registered at an autograd key, or gradients do not flow at all", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "autograd is registered at an autograd key, or gradients do not flow at all")
+        .requires(KernelErrorCheck.ID));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.autograd;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -27,7 +29,8 @@ public final class MetaBackwardCheck extends CheckBase {
   public static final String ID = "autograd.meta";
 
   public MetaBackwardCheck() {
-    super(ID, Scope.EXAMPLE, "forward and backward run on meta tensors, with gradients shaped like their inputs", FakeMissingCheck.ID, "kernel.error");
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "forward and backward run on meta tensors, with gradients shaped like their inputs")
+        .requires(FakeMissingCheck.ID, "kernel.error"));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.determinism;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -18,7 +20,9 @@ public final class DeterminismCheck extends CheckBase implements ValueCheck {
   public static final String ID = "determinism";
 
   public DeterminismCheck() {
-    super(ID, Scope.EXAMPLE, "two calls on equal inputs give bitwise-equal outputs", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "two calls on equal inputs give bitwise-equal outputs")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   @Override

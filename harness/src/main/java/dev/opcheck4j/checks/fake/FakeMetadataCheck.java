@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.fake;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -26,7 +28,9 @@ public final class FakeMetadataCheck extends CheckBase implements ValueCheck {
   public static final String ID = "fake.metadata";
 
   public FakeMetadataCheck() {
-    super(ID, Scope.EXAMPLE, "outputs on meta tensors match the real outputs' metadata and aliasing", FakeMissingCheck.ID, KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "outputs on meta tensors match the real outputs' metadata and aliasing")
+        .requires(FakeMissingCheck.ID, KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.fake;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
@@ -13,7 +15,8 @@ public final class FakeMissingCheck extends CheckBase {
   public static final String ID = "fake.missing";
 
   public FakeMissingCheck() {
-    super(ID, Scope.OP, "the op has a Meta kernel or a composite kernel", AnyKernelCheck.ID);
+    super(CheckInfo.error(ID, Scope.OP, "the op has a Meta kernel or a composite kernel")
+        .requires(AnyKernelCheck.ID));
   }
 
   @Override

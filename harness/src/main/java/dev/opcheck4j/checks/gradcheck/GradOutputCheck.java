@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.gradcheck;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -24,7 +26,9 @@ public final class GradOutputCheck extends CheckBase implements ValueCheck {
   public static final String ID = "gradcheck.grad-output";
 
   public GradOutputCheck() {
-    super(ID, Scope.EXAMPLE, "backward is linear in grad_output (zero gives zero, double gives double)", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "backward is linear in grad_output (zero gives zero, double gives double)")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.gradcheck;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -21,7 +23,9 @@ public final class JacobianCheck extends CheckBase implements ValueCheck {
   public static final String ID = "gradcheck.jacobian";
 
   public JacobianCheck() {
-    super(ID, Scope.EXAMPLE, "autograd's Jacobian matches finite differences (fast or slow mode, float64)", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "autograd's Jacobian matches finite differences (fast or slow mode, float64)")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   @Override

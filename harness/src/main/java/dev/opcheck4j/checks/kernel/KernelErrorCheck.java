@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.kernel;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -13,7 +15,8 @@ public final class KernelErrorCheck extends CheckBase {
   public static final String ID = "kernel.error";
 
   public KernelErrorCheck() {
-    super(ID, Scope.EXAMPLE, "the kernel runs on every valid example without raising", DeviceKernelCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "the kernel runs on every valid example without raising")
+        .requires(DeviceKernelCheck.ID));
   }
 
   @Override
@@ -23,11 +26,30 @@ public final class KernelErrorCheck extends CheckBase {
       OpCall.Outputs out = OpCall.call(s, ex);
       return Verdict.passed(Fact.of("inputs", ex.description()), Fact.of("outputs", out.tensors().size()));
     } catch (OpCall.KernelError e) {
+      if (e.unsupportedType().isPresent()) {
+        return runtimeLimit(s, e.unsupportedType().get(), e.getMessage(), OpCall.exampleFact(s, ex));
+      }
       return Verdict.failed(
           s.op().name() + " runs on the example on " + s.device().label(),
           "raised: " + e.getMessage(),
           "fix the kernel, or if the input is outside the op's domain, fix the example in the spec",
           OpCall.exampleFact(s, ex));
     }
+  }
+
+  /**
+   * The runtime could not pass an argument of this type to a stable-ABI kernel: the kernel never
+   * ran. It blames the runtime and gives the workaround, not "fix the kernel".
+   */
+  static Verdict runtimeLimit(Subject s, String type, String message, dev.opcheck4j.api.Fact example) {
+    String args = String.join(", ", s.op().schema().arguments().stream()
+        .filter(a -> a.type().text().replace("?", "").equals(type)).map(a -> "'" + a.name() + "'").toList());
+    return Verdict.failed(
+        s.op().name() + " can be called through the stable ABI of libtorch " + dev.opcheck4j.torch.TorchRuntime.get().torchVersion(),
+        "the runtime cannot pass a " + type + " argument" + (args.isEmpty() ? "" : " (" + args + ")")
+            + " to a stable-ABI kernel, so the kernel never ran: " + message,
+        "a limit of this libtorch's stable ABI, not a bug in the kernel: declare " + (args.isEmpty() ? "the argument" : args)
+            + " as float (or a 0-dim Tensor) until the runtime supports " + type,
+        example).withKind("runtime cannot pass " + type);
   }
 }

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.mutation;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -20,7 +22,9 @@ public final class UndeclaredMutationCheck extends CheckBase implements ValueChe
   public static final String ID = "mutation.undeclared";
 
   public UndeclaredMutationCheck() {
-    super(ID, Scope.EXAMPLE, "the kernel mutates only arguments declared Tensor(a!) (bitwise comparison)", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "the kernel mutates only arguments declared Tensor(a!) (bitwise comparison)")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.mutation;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -12,14 +14,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A warning, never a failure: an argument declared {@code (a!)} that this example did not change
- * (the declaration may be stale, and costs torch.compile a copy). Passed with a {@code warning} fact.
+ * An argument declared {@code (a!)} that this example did not change (the declaration may be stale,
+ * and costs torch.compile a copy). Stricter than PyTorch, so its severity is warning.
  */
 public final class UnusedMutationCheck extends CheckBase implements ValueCheck {
   public static final String ID = "mutation.unused";
 
   public UnusedMutationCheck() {
-    super(ID, Scope.EXAMPLE, "warns when an argument declared Tensor(a!) is not changed by the example", KernelErrorCheck.ID);
+    super(CheckInfo.warning(ID, Scope.EXAMPLE, "every argument declared Tensor(a!) is changed by the example")
+        .requires(KernelErrorCheck.ID));
   }
 
   @Override
@@ -40,8 +43,9 @@ public final class UnusedMutationCheck extends CheckBase implements ValueCheck {
     if (unchanged.isEmpty()) {
       return Verdict.passed(Fact.of("written", declared.size() + " of " + declared.size() + " declared arguments"));
     }
-    return Verdict.passed(
-        Fact.of("warning", String.join(", ", unchanged) + " declared (a!) but not changed by this example"),
-        Fact.of("hint", "drop the (a!) annotation if the kernel never writes it, or add an example that does"));
+    return Verdict.failed(
+        "every argument declared (a!) is written by the example",
+        String.join(", ", unchanged) + " declared (a!) but not changed by this example",
+        "drop the (a!) annotation if the kernel never writes it, or add an example that does");
   }
 }

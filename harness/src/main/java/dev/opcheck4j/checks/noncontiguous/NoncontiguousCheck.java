@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.noncontiguous;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -20,13 +22,17 @@ import org.bytedeco.pytorch.global.torch;
 
 /**
  * For each contiguous tensor input not declared (a!), a non-contiguous copy with the same values
- * (transposed, strided, offset) gives the same outputs within tolerance.
+ * (transposed, strided, offset; only the layouts the spec's domain allows) gives the same outputs
+ * within tolerance. A kernel that raises on a non-contiguous input is outside its domain, not wrong:
+ * that variant is not compared here, and {@code noncontiguous.rejected} warns about it once.
  */
 public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
   public static final String ID = "noncontiguous";
 
   public NoncontiguousCheck() {
-    super(ID, Scope.EXAMPLE, "non-contiguous inputs with the same values give the same outputs", KernelErrorCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE, "non-contiguous inputs with the same values give the same outputs")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
   }
 
   /** Default tolerance per dtype, as torch.testing.assert_close uses. */
@@ -48,6 +54,7 @@ public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
       return Verdict.skipped("the op returns no tensor and writes no (a!) argument: nothing to compare");
     }
     int tried = 0;
+    List<String> rejected = new ArrayList<>();
     for (int k = 0; k < base.tensors().size(); k++) {
       BoundExample.TensorInput in = base.tensors().get(k);
       boolean topLevel = base.values().get(in.argIndex()).isTensor();
@@ -55,21 +62,21 @@ public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
         continue;
       }
       for (String layout : TensorCopies.noncontiguousLayouts(in.tensor())) {
-        BoundExample fresh = OpCall.bind(s, s.device());
-        Tensor moved = TensorCopies.relayout(fresh.tensors().get(k).tensor(), layout);
-        List<IValue> values = new ArrayList<>(fresh.values());
-        values.set(in.argIndex(), new IValue(moved));
-        BoundExample variant = new BoundExample(values, fresh.tensors(), fresh.description());
-        tried++;
+        if (!s.spec().domain().allowsLayout(layout)) {
+          continue;
+        }
+        BoundExample variant = relaidOut(s, k, layout);
+        Tensor moved = new Tensor(variant.values().get(in.argIndex()).toTensor());
         Fact example = Fact.of("example", s.example().ref() + "  " + in.argument() + " " + layout + ": "
             + TensorText.describe(moved));
         List<OpCall.Output> got;
         try {
           got = OpCall.observed(s, variant, OpCall.call(s, variant));
         } catch (OpCall.KernelError e) {
-          return Verdict.failed("the kernel accepts '" + in.argument() + "' " + layout + " as it accepts it contiguous",
-              "raised: " + e.getMessage(), hint(), example);
+          rejected.add("'" + in.argument() + "' " + layout);
+          continue;
         }
+        tried++;
         String diff = difference(expected, got, s);
         if (diff != null) {
           return Verdict.failed("the same outputs with '" + in.argument() + "' " + layout, diff, hint(), example);
@@ -77,9 +84,29 @@ public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
       }
     }
     if (tried == 0) {
-      return Verdict.skipped("no contiguous tensor input that is not (a!) to re-lay out");
+      return Verdict.skipped(rejected.isEmpty()
+          ? "no contiguous tensor input that is not (a!) to re-lay out" + (s.spec().domain().layouts().isEmpty() ? "" : " in the spec's domain")
+          : "the kernel raised on every non-contiguous variant (" + String.join(", ", rejected)
+              + "): outside its domain, see " + RejectedLayoutCheck.ID);
     }
-    return Verdict.passed(Fact.of("variants compared", tried));
+    if (rejected.isEmpty()) {
+      return Verdict.passed(Fact.of("variants compared", tried));
+    }
+    return Verdict.passed(Fact.of("variants compared", tried),
+        Fact.of("not compared", String.join(", ", rejected) + " (the kernel raised: outside its domain)"));
+  }
+
+  /**
+   * A fresh binding of the subject's example with its {@code k}-th tensor input (a top-level
+   * argument) re-laid out as {@code layout}, with the same values.
+   */
+  static BoundExample relaidOut(Subject s, int k, String layout) throws Exception {
+    BoundExample fresh = OpCall.bind(s, s.device());
+    BoundExample.TensorInput in = fresh.tensors().get(k);
+    Tensor moved = TensorCopies.relayout(in.tensor(), layout);
+    List<IValue> values = new ArrayList<>(fresh.values());
+    values.set(in.argIndex(), new IValue(moved));
+    return new BoundExample(values, fresh.tensors(), fresh.description());
   }
 
   private static String hint() {

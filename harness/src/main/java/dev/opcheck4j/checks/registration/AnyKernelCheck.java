@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.registration;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
@@ -10,7 +12,7 @@ public final class AnyKernelCheck extends CheckBase {
   public static final String ID = "registration.any-kernel";
 
   public AnyKernelCheck() {
-    super(ID, Scope.OP, "the operator has a kernel at some dispatch key");
+    super(CheckInfo.error(ID, Scope.OP, "the operator has a kernel at some dispatch key"));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.registration;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
@@ -17,7 +19,7 @@ public final class DanglingImplCheck extends CheckBase {
   public static final String ID = "registration.dangling";
 
   public DanglingImplCheck() {
-    super(ID, Scope.LIBRARY, "no kernel is registered for an operator that was never defined");
+    super(CheckInfo.error(ID, Scope.LIBRARY, "no kernel is registered for an operator that was never defined"));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.registration;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
@@ -11,7 +13,8 @@ public final class DeviceKernelCheck extends CheckBase {
   public static final String ID = "registration.device-kernel";
 
   public DeviceKernelCheck() {
-    super(ID, Scope.DEVICE, "the op has a kernel for the device under test, or a composite kernel", AnyKernelCheck.ID);
+    super(CheckInfo.error(ID, Scope.DEVICE, "the op has a kernel for the device under test, or a composite kernel")
+        .requires(AnyKernelCheck.ID));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.registration;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
@@ -10,7 +12,7 @@ public final class ExistsCheck extends CheckBase {
   public static final String ID = "registration.exists";
 
   public ExistsCheck() {
-    super(ID, Scope.OP, "the operator is defined in the dispatcher, with a schema");
+    super(CheckInfo.error(ID, Scope.OP, "the operator is defined in the dispatcher, with a schema"));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.schema;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -12,7 +14,7 @@ public final class AliasTargetCheck extends CheckBase {
   public static final String ID = "schema.alias-target";
 
   public AliasTargetCheck() {
-    super(ID, Scope.OP, "a Tensor(a) return points at an input with the same alias set");
+    super(CheckInfo.error(ID, Scope.OP, "a Tensor(a) return points at an input with the same alias set"));
   }
 
   @Override

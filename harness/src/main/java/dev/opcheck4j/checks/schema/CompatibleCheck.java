@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.schema;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.PerOpCheck;
@@ -24,7 +26,8 @@ public final class CompatibleCheck extends CheckBase implements PerOpCheck {
   public static final String ID = "schema.compatible";
 
   public CompatibleCheck() {
-    super(ID, Scope.LIBRARY, "every op of the baseline still exists, with a backward-compatible schema and its kernels");
+    super(CheckInfo.error(ID, Scope.LIBRARY,
+        "every op of the baseline still exists, with a backward-compatible schema and its kernels"));
   }
 
   @Override

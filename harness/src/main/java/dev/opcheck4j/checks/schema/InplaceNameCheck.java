@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.schema;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -10,7 +12,7 @@ public final class InplaceNameCheck extends CheckBase {
   public static final String ID = "schema.inplace-name";
 
   public InplaceNameCheck() {
-    super(ID, Scope.OP, "an op named like an in-place op (trailing _) declares its first argument (a!)");
+    super(CheckInfo.error(ID, Scope.OP, "an op named like an in-place op (trailing _) declares its first argument (a!)"));
   }
 
   @Override

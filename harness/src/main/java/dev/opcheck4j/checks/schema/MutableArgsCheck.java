@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.schema;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -17,7 +19,7 @@ public final class MutableArgsCheck extends CheckBase {
   public static final String ID = "schema.mutable-args";
 
   public MutableArgsCheck() {
-    super(ID, Scope.OP, "arguments the kernel may write (out=, or any tensor of an op returning nothing) are (a!)");
+    super(CheckInfo.error(ID, Scope.OP, "arguments the kernel may write (out=, or any tensor of an op returning nothing) are (a!)"));
   }
 
   @Override

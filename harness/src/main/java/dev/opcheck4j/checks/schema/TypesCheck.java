@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.schema;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -16,7 +18,7 @@ public final class TypesCheck extends CheckBase {
   public static final String ID = "schema.types";
 
   public TypesCheck() {
-    super(ID, Scope.OP, "every argument and return type is a legal custom-op type");
+    super(CheckInfo.error(ID, Scope.OP, "every argument and return type is a legal custom-op type"));
   }
 
   /** Scalar kinds legal as arguments, bare, optional, or (where listed) in lists. */

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.torchscript;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -21,8 +23,9 @@ public final class ScriptCallCheck extends CheckBase implements ValueCheck {
   public static final String ID = "torchscript.call";
 
   public ScriptCallCheck() {
-    super(ID, Scope.EXAMPLE, "called from TorchScript, the op binds to its own schema and gives the direct call's outputs",
-        KernelErrorCheck.ID, DeterminismCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE,
+            "called from TorchScript, the op binds to its own schema and gives the direct call's outputs")
+        .requires(KernelErrorCheck.ID, DeterminismCheck.ID));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.torchscript;
 
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.OpCall;
@@ -23,8 +25,9 @@ public final class ScriptRoundtripCheck extends CheckBase implements ValueCheck 
   public static final String ID = "torchscript.roundtrip";
 
   public ScriptRoundtripCheck() {
-    super(ID, Scope.EXAMPLE, "a module calling the op survives save and torch::jit::load with the same outputs",
-        ScriptCallCheck.ID);
+    super(CheckInfo.error(ID, Scope.EXAMPLE,
+            "a module calling the op survives save and torch::jit::load with the same outputs")
+        .requires(ScriptCallCheck.ID));
   }
 
   @Override

@@ -1,0 +1,70 @@
+package dev.opcheck4j.api;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything a check declares about itself, in one place (as Error Prone's {@code @BugPattern}): the
+ * runner, the console, the reports and {@code ./opcheck checks} read it from here.
+ *
+ * @param id stable lower-case id; its first word is the family ({@code fake.metadata})
+ * @param summary one line saying what the check asserts
+ * @param scope how often it runs
+ * @param severity what a finding is: a failure or a warning
+ * @param requires ids of checks that must have passed for the same op (and device) first; never null
+ * @param generated whether it also runs on the generated inputs around each example
+ */
+public record CheckInfo(
+    String id, String summary, Scope scope, Severity severity, List<String> requires, boolean generated) {
+
+  /**
+   * How often a check runs: once per library, per op, per (op, device), per (op, device, example), or
+   * once per (op, device) over everything the generated inputs showed.
+   */
+  public enum Scope {
+    LIBRARY,
+    OP,
+    DEVICE,
+    EXAMPLE,
+    GENERATED
+  }
+
+  public CheckInfo {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(summary, "summary");
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(severity, "severity");
+    requires = List.copyOf(requires);
+  }
+
+  /** A check whose findings are failures, with no prerequisites, on the examples only. */
+  public static CheckInfo error(String id, Scope scope, String summary) {
+    return new CheckInfo(id, summary, scope, Severity.ERROR, List.of(), false);
+  }
+
+  /** A check whose findings are warnings, with no prerequisites, on the examples only. */
+  public static CheckInfo warning(String id, Scope scope, String summary) {
+    return new CheckInfo(id, summary, scope, Severity.WARNING, List.of(), false);
+  }
+
+  /** The same, with these prerequisites. */
+  public CheckInfo requires(String... ids) {
+    return new CheckInfo(id, summary, scope, severity, List.of(ids), generated);
+  }
+
+  /** The same, also run on generated inputs. */
+  public CheckInfo onGeneratedInputs() {
+    return new CheckInfo(id, summary, scope, severity, requires, true);
+  }
+
+  /** The family: the part of the id before the first dot (the whole id when it has none). */
+  public String family() {
+    int dot = id.indexOf('.');
+    return dot < 0 ? id : id.substring(0, dot);
+  }
+
+  /** The outcome a finding of this check has: FAILED for errors, WARNING for warnings unless made errors. */
+  public Outcome findingOutcome(boolean warningsAsErrors) {
+    return severity == Severity.ERROR || warningsAsErrors ? Outcome.FAILED : Outcome.WARNING;
+  }
+}

@@ -1,0 +1,58 @@
+package dev.opcheck4j.checks.generate;
+
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.GenerationCheck;
+import dev.opcheck4j.checks.GenerationStats;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.ValueCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How many generated inputs the real kernel accepted, and what the op's domain turned out to be.
+ * When it rejected more than half, the generated inputs mostly tested nothing: a warning saying
+ * which argument made it reject them and how to narrow generation.
+ */
+public final class DomainCheck extends CheckBase implements GenerationCheck, ValueCheck {
+  public static final String ID = "generate.domain";
+
+  public DomainCheck() {
+    super(CheckInfo.warning(ID, Scope.GENERATED, "most generated inputs are inside the op's domain (the kernel accepts them)")
+        .requires(KernelErrorCheck.ID)
+        .onGeneratedInputs());
+  }
+
+  @Override
+  public Verdict judge(Subject s, GenerationStats st) {
+    List<Fact> facts = new ArrayList<>();
+    facts.add(Fact.of("tries", st.tries()));
+    facts.add(Fact.of("accepted", st.accepted()));
+    facts.add(Fact.of("discarded", st.discarded() + " (the " + s.device().label() + " kernel raised on them)"));
+    for (String d : st.domain()) {
+      facts.add(Fact.of("domain", d));
+    }
+    if (!st.topRejection().isEmpty()) {
+      facts.add(Fact.of("most rejected by", st.topRejection()));
+    }
+    if (!st.blamed().isEmpty()) {
+      facts.add(Fact.of("rejected because of", st.blamed()));
+    }
+    if (st.discarded() * 2 <= st.tries()) {
+      return Verdict.passed(facts);
+    }
+    List<Fact> out = new ArrayList<>();
+    out.add(Fact.of("expected", "the " + s.device().label() + " kernel accepts most generated inputs"));
+    out.add(Fact.of("but was", "it raised on " + st.discarded() + " of " + st.tries()
+        + ": more than half of the generated inputs were outside the op's domain"));
+    out.addAll(facts);
+    out.add(Fact.of("hint", "narrow generation with \"vary\" in the spec: ranges for non-tensor"
+        + " arguments ({\"box\": {\"int\": [0, 64]}}) or the dtypes it accepts ({\"dtype\": [\"float32\"]}),"
+        + " or declare its \"domain\""));
+    return Verdict.failed(out);
+  }
+}

@@ -1,0 +1,80 @@
+package dev.opcheck4j.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.generate.Choices;
+import dev.opcheck4j.generate.ExampleGenerator;
+import dev.opcheck4j.generate.Shrinker;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.SpecValue;
+import dev.opcheck4j.spec.Vary;
+import dev.opcheck4j.testing.NativeOps;
+import dev.opcheck4j.torch.OpLibrary;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/** Shrinking keeps the cause: a shrunk input must fail the same way as the one it came from. */
+class PropertyPhaseTests {
+
+  /** A kernel in plain Java: raises on a non-contiguous input first, then on float64. */
+  static Verdict kernel(Example e) {
+    for (SpecValue v : e.args()) {
+      if (v.isObject() && v.object().containsKey("tensor")) {
+        if (!"contiguous".equals(v.object().get("layout").value())) {
+          return Verdict.failed("accepted", "raised: a must be contiguous", "-");
+        }
+      }
+    }
+    for (SpecValue v : e.args()) {
+      if (v.isObject() && "float64".equals(v.object().get("dtype").value())) {
+        return Verdict.failed("accepted", "raised: a must be float32, got " + v.object().get("tensor").list().size() + "-d float64", "-");
+      }
+    }
+    return Verdict.passed();
+  }
+
+  static String field(SpecValue tensor, String key) {
+    return (String) tensor.object().get(key).value();
+  }
+
+  @Test
+  void aNonContiguousRejectionShrinksToANonContiguousRejectionNeverToAFloat64One() throws Exception {
+    var schema = OpLibrary.load(NativeOps.lib("my_ops")).op("my_ops::mul_add").schema();
+    SpecValue t = new SpecValue(Map.of("tensor", new SpecValue(List.of(new SpecValue(3L, "-"), new SpecValue(4L, "-")), "-")), "-");
+    Example ex = new Example("ex", List.of(t, t, new SpecValue(0.5, "-")), Map.of());
+    ExampleGenerator gen = new ExampleGenerator(schema, ex, Vary.NONE);
+    Function<Example, Verdict> judge = PropertyPhaseTests::kernel;
+    for (long seed = 0; ; seed++) {
+      Choices c = Choices.random(seed);
+      Example e = gen.generate(c);
+      boolean float64 = field(e.args().get(0), "dtype").equals("float64");
+      boolean strided = !field(e.args().get(0), "layout").equals("contiguous");
+      if (!float64 || !strided) {
+        continue;
+      }
+      Verdict original = judge.apply(e);
+      assertEquals("raised: a must be contiguous", original.cause());
+      Shrinker.Result r = new Shrinker(PropertyPhase.keepsCause(gen, judge, original), 300).shrink(c.sequence());
+      Example minimal = gen.generate(Choices.replay(r.sequence()));
+      Verdict v = judge.apply(minimal);
+      assertEquals(Outcome.FAILED, v.outcome());
+      assertEquals("raised: a must be contiguous", v.cause(), "the shrunk input fails for the original's reason");
+      assertEquals("float32", field(minimal.args().get(0), "dtype"), "float64 was not the cause, so it shrank away");
+      assertTrue(r.steps() > 0);
+      return;
+    }
+  }
+
+  @Test
+  void theCauseIgnoresSizesAndValuesButNotWords() {
+    assertEquals(Verdict.failed("e", "output 0 sizes [2, 3] on meta, [3, 2] real", "h").cause(),
+        Verdict.failed("e", "output 0 sizes [0, 1] on meta, [1, 0] real; output 0 strides [1] on meta", "h").cause());
+    assertTrue(!Verdict.failed("e", "raised: x must be float32", "h").cause()
+        .equals(Verdict.failed("e", "raised: x must be contiguous", "h").cause()));
+  }
+}
