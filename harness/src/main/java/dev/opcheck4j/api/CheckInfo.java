@@ -19,14 +19,17 @@ public record CheckInfo(
 
   /**
    * How often a check runs: once per library, per op, per (op, device), per (op, device, example), or
-   * once per (op, device) over everything the generated inputs showed.
+   * once per (op, device) over everything the generated inputs showed; or never on its own
+   * ({@link #SUPERVISOR}): its results are given by the run's supervisor, about the unit of work that
+   * was running when a worker process died.
    */
   public enum Scope {
     LIBRARY,
     OP,
     DEVICE,
     EXAMPLE,
-    GENERATED
+    GENERATED,
+    SUPERVISOR
   }
 
   public CheckInfo {

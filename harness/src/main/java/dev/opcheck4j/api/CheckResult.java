@@ -15,7 +15,7 @@ import java.util.Optional;
  *     the check needs no example
  * @param outcome the verdict
  * @param facts ordered facts; for a failure the first one says what was expected
- * @param durationMs wall time spent by the check
+ * @param durationMicros wall time spent by this result's own work (its check's calls, its shrinking), in microseconds
  */
 public record CheckResult(
     String op,
@@ -24,7 +24,7 @@ public record CheckResult(
     String example,
     Outcome outcome,
     List<Fact> facts,
-    long durationMs) {
+    long durationMicros) {
 
   /** Marker for "no device" and "no example". */
   public static final String NONE = "-";

@@ -1,13 +1,16 @@
 package dev.opcheck4j.bench;
 
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Materializer;
-import dev.opcheck4j.run.RunPlan;
-import dev.opcheck4j.run.Runner;
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.Protocol;
+import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.worker.UnitRunner;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.TorchRuntime;
@@ -80,19 +83,153 @@ public final class Benchmarks {
       }
     }
     int tries = 500;
-    List<Check> checks = BuiltinChecks.all();
-    RunPlan plan = new RunPlan(List.of(new RunPlan.Target(lib, List.of(spec), "--spec " + file.file())),
-        List.of(Device.CPU), checks, 1L, tries);
-    RunPlan examplesOnly = new RunPlan(plan.targets(), plan.devices(), checks, 1L, 0);
-    new Runner(TorchRuntime.get()).run(plan, r -> {}); // warm-up
+    RunRequest.Builder base = RunRequest.builder().spec(file.file()).ops(List.of(spec.op())).devices(List.of(Device.CPU))
+        .seed(1L).jobs(1).isolation(RunRequest.Isolation.IN_PROCESS);
+    Launcher.execute(base.tries(tries).build(), r -> {}); // warm-up
     long t1 = System.nanoTime();
-    new Runner(TorchRuntime.get()).run(examplesOnly, r -> {});
+    Launcher.execute(base.tries(0).build(), r -> {});
     long t2 = System.nanoTime();
-    new Runner(TorchRuntime.get()).run(plan, r -> {});
+    Launcher.execute(base.tries(tries).build(), r -> {});
     long t3 = System.nanoTime();
     double triesSeconds = ((t3 - t2) - (t2 - t1)) / 1e9;
     out.printf("bench generation tries, %s on cpu with every generated check: %d tries in %.2f s, %.0f tries/s%n",
         op.name(), tries, triesSeconds, tries / triesSeconds);
+  }
+
+  /**
+   * What the worker processes cost: the demo specs checked in this JVM (in-process, the baseline),
+   * through one worker, and a library of 20+ ops through one and two workers; then a worker's
+   * resident memory over 10,000 generated tries. Each run starts cold (a new JVM loads libtorch).
+   */
+  public void isolation(Path specs, int tries) throws Exception {
+    List<Path> demo = List.of(specs.resolve("my_ops.json"), specs.resolve("good_ops.json"));
+    List<Path> large = List.of(specs.resolve("my_ops.json"), specs.resolve("good_ops.json"), specs.resolve("bad/bad_ops.json"));
+    double inProcess = seconds(demo, tries, 1, RunRequest.Isolation.IN_PROCESS);
+    double oneWorker = seconds(demo, tries, 1, RunRequest.Isolation.WORKERS);
+    out.printf("bench isolation demo (%d ops, %d tries): in-process %.2f s, one worker %.2f s, ratio %.2f (goal <= 1.10)%n",
+        opCount(demo), tries, inProcess, oneWorker, oneWorker / inProcess);
+    double one = seconds(large, tries, 1, RunRequest.Isolation.WORKERS);
+    double two = seconds(large, tries, 2, RunRequest.Isolation.WORKERS);
+    out.printf("bench isolation %d ops (%d tries): one worker %.2f s, --jobs 2 %.2f s, speed-up %.2fx (goal >= 1.6 on 2 cores; %d cores here)%n",
+        opCount(large), tries, one, two, one / two, Runtime.getRuntime().availableProcessors());
+    memory(specs.resolve("good_ops.json"), 10_000);
+  }
+
+  private double seconds(List<Path> specs, int tries, int jobs, RunRequest.Isolation isolation) throws Exception {
+    RunRequest.Builder r = RunRequest.builder().tries(tries).jobs(jobs).isolation(isolation).seed(1L);
+    specs.forEach(r::spec);
+    long t0 = System.nanoTime();
+    Launcher.execute(r.build(), x -> {});
+    return (System.nanoTime() - t0) / 1e9;
+  }
+
+  private static int opCount(List<Path> specs) throws Exception {
+    int n = 0;
+    for (Path p : specs) {
+      n += SpecReader.read(p).ops().size();
+    }
+    return n;
+  }
+
+  /** The worker's resident set size, sampled while it runs {@code tries} generated tries of one op. */
+  private void memory(Path spec, int tries) throws Exception {
+    List<long[]> samples = java.util.Collections.synchronizedList(new ArrayList<>());
+    long t0 = System.nanoTime();
+    Thread sampler = new Thread(() -> {
+      while (!Thread.currentThread().isInterrupted()) {
+        ProcessHandle.current().descendants()
+            .filter(p -> p.info().commandLine().orElse("").contains("dev.opcheck4j.run.worker.Worker"))
+            .forEach(p -> samples.add(new long[] {(System.nanoTime() - t0) / 1_000_000, rssKb(p.pid())}));
+        try {
+          Thread.sleep(250);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    sampler.setDaemon(true);
+    sampler.start();
+    Launcher.execute(RunRequest.builder().spec(spec).ops(List.of("good_ops::add_scalar")).devices(List.of(Device.CPU))
+        .tries(tries).jobs(1).seed(1L).build(), x -> {});
+    sampler.interrupt();
+    sampler.join();
+    List<long[]> s = samples.stream().filter(x -> x[1] > 0).toList();
+    if (s.size() < 4) {
+      out.println("bench isolation memory: too few samples (" + s.size() + ")");
+      return;
+    }
+    long[] early = s.get(s.size() / 10);
+    long[] mid = s.get(s.size() / 2);
+    long[] last = s.get(s.size() - 1);
+    long max = s.stream().mapToLong(x -> x[1]).max().orElse(0);
+    out.printf("bench isolation memory, good_ops::add_scalar %d tries in one worker: RSS %d MB at %.1f s, %d MB at %.1f s,"
+        + " %d MB at %.1f s (max %d MB)%n", tries, early[1] / 1024, early[0] / 1e3, mid[1] / 1024, mid[0] / 1e3,
+        last[1] / 1024, last[0] / 1e3, max / 1024);
+  }
+
+  private static long rssKb(long pid) {
+    try {
+      for (String l : java.nio.file.Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+        if (l.startsWith("VmRSS:")) {
+          return Long.parseLong(l.replaceAll("[^0-9]", ""));
+        }
+      }
+    } catch (java.io.IOException | NumberFormatException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  /**
+   * The per-example cost of the families torch.library.opcheck covers (its test_schema: mutation and
+   * alias; test_faketensor: fake; test_autograd_registration) on the demo ops, evaluated in this JVM
+   * as a worker evaluates them: the median over {@code rounds} rounds, in microseconds.
+   */
+  public void examples(Path specs, int rounds) throws Exception {
+    List<String> families = List.of("mutation", "alias", "fake", "autograd.registration");
+    List<RunRequest.Target> targets = new ArrayList<>();
+    List<SpecFile> files = new ArrayList<>();
+    for (String name : List.of("my_ops.json", "good_ops.json")) {
+      SpecFile f = SpecReader.read(specs.resolve(name));
+      files.add(f);
+      targets.add(new RunRequest.Target(f.file().toAbsolutePath(), f.library().toAbsolutePath()));
+    }
+    UnitRunner runner = UnitRunner.load(new Protocol.Init(targets, List.of()), lib -> {});
+    List<Check> checks = BuiltinChecks.select(families).stream()
+        .filter(c -> c.scope() == CheckInfo.Scope.EXAMPLE || c.scope() == CheckInfo.Scope.OP).toList();
+    List<Double> all = new ArrayList<>();
+    for (int t = 0; t < files.size(); t++) {
+      for (OpSpec op : files.get(t).ops()) {
+        if (op.examples().isEmpty()) {
+          continue;
+        }
+        Example ex = op.examples().get(0);
+        List<Protocol.Unit> units = new ArrayList<>();
+        for (Check c : checks) {
+          boolean perExample = c.scope() == CheckInfo.Scope.EXAMPLE;
+          units.add(new Protocol.Unit(Protocol.Kind.EVALUATE, t, op.op(), c.id(), perExample ? Device.CPU : null,
+              perExample ? ex : null, 1L, null, null));
+        }
+        double[] micros = new double[rounds];
+        for (int r = -rounds / 5; r < rounds; r++) { // the first fifth warms up
+          long t0 = System.nanoTime();
+          for (Protocol.Unit u : units) {
+            runner.run(u);
+          }
+          if (r >= 0) {
+            micros[r] = (System.nanoTime() - t0) / 1e3;
+          }
+        }
+        java.util.Arrays.sort(micros);
+        double median = micros[rounds / 2];
+        all.add(median);
+        out.printf("bench examples %s (%s): %.0f us per example for %d checks (%s)%n", op.op(),
+            ex.ref().substring(ex.ref().indexOf('#') + 1), median, units.size(), String.join(", ", families));
+      }
+    }
+    all.sort(null);
+    out.printf("bench examples: median over the demo ops %.0f us per example (goal <= 1000 us; torch.library.opcheck"
+        + " takes 15-44 ms per example warm)%n", all.get(all.size() / 2));
   }
 
   static Example example(SpecValue... args) {

@@ -10,10 +10,12 @@ import dev.opcheck4j.checks.gradcheck.JacobianCheck;
 import dev.opcheck4j.checks.determinism.DeterminismCheck;
 import dev.opcheck4j.checks.fake.FakeMetadataCheck;
 import dev.opcheck4j.checks.fake.FakeMissingCheck;
+import dev.opcheck4j.checks.kernel.KernelCrashCheck;
 import dev.opcheck4j.checks.fake.PermissiveMetaCheck;
 import dev.opcheck4j.checks.generate.DomainCheck;
 import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.checks.kernel.KernelTimeoutCheck;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
 import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
@@ -50,6 +52,8 @@ public final class BuiltinChecks {
           new ExamplesCheck(),
           new FakeMissingCheck(),
           new KernelErrorCheck(),
+          new KernelCrashCheck(),
+          new KernelTimeoutCheck(),
           new UndeclaredMutationCheck(),
           new UnusedMutationCheck(),
           new UndeclaredAliasCheck(),

@@ -63,10 +63,11 @@ public final class OpCall {
 
   public static Outputs call(Subject s, BoundExample ex) throws KernelError {
     IValueVector stack = ex.stack();
+    long logged = StableAbiErrors.mark();
     try {
       s.op().handle().callBoxed(stack);
     } catch (RuntimeException e) {
-      throw new KernelError(NativeStrings.firstLine(e.getMessage()));
+      throw new KernelError(StableAbiErrors.since(logged).orElse(NativeStrings.firstLine(e.getMessage())));
     }
     List<IValue> values = new ArrayList<>();
     List<Output> tensors = new ArrayList<>();

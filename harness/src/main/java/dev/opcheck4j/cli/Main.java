@@ -10,19 +10,17 @@ import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.ExampleSearch;
 import dev.opcheck4j.run.ResultText;
-import dev.opcheck4j.run.RunPlan;
-import dev.opcheck4j.run.Runner;
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.LibraryInfo;
+import dev.opcheck4j.run.ResultsFile;
+import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.spec.SpecException;
-import dev.opcheck4j.spec.SpecFile;
-import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.spec.SpecSkeleton;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.OpLibrary;
 import dev.opcheck4j.torch.SchemaBaseline;
-import dev.opcheck4j.torch.Operator;
-import dev.opcheck4j.torch.TorchRuntime;
-import dev.opcheck4j.torch.UnknownOpException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -40,11 +38,12 @@ public final class Main {
              opcheck init --library LIB [--out FILE] [--seed N]
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
-                           [--warnings-as-errors] [--verbose]
+                           [--warnings-as-errors] [--verbose] [--jobs N] [--timeout SECONDS] [--shard I/N]
+             opcheck merge --report-dir OUT DIR...      (the report dirs of the shards of one run)
              opcheck model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--seed N]
              opcheck baseline --library LIB --out FILE
              opcheck demo [--report-dir DIR] [--verbose]
-             opcheck bench gradcheck|generation
+             opcheck bench gradcheck|generation|isolation|examples
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
 
   private final PrintStream out;
@@ -75,7 +74,7 @@ public final class Main {
       if (args[0].equals("model")) {
         return model(args);
       }
-      Options o = args[0].equals("bench") ? new Options() : Options.parse(List.of(args).subList(1, args.length));
+      Options o = args[0].equals("bench") ? new Options() : args[0].equals("merge") ? Options.parseMerge(List.of(args).subList(1, args.length)) : Options.parse(List.of(args).subList(1, args.length));
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
@@ -84,8 +83,9 @@ public final class Main {
         case "demo" -> demo(o);
         case "bench" -> bench(args);
         case "baseline" -> baseline(o);
-        default -> throw new UsageException(
-            "unknown command '" + args[0] + "'; expected list, checks, check, init, model, baseline, demo or bench");
+        case "merge" -> merge(o);
+        default -> throw new UsageException("unknown command '" + args[0]
+            + "'; expected list, checks, check, init, model, baseline, demo, merge or bench");
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -99,20 +99,15 @@ public final class Main {
     }
   }
 
-  private ExitCode list(Options o) throws UsageException, LibraryLoadException {
+  private ExitCode list(Options o) throws UsageException, LibraryLoadException, SpecException {
     if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
       throw new UsageException("list takes exactly one --library LIB");
     }
-    OpLibrary lib = OpLibrary.load(o.libraries.get(0));
-    for (String name : lib.ops()) {
-      try {
-        Operator op = lib.op(name);
-        out.println(name + "\t" + op.schema() + "\t[" + String.join(", ", op.table().keys()) + "]");
-      } catch (UnknownOpException e) {
-        throw new IllegalStateException(e);
-      }
+    LibraryInfo lib = Launcher.describe(o.libraries.get(0));
+    for (LibraryInfo.Op op : lib.ops()) {
+      out.println(op.name() + "\t" + op.schema() + "\t[" + String.join(", ", op.dispatchKeys()) + "]");
     }
-    for (String dangling : lib.danglingImpls()) {
+    for (String dangling : lib.dangling()) {
       out.println(dangling + "\t(no schema: implemented but never defined)");
     }
     return ExitCode.OK;
@@ -125,7 +120,7 @@ public final class Main {
     Options o = Options.parse(List.of(args).subList(2, args.length));
     List<Path> libraries = new ArrayList<>(o.libraries);
     for (Path spec : o.specs) {
-      libraries.add(SpecReader.read(spec).library());
+      libraries.add(dev.opcheck4j.spec.SpecReader.read(spec).library());
     }
     return new ModelCommand(out, err).run(Path.of(args[1]), libraries, o.inputs, o.seed);
   }
@@ -138,6 +133,27 @@ public final class Main {
     baseline.write(o.out);
     out.println("baseline of " + baseline.library() + ": " + baseline.ops().size() + " ops written to " + o.out);
     return ExitCode.OK;
+  }
+
+  /** Merges the result files of several runs (the shards of one) into the report the unsharded run writes. */
+  private ExitCode merge(Options o) throws UsageException, IOException {
+    if (o.reportDir == null || o.mergeDirs.isEmpty()) {
+      throw new UsageException("merge needs --report-dir OUT and at least one DIR (the --report-dir of each shard)");
+    }
+    RunOutcome merged;
+    try {
+      merged = ResultsFile.merge(o.mergeDirs);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new UsageException("no such directory: " + e.getFile());
+    } catch (IOException e) {
+      throw new UsageException(e.getMessage());
+    }
+    for (var r : merged.report().results()) {
+      if (o.verbose || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+        out.println(ResultText.render(r));
+      }
+    }
+    return finish(merged.report(), merged.inputErrors(), o.reportDir);
   }
 
   /** Every built-in check, in registry order, with its severity and summary (from its metadata). */
@@ -160,26 +176,21 @@ public final class Main {
    * A spec skeleton (YAML) for every op of a library, with an example synthesized from each schema
    * and accepted by the CPU kernel, or a comment saying why none was found.
    */
-  private ExitCode init(Options o) throws UsageException, LibraryLoadException, IOException {
+  private ExitCode init(Options o) throws UsageException, LibraryLoadException, SpecException, IOException {
     if (o.libraries.size() != 1 || !o.specs.isEmpty()) {
       throw new UsageException("init takes exactly one --library LIB (and --out FILE to write the spec to a file)");
     }
-    TorchRuntime.get();
-    OpLibrary lib = OpLibrary.load(o.libraries.get(0));
+    // the search calls the kernels: it runs in a worker, like every other call
+    Launcher.Synthesized lib = Launcher.synthesize(o.libraries.get(0), o.seed);
     List<SpecSkeleton.Entry> entries = new ArrayList<>();
     int found = 0;
-    for (String name : lib.ops()) {
-      Operator op;
-      try {
-        op = lib.op(name);
-      } catch (UnknownOpException e) {
-        throw new IllegalStateException(e);
-      }
-      ExampleSearch.Found f = ExampleSearch.search(lib, op, o.seed);
+    for (int k = 0; k < lib.library().ops().size(); k++) {
+      LibraryInfo.Op op = lib.library().ops().get(k);
+      ExampleSearch.Found f = lib.found().get(k);
       found += f.example().isPresent() ? 1 : 0;
-      entries.add(new SpecSkeleton.Entry(name, op.schema().toString(), f.example(), f.note()));
+      entries.add(new SpecSkeleton.Entry(op.name(), op.schema().toString(), f.example(), f.note()));
     }
-    Path libPath = lib.path().toAbsolutePath().normalize();
+    Path libPath = lib.library().path().toAbsolutePath().normalize();
     String library = libPath.toString();
     if (o.out != null) {
       Path folder = o.out.toAbsolutePath().normalize().getParent();
@@ -204,7 +215,10 @@ public final class Main {
       switch (w) {
         case "gradcheck" -> b.gradcheck();
         case "generation" -> b.generation(home.resolve("fixtures/specs"));
-        default -> throw new UsageException("unknown benchmark '" + w + "'; expected gradcheck or generation");
+        case "isolation" -> b.isolation(home.resolve("fixtures/specs"), 30);
+        case "examples" -> b.examples(home.resolve("fixtures/specs"), 200);
+        default -> throw new UsageException("unknown benchmark '" + w
+            + "'; expected gradcheck, generation, isolation or examples");
       }
     }
     return ExitCode.OK;
@@ -224,60 +238,46 @@ public final class Main {
     if (o.libraries.isEmpty() && o.specs.isEmpty()) {
       throw new UsageException("check needs --spec FILE or --library LIB");
     }
-    TorchRuntime runtime = TorchRuntime.get();
-    List<RunPlan.Target> targets = new ArrayList<>();
-    for (Path spec : o.specs) {
-      SpecFile file = SpecReader.read(spec);
-      targets.add(new RunPlan.Target(OpLibrary.load(file.library()), file.selectOps(o.ops), "--spec " + spec,
-          file.warningsAsErrors()));
+    RunRequest.Builder request = RunRequest.builder().ops(o.ops).checks(o.checks).devices(o.devices).seed(o.seed)
+        .tries(o.tries).timeout(o.timeout).shard(o.shard).reportDir(o.reportDir)
+        .warningsAsErrors(o.warningsAsErrors).baseline(o.baseline);
+    o.specs.forEach(request::spec);
+    o.libraries.forEach(request::library);
+    if (o.jobs > 0) {
+      request.jobs(o.jobs);
     }
-    for (Path lib : o.libraries) {
-      RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(lib));
-      targets.add(new RunPlan.Target(all.library(), SpecFile.select(all.ops(), o.ops), all.source()));
+    try {
+      BuiltinChecks.select(o.checks);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
     }
-    SchemaBaseline baseline = null;
-    if (o.baseline != null) {
-      try {
-        baseline = SchemaBaseline.read(o.baseline);
-      } catch (IOException e) {
-        throw new UsageException(e.getMessage());
-      }
-    }
-    List<Check> checks = o.checks.isEmpty() ? BuiltinChecks.all() : selectChecks(o.checks);
-    List<Device> devices = o.devices.isEmpty() ? runtime.devicesUnderTest() : o.devices;
-    Runner runner = new Runner(runtime);
-    out.println("opcheck4j: libtorch " + runtime.torchVersion() + " (JavaCPP presets " + runtime.presetsVersion()
-        + "), devices " + String.join(", ", devices.stream().map(Device::label).toList()) + ", seed " + o.seed
-        + ", " + o.tries + " generated inputs per op and device");
-    RunReport report =
-        runner.run(
-            new RunPlan(targets, devices, checks, o.seed, o.tries, o.warningsAsErrors, baseline),
-            r -> {
-              if (o.verbose || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
-                out.println(ResultText.render(r));
+    RunRequest r = request.build();
+    out.println("opcheck4j: seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
+        + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
+    RunOutcome outcome =
+        Launcher.execute(
+            r,
+            res -> {
+              if (o.verbose || res.outcome() != Outcome.PASSED && res.outcome() != Outcome.SKIPPED) {
+                out.println(ResultText.render(res));
               }
             });
-    writeReports(report, o.reportDir);
+    return finish(outcome.report(), outcome.inputErrors(), o.reportDir);
+  }
+
+  private ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir) throws IOException {
+    writeReports(report, reportDir);
     printSummary(report);
-    for (String e : runner.inputErrors()) {
+    for (String e : inputErrors) {
       err.println("opcheck: " + e);
     }
     if (report.count(Outcome.ERRORED) > 0) {
       return ExitCode.HARNESS_ERROR;
     }
-    if (!runner.inputErrors().isEmpty()) {
+    if (!inputErrors.isEmpty()) {
       return ExitCode.INPUT_ERROR;
     }
     return report.count(Outcome.FAILED) > 0 ? ExitCode.CHECK_FAILED : ExitCode.OK;
-  }
-
-
-  private static List<Check> selectChecks(List<String> ids) throws UsageException {
-    try {
-      return BuiltinChecks.select(ids);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
   }
 
   private void writeReports(RunReport report, Path dir) throws IOException {
@@ -332,12 +332,35 @@ public final class Main {
     final List<Device> devices = new ArrayList<>();
     final List<String> inputs = new ArrayList<>();
     Path baseline;
-    long seed = 20261122L;
-    int tries = 100;
+    long seed = RunRequest.DEFAULT_SEED;
+    int tries = RunRequest.DEFAULT_TRIES;
     Path reportDir;
     Path out;
     boolean verbose;
     boolean warningsAsErrors;
+    int jobs;
+    java.time.Duration timeout = RunRequest.DEFAULT_TIMEOUT;
+    RunRequest.Shard shard = RunRequest.Shard.ALL;
+
+    final List<Path> mergeDirs = new ArrayList<>();
+
+    /** {@code merge --report-dir OUT DIR...}. */
+    static Options parseMerge(List<String> args) throws UsageException {
+      Options o = new Options();
+      for (int i = 0; i < args.size(); i++) {
+        String a = args.get(i);
+        if (a.equals("--report-dir") && i + 1 < args.size()) {
+          o.reportDir = Path.of(args.get(++i));
+        } else if (a.equals("--verbose")) {
+          o.verbose = true;
+        } else if (a.startsWith("--")) {
+          throw new UsageException("unknown option '" + a + "' for merge\n" + USAGE);
+        } else {
+          o.mergeDirs.add(Path.of(a));
+        }
+      }
+      return o;
+    }
 
     static Options parse(List<String> args) throws UsageException {
       Options o = new Options();
@@ -372,6 +395,15 @@ public final class Main {
             }
           }
           case "--report-dir" -> o.reportDir = Path.of(v);
+          case "--jobs" -> o.jobs = positive("--jobs", v);
+          case "--timeout" -> o.timeout = java.time.Duration.ofSeconds(positive("--timeout", v));
+          case "--shard" -> {
+            try {
+              o.shard = RunRequest.Shard.parse(v);
+            } catch (IllegalArgumentException e) {
+              throw new UsageException(e.getMessage());
+            }
+          }
           case "--out" -> o.out = Path.of(v);
           case "--tries" -> {
             try {
@@ -387,6 +419,18 @@ public final class Main {
         }
       }
       return o;
+    }
+
+    private static int positive(String option, String v) throws UsageException {
+      try {
+        int n = Integer.parseInt(v);
+        if (n > 0) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // falls through to the message below
+      }
+      throw new UsageException(option + " takes a whole number >= 1, got '" + v + "'");
     }
 
     Options withSpecs(List<Path> paths) {

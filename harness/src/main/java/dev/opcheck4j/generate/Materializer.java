@@ -13,6 +13,7 @@ import java.util.Set;
 import org.bytedeco.pytorch.Argument;
 import org.bytedeco.pytorch.DeviceOptional;
 import org.bytedeco.pytorch.GenericList;
+import org.bytedeco.pytorch.GeneratorOptional;
 import org.bytedeco.pytorch.IValue;
 import org.bytedeco.pytorch.ScalarTypeOptional;
 import org.bytedeco.pytorch.Tensor;
@@ -29,6 +30,17 @@ public final class Materializer {
       Set.of("tensor", "dtype", "init", "low", "high", "values", "requires_grad", "layout");
 
   private Materializer() {}
+
+  /**
+   * The seed of an example's values: the run's seed, the op and the example's position (the part of
+   * its reference after {@code #}, e.g. {@code ops[2].examples[1]}), and a generated variant's salt;
+   * not the spec file's name, so a renamed or moved spec draws the same values.
+   */
+  static long valueSeed(String op, Example example, long seed) {
+    String ref = example.ref();
+    String position = ref.substring(ref.indexOf('#') + 1);
+    return seed ^ (op.hashCode() * 0x9E3779B97F4A7C15L) ^ position.hashCode() ^ (example.salt() * 0xC2B2AE3D27D4EB4FL);
+  }
 
   /** Binds and materializes {@code example} for {@code op} on {@code device}. */
   public static BoundExample bind(Operator op, Example example, Device device, long seed)
@@ -57,7 +69,7 @@ public final class Materializer {
         throw new ExampleException(kw.getValue().location() + ": argument '" + kw.getKey() + "' given twice");
       }
     }
-    torch.manual_seed(seed ^ example.ref().hashCode() ^ (example.salt() * 0x9E3779B97F4A7C15L));
+    GeneratorOptional gen = new GeneratorOptional(torch.make_generator_cpu(valueSeed(op.name(), example, seed)));
     List<IValue> values = new ArrayList<>();
     List<BoundExample.TensorInput> tensors = new ArrayList<>();
     List<String> text = new ArrayList<>();
@@ -74,13 +86,14 @@ public final class Materializer {
         throw new ExampleException(example.ref() + ": " + op.name() + " argument '" + p.name()
             + "' (" + p.type().text() + ") is missing and has no default");
       }
-      values.add(value(op, p, i, nativeArg, v, device, tensors, text));
+      values.add(value(op, p, i, nativeArg, v, device, gen, tensors, text));
     }
     return new BoundExample(values, tensors, String.join(", ", text));
   }
 
   private static IValue value(Operator op, OpSchema.Argument p, int index, Argument nativeArg, SpecValue v,
-      Device device, List<BoundExample.TensorInput> tensors, List<String> text) throws ExampleException {
+      Device device, GeneratorOptional gen, List<BoundExample.TensorInput> tensors, List<String> text)
+      throws ExampleException {
     OpSchema.Type type = p.type();
     String where = v.location() + ": " + op.name() + " argument '" + p.name() + "' (" + type.text() + ") ";
     if (v.isNull()) {
@@ -93,7 +106,7 @@ public final class Materializer {
     OpSchema.Type base = type.unwrapOptional();
     switch (base.kind()) {
       case "TensorType" -> {
-        Tensor t = TensorSpec.parse(v, where).materialize(device);
+        Tensor t = TensorSpec.parse(v, where).materialize(device, gen);
         tensors.add(new BoundExample.TensorInput(p.name(), index, t));
         text.add(p.name() + "=" + TensorText.describe(t));
         return new IValue(t);
@@ -156,7 +169,7 @@ public final class Materializer {
           }
           switch (element.kind()) {
             case "TensorType" -> {
-              Tensor t = TensorSpec.parse(e, ew).materialize(device);
+              Tensor t = TensorSpec.parse(e, ew).materialize(device, gen);
               tensors.add(new BoundExample.TensorInput(p.name() + "[" + j + "]", index, t));
               parts.add(TensorText.describe(t));
               list.push_back(new IValue(t));

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bytedeco.pytorch.AbstractTensor;
 import org.bytedeco.pytorch.Scalar;
+import org.bytedeco.pytorch.GeneratorOptional;
 import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.TensorOptions;
 import org.bytedeco.pytorch.global.torch;
@@ -64,6 +65,48 @@ public record TensorSpec(
     return java.util.Optional.ofNullable(DTYPES.get(name));
   }
 
+  /**
+   * Refuses, before anything is allocated, a tensor whose values (drawn in float64, then converted)
+   * would not fit in half of this machine's memory: an input error naming the argument and the bytes.
+   */
+  static void checkFits(long[] shape, torch.ScalarType dtype, String where) throws ExampleException {
+    long limit = MEMORY / 2;
+    long bytes;
+    try {
+      long numel = 1;
+      for (long s : shape) {
+        numel = Math.multiplyExact(numel, s);
+      }
+      bytes = Math.multiplyExact(numel, 8 + elementSize(dtype));
+    } catch (ArithmeticException e) {
+      bytes = Long.MAX_VALUE;
+    }
+    if (bytes > limit) {
+      throw new ExampleException(where + "needs " + (bytes == Long.MAX_VALUE ? "more than 2^63" : bytes)
+          + " bytes for " + dtypeName(dtype) + Arrays.toString(shape) + " (its values are drawn in float64 first), more than "
+          + limit + " bytes (half of this machine's memory): use smaller sizes");
+    }
+  }
+
+  private static final long MEMORY = physicalMemory();
+
+  private static long physicalMemory() {
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getTotalMemorySize();
+    }
+    return Runtime.getRuntime().maxMemory() * 4;
+  }
+
+  static int elementSize(torch.ScalarType dtype) {
+    return switch (dtypeName(dtype)) {
+      case "float64", "int64", "complex64" -> 8;
+      case "float32", "int32" -> 4;
+      case "float16", "bfloat16", "int16" -> 2;
+      default -> 1;
+    };
+  }
+
   public static String dtypeName(torch.ScalarType st) {
     for (Map.Entry<String, torch.ScalarType> e : DTYPES.entrySet()) {
       if (e.getValue() == st.intern()) {
@@ -105,6 +148,7 @@ public record TensorSpec(
       shape[i] = (Long) s.value();
     }
     torch.ScalarType dtype = m.containsKey("dtype") ? dtype(m.get("dtype"), m.get("dtype").location() + ": ") : torch.ScalarType.Float;
+    checkFits(shape, dtype, where);
     String init = string(m, "init", "randn", INITS);
     String layout = string(m, "layout", "contiguous", LAYOUTS);
     double low = number(m, "low", init.equals("randint") ? 0 : 0);
@@ -171,20 +215,20 @@ public record TensorSpec(
 
   private static final Set<String> TENSOR_KEYS = Materializer.TENSOR_KEYS;
 
-  /** Contiguous CPU values, drawn from torch's global generator (seeded by the caller). */
-  Tensor draw() {
+  /** Contiguous CPU values, drawn from {@code gen} (the run's, never torch's global one). */
+  Tensor draw(GeneratorOptional gen) {
     TensorOptions f64 = Materializer.options(torch.ScalarType.Double, Device.CPU);
     Tensor t;
     if (values != null) {
       t = AbstractTensor.create(values).reshape(shape);
     } else {
       t = switch (init) {
-        case "rand" -> torch.rand(shape, f64).mul(new Scalar(high - low)).add(new Scalar(low));
+        case "rand" -> torch.rand(shape, gen, f64).mul(new Scalar(high - low)).add(new Scalar(low));
         case "zeros" -> torch.zeros(shape, f64);
         case "ones" -> torch.ones(shape, f64);
         case "arange" -> torch.arange(new Scalar(numel()), f64).reshape(shape);
-        case "randint" -> torch.randint((long) low, (long) high, shape, f64);
-        default -> torch.randn(shape, f64);
+        case "randint" -> torch.randint((long) low, (long) high, shape, gen, f64);
+        default -> torch.randn(shape, gen, f64);
       };
     }
     return t.to(dtype);
@@ -195,8 +239,8 @@ public record TensorSpec(
   }
 
   /** Materializes on the CPU in this spec's layout (same values whatever the layout). */
-  Tensor onCpu() {
-    Tensor dense = draw();
+  Tensor onCpu(GeneratorOptional gen) {
+    Tensor dense = draw(gen);
     return switch (layout) {
       case "contiguous" -> dense;
       case "channels_last" -> dense.contiguous(torch.MemoryFormat.ChannelsLast);
@@ -205,8 +249,8 @@ public record TensorSpec(
   }
 
   /** Materializes on {@code device}, with the CPU tensor's sizes, strides and storage offset. */
-  public Tensor materialize(Device device) {
-    Tensor cpu = onCpu();
+  public Tensor materialize(Device device, GeneratorOptional gen) {
+    Tensor cpu = onCpu(gen);
     Tensor t = device == Device.CPU ? cpu : TensorCopies.sameLayout(cpu, device);
     if (requiresGrad) {
       t.set_requires_grad(true);

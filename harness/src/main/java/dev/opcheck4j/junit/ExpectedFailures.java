@@ -62,11 +62,11 @@ public record ExpectedFailures(Map<String, Map<String, String>> entries, Map<Str
    *
    * @throws SpecException at the first op it does not, naming it and the ops it does
    */
-  public void requireOpsOf(dev.opcheck4j.torch.OpLibrary library) throws SpecException {
+  public void requireOpsOf(dev.opcheck4j.run.LibraryInfo library) throws SpecException {
     for (String op : entries.keySet()) {
-      if (!library.ops().contains(op) && !library.danglingImpls().contains(op)) {
+      if (!library.opNames().contains(op) && !library.dangling().contains(op)) {
         throw new SpecException(locations.getOrDefault(op, "expected failures"), "\"" + op + "\" is not an op "
-            + library.path().getFileName() + " registers; it registers: " + String.join(", ", library.ops()));
+            + library.path().getFileName() + " registers; it registers: " + String.join(", ", library.opNames()));
       }
     }
   }

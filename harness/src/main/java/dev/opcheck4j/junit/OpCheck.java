@@ -3,19 +3,14 @@ package dev.opcheck4j.junit;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.checks.BuiltinChecks;
-import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.ResultText;
-import dev.opcheck4j.run.RunPlan;
-import dev.opcheck4j.run.Runner;
-import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.LibraryInfo;
+import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.spec.SpecException;
-import dev.opcheck4j.spec.SpecFile;
-import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
-import dev.opcheck4j.torch.OpLibrary;
-import dev.opcheck4j.torch.TorchRuntime;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,7 +49,7 @@ public final class OpCheck {
   private long seed = 20261122L;
   private int tries = 100;
   private ExpectedFailures expected = ExpectedFailures.NONE;
-  private dev.opcheck4j.torch.SchemaBaseline baseline;
+  private Path baseline;
   private boolean warningsAsErrors;
 
   private OpCheck() {}
@@ -115,7 +110,8 @@ public final class OpCheck {
    * @throws java.io.IOException naming the file when it is missing or not a baseline
    */
   public OpCheck baseline(Path file) throws java.io.IOException {
-    this.baseline = dev.opcheck4j.torch.SchemaBaseline.read(file);
+    dev.opcheck4j.torch.SchemaBaseline.read(file);
+    this.baseline = file;
     return this;
   }
 
@@ -136,24 +132,19 @@ public final class OpCheck {
 
   /** Runs everything and returns the report (for any test engine, or none). */
   public Outcomes run() throws LibraryLoadException, SpecException {
-    TorchRuntime runtime = TorchRuntime.get();
-    RunPlan.Target target;
+    RunRequest.Builder request = RunRequest.builder().ops(ops).checks(checks).devices(devices).seed(seed).tries(tries)
+        .warningsAsErrors(warningsAsErrors).baseline(baseline);
     if (spec != null) {
-      SpecFile file = SpecReader.read(spec);
-      OpLibrary lib = OpLibrary.load(library != null ? library : file.library());
-      target = new RunPlan.Target(lib, file.selectOps(ops), "--spec " + spec, file.warningsAsErrors());
+      request.spec(spec, library);
     } else {
-      RunPlan.Target all = RunPlan.Target.allOps(OpLibrary.load(library));
-      target = new RunPlan.Target(all.library(), SpecFile.select(all.ops(), ops), all.source());
+      request.library(library);
     }
-    expected.requireOpsOf(target.library());
-    List<Check> selected = checks.isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(checks);
-    List<Device> devs = devices.isEmpty() ? runtime.devicesUnderTest() : devices;
-    Runner runner = new Runner(runtime);
-    RunReport report = runner.run(new RunPlan(List.of(target), devs, selected, seed, tries, warningsAsErrors, baseline), r -> {});
-    return new Outcomes(report, runner.inputErrors(), target.ops().stream().map(OpSpec::op).toList());
+    RunOutcome outcome = Launcher.execute(request.build(), r -> {});
+    for (LibraryInfo lib : outcome.libraries()) {
+      expected.requireOpsOf(lib);
+    }
+    return new Outcomes(outcome.report(), outcome.inputErrors(), outcome.ops());
   }
-
 
   /** The run as dynamic tests: a container per op, a test per check and device. */
   public Stream<DynamicNode> dynamicTests() throws LibraryLoadException, SpecException {

@@ -7,20 +7,17 @@ import dev.opcheck4j.api.ResultListener;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.GenerationCheck;
 import dev.opcheck4j.checks.GenerationStats;
-import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.Choices;
-import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.ExampleGenerator;
-import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.generate.Shrinker;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
-import dev.opcheck4j.torch.Operator;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,28 +38,49 @@ import java.util.function.Predicate;
  * shrink steps, the seed and a rerun line; a check that never fails gets one passed result. Gradient
  * checks use a tenth of the tries (at least 3).
  *
- * <p>Generation and shrinking are pure Java; the kernel is called only through {@link #rejection}
- * and {@link #evaluate}, so they can move to another process.
+ * <p>Generation and shrinking are pure Java and run here, in the parent; the kernel is called only
+ * through {@link #rejection}, {@link #onRejected} and {@link #evaluate}, each a unit sent to the op's
+ * worker. A call that kills the worker counts as "still fails" while shrinking; a generated input
+ * that kills it is shrunk to a minimal one that still does, reported as {@code kernel.crash} (or
+ * {@code kernel.timeout}), and ends generation on that device. Each result's duration is the time
+ * of its own calls.
  */
 final class PropertyPhase {
   static final int SHRINK_BUDGET = 300;
   /** Rejected tries whose cause is looked for by putting back one argument at a time. */
   static final int BLAME_BUDGET = 10;
+  /** Each death costs a new worker (seconds): shrinking a crash gets fewer steps. */
+  static final int DEATH_SHRINK_BUDGET = 24;
+  /** Time spent in rejection probes, for generate-scope results. */
+  private static final String PROBES = "";
 
   private final RunPlan plan;
-  private final RunPlan.Target target;
+  private final OpUnits units;
   private final OpSpec spec;
-  private final Operator op;
+  private final LibraryInfo.Op op;
   private final ResultListener sink;
   private final boolean strict;
+  private final Map<String, Long> nanos = new HashMap<>();
 
-  PropertyPhase(RunPlan plan, RunPlan.Target target, OpSpec spec, Operator op, ResultListener sink, boolean strict) {
+  PropertyPhase(RunPlan plan, OpUnits units, OpSpec spec, LibraryInfo.Op op, ResultListener sink, boolean strict) {
     this.plan = plan;
-    this.target = target;
+    this.units = units;
     this.spec = spec;
     this.op = op;
     this.sink = sink;
     this.strict = strict;
+  }
+
+  /** A call that killed the worker: stops generation on the device. */
+  private static final class Died extends RuntimeException {
+    final transient KernelDeath death;
+    final String check;
+
+    Died(KernelDeath death, String check) {
+      super(death.getMessage(), null, false, false);
+      this.death = death;
+      this.check = check;
+    }
   }
 
   /** What the probes found out of domain: per tensor label the layouts, and the dtypes, with why. */
@@ -96,14 +114,20 @@ final class PropertyPhase {
     if (open.isEmpty() && judges.isEmpty() && rejecters.isEmpty() || spec.examples().isEmpty() || plan.tries() <= 0) {
       return;
     }
-    long t0 = System.nanoTime();
     String where = "generated (" + plan.tries() + " tries)";
     List<ExampleGenerator> plain = new ArrayList<>();
     for (Example ex : spec.examples()) {
       plain.add(new ExampleGenerator(op.schema(), ex, spec.vary(), spec.domain(), Map.of(), Set.of()));
     }
     Map<RejectionCheck, Integer> rejectedSeen = new LinkedHashMap<>();
-    Discovery found = discover(plain, device, rejecters, rejectedSeen, t0);
+    Discovery found;
+    try {
+      found = discover(plain, device, rejecters, rejectedSeen);
+    } catch (Died d) {
+      reportDeath(d, device, null, spec.examples().get(0), List.of(), "a probe of the op's domain", open);
+      skipAll(open, judges, rejecters, device, where);
+      return;
+    }
     List<ExampleGenerator> generators = plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList();
     SplittableRandom seeds = new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal());
     int gradTries = Math.max(3, plan.tries() / 10);
@@ -115,7 +139,8 @@ final class PropertyPhase {
     int accepted = 0;
     int discarded = 0;
     boolean more = true;
-    for (int t = 0; t < plan.tries() && more; t++) {
+    Died died = null;
+    for (int t = 0; t < plan.tries() && more && died == null && units.stopped().isEmpty(); t++) {
       ExampleGenerator gen = generators.get(t % generators.size());
       int round = t / generators.size();
       List<Map.Entry<String, List<Long>>> edges = List.copyOf(gen.edgeCases().entrySet());
@@ -123,6 +148,7 @@ final class PropertyPhase {
       Example e = gen.generate(choices);
       List<Long> sequence = choices.sequence();
       String tryLabel = "try " + t + (round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "");
+      try {
       String rejected = rejection(e, device);
       if (rejected != null) {
         discarded++;
@@ -145,7 +171,7 @@ final class PropertyPhase {
               String again = rejection(x, device);
               return again == null ? Verdict.passed() : onRejected(r, x, device, again);
             };
-            report(r, device, gen, e, sequence, judge, v, tryLabel, t0);
+            report(r, device, gen, e, sequence, judge, v, tryLabel);
             rejecters.remove(r);
           }
         }
@@ -159,23 +185,31 @@ final class PropertyPhase {
           checked.merge(c.id(), 1, Integer::sum);
           if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
             Function<Example, Verdict> judge = x -> rejection(x, device) == null ? evaluate(c, x, device) : Verdict.passed();
-            report(c, device, gen, e, sequence, judge, v, tryLabel, t0);
+            report(c, device, gen, e, sequence, judge, v, tryLabel);
             open.remove(c);
           }
         }
       }
+      } catch (Died d) {
+        died = d;
+        reportDeath(d, device, gen, e, sequence, tryLabel, open);
+      }
       more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
+    }
+    if (died != null || units.stopped().isPresent()) {
+      skipAll(open, judges, rejecters, device, where);
+      return;
     }
     for (Check c : open) {
       Verdict v = Verdict.passed(Fact.of("inputs checked", checked.getOrDefault(c.id(), 0)), Fact.of("seed", plan.seed()));
-      sink.accept(Runner.result(op.name(), c, device.label(), where, v, ms(t0), strict));
+      sink.accept(Runner.result(op.name(), c, device.label(), where, v, micros(c.id()), strict));
     }
     for (RejectionCheck r : rejecters) {
       int n = rejectedSeen.getOrDefault(r, 0);
       Verdict v = n == 0
           ? Verdict.skipped("the " + device.label() + " kernel rejected none of the generated inputs: nothing to judge")
           : Verdict.passed(Fact.of("rejected inputs judged", n), Fact.of("seed", plan.seed()));
-      sink.accept(Runner.result(op.name(), r, device.label(), where, v, ms(t0), strict));
+      sink.accept(Runner.result(op.name(), r, device.label(), where, v, micros(r.id()), strict));
     }
     String top = messages.entrySet().stream().max(Map.Entry.comparingByValue())
         .map(m -> "\"" + firstMessage.get(m.getKey()) + "\" (" + m.getValue() + " of " + plan.tries() + " tries)").orElse("");
@@ -185,9 +219,56 @@ final class PropertyPhase {
             + blameTotal + " rejected tries looked at").orElse(discarded > 0 ? "no single argument (each put back alone was still rejected)" : "");
     GenerationStats stats = new GenerationStats(plan.tries(), accepted, discarded, found.lines(), top, blame);
     for (GenerationCheck g : judges) {
-      Verdict v = g.judge(subject(null, device), stats);
-      sink.accept(Runner.result(op.name(), g, device.label(), where, v, ms(t0), strict));
+      long t = System.nanoTime();
+      Verdict v = g.judge(new Subject(null, null, spec, device, null, plan.seed()), stats);
+      sink.accept(Runner.result(op.name(), g, device.label(), where, v, micros(PROBES) + (System.nanoTime() - t) / 1_000,
+          strict));
     }
+  }
+
+  /** Generation on {@code device} stopped (a call killed the worker): what did not finish is Skipped. */
+  private void skipAll(List<Check> open, List<GenerationCheck> judges, List<RejectionCheck> rejecters, Device device,
+      String where) {
+    Verdict v = Verdict.skipped("generation on " + device.label()
+        + " stopped: a call killed the worker (see kernel.crash / kernel.timeout)");
+    List<Check> left = new ArrayList<>(open);
+    left.addAll(rejecters);
+    left.addAll(judges);
+    for (Check c : left) {
+      sink.accept(Runner.result(op.name(), c, device.label(), where, v, micros(c.id()), strict));
+    }
+  }
+
+  /** A generated input killed the worker: shrink it to a minimal one that still does, and report it. */
+  private void reportDeath(Died d, Device device, ExampleGenerator gen, Example first, List<Long> sequence,
+      String tryLabel, List<Check> open) {
+    long t = System.nanoTime();
+    Check during = open.stream().filter(c -> c.id().equals(d.check)).findFirst().orElse(null);
+    Predicate<Choices> dies = replay -> {
+      Example x = gen.generate(replay);
+      try {
+        if (units.rejection(op.name(), device, x) == null && during != null) {
+          units.evaluate(during.id(), op.name(), device, x);
+        }
+        return false;
+      } catch (KernelDeath again) {
+        return true;
+      }
+    };
+    Example minimal = first;
+    int steps = 0;
+    if (gen != null) {
+      units.counting(false);
+      Shrinker.Result shrunk = new Shrinker(dies, DEATH_SHRINK_BUDGET).shrink(sequence);
+      units.counting(true);
+      minimal = gen.generate(Choices.replay(shrunk.sequence()));
+      steps = shrunk.steps();
+    }
+    List<Fact> more = List.of(
+        Fact.of("example", first.ref() + " (" + tryLabel + ")  " + describe(first, device)),
+        Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + steps + " steps)"));
+    String check = d.check == null ? "the real kernel on a generated input (before any check)" : d.check;
+    sink.accept(units.result(d.death, op.name(), check, device, first, more, (System.nanoTime() - t) / 1_000));
   }
 
   /**
@@ -196,7 +277,7 @@ final class PropertyPhase {
    * out of generation and reported once. Rejected probes are also shown to the rejection checks.
    */
   private Discovery discover(List<ExampleGenerator> gens, Device device, List<RejectionCheck> rejecters,
-      Map<RejectionCheck, Integer> rejectedSeen, long t0) {
+      Map<RejectionCheck, Integer> rejectedSeen) {
     Map<String, Map<String, String>> layoutRejects = new LinkedHashMap<>();
     Map<String, Set<String>> layoutAccepts = new LinkedHashMap<>();
     Map<String, String> dtypeRejects = new LinkedHashMap<>();
@@ -213,7 +294,7 @@ final class PropertyPhase {
             layoutAccepts.computeIfAbsent(t.getKey(), k -> new LinkedHashSet<>()).add(layout);
           } else {
             layoutRejects.computeIfAbsent(t.getKey(), k -> new LinkedHashMap<>()).putIfAbsent(layout, why);
-            judgeProbe(probe, why, "'" + t.getKey() + "' " + layout, device, rejecters, rejectedSeen, t0);
+            judgeProbe(probe, why, "'" + t.getKey() + "' " + layout, device, rejecters, rejectedSeen);
           }
         }
       }
@@ -225,7 +306,7 @@ final class PropertyPhase {
             dtypeAccepts.add(to);
           } else {
             dtypeRejects.putIfAbsent(to, why);
-            judgeProbe(probe, why, d.getKey() + " inputs as " + to, device, rejecters, rejectedSeen, t0);
+            judgeProbe(probe, why, d.getKey() + " inputs as " + to, device, rejecters, rejectedSeen);
           }
         }
       }
@@ -258,7 +339,7 @@ final class PropertyPhase {
   }
 
   private void judgeProbe(Example probe, String why, String what, Device device, List<RejectionCheck> rejecters,
-      Map<RejectionCheck, Integer> rejectedSeen, long t0) {
+      Map<RejectionCheck, Integer> rejectedSeen) {
     for (RejectionCheck r : List.copyOf(rejecters)) {
       Verdict v = onRejected(r, probe, device, why);
       rejectedSeen.merge(r, 1, Integer::sum);
@@ -270,7 +351,7 @@ final class PropertyPhase {
         facts.add(Fact.of("rerun", rerun(r, device)));
         v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
         sink.accept(Runner.result(op.name(), r, device.label(), "probe of " + probe.ref(),
-            new Verdict(v.outcome(), facts), ms(t0), strict));
+            new Verdict(v.outcome(), facts), micros(r.id()), strict));
         rejecters.remove(r);
       }
     }
@@ -292,13 +373,21 @@ final class PropertyPhase {
    * cause ({@link Verdict#cause()}): a shrink never turns one defect into another.
    */
   private void report(Check c, Device device, ExampleGenerator gen, Example first, List<Long> sequence,
-      Function<Example, Verdict> judge, Verdict original, String tryLabel, long t0) {
+      Function<Example, Verdict> judge, Verdict original, String tryLabel) {
+    long t0 = System.nanoTime();
     String cause = original.cause();
     Outcome kind = original.outcome();
     Predicate<Choices> fails = keepsCause(gen, judge, original);
+    units.counting(false);
     Shrinker.Result shrunk = new Shrinker(fails, SHRINK_BUDGET).shrink(sequence);
+    units.counting(true);
     Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
-    Verdict v = judge.apply(minimal);
+    Verdict v;
+    try {
+      v = judge.apply(minimal);
+    } catch (Died d) {
+      v = original;
+    }
     if (v.outcome() != kind || !v.cause().equals(cause)) {
       v = original;
       minimal = first;
@@ -314,60 +403,77 @@ final class PropertyPhase {
     facts.add(Fact.of("seed", plan.seed()));
     facts.add(Fact.of("rerun", rerun(c, device)));
     v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
+    nanos.merge(c.id(), System.nanoTime() - t0, Long::sum);
     sink.accept(Runner.result(op.name(), c, device.label(), "generated from " + first.ref(),
-        new Verdict(kind, facts), ms(t0), strict));
+        new Verdict(kind, facts), micros(c.id()), strict));
   }
 
-  /** Whether the input the choices describe gives a finding of the same outcome and cause as {@code original}. */
+  /**
+   * Whether the input the choices describe gives a finding of the same outcome and cause as
+   * {@code original}; a call that kills the worker still fails.
+   */
   static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, Verdict> judge, Verdict original) {
     return replay -> {
-      Verdict v = judge.apply(gen.generate(replay));
+      Verdict v;
+      try {
+        v = judge.apply(gen.generate(replay));
+      } catch (Died d) {
+        return true;
+      }
       return v.outcome() == original.outcome() && v.cause().equals(original.cause());
     };
   }
 
   private String rerun(Check c, Device device) {
-    return "./opcheck check " + target.source() + " --op " + op.name() + " --check " + c.id()
+    return "./opcheck check " + units.source() + " --op " + op.name() + " --check " + c.id()
         + " --device " + device.label() + " --seed " + plan.seed() + " --tries " + plan.tries();
   }
 
   private String describe(Example e, Device device) {
     try {
-      return Materializer.bind(op, e, device, plan.seed()).description();
-    } catch (ExampleException ex) {
+      return units.describe(op.name(), device, e);
+    } catch (OpUnits.InvalidExample ex) {
       return "(cannot be materialized: " + ex.getMessage() + ")";
+    } catch (KernelDeath ex) {
+      return "(materializing it killed the worker: " + ex.getMessage() + ")";
     }
   }
 
-  /** Null when the real kernel runs on {@code e}; else the first line of what it raised. */
+  /** Null when the real kernel runs on {@code e}; else the first line of what it raised. A death propagates as {@link Died}. */
   private String rejection(Example e, Device device) {
+    long t = System.nanoTime();
     try {
-      OpCall.call(subject(e, device), Materializer.bind(op, e, device, plan.seed()));
-      return null;
-    } catch (ExampleException ex) {
-      return "cannot be materialized: " + ex.getMessage();
-    } catch (OpCall.KernelError ex) {
-      return ex.getMessage();
+      return units.rejection(op.name(), device, e);
+    } catch (KernelDeath d) {
+      throw new Died(d, null);
+    } finally {
+      nanos.merge(PROBES, System.nanoTime() - t, Long::sum);
     }
   }
 
   private Verdict onRejected(RejectionCheck r, Example e, Device device, String why) {
+    long t = System.nanoTime();
     try {
-      return r.onRejected(subject(e, device), why);
-    } catch (Exception | LinkageError | AssertionError ex) {
-      return Verdict.errored(ex.getClass().getSimpleName() + ": " + ex.getMessage());
+      return units.onRejected(r.id(), op.name(), device, e, why);
+    } catch (KernelDeath d) {
+      throw new Died(d, r.id());
+    } finally {
+      nanos.merge(r.id(), System.nanoTime() - t, Long::sum);
     }
   }
 
   private Verdict evaluate(Check c, Example e, Device device) {
-    return Runner.evaluate(c, subject(e, device));
+    long t = System.nanoTime();
+    try {
+      return units.evaluate(c.id(), op.name(), device, e);
+    } catch (KernelDeath d) {
+      throw new Died(d, c.id());
+    } finally {
+      nanos.merge(c.id(), System.nanoTime() - t, Long::sum);
+    }
   }
 
-  private Subject subject(Example e, Device device) {
-    return new Subject(target.library(), op, spec, device, e, plan.seed());
-  }
-
-  private static long ms(long t0) {
-    return (System.nanoTime() - t0) / 1_000_000;
+  private long micros(String key) {
+    return nanos.getOrDefault(key, 0L) / 1_000;
   }
 }

@@ -3,8 +3,8 @@ package dev.opcheck4j.run;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
-import dev.opcheck4j.torch.OpLibrary;
 import dev.opcheck4j.torch.SchemaBaseline;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -16,47 +16,39 @@ import java.util.List;
  * @param seed seed for everything drawn at random
  * @param tries generated inputs per op and device (0: examples only)
  * @param warningsAsErrors whether findings of warning checks are failures ({@code --warnings-as-errors})
- * @param baseline the schema baseline the libraries are compared against ({@code --baseline}), or null
+ * @param timeout deadline of one unit, unless the op's spec gives its own
+ * @param baseline the schema baseline the libraries are compared against, or null
  */
-public record RunPlan(
-    List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries, boolean warningsAsErrors,
-    SchemaBaseline baseline) {
+public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
+    boolean warningsAsErrors, Duration timeout, SchemaBaseline baseline) {
   public RunPlan {
     targets = List.copyOf(targets);
     devices = List.copyOf(devices);
     checks = List.copyOf(checks);
   }
 
-  public RunPlan(
-      List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries, boolean warningsAsErrors) {
-    this(targets, devices, checks, seed, tries, warningsAsErrors, null);
+  public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
+      boolean warningsAsErrors, Duration timeout) {
+    this(targets, devices, checks, seed, tries, warningsAsErrors, timeout, null);
   }
 
-  /** A plan in which warnings stay warnings (unless a target's spec says otherwise). */
+  /** A plan in which warnings stay warnings (unless a target's spec says otherwise), with the default deadline. */
   public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries) {
-    this(targets, devices, checks, seed, tries, false);
+    this(targets, devices, checks, seed, tries, false, RunRequest.DEFAULT_TIMEOUT);
   }
 
   /**
    * One library and its op entries.
    *
-   * @param library the loaded library
+   * @param library what the worker found in the library
    * @param ops op entries; every op the library registers when no spec names them
    * @param source how the command line named it, for rerun lines: {@code --spec FILE} or {@code --library LIB}
+   * @param index its position among the run's targets (the worker's index for it)
    * @param warningsAsErrors whether its spec makes warnings failures ({@code "warnings-as-errors": true})
    */
-  public record Target(OpLibrary library, List<OpSpec> ops, String source, boolean warningsAsErrors) {
+  public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index, boolean warningsAsErrors) {
     public Target {
       ops = List.copyOf(ops);
-    }
-
-    public Target(OpLibrary library, List<OpSpec> ops, String source) {
-      this(library, ops, source, false);
-    }
-
-    /** Every op the library registers, with no spec. */
-    public static Target allOps(OpLibrary library) {
-      return new Target(library, library.ops().stream().map(OpSpec::bare).toList(), "--library " + library.path());
     }
   }
 }

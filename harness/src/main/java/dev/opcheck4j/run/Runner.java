@@ -4,27 +4,21 @@ import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
-import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.LibraryView;
-import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.PerOpCheck;
-import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.torch.DispatchTable;
+import dev.opcheck4j.torch.OpSchema;
+import java.util.LinkedHashMap;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.ExistsCheck;
-import dev.opcheck4j.generate.ExampleException;
-import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.Vary;
 import dev.opcheck4j.torch.Device;
-import dev.opcheck4j.torch.NativeStrings;
-import dev.opcheck4j.torch.Operator;
-import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.UnknownOpException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,16 +26,19 @@ import java.util.Map;
 
 /**
  * Runs every applicable check on every (op, device, example) of a plan. Each result goes to the
- * listener as soon as it exists; one op's failure or a harness error never stops the others.
+ * listener as soon as it exists; one op's failure, a harness error or a dying worker never stops
+ * the others. The runner plans and keeps the prerequisites in this (parent) process; every unit
+ * that touches libtorch goes to the op's {@link Kernels}, and a worker that dies on a unit turns
+ * it into a {@code kernel.crash} or {@code kernel.timeout} result.
  */
 public final class Runner {
-  private final TorchRuntime runtime;
-  private final List<String> inputErrors = new ArrayList<>();
-  /** Whether the target being run makes warnings failures. */
-  private boolean strict;
+  private final RunPlan plan;
+  private final boolean cudaAvailable;
+  private final List<String> inputErrors = java.util.Collections.synchronizedList(new ArrayList<>());
 
-  public Runner(TorchRuntime runtime) {
-    this.runtime = runtime;
+  public Runner(RunPlan plan, boolean cudaAvailable) {
+    this.plan = plan;
+    this.cudaAvailable = cudaAvailable;
   }
 
   /** Problems with the input found while running (unknown op names), one line each. */
@@ -49,72 +46,74 @@ public final class Runner {
     return List.copyOf(inputErrors);
   }
 
-  public RunReport run(RunPlan plan, ResultListener listener) {
-    Instant started = Instant.now();
-    long t0 = System.nanoTime();
-    List<CheckResult> all = new ArrayList<>();
-    ResultListener sink =
-        r -> {
-          all.add(r);
-          listener.accept(r);
-        };
-    for (RunPlan.Target target : plan.targets()) {
-      strict = plan.warningsAsErrors() || target.warningsAsErrors();
-      runLibraryChecks(plan, target, sink);
-      for (OpSpec spec : target.ops()) {
-        runOp(plan, target, spec, sink);
-      }
-    }
-    long ms = (System.nanoTime() - t0) / 1_000_000;
-    return new RunReport(runtime.torchVersion(), runtime.presetsVersion(), started, ms, all,
-        plan.checks().stream().map(Check::info).toList());
-  }
-
-  private void runLibraryChecks(RunPlan plan, RunPlan.Target target, ResultListener sink) {
+  void runLibraryChecks(RunPlan.Target target, Kernels kernels, ResultListener sink) {
+    boolean strict = strict(target);
+    String op = String.join("|", target.library().namespaces()) + "::*";
+    OpUnits units = new OpUnits(plan, target, OpSpec.bare(op), kernels, strict);
     for (Check check : plan.checks()) {
       if (check.scope() != CheckInfo.Scope.LIBRARY) {
         continue;
       }
-      String op = String.join("|", target.library().namespaces()) + "::*";
       long t = System.nanoTime();
       if (check instanceof PerOpCheck perOp) {
-        runPerOp(perOp, plan, target, op, sink);
+        // compares data the worker reported with the baseline: runs here, in the parent
+        runPerOp(perOp, target, op, sink, strict);
         continue;
       }
-      Subject subject = new Subject(target.library(), null, OpSpec.bare(op), null, null, plan.seed());
-      Verdict v = evaluate(check, subject);
-      long ms = (System.nanoTime() - t) / 1_000_000;
+      Verdict v;
+      try {
+        v = units.evaluate(check.id(), null, null, null);
+      } catch (KernelDeath d) {
+        sink.accept(units.result(d, op, check.id(), null, null, List.of(), micros(t)));
+        continue;
+      }
+      long us = micros(t);
       if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
         for (String name : DanglingImplCheck.danglingNames(v)) {
-          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, ms, strict));
+          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, us, strict));
         }
       } else {
-        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, ms, strict));
+        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, us, strict));
       }
     }
   }
 
-  private void runPerOp(PerOpCheck check, RunPlan plan, RunPlan.Target target, String libraryOp, ResultListener sink) {
+  private void runPerOp(PerOpCheck check, RunPlan.Target target, String libraryOp, ResultListener sink, boolean strict) {
     long t = System.nanoTime();
+    Map<String, OpSchema> schemas = new LinkedHashMap<>();
+    Map<String, DispatchTable> tables = new LinkedHashMap<>();
+    for (LibraryInfo.Op o : target.library().ops()) {
+      schemas.put(o.name(), o.schema());
+      Map<String, String> kernels = new LinkedHashMap<>();
+      o.dispatchKeys().forEach(k -> kernels.put(k, "(reported by the worker)"));
+      tables.put(o.name(), new DispatchTable(kernels));
+    }
+    LibraryView view = new LibraryView(target.library().path().getFileName().toString(), schemas, tables);
     List<PerOpCheck.OpVerdict> verdicts;
     try {
-      verdicts = check.evaluateEach(LibraryView.of(target.library()), plan.baseline());
-    } catch (Exception | LinkageError | AssertionError e) {
+      verdicts = check.evaluateEach(view, plan.baseline());
+    } catch (RuntimeException e) {
       verdicts = List.of(new PerOpCheck.OpVerdict(libraryOp,
-          Verdict.errored(e.getClass().getSimpleName() + ": " + NativeStrings.firstLine(e.getMessage()))));
+          Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage())));
     }
-    long ms = (System.nanoTime() - t) / 1_000_000;
+    long us = micros(t);
     for (PerOpCheck.OpVerdict v : verdicts) {
-      sink.accept(result(v.op(), check, CheckResult.NONE, CheckResult.NONE, v.verdict(), ms, strict));
+      sink.accept(result(v.op(), check, CheckResult.NONE, CheckResult.NONE, v.verdict(), us, strict));
     }
   }
 
-  private void runOp(RunPlan plan, RunPlan.Target target, OpSpec given, ResultListener sink) {
+  /** Whether the target's findings of warning checks are failures (the run's flag or its spec's). */
+  private boolean strict(RunPlan.Target target) {
+    return plan.warningsAsErrors() || target.warningsAsErrors();
+  }
+
+  void runOp(RunPlan.Target target, OpSpec given, Kernels kernels, ResultListener sink) {
+    boolean strict = strict(target);
     OpSpec spec = given;
-    Operator op;
-    try {
-      op = target.library().op(spec.op());
-    } catch (UnknownOpException e) {
+    LibraryInfo.Op op = target.library().op(spec.op()).orElse(null);
+    if (op == null) {
+      List<String> near = UnknownOpException.nearest(spec.op(), target.library().opNames(), 3);
+      UnknownOpException e = new UnknownOpException(spec.op(), near, target.library().path().getFileName().toString());
       inputErrors.add(spec.ref() + ": " + e.getMessage());
       Verdict v =
           Verdict.failed(
@@ -126,13 +125,25 @@ public final class Runner {
       sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0, strict));
       return;
     }
-    // no silent pass: an op without examples gets one synthesized from its schema, or says why not
+    OpUnits units = new OpUnits(plan, target, spec, kernels, strict);
+    // no silent pass: an op without examples gets one synthesized from its schema (in the worker), or says why not
     if (spec.examples().isEmpty() && spec.skipReason(ExamplesCheck.ID).isEmpty()) {
-      spec = ExampleSearch.search(target.library(), op, plan.seed()).applyTo(spec);
+      long t = System.nanoTime();
+      ExampleSearch.Found found;
+      try {
+        found = units.synthesize(op.name());
+      } catch (KernelDeath d) {
+        sink.accept(units.result(d, op.name(), ExamplesCheck.ID + " (synthesizing an example)", Device.CPU, null,
+            List.of(), micros(t)));
+        found = new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
+            + d.getMessage());
+      }
+      spec = found.applyTo(spec);
+      units = units.withSpec(spec);
     }
     Map<String, Outcome> seen = new HashMap<>();
-    List<Device> devices = devicesFor(plan, spec);
-    Map<Example, String> invalid = validate(op, spec, plan.seed());
+    List<Device> devices = devicesFor(spec);
+    Map<Example, String> invalid = validate(op, spec, units);
     for (Map.Entry<String, Vary.Range> r : spec.vary().ranges().entrySet()) {
       if (op.schema().argument(r.getKey()).isEmpty()) {
         inputErrors.add(r.getValue().location() + ": \"vary\" names '" + r.getKey() + "', which is not an argument of "
@@ -141,12 +152,12 @@ public final class Runner {
     }
     for (Check check : plan.checks()) {
       switch (check.scope()) {
-        case LIBRARY, GENERATED -> {}
-        case OP -> once(plan, target, spec, op, check, null, null, seen, sink);
+        case LIBRARY, GENERATED, SUPERVISOR -> {}
+        case OP -> once(units, spec, op, check, null, null, seen, sink);
         case DEVICE -> {
           for (Device d : devices) {
             if (check.appliesTo(d)) {
-              once(plan, target, spec, op, check, d, null, seen, sink);
+              once(units, spec, op, check, d, null, seen, sink);
             }
           }
         }
@@ -157,13 +168,13 @@ public final class Runner {
             }
             if (spec.examples().isEmpty()) {
               Verdict v = Verdict.skipped("no examples for this op (give some in a spec file)");
-              emit(op, check, d, null, v, 0, seen, sink);
+              emit(units, op, check, d, null, v, 0, seen, sink);
             }
             for (Example ex : spec.examples()) {
               if (invalid.containsKey(ex)) {
-                emit(op, check, d, ex, Verdict.skipped("invalid example: " + invalid.get(ex)), 0, seen, sink);
+                emit(units, op, check, d, ex, Verdict.skipped("invalid example: " + invalid.get(ex)), 0, seen, sink);
               } else {
-                once(plan, target, spec, op, check, d, ex, seen, sink);
+                once(units, spec, op, check, d, ex, seen, sink);
               }
             }
           }
@@ -171,30 +182,32 @@ public final class Runner {
       }
     }
     if (plan.tries() > 0 && invalid.isEmpty()) {
-      PropertyPhase generated = new PropertyPhase(plan, target, spec, op, sink, strict);
+      PropertyPhase generated = new PropertyPhase(plan, units, spec, op, sink, strict);
       for (Device d : devices) {
-        if (d != Device.META && (d != Device.CUDA || runtime.cudaAvailable())) {
+        if (d != Device.META && (d != Device.CUDA || cudaAvailable)) {
           generated.run(d, seen);
         }
       }
     }
   }
 
-  /** Binds every example on the CPU once; the ones that do not fit the schema are input errors. */
-  private Map<Example, String> validate(Operator op, OpSpec spec, long seed) {
+  /** Binds every example on the CPU once; the ones that do not fit the schema (or the machine) are input errors. */
+  private Map<Example, String> validate(LibraryInfo.Op op, OpSpec spec, OpUnits units) {
     Map<Example, String> invalid = new HashMap<>();
     for (Example ex : spec.examples()) {
       try {
-        Materializer.bind(op, ex, Device.CPU, seed);
-      } catch (ExampleException e) {
+        units.describe(op.name(), Device.CPU, ex);
+      } catch (OpUnits.InvalidExample e) {
         invalid.put(ex, e.getMessage());
         inputErrors.add(e.getMessage());
+      } catch (KernelDeath d) {
+        invalid.put(ex, "materializing it killed the worker: " + d.getMessage());
       }
     }
     return invalid;
   }
 
-  private List<Device> devicesFor(RunPlan plan, OpSpec spec) {
+  private List<Device> devicesFor(OpSpec spec) {
     return plan.devices().stream()
         .filter(d -> spec.devices().isEmpty() || spec.devices().contains(d.label()))
         .filter(d -> spec.domain().allowsDevice(d.label()))
@@ -202,10 +215,9 @@ public final class Runner {
   }
 
   private void once(
-      RunPlan plan,
-      RunPlan.Target target,
+      OpUnits units,
       OpSpec spec,
-      Operator op,
+      LibraryInfo.Op op,
       Check check,
       Device device,
       Example example,
@@ -214,9 +226,18 @@ public final class Runner {
     long t = System.nanoTime();
     Verdict v = precondition(check, spec, device, seen);
     if (v == null) {
-      v = evaluate(check, new Subject(target.library(), op, spec, device, example, plan.seed()));
+      v = units.stopped().orElse(null);
     }
-    emit(op, check, device, example, v, (System.nanoTime() - t) / 1_000_000, seen, sink);
+    if (v == null) {
+      try {
+        v = units.evaluate(check.id(), op.name(), device, example);
+      } catch (KernelDeath d) {
+        seen.merge(key(check.id(), device), Outcome.FAILED, Runner::worse);
+        sink.accept(units.result(d, op.name(), check.id(), device, example, List.of(), micros(t)));
+        return;
+      }
+    }
+    emit(units, op, check, device, example, v, micros(t), seen, sink);
   }
 
   /** A Skipped verdict when the check cannot run here, or null when it can. */
@@ -225,7 +246,7 @@ public final class Runner {
     if (why.isPresent()) {
       return Verdict.skipped("skipped by the spec: " + why.get());
     }
-    if (device == Device.CUDA && !runtime.cudaAvailable()) {
+    if (device == Device.CUDA && !cudaAvailable) {
       return Verdict.skipped("no CUDA device in this process (torch.cuda_is_available() is false)");
     }
     for (String required : check.requires()) {
@@ -237,35 +258,26 @@ public final class Runner {
     return null;
   }
 
-  static Verdict evaluate(Check check, Subject subject) {
-    try {
-      return check.evaluate(subject);
-    } catch (OpCall.KernelError e) {
-      // a kernel that raised inside a check that needed it to run is a finding, not a harness bug
-      return Verdict.failed(
-          "the kernel runs on the example, as it did for kernel.error",
-          "raised: " + e.getMessage(),
-          "a kernel that raises only sometimes depends on hidden state; see determinism");
-    } catch (Exception | LinkageError | AssertionError e) {
-      return Verdict.errored(e.getClass().getSimpleName() + ": " + NativeStrings.firstLine(e.getMessage()));
-    }
-  }
-
   private void emit(
-      Operator op,
+      OpUnits units,
+      LibraryInfo.Op op,
       Check check,
       Device device,
       Example example,
       Verdict v,
-      long ms,
+      long micros,
       Map<String, Outcome> seen,
       ResultListener sink) {
     String dev = device == null ? CheckResult.NONE : device.label();
     String ex = example == null ? CheckResult.NONE : example.ref();
-    CheckResult r = result(op.name(), check, dev, ex, v, ms, strict);
+    CheckResult r = result(op.name(), check, dev, ex, v, micros, units.strict());
     // the worst outcome over a device's examples decides what dependants see
     seen.merge(key(check.id(), device), r.outcome(), Runner::worse);
     sink.accept(r);
+  }
+
+  static long micros(long t0) {
+    return (System.nanoTime() - t0) / 1_000;
   }
 
   /** Severity order: passed < warning < skipped < failed < errored. */
@@ -292,9 +304,9 @@ public final class Runner {
    * WARNING for a warning check unless {@code strict} makes warnings failures.
    */
   static CheckResult result(
-      String op, Check check, String device, String example, Verdict v, long ms, boolean strict) {
+      String op, Check check, String device, String example, Verdict v, long micros, boolean strict) {
     Outcome o = v.outcome() == Outcome.FAILED ? check.info().findingOutcome(strict) : v.outcome();
-    return new CheckResult(op, check.id(), device, example, o, v.facts(), ms);
+    return new CheckResult(op, check.id(), device, example, o, v.facts(), micros);
   }
 
 }

@@ -1,5 +1,6 @@
 package dev.opcheck4j.spec;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,6 +19,7 @@ import java.util.Optional;
  * @param domain the inputs the op is written for ({@link Domain#ANY} when the spec declares none)
  * @param synthesis what the search for an example found, when the spec gave none and the harness
  *     synthesized them; empty when the examples are the spec's own (or nothing was searched)
+ * @param timeout the op's deadline for one unit of work, when the spec gives one (else the run's)
  */
 public record OpSpec(
     String op,
@@ -29,7 +31,8 @@ public record OpSpec(
     Gradcheck gradcheck,
     Vary vary,
     Domain domain,
-    String synthesis) {
+    String synthesis,
+    Optional<Duration> timeout) {
 
   public OpSpec {
     devices = List.copyOf(devices);
@@ -37,16 +40,28 @@ public record OpSpec(
     examples = List.copyOf(examples);
   }
 
-  /** An entry with no declared domain. */
+  /** An entry with no declared domain and the run's deadline. */
   public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
       List<Example> examples, String ref, Gradcheck gradcheck, Vary vary) {
-    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, Domain.ANY, "");
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, Domain.ANY, "", Optional.empty());
+  }
+
+  /** An entry as a spec file gives it (nothing synthesized), with the run's deadline. */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "", Optional.empty());
+  }
+
+  /** An entry with the run's deadline. */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain, String synthesis) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, Optional.empty());
   }
 
   /** An entry as a spec file gives it (nothing synthesized). */
   public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
-      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain) {
-    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "");
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain, Optional<Duration> timeout) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "", timeout);
   }
 
   /** A spec entry with nothing but the op name (ops found in a library without a spec). */
@@ -56,7 +71,7 @@ public record OpSpec(
 
   /** The same entry with these synthesized examples (possibly none), and what the search found. */
   public OpSpec synthesized(List<Example> found, String note) {
-    return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note);
+    return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note, timeout);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,7 +25,7 @@ import java.util.Set;
 public final class SpecReader {
   static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors");
   static final Set<String> OP_KEYS =
-      Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain");
+      Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout");
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
   static final Set<String> DTYPE_NAMES = Set.of("float32", "float64", "float16", "bfloat16", "int64",
@@ -196,8 +197,17 @@ public final class SpecReader {
       gradcheck = new OpSpec.Gradcheck(eps, nonNegative(g, "atol", gv, d.atol()), nonNegative(g, "rtol", gv, d.rtol()), fast);
     }
     Vary vary = m.containsKey("vary") ? vary(m.get("vary")) : Vary.NONE;
+    Optional<Duration> timeout = Optional.empty();
+    if (m.containsKey("timeout")) {
+      SpecValue tv = m.get("timeout");
+      if (!tv.isNumber() || tv.number() <= 0) {
+        throw new SpecException(tv.location(), "\"timeout\" is the deadline of one unit in seconds (a number > 0), got "
+            + tv.describe());
+      }
+      timeout = Optional.of(Duration.ofMillis(Math.round(tv.number() * 1000)));
+    }
     Domain domain = m.containsKey("domain") ? domain(m.get("domain")) : Domain.ANY;
-    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary, domain);
+    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary, domain, timeout);
   }
 
   /** {@code "domain": {"layouts": ["contiguous"], "dtypes": ["float32"], "devices": ["cpu"]}}. */

@@ -190,7 +190,7 @@ public final class OpLibrary {
    */
   public Operator op(String name) throws UnknownOpException {
     if (!ops.contains(name)) {
-      throw new UnknownOpException(name, Operators.nearest(name, ops, 3), path.getFileName().toString());
+      throw new UnknownOpException(name, UnknownOpException.nearest(name, ops, 3), path.getFileName().toString());
     }
     return Operators.find(name);
   }

@@ -154,6 +154,27 @@ class MainTests {
   @Test
   void anUnknownCommandIsAUsageError() {
     assertEquals(ExitCode.INPUT_ERROR, run("frobnicate"));
-    assertEquals("opcheck: unknown command 'frobnicate'; expected list, checks, check, init, model, baseline, demo or bench\n", err());
+    assertEquals("opcheck: unknown command 'frobnicate'; expected list, checks, check, init, model, baseline, demo, merge or bench\n", err());
+  }
+
+  @Test
+  void aLibraryThatAbortsWhileLoadingIsExitTwoWithOneLine() {
+    Path lib = NativeOps.lib("abort_on_load");
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--library", lib.toString()));
+    assertEquals(1, err().lines().count(), err());
+    assertTrue(err().startsWith("opcheck: " + lib + " crashed the process while loading (in a static initializer): "
+        + "killed by SIGABRT"), err());
+  }
+
+  @Test
+  void anExampleTooLargeForTheMachineIsAnInputErrorNamingTheArgumentAndTheBytes(@TempDir Path dir) throws IOException {
+    Path spec = Files.writeString(dir.resolve("huge.json"), "{ \"library\": \"" + NativeOps.lib("good_ops")
+        + "\", \"ops\": [ { \"op\": \"good_ops::add_scalar\", \"examples\": [ { \"args\": "
+        + "[ {\"tensor\": [100000, 100000]}, 1.5 ] } ] } ] }\n");
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString(), "--tries", "0", "--jobs", "1"));
+    assertTrue(err().contains("good_ops::add_scalar argument 'x' (Tensor) needs 120000000000 bytes for float32[100000, 100000]"),
+        err());
+    assertEquals(1, err().lines().count(), err());
+    assertTrue(out().contains("summary: "), "the results gathered are kept: " + out());
   }
 }

@@ -17,7 +17,7 @@ import java.nio.file.Path;
 /**
  * {@code opcheck-report.json}, schema version 1:
  * {@code {schemaVersion, torch, presets, startedAt, durationMs, results: [{op, check, device,
- * example, outcome, facts: [{key, value}], durationMs}], summary: {passed, failed, skipped, errored}}}.
+ * example, outcome, facts: [{key, value}], durationMicros}], summary: {passed, failed, skipped, errored}}}.
  */
 public final class JsonReportFormat implements ReportFormat {
   public static final String FILE = "opcheck-report.json";
@@ -73,7 +73,7 @@ public final class JsonReportFormat implements ReportFormat {
           g.writeEndObject();
         }
         g.writeEndArray();
-        g.writeNumberField("durationMs", r.durationMs());
+        g.writeNumberField("durationMicros", r.durationMicros());
         g.writeEndObject();
       }
       g.writeEndArray();

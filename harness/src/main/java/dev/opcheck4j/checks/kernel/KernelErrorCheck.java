@@ -9,10 +9,13 @@ import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.registration.DeviceKernelCheck;
 import dev.opcheck4j.generate.BoundExample;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The kernel accepts every valid example: an exception from it is a failure naming the C++ message. */
 public final class KernelErrorCheck extends CheckBase {
   public static final String ID = "kernel.error";
+  private static final Pattern ALLOCATION = Pattern.compile("allocate (\\d+) bytes");
 
   public KernelErrorCheck() {
     super(CheckInfo.error(ID, Scope.EXAMPLE, "the kernel runs on every valid example without raising")
@@ -28,6 +31,14 @@ public final class KernelErrorCheck extends CheckBase {
     } catch (OpCall.KernelError e) {
       if (e.unsupportedType().isPresent()) {
         return runtimeLimit(s, e.unsupportedType().get(), e.getMessage(), OpCall.exampleFact(s, ex));
+      }
+      Matcher bytes = ALLOCATION.matcher(e.getMessage());
+      if (bytes.find()) {
+        return Verdict.failed(
+            s.op().name() + " runs on the example on " + s.device().label(),
+            "raised: " + e.getMessage(),
+            "the kernel asked for more memory than the machine has: check the sizes it computes from its inputs",
+            Fact.of("requested bytes", bytes.group(1)), OpCall.exampleFact(s, ex));
       }
       return Verdict.failed(
           s.op().name() + " runs on the example on " + s.device().label(),

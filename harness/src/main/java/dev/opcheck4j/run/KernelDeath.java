@@ -1,0 +1,33 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.api.Fact;
+import java.util.List;
+
+/**
+ * The worker died (or was killed at the deadline) while running a unit: the unit has no verdict of
+ * its own, and becomes a {@code kernel.crash} or {@code kernel.timeout} result.
+ */
+public final class KernelDeath extends Exception {
+  /** Check id of the result it becomes. */
+  public static final String CRASH = dev.opcheck4j.checks.kernel.KernelCrashCheck.ID;
+  public static final String TIMEOUT = dev.opcheck4j.checks.kernel.KernelTimeoutCheck.ID;
+
+  private final String check;
+  private final transient List<Fact> facts;
+
+  KernelDeath(String check, String cause, List<Fact> facts) {
+    super(cause);
+    this.check = check;
+    this.facts = List.copyOf(facts);
+  }
+
+  /** {@link #CRASH} or {@link #TIMEOUT}. */
+  public String check() {
+    return check;
+  }
+
+  /** What is known about the death: cause, signal or status, native frames, last output, error file. */
+  public List<Fact> facts() {
+    return facts;
+  }
+}

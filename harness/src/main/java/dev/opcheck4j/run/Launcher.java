@@ -1,0 +1,389 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.ResultListener;
+import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.run.worker.LocalKernels;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.torch.SchemaBaseline;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.LibraryLoadException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * The one entry point of a run, used by the command line, the JUnit API and the JUnit Platform
+ * engine: {@code Launcher.execute(request, listener)} checks what the request names and returns the
+ * report, passing each result to {@code listener} as soon as it is final, in the plan's order.
+ *
+ * <p>This process plans, generates, shrinks and reports, and loads no native code: every unit that
+ * touches libtorch runs in one of {@code jobs} worker JVMs, which take ops from one queue. A worker
+ * that dies is replaced and the run goes on. Results are also appended to
+ * {@code DIR/opcheck-results.jsonl} as they arrive.
+ */
+public final class Launcher {
+  private Launcher() {}
+
+  /**
+   * Runs {@code request}.
+   *
+   * @throws LibraryLoadException when a library cannot be loaded, or crashes while loading (one line naming it)
+   * @throws SpecException when a spec file is invalid
+   * @throws IllegalArgumentException naming an unknown check or family
+   */
+  public static RunOutcome execute(RunRequest request, ResultListener listener)
+      throws LibraryLoadException, SpecException {
+    Instant started = Instant.now();
+    long t0 = System.nanoTime();
+    List<Check> checks = request.checks().isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(request.checks());
+    List<RunRequest.Target> resolved = new ArrayList<>();
+    List<List<OpSpec>> specOps = new ArrayList<>();
+    List<Boolean> strict = new ArrayList<>();
+    for (RunRequest.Target t : request.targets()) {
+      if (t.spec() != null) {
+        SpecFile file = SpecReader.read(t.spec());
+        strict.add(file.warningsAsErrors());
+        Path lib = t.library() != null ? t.library() : file.library();
+        resolved.add(new RunRequest.Target(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
+        specOps.add(file.selectOps(request.ops()));
+      } else {
+        resolved.add(new RunRequest.Target(null, t.library().toAbsolutePath()));
+        specOps.add(null);
+        strict.add(false);
+      }
+    }
+    SchemaBaseline baseline = null;
+    if (request.baseline() != null) {
+      try {
+        baseline = SchemaBaseline.read(request.baseline());
+      } catch (java.io.IOException e) {
+        String file = request.baseline().toString();
+        String m = e.getMessage();
+        throw new SpecException(file, m.startsWith(file + ": ") ? m.substring(file.length() + 2) : m);
+      }
+    }
+    Path dir = request.reportDir() != null ? request.reportDir() : tempDir();
+    Protocol.Init init = new Protocol.Init(resolved, request.ops());
+    int jobs = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
+    List<Slot> slots = new ArrayList<>();
+    try {
+      Slot first = new Slot(request, dir, init, new AtomicInteger());
+      slots.add(first);
+      WorkerInfo info = first.start();
+      List<RunPlan.Target> targets = new ArrayList<>();
+      for (int i = 0; i < resolved.size(); i++) {
+        LibraryInfo lib = info.libraries().get(i);
+        List<OpSpec> ops = specOps.get(i) != null ? specOps.get(i)
+            : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
+        targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, strict.get(i)));
+      }
+      List<Device> devices = request.devices().isEmpty() ? info.devicesUnderTest() : request.devices();
+      RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), request.warningsAsErrors(),
+          request.timeout(), baseline);
+      List<Job> all = jobs(plan, request.shard());
+      Runner runner = new Runner(plan, info.cudaAvailable());
+      List<CheckResult> results;
+      try (ResultsFile file = ResultsFile.create(dir, info.torchVersion(), info.presetsVersion(), started,
+          checks.stream().map(Check::id).toList())) {
+        Ordered ordered = new Ordered(all.size(), listener, file);
+        for (int i = 1; i < Math.min(jobs, all.size()); i++) {
+          slots.add(new Slot(request, dir, init, first.numbers));
+        }
+        runAll(runner, all, slots, ordered);
+        results = ordered.results();
+        List<String> inputErrors = runner.inputErrors().stream().sorted().toList();
+        inputErrors.forEach(file::inputError);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        file.end(ms);
+        List<String> ops = all.stream().filter(j -> j.op() != null).map(j -> j.op().op()).toList();
+        return new RunOutcome(new RunReport(info.torchVersion(), info.presetsVersion(), started, ms, results,
+            checks.stream().map(Check::info).toList()), inputErrors, ops, info.libraries());
+      }
+    } finally {
+      slots.forEach(Slot::close);
+      if (request.reportDir() == null) {
+        deleteIfClean(dir);
+      }
+    }
+  }
+
+  /**
+   * What a library registers, as a worker sees it (for {@code ./opcheck list}).
+   *
+   * @throws LibraryLoadException when it cannot be loaded, or crashes while loading
+   */
+  public static LibraryInfo describe(Path library) throws LibraryLoadException, SpecException {
+    Path dir = tempDir();
+    RunRequest request = RunRequest.builder().library(library).jobs(1).build();
+    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, library.toAbsolutePath())), List.of());
+    Slot slot = new Slot(request, dir, init, new AtomicInteger());
+    try {
+      return slot.start().libraries().get(0);
+    } finally {
+      slot.close();
+      deleteIfClean(dir);
+    }
+  }
+
+  /**
+   * A library and, per op in its order, an example synthesized from the op's schema that the cpu
+   * kernel accepts (or why none was found).
+   */
+  public record Synthesized(LibraryInfo library, List<ExampleSearch.Found> found) {}
+
+  /**
+   * Searches, in a worker, an example for every op of {@code library} (for {@code ./opcheck init}).
+   *
+   * @throws LibraryLoadException when it cannot be loaded, or crashes while loading
+   */
+  public static Synthesized synthesize(Path library, long seed) throws LibraryLoadException, SpecException {
+    Path dir = tempDir();
+    RunRequest request = RunRequest.builder().library(library).jobs(1).build();
+    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, library.toAbsolutePath())), List.of());
+    Slot slot = new Slot(request, dir, init, new AtomicInteger());
+    try {
+      LibraryInfo lib = slot.start().libraries().get(0);
+      List<ExampleSearch.Found> found = new ArrayList<>();
+      for (LibraryInfo.Op op : lib.ops()) {
+        try {
+          Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.SYNTHESIZE, 0, op.name(), null, Device.CPU, null, seed,
+              null, null), request.timeout());
+          found.add(OpUnits.found(v));
+        } catch (KernelDeath d) {
+          found.add(new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
+              + d.getMessage()));
+        }
+      }
+      return new Synthesized(lib, found);
+    } finally {
+      slot.close();
+      deleteIfClean(dir);
+    }
+  }
+
+  /**
+   * One op's units (or a library's library-wide checks, when {@code op} is null), at {@code position}
+   * in the unsharded plan.
+   */
+  private record Job(int position, RunPlan.Target target, OpSpec op) {}
+
+  /** Every library's library-wide checks, then its ops; a shard keeps its part of the ops. */
+  private static List<Job> jobs(RunPlan plan, RunRequest.Shard shard) {
+    List<Job> out = new ArrayList<>();
+    int position = 0;
+    int opIndex = 0;
+    for (RunPlan.Target t : plan.targets()) {
+      if (shard.index() == 1) {
+        out.add(new Job(position, t, null));
+      }
+      position++;
+      for (OpSpec op : t.ops()) {
+        if (shard.owns(opIndex++)) {
+          out.add(new Job(position, t, op));
+        }
+        position++;
+      }
+    }
+    return out;
+  }
+
+  private static void runAll(Runner runner, List<Job> all, List<Slot> slots, Ordered ordered) {
+    AtomicInteger next = new AtomicInteger();
+    List<Thread> threads = new ArrayList<>();
+    List<RuntimeException> failures = new ArrayList<>();
+    for (Slot slot : slots) {
+      Thread t = new Thread(() -> {
+        try {
+          for (int i = next.getAndIncrement(); i < all.size(); i = next.getAndIncrement()) {
+            Job job = all.get(i);
+            int index = i;
+            AtomicInteger seq = new AtomicInteger();
+            ResultListener sink = r -> ordered.accept(index, job.position(), seq.getAndIncrement(), r);
+            if (job.op() == null) {
+              runner.runLibraryChecks(job.target(), slot, sink);
+            } else {
+              runner.runOp(job.target(), job.op(), slot, sink);
+            }
+            ordered.finish(index);
+          }
+        } catch (RuntimeException e) {
+          synchronized (failures) {
+            failures.add(e);
+          }
+        }
+      }, "opcheck4j-job-" + threads.size());
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
+    if (!failures.isEmpty()) {
+      throw failures.get(0);
+    }
+  }
+
+  /** Releases results to the listener in plan order, whatever order the jobs finish in. */
+  private static final class Ordered {
+    private final List<List<CheckResult>> buffers = new ArrayList<>();
+    private final boolean[] done;
+    private final ResultListener listener;
+    private final ResultsFile file;
+    private final List<CheckResult> released = new ArrayList<>();
+    private int next;
+
+    Ordered(int jobs, ResultListener listener, ResultsFile file) {
+      for (int i = 0; i < jobs; i++) {
+        buffers.add(new ArrayList<>());
+      }
+      this.done = new boolean[jobs];
+      this.listener = listener;
+      this.file = file;
+    }
+
+    synchronized void accept(int job, int position, int seq, CheckResult r) {
+      file.result(position, seq, r);
+      if (job == next) {
+        release(r);
+      } else {
+        buffers.get(job).add(r);
+      }
+    }
+
+    synchronized void finish(int job) {
+      done[job] = true;
+      while (next < done.length && done[next]) {
+        next++;
+        if (next < done.length) {
+          buffers.get(next).forEach(this::release);
+          buffers.get(next).clear();
+        }
+      }
+    }
+
+    private void release(CheckResult r) {
+      released.add(r);
+      listener.accept(r);
+    }
+
+    synchronized List<CheckResult> results() {
+      return List.copyOf(released);
+    }
+  }
+
+  /**
+   * One job thread's kernels: a worker, started on first use and replaced after it dies. Also the
+   * in-process kernels when measuring.
+   */
+  private static final class Slot implements Kernels {
+    private final RunRequest request;
+    private final Path dir;
+    private final Protocol.Init init;
+    private final AtomicInteger numbers;
+    private Kernels current;
+
+    Slot(RunRequest request, Path dir, Protocol.Init init, AtomicInteger numbers) {
+      this.request = request;
+      this.dir = dir;
+      this.init = init;
+      this.numbers = numbers;
+    }
+
+    /** Starts the first worker and returns what it loaded. */
+    WorkerInfo start() throws LibraryLoadException, SpecException {
+      if (request.isolation() == RunRequest.Isolation.IN_PROCESS) {
+        LocalKernels local = LocalKernels.load(init);
+        current = local;
+        return local.info();
+      }
+      String[] loading = {null};
+      try {
+        WorkerProcess.Started s = WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(),
+            lib -> loading[0] = lib);
+        current = s.worker();
+        return s.info();
+      } catch (WorkerProcess.LoadError e) {
+        throw new LibraryLoadException(Path.of(loading[0] == null ? "-" : loading[0]), e.getMessage());
+      } catch (KernelDeath d) {
+        if (loading[0] == null) {
+          throw new IllegalStateException("the worker JVM died while loading libtorch: " + d.getMessage());
+        }
+        Path lib = Path.of(loading[0]);
+        throw new LibraryLoadException(lib, lib + " crashed the process while loading (in a static initializer): "
+            + d.getMessage());
+      }
+    }
+
+    private Duration startDeadline() {
+      return request.timeout().compareTo(Duration.ofSeconds(120)) > 0 ? request.timeout() : Duration.ofSeconds(120);
+    }
+
+    @Override
+    public Verdict run(Protocol.Unit unit, Duration deadline) throws KernelDeath {
+      if (current == null) {
+        try {
+          current = WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(), lib -> {}).worker();
+        } catch (WorkerProcess.LoadError e) {
+          throw new IllegalStateException("a replacement worker could not load the libraries: " + e.getMessage(), e);
+        }
+      }
+      try {
+        return current.run(unit, deadline);
+      } catch (KernelDeath d) {
+        current = null;
+        throw d;
+      }
+    }
+
+    @Override
+    public void close() {
+      if (current != null) {
+        current.close();
+        current = null;
+      }
+    }
+  }
+
+  private static Path tempDir() {
+    try {
+      return Files.createTempDirectory("opcheck4j-run-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Deletes a temporary run directory unless a worker left an error file in it (results point there). */
+  private static void deleteIfClean(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      List<Path> all = files.sorted(Comparator.reverseOrder()).toList();
+      if (all.stream().anyMatch(p -> p.getFileName().toString().startsWith("hs_err"))) {
+        return;
+      }
+      for (Path p : all) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // a leftover temporary directory is harmless
+    }
+  }
+}

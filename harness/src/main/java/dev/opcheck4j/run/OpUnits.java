@@ -1,0 +1,167 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.torch.Device;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The units of one op, sent to its kernels (a worker) with the op's deadline. Counts the worker
+ * deaths the op caused: after {@link #MAX_DEATHS} the rest of the op is not run.
+ */
+final class OpUnits {
+  static final int MAX_DEATHS = 3;
+
+  private final RunPlan plan;
+  private final RunPlan.Target target;
+  private final OpSpec spec;
+  /** The spec entry sent with each unit when it is not the one the worker reads (examples were synthesized). */
+  private final OpSpec sent;
+  private final Kernels kernels;
+  private final boolean strict;
+  private int deaths;
+  private boolean counting = true;
+
+  OpUnits(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, boolean strict) {
+    this.plan = plan;
+    this.target = target;
+    this.spec = spec;
+    this.sent = spec.synthesis().isEmpty() ? null : spec;
+    this.kernels = kernels;
+    this.strict = strict;
+  }
+
+  /** The same op's units with its spec entry changed (synthesized examples); deaths so far still count. */
+  OpUnits withSpec(OpSpec changed) {
+    OpUnits u = new OpUnits(plan, target, changed, kernels, strict);
+    u.deaths = deaths;
+    return u;
+  }
+
+  /** Searches (in the worker) for an example synthesized from the op's schema that the cpu kernel accepts. */
+  ExampleSearch.Found synthesize(String op) throws KernelDeath {
+    return found(run(unit(Protocol.Kind.SYNTHESIZE, op, null, Device.CPU, null, null)));
+  }
+
+  /** What a SYNTHESIZE unit's verdict says was found. */
+  static ExampleSearch.Found found(Verdict v) {
+    String json = first(v, "example");
+    return new ExampleSearch.Found(json.isEmpty() ? java.util.Optional.empty()
+        : java.util.Optional.of(Wire.read(json, Example.class)), first(v, "note"));
+  }
+
+  private Protocol.Unit unit(Protocol.Kind kind, String op, String check, Device device, Example example, String why) {
+    return new Protocol.Unit(kind, target.index(), op, check, device, example, plan.seed(), why, sent);
+  }
+
+  /** Whether findings of warning checks are failures for this op. */
+  boolean strict() {
+    return strict;
+  }
+
+  Verdict evaluate(String check, String op, Device device, Example example) throws KernelDeath {
+    return run(unit(Protocol.Kind.EVALUATE, op, check, device, example, null));
+  }
+
+  /** Null when the real kernel accepts the example; else the first line of what it raised (or why it cannot be made). */
+  String rejection(String op, Device device, Example example) throws KernelDeath {
+    Verdict v = run(unit(Protocol.Kind.ACCEPTS, op, null, device, example, null));
+    return v.outcome() == Outcome.PASSED ? null : first(v, "raised");
+  }
+
+  /** A rejection check's verdict on an input the real kernel raised {@code why} on. */
+  Verdict onRejected(String check, String op, Device device, Example example, String why) throws KernelDeath {
+    return run(unit(Protocol.Kind.ON_REJECTED, op, check, device, example, why));
+  }
+
+  /** The example's inputs as text, or the reason it does not fit the schema (as the exception's message). */
+  String describe(String op, Device device, Example example) throws KernelDeath, InvalidExample {
+    Verdict v = run(unit(Protocol.Kind.BIND, op, null, device, example, null));
+    if (v.outcome() != Outcome.PASSED) {
+      throw new InvalidExample(first(v, "error"));
+    }
+    return first(v, "description");
+  }
+
+  /** An example that does not fit the op's schema or the machine. */
+  static final class InvalidExample extends Exception {
+    InvalidExample(String message) {
+      super(message);
+    }
+  }
+
+  private static String first(Verdict v, String key) {
+    return v.facts().stream().filter(f -> f.key().equals(key)).map(Fact::value).findFirst().orElse("");
+  }
+
+  private Verdict run(Protocol.Unit unit) throws KernelDeath {
+    try {
+      return kernels.run(unit, deadline());
+    } catch (KernelDeath d) {
+      if (counting) {
+        deaths++;
+      }
+      throw d;
+    }
+  }
+
+  /** Whether deaths count towards {@link #MAX_DEATHS}; not while shrinking, which re-finds a death already counted. */
+  void counting(boolean on) {
+    counting = on;
+  }
+
+  /** How the command line named the op's target, for rerun lines. */
+  String source() {
+    return target.source();
+  }
+
+  Duration deadline() {
+    return spec.timeout().orElse(plan.timeout());
+  }
+
+  /** A Skipped verdict once the op has killed its worker {@link #MAX_DEATHS} times, else empty. */
+  Optional<Verdict> stopped() {
+    return deaths >= MAX_DEATHS
+        ? Optional.of(Verdict.skipped("not run: this op's kernels killed the worker " + deaths
+            + " times (see kernel.crash / kernel.timeout); the rest of the op is skipped"))
+        : Optional.empty();
+  }
+
+  /**
+   * The result a death becomes: {@code kernel.crash} or {@code kernel.timeout} for the unit in
+   * flight, with what was running, how the worker died and a rerun line.
+   *
+   * @param check the check that was running (or what the harness was doing)
+   * @param more facts to add before the rerun line (the generated and minimal example)
+   */
+  CheckResult result(KernelDeath d, String op, String check, Device device, Example example, List<Fact> more,
+      long micros) {
+    boolean timeout = d.check().equals(KernelDeath.TIMEOUT);
+    List<Fact> facts = new ArrayList<>();
+    facts.add(Fact.of("expected", timeout ? "the unit finishes within " + deadline().toSeconds() + " s"
+        : "the kernel returns or raises; the process survives"));
+    facts.add(Fact.of("but was", d.getMessage()));
+    facts.add(Fact.of("check", check));
+    if (example != null && more.isEmpty()) {
+      facts.add(Fact.of("example", example.ref()));
+    }
+    facts.addAll(more);
+    d.facts().stream().filter(f -> !f.key().equals("cause")).forEach(facts::add);
+    facts.add(Fact.of("seed", plan.seed()));
+    facts.add(Fact.of("rerun", "./opcheck check " + target.source() + " --op " + op
+        + (check.contains(" ") ? "" : " --check " + check) + (device == null ? "" : " --device " + device.label())
+        + " --seed " + plan.seed() + " --tries " + plan.tries() + " --jobs 1"));
+    facts.add(Fact.of("hint", timeout
+        ? "an infinite loop, or a kernel far slower than the deadline: give the op a \"timeout\" in the spec if it is only slow"
+        : "the native frames name the faulting function; rerun under gdb, or build the library with -fsanitize=address"));
+    return new CheckResult(op, d.check(), device == null ? CheckResult.NONE : device.label(),
+        example == null ? CheckResult.NONE : example.ref(), Outcome.FAILED, facts, micros);
+  }
+}

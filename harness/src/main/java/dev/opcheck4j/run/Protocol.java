@@ -1,0 +1,81 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.torch.Device;
+import java.util.List;
+
+/**
+ * The messages between the parent and a worker, one {@link Wire} line each, over a Unix-domain
+ * socket of their own (a kernel writing to stdout or stderr cannot reach it).
+ *
+ * <p>The parent first sends an {@link Init}; the worker announces each library before loading it
+ * ({@code loading}), then replies {@code ready} with a {@link WorkerInfo} (or {@code load-error}).
+ * Then, per {@link Request}, the worker announces the unit ({@code begin}) before starting it and
+ * answers {@code done} with its verdict, so a death is attributed to exactly the unit in flight.
+ */
+public final class Protocol {
+  private Protocol() {}
+
+  /**
+   * The libraries a worker loads, with the spec files (for tolerances, skips and settings).
+   *
+   * @param targets one per target of the run, library paths resolved
+   * @param ops the op filter of the run
+   */
+  public record Init(List<RunRequest.Target> targets, List<String> ops) {}
+
+  /** What a unit asks of the worker. */
+  public enum Kind {
+    /** Evaluate a check: the verdict. */
+    EVALUATE,
+    /** Call the real kernel on the example: PASSED when it accepted it, FAILED (fact {@code raised}) when it raised. */
+    ACCEPTS,
+    /** A rejection check's verdict on an input the real kernel raised {@link Unit#rejected} on. */
+    ON_REJECTED,
+    /** Materialize the example: PASSED with its description, FAILED with why it does not fit. */
+    BIND,
+    /**
+     * Synthesize an example from the op's schema that the cpu kernel accepts: facts {@code note}, and
+     * {@code example} (the example as one {@link Wire} line) when one was found.
+     */
+    SYNTHESIZE
+  }
+
+  /**
+   * One unit of work.
+   *
+   * @param kind what to do
+   * @param target index of the target (library) in {@link Init#targets()}
+   * @param op qualified op name; null for a library-wide check
+   * @param check check id (EVALUATE), else null
+   * @param device device, or null for checks that run on none
+   * @param example the example as spec data, or null
+   * @param seed the run's seed
+   * @param rejected what the real kernel raised on the example (ON_REJECTED), else null
+   * @param spec the op's spec entry when it differs from the spec file's (synthesized examples), else null
+   */
+  public record Unit(Kind kind, int target, String op, String check, Device device, Example example, long seed,
+      String rejected, OpSpec spec) {}
+
+  /**
+   * Parent to worker: a unit, or the request to exit when {@code unit} is null.
+   *
+   * @param id sequence number, echoed by the worker
+   * @param init the libraries to load (first message only)
+   * @param unit the unit of work
+   */
+  public record Request(long id, Init init, Unit unit) {}
+
+  /**
+   * Worker to parent.
+   *
+   * @param id the request this answers
+   * @param event {@code loading}, {@code ready}, {@code load-error}, {@code begin} or {@code done}
+   * @param text the library being loaded, the load error, or a BIND description
+   * @param verdict the unit's verdict ({@code done})
+   * @param info what was loaded ({@code ready})
+   */
+  public record Reply(long id, String event, String text, Verdict verdict, WorkerInfo info) {}
+}

@@ -1,0 +1,20 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.api.RunReport;
+import java.util.List;
+
+/**
+ * A finished run.
+ *
+ * @param report every result, in the stable order of the plan (the same for any number of jobs)
+ * @param inputErrors problems with the input found while running (unknown ops, invalid examples), one line each
+ * @param ops the ops that were checked, in plan order
+ * @param libraries what each target's library registers, as the workers found it (empty for a merge)
+ */
+public record RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries) {
+  public RunOutcome {
+    inputErrors = List.copyOf(inputErrors);
+    ops = List.copyOf(ops);
+    libraries = List.copyOf(libraries);
+  }
+}

@@ -1,0 +1,235 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.torch.Device;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one run checks and how: the plain input of {@link Launcher#execute}. Build it with
+ * {@link #builder()}; every list may be empty (meaning "all" for ops, checks and devices).
+ *
+ * @param targets what to check: spec files and libraries, in order
+ * @param ops op names to check ({@code ns::name}); empty: all
+ * @param checks check ids or families; empty: every registered check
+ * @param devices devices under test; empty: every available one, plus cuda reported Skipped without a GPU
+ * @param seed seed for everything drawn at random
+ * @param tries generated inputs per op and device (0: the examples only)
+ * @param jobs worker processes running at once (at least 1)
+ * @param timeout deadline of one unit of work (a spec may give an op its own)
+ * @param shard the part of the ops this run checks
+ * @param reportDir where {@code opcheck-results.jsonl}, worker logs and JVM error files go; null: a
+ *     temporary directory, deleted when the run ends
+ * @param isolation where kernels run; {@link Isolation#WORKERS} unless measuring
+ * @param warningsAsErrors whether findings of warning checks are failures ({@code --warnings-as-errors})
+ * @param baseline a schema baseline file to compare the libraries against ({@code --baseline}), or null
+ */
+public record RunRequest(
+    List<Target> targets,
+    List<String> ops,
+    List<String> checks,
+    List<Device> devices,
+    long seed,
+    int tries,
+    int jobs,
+    Duration timeout,
+    Shard shard,
+    Path reportDir,
+    Isolation isolation,
+    boolean warningsAsErrors,
+    Path baseline) {
+
+  public static final long DEFAULT_SEED = 20261122L;
+  public static final int DEFAULT_TRIES = 100;
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+  public RunRequest {
+    targets = List.copyOf(targets);
+    ops = List.copyOf(ops);
+    checks = List.copyOf(checks);
+    devices = List.copyOf(devices);
+    Objects.requireNonNull(timeout, "timeout");
+    Objects.requireNonNull(shard, "shard");
+    Objects.requireNonNull(isolation, "isolation");
+    if (jobs < 1) {
+      throw new IllegalArgumentException("jobs must be at least 1, got " + jobs);
+    }
+    if (tries < 0) {
+      throw new IllegalArgumentException("tries must be at least 0, got " + tries);
+    }
+  }
+
+  /**
+   * One library to check.
+   *
+   * @param spec a spec file (its ops, examples and settings), or null for every op the library registers
+   * @param library the library; null to take the one the spec names
+   */
+  public record Target(Path spec, Path library) {
+    public Target {
+      if (spec == null && library == null) {
+        throw new IllegalArgumentException("a target needs a spec file or a library");
+      }
+    }
+
+    /** How the command line names it, for rerun lines: {@code --spec FILE} or {@code --library LIB}. */
+    public String source() {
+      return spec != null ? "--spec " + spec : "--library " + library;
+    }
+  }
+
+  /** Where kernels run. */
+  public enum Isolation {
+    /** In supervised worker JVMs: a crash or hang is a finding. The default. */
+    WORKERS,
+    /** In the calling JVM (loads libtorch here; a crashing kernel takes the caller down). For benchmarks. */
+    IN_PROCESS
+  }
+
+  /**
+   * Part {@code index} (1-based) of {@code count}: op {@code k} of the unsharded plan belongs to
+   * part {@code k % count + 1}; library-wide checks belong to part 1.
+   */
+  public record Shard(int index, int count) {
+    public static final Shard ALL = new Shard(1, 1);
+
+    public Shard {
+      if (count < 1 || index < 1 || index > count) {
+        throw new IllegalArgumentException("shard must be I/N with 1 <= I <= N, got " + index + "/" + count);
+      }
+    }
+
+    /** Parses {@code I/N}. */
+    public static Shard parse(String text) {
+      int slash = text.indexOf('/');
+      try {
+        if (slash > 0) {
+          return new Shard(Integer.parseInt(text.substring(0, slash)), Integer.parseInt(text.substring(slash + 1)));
+        }
+      } catch (NumberFormatException e) {
+        // falls through to the message below
+      }
+      throw new IllegalArgumentException("--shard takes I/N (e.g. 1/2), got '" + text + "'");
+    }
+
+    public boolean owns(int position) {
+      return position % count == index - 1;
+    }
+
+    @Override
+    public String toString() {
+      return index + "/" + count;
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a request; unset values take the defaults of the command line. */
+  public static final class Builder {
+    private final List<Target> targets = new ArrayList<>();
+    private final List<String> ops = new ArrayList<>();
+    private final List<String> checks = new ArrayList<>();
+    private final List<Device> devices = new ArrayList<>();
+    private long seed = DEFAULT_SEED;
+    private int tries = DEFAULT_TRIES;
+    private int jobs = Runtime.getRuntime().availableProcessors();
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private Shard shard = Shard.ALL;
+    private Path reportDir;
+    private Isolation isolation = Isolation.WORKERS;
+    private boolean warningsAsErrors;
+    private Path baseline;
+
+    private Builder() {}
+
+    /** The ops, examples and settings of a spec file, on the library it names. */
+    public Builder spec(Path file) {
+      targets.add(new Target(file, null));
+      return this;
+    }
+
+    /** The ops, examples and settings of a spec file, on {@code library} instead of the one it names. */
+    public Builder spec(Path file, Path library) {
+      targets.add(new Target(file, library));
+      return this;
+    }
+
+    /** Every op {@code file} registers, with no spec. */
+    public Builder library(Path file) {
+      targets.add(new Target(null, file));
+      return this;
+    }
+
+    public Builder ops(List<String> names) {
+      ops.addAll(names);
+      return this;
+    }
+
+    public Builder checks(List<String> idsOrFamilies) {
+      checks.addAll(idsOrFamilies);
+      return this;
+    }
+
+    public Builder devices(List<Device> list) {
+      devices.addAll(list);
+      return this;
+    }
+
+    public Builder seed(long value) {
+      seed = value;
+      return this;
+    }
+
+    public Builder tries(int value) {
+      tries = value;
+      return this;
+    }
+
+    public Builder jobs(int value) {
+      jobs = value;
+      return this;
+    }
+
+    public Builder timeout(Duration value) {
+      timeout = value;
+      return this;
+    }
+
+    public Builder shard(Shard value) {
+      shard = value;
+      return this;
+    }
+
+    /** Null: a temporary directory for the run's files. */
+    public Builder reportDir(Path dir) {
+      reportDir = dir;
+      return this;
+    }
+
+    public Builder isolation(Isolation value) {
+      isolation = value;
+      return this;
+    }
+
+    /** Findings of warning checks are failures ({@code --warnings-as-errors}). */
+    public Builder warningsAsErrors(boolean value) {
+      warningsAsErrors = value;
+      return this;
+    }
+
+    /** Adds schema.compatible against this baseline file (docs/baseline.md). */
+    public Builder baseline(Path file) {
+      baseline = file;
+      return this;
+    }
+
+    public RunRequest build() {
+      return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
+          isolation, warningsAsErrors, baseline);
+    }
+  }
+}

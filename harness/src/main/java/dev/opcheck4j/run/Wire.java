@@ -1,0 +1,281 @@
+package dev.opcheck4j.run;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.opcheck4j.spec.SpecValue;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The protocol's encoding: records (and the lists, maps, optionals, enums, strings and numbers they
+ * hold) as one line of JSON each way, so the parent and a worker exchange spec-level data (examples,
+ * schemas, verdicts), never native objects. {@link SpecValue} keeps the difference between 2 and 2.0.
+ */
+public final class Wire {
+  private static final JsonFactory JSON = new JsonFactory();
+  private static final Map<Class<?>, Shape> SHAPES = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** A record class's components, accessors and canonical constructor, looked up once. */
+  private record Shape(RecordComponent[] components, java.lang.reflect.Method[] accessors, Class<?>[] types,
+      Type[] genericTypes, Constructor<?> constructor) {
+    static Shape of(Class<?> c) {
+      return SHAPES.computeIfAbsent(c, k -> {
+        RecordComponent[] comps = k.getRecordComponents();
+        java.lang.reflect.Method[] accessors = new java.lang.reflect.Method[comps.length];
+        Class<?>[] types = new Class<?>[comps.length];
+        Type[] generic = new Type[comps.length];
+        for (int i = 0; i < comps.length; i++) {
+          accessors[i] = comps[i].getAccessor();
+          accessors[i].setAccessible(true);
+          types[i] = comps[i].getType();
+          generic[i] = comps[i].getGenericType();
+        }
+        try {
+          Constructor<?> ctor = k.getDeclaredConstructor(types);
+          ctor.setAccessible(true);
+          return new Shape(comps, accessors, types, generic, ctor);
+        } catch (NoSuchMethodException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+    }
+  }
+
+  private Wire() {}
+
+  /** {@code value} as one line of JSON (no newline). */
+  public static String write(Object value) {
+    StringWriter out = new StringWriter();
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      emit(g, value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  /** Reads one line written by {@link #write} as {@code type}. */
+  public static <T> T read(String line, Class<T> type) {
+    try (JsonParser p = JSON.createParser(line)) {
+      p.nextToken();
+      return type.cast(convert(tree(p), type));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void emit(JsonGenerator g, Object v) throws IOException {
+    if (v == null) {
+      g.writeNull();
+    } else if (v instanceof String s) {
+      g.writeString(s);
+    } else if (v instanceof Boolean b) {
+      g.writeBoolean(b);
+    } else if (v instanceof Long || v instanceof Integer) {
+      g.writeNumber(((Number) v).longValue());
+    } else if (v instanceof Double d) {
+      g.writeString(Double.toString(d));
+    } else if (v instanceof Enum<?> e) {
+      g.writeString(e.name());
+    } else if (v instanceof Path p) {
+      g.writeString(p.toString());
+    } else if (v instanceof Duration d) {
+      g.writeNumber(d.toMillis());
+    } else if (v instanceof Optional<?> o) {
+      emit(g, o.orElse(null));
+    } else if (v instanceof SpecValue sv) {
+      g.writeStartArray();
+      Object x = sv.value();
+      g.writeString(x == null ? "n" : x instanceof Boolean ? "b" : x instanceof Long ? "i" : x instanceof Double ? "d"
+          : x instanceof String ? "s" : x instanceof List ? "l" : "m");
+      emit(g, x);
+      g.writeString(sv.location());
+      g.writeEndArray();
+    } else if (v instanceof List<?> list) {
+      g.writeStartArray();
+      for (Object x : list) {
+        emit(g, x);
+      }
+      g.writeEndArray();
+    } else if (v instanceof Map<?, ?> map) {
+      g.writeStartObject();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        g.writeFieldName(String.valueOf(e.getKey()));
+        emit(g, e.getValue());
+      }
+      g.writeEndObject();
+    } else if (v instanceof Record r) {
+      Shape shape = Shape.of(r.getClass());
+      g.writeStartObject();
+      for (int i = 0; i < shape.components().length; i++) {
+        Object x;
+        try {
+          x = shape.accessors()[i].invoke(r);
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException(e);
+        }
+        if (x != null) {
+          g.writeFieldName(shape.components()[i].getName());
+          emit(g, x);
+        }
+      }
+      g.writeEndObject();
+    } else {
+      throw new IllegalArgumentException("cannot encode " + v.getClass());
+    }
+  }
+
+  private static Object tree(JsonParser p) throws IOException {
+    JsonToken t = p.currentToken();
+    switch (t) {
+      case START_OBJECT -> {
+        Map<String, Object> m = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String k = p.currentName();
+          p.nextToken();
+          m.put(k, tree(p));
+        }
+        return m;
+      }
+      case START_ARRAY -> {
+        List<Object> l = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          l.add(tree(p));
+        }
+        return l;
+      }
+      case VALUE_STRING -> {
+        return p.getText();
+      }
+      case VALUE_NUMBER_INT -> {
+        return p.getLongValue();
+      }
+      case VALUE_TRUE, VALUE_FALSE -> {
+        return p.getBooleanValue();
+      }
+      case VALUE_NULL -> {
+        return null;
+      }
+      default -> throw new IOException("unexpected " + t);
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object convert(Object v, Type type) {
+    if (type instanceof ParameterizedType pt) {
+      Class<?> raw = (Class<?>) pt.getRawType();
+      Type arg = pt.getActualTypeArguments()[raw == Map.class ? 1 : 0];
+      if (raw == Optional.class) {
+        return Optional.ofNullable(v == null ? null : convert(v, arg));
+      }
+      if (v == null) {
+        return null;
+      }
+      if (raw == List.class) {
+        List<Object> out = new ArrayList<>();
+        for (Object x : (List<Object>) v) {
+          out.add(convert(x, arg));
+        }
+        return out;
+      }
+      if (raw == Map.class) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : ((Map<String, Object>) v).entrySet()) {
+          out.put(e.getKey(), convert(e.getValue(), arg));
+        }
+        return out;
+      }
+      throw new IllegalArgumentException("cannot decode " + type);
+    }
+    Class<?> c = (Class<?>) type;
+    if (v == null) {
+      return null;
+    }
+    if (c == String.class || c == Object.class) {
+      return v;
+    }
+    if (c == long.class || c == Long.class) {
+      return v;
+    }
+    if (c == int.class || c == Integer.class) {
+      return ((Long) v).intValue();
+    }
+    if (c == double.class || c == Double.class) {
+      return Double.parseDouble((String) v);
+    }
+    if (c == boolean.class || c == Boolean.class) {
+      return v;
+    }
+    if (c == Path.class) {
+      return Path.of((String) v);
+    }
+    if (c == Duration.class) {
+      return Duration.ofMillis((Long) v);
+    }
+    if (c.isEnum()) {
+      return Enum.valueOf((Class) c, (String) v);
+    }
+    if (c == SpecValue.class) {
+      List<Object> a = (List<Object>) v;
+      Object x = a.get(1);
+      Object value = switch ((String) a.get(0)) {
+        case "d" -> Double.parseDouble((String) x);
+        case "l" -> ((List<Object>) x).stream().map(e -> (SpecValue) convert(e, SpecValue.class)).toList();
+        case "m" -> {
+          Map<String, SpecValue> m = new LinkedHashMap<>();
+          ((Map<String, Object>) x).forEach((k, e) -> m.put(k, (SpecValue) convert(e, SpecValue.class)));
+          yield m;
+        }
+        default -> x;
+      };
+      return new SpecValue(value, (String) a.get(2));
+    }
+    if (c.isRecord()) {
+      Map<String, Object> m = (Map<String, Object>) v;
+      Shape shape = Shape.of(c);
+      RecordComponent[] comps = shape.components();
+      Class<?>[] types = shape.types();
+      Object[] args = new Object[comps.length];
+      for (int i = 0; i < comps.length; i++) {
+        Object raw = m.get(comps[i].getName());
+        args[i] = raw == null && types[i].isPrimitive() ? primitiveZero(types[i]) : convert(raw, shape.genericTypes()[i]);
+        if (args[i] == null && types[i] == Optional.class) {
+          args[i] = Optional.empty();
+        }
+      }
+      try {
+        return shape.constructor().newInstance(args);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("cannot build " + c.getSimpleName() + ": " + e, e);
+      }
+    }
+    throw new IllegalArgumentException("cannot decode " + c);
+  }
+
+  private static Object primitiveZero(Class<?> c) {
+    if (c == boolean.class) {
+      return false;
+    }
+    if (c == double.class) {
+      return 0.0;
+    }
+    if (c == int.class) {
+      return 0;
+    }
+    return 0L;
+  }
+}

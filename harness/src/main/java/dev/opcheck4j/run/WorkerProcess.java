@@ -1,0 +1,446 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.Verdict;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One worker JVM, seen from the parent: started in its own process group (so a kill takes every
+ * thread and child with it), its output appended to {@code worker-N.log} and its JVM error file
+ * written to the run directory, and spoken to over a Unix-domain socket of its own.
+ */
+final class WorkerProcess implements Kernels {
+  private static final Set<WorkerProcess> LIVE = ConcurrentHashMap.newKeySet();
+  private static final boolean SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"));
+  private static final String EOF = "\u0000eof";
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(WorkerProcess::kill), "opcheck4j-worker-reaper"));
+  }
+
+  private final Process process;
+  private final Path dir;
+  private final Path log;
+  private final SocketChannel channel;
+  private final Selector selector;
+  private final ByteBuffer in = ByteBuffer.allocate(1 << 16);
+  private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+  private long nextId;
+  private volatile boolean killedByUs;
+
+  // replies are read in the calling thread (no reader thread to hand lines over): one wake-up less per unit
+  private WorkerProcess(Process process, SocketChannel channel, Path dir, Path log) throws IOException {
+    this.process = process;
+    this.dir = dir;
+    this.log = log;
+    this.channel = channel;
+    channel.configureBlocking(false);
+    this.selector = Selector.open();
+    channel.register(selector, SelectionKey.OP_READ);
+  }
+
+  /**
+   * Starts a worker and has it load {@code init}'s libraries.
+   *
+   * @param dir where its log and JVM error file go (also its working directory)
+   * @param loading called with each library's path as the worker starts loading it
+   * @throws KernelDeath when it died while loading (a static initializer crashed)
+   * @throws LoadError when a library could not be loaded
+   */
+  static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading)
+      throws KernelDeath, LoadError {
+    WorkerProcess w = launch(dir, number);
+    w.send(new Protocol.Request(w.nextId++, init, null));
+    String library = null;
+    while (true) {
+      Protocol.Reply r = w.next(deadline, "loading " + (library == null ? "libtorch" : library));
+      switch (r.event()) {
+        case "loading" -> {
+          library = r.text();
+          loading.accept(library);
+        }
+        case "ready" -> {
+          return new Started(w, r.info());
+        }
+        case "load-error" -> {
+          w.close();
+          throw new LoadError(r.text());
+        }
+        default -> throw new IllegalStateException("unexpected reply " + r.event());
+      }
+    }
+  }
+
+  /** A worker with what it loaded. */
+  record Started(WorkerProcess worker, WorkerInfo info) {}
+
+  /** A library the worker could not load (its message names it). */
+  static final class LoadError extends Exception {
+    LoadError(String message) {
+      super(message);
+    }
+  }
+
+  private static WorkerProcess launch(Path dir, int number) {
+    Path sockDir = null;
+    try {
+      Files.createDirectories(dir);
+      // socket paths are limited to ~108 bytes: a short temporary directory, not the report dir
+      sockDir = Files.createTempDirectory("opcheck4j-");
+      Path socket = sockDir.resolve("w.sock");
+      try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+        server.bind(UnixDomainSocketAddress.of(socket));
+        Path log = dir.resolve("worker-" + number + ".log");
+        List<String> cmd = new ArrayList<>();
+        if (SETSID) {
+          cmd.add("/usr/bin/setsid");
+        }
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-XX:ErrorFile=" + dir.toAbsolutePath().resolve("hs_err_pid%p.log"));
+        cmd.add("-XX:-CreateCoredumpOnCrash");
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-Dopcheck4j.worker=" + number);
+        cmd.add("-cp");
+        cmd.add(absoluteClassPath());
+        cmd.add("dev.opcheck4j.run.worker.Worker");
+        cmd.add(socket.toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        // libtorch's error log is how a stable-ABI kernel's real message is recovered (it goes to the
+        // worker's log file, not to the console), so a caller's quieter level is not inherited
+        pb.environment().remove("TORCH_CPP_LOG_LEVEL");
+        Process p = pb.start();
+        server.configureBlocking(false);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (true) {
+          SocketChannel ch = server.accept();
+          if (ch != null) {
+            WorkerProcess w = new WorkerProcess(p, ch, dir, log);
+            LIVE.add(w);
+            return w;
+          }
+          if (!p.isAlive() || System.nanoTime() > until) {
+            p.destroyForcibly();
+            throw new IllegalStateException("the worker JVM did not start (exit " + (p.isAlive() ? "none" : p.exitValue())
+                + "); its output: " + log);
+          }
+          Thread.sleep(5);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting a worker", e);
+    } finally {
+      if (sockDir != null) {
+        try {
+          Files.deleteIfExists(sockDir.resolve("w.sock"));
+          Files.deleteIfExists(sockDir);
+        } catch (IOException e) {
+          // a leftover empty temporary directory is harmless
+        }
+      }
+    }
+  }
+
+  /** This JVM's class path with every entry absolute: the worker's working directory is the run directory. */
+  private static String absoluteClassPath() {
+    List<String> entries = new ArrayList<>();
+    for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      if (!e.isEmpty()) {
+        entries.add(Path.of(e).toAbsolutePath().toString());
+      }
+    }
+    return String.join(java.io.File.pathSeparator, entries);
+  }
+
+  @Override
+  public Verdict run(Protocol.Unit unit, Duration deadline) throws KernelDeath {
+    long id = nextId++;
+    send(new Protocol.Request(id, null, unit));
+    while (true) {
+      Protocol.Reply r = next(deadline, "running the unit");
+      if (r.id() == id && r.event().equals("done")) {
+        return r.verdict();
+      }
+    }
+  }
+
+  private void send(Protocol.Request request) {
+    ByteBuffer b = ByteBuffer.wrap((Wire.write(request) + "\n").getBytes(StandardCharsets.UTF_8));
+    try {
+      while (b.hasRemaining()) {
+        if (channel.write(b) == 0) {
+          Thread.onSpinWait(); // the worker's socket buffer is full: it is reading, or dead (then the read says so)
+          if (!process.isAlive()) {
+            return;
+          }
+        }
+      }
+    } catch (IOException e) {
+      // the worker is dead; the next read reports how it died
+    }
+  }
+
+  /** The next line from the worker, {@link #EOF} when it closed the socket, or null after {@code deadline}. */
+  private String readLine(Duration deadline) throws IOException {
+    long until = System.nanoTime() + deadline.toNanos();
+    while (true) {
+      byte[] buf = pending.toByteArray();
+      for (int i = 0; i < buf.length; i++) {
+        if (buf[i] == '\n') {
+          pending.reset();
+          pending.write(buf, i + 1, buf.length - i - 1);
+          return new String(buf, 0, i, StandardCharsets.UTF_8);
+        }
+      }
+      long left = (until - System.nanoTime()) / 1_000_000;
+      if (left <= 0) {
+        return null;
+      }
+      selector.select(left);
+      selector.selectedKeys().clear();
+      in.clear();
+      int n = channel.read(in);
+      if (n < 0) {
+        return EOF;
+      }
+      pending.write(in.array(), 0, n);
+    }
+  }
+
+  private Protocol.Reply next(Duration deadline, String doing) throws KernelDeath {
+    String line;
+    try {
+      line = readLine(deadline);
+    } catch (IOException e) {
+      line = EOF;
+    }
+    if (line == null) {
+      kill();
+      throw new KernelDeath(KernelDeath.TIMEOUT, "no answer after " + seconds(deadline) + " while " + doing
+              + "; the worker and its process group were killed",
+          List.of(
+              Fact.of("deadline", seconds(deadline) + " (--timeout SECONDS, or \"timeout\" for the op in the spec)"),
+              Fact.of("worker output", tail())));
+    }
+    if (line.equals(EOF)) {
+      throw death();
+    }
+    return Wire.read(line, Protocol.Reply.class);
+  }
+
+  private KernelDeath death() {
+    int status;
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        kill();
+      }
+      status = process.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      status = -1;
+    }
+    LIVE.remove(this);
+    closeChannel();
+    Path errorFile = dir.resolve("hs_err_pid" + process.pid() + ".log");
+    List<Fact> facts = new ArrayList<>();
+    Optional<ErrorFile> hs = ErrorFile.read(errorFile);
+    String cause = hs.map(ErrorFile::cause).orElse(statusText(status));
+    facts.add(Fact.of("cause", cause));
+    facts.add(Fact.of("exit status", status + (status > 128 ? " (signal " + (status - 128) + ", "
+        + signalName(status - 128) + ")" : hs.isPresent() ? " (after the JVM wrote its error file)" : "")));
+    hs.ifPresent(h -> {
+      if (!h.frames().isEmpty()) {
+        facts.add(Fact.of("native frames", String.join(" | ", h.frames())));
+      }
+      facts.add(Fact.of("error file", errorFile.toAbsolutePath()));
+    });
+    facts.add(Fact.of("worker output", tail()));
+    return new KernelDeath(KernelDeath.CRASH, cause, facts);
+  }
+
+  private String statusText(int status) {
+    if (status > 128) {
+      int sig = status - 128;
+      String name = signalName(sig);
+      if (sig == 9 && !killedByUs) {
+        return "killed by SIGKILL from outside: most likely the OS's out-of-memory killer";
+      }
+      if (sig == 11) {
+        return "killed by SIGSEGV with no JVM error file (a native stack overflow, e.g. unbounded recursion, leaves none)";
+      }
+      return "killed by " + name + (sig == 6 ? " (abort(), or std::terminate from an uncaught C++ exception)" : "");
+    }
+    return "the worker exited with status " + status + " in the middle of the unit (a kernel called exit("
+        + status + ")?)";
+  }
+
+  private static String signalName(int sig) {
+    return switch (sig) {
+      case 4 -> "SIGILL";
+      case 6 -> "SIGABRT";
+      case 7 -> "SIGBUS";
+      case 8 -> "SIGFPE";
+      case 9 -> "SIGKILL";
+      case 11 -> "SIGSEGV";
+      case 15 -> "SIGTERM";
+      default -> "signal " + sig;
+    };
+  }
+
+  private static String seconds(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + " s" : ms / 1000.0 + " s";
+  }
+
+  /** The last lines the worker printed, joined with " | ", each shortened to 160 characters. */
+  private String tail() {
+    try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
+      long from = Math.max(0, f.length() - 4096);
+      byte[] buf = new byte[(int) (f.length() - from)];
+      f.seek(from);
+      f.readFully(buf);
+      String[] lines = new String(buf, StandardCharsets.UTF_8).split("\n");
+      List<String> last = new ArrayList<>();
+      for (int i = Math.max(from > 0 ? 1 : 0, lines.length - 6); i < lines.length; i++) {
+        String l = lines[i].strip();
+        if (!l.isEmpty()) {
+          last.add(l.length() > 160 ? l.substring(0, 160) + "..." : l);
+        }
+      }
+      return last.isEmpty() ? "(nothing)" : String.join(" | ", last) + "  (all of it: " + log.toAbsolutePath() + ")";
+    } catch (IOException e) {
+      return "(unreadable: " + e.getMessage() + ")";
+    }
+  }
+
+  /** Kills the worker's whole process group, then the worker. */
+  void kill() {
+    killedByUs = true;
+    if (SETSID && process.isAlive()) {
+      try {
+        new ProcessBuilder("kill", "-KILL", "--", "-" + process.pid()).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(5, TimeUnit.SECONDS);
+      } catch (IOException e) {
+        // fall back to killing what Java can see
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    LIVE.remove(this);
+    closeChannel();
+  }
+
+  private void closeChannel() {
+    try {
+      selector.close();
+      channel.close();
+    } catch (IOException e) {
+      // already closed
+    }
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /** Asks the worker to exit, and kills it if it does not within a few seconds. */
+  @Override
+  public void close() {
+    if (process.isAlive()) {
+      send(new Protocol.Request(nextId++, null, null));
+      try {
+        if (!process.waitFor(5, TimeUnit.SECONDS)) {
+          kill();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        kill();
+      }
+    }
+    LIVE.remove(this);
+    closeChannel();
+  }
+
+  /**
+   * What a HotSpot error file says about a crash.
+   *
+   * @param cause the signal line, e.g. {@code SIGSEGV (0xb) at pc=0x00007f..., pid=123, tid=124}
+   * @param frames the top native frames
+   */
+  record ErrorFile(String cause, List<String> frames) {
+    static Optional<ErrorFile> read(Path file) {
+      if (!Files.isRegularFile(file)) {
+        return Optional.empty();
+      }
+      List<String> lines;
+      try {
+        lines = Files.readAllLines(file, StandardCharsets.ISO_8859_1);
+      } catch (IOException e) {
+        return Optional.empty();
+      }
+      String cause = null;
+      List<String> frames = new ArrayList<>();
+      boolean inFrames = false;
+      for (int i = 0; i < lines.size(); i++) {
+        String l = lines.get(i);
+        if (cause == null && l.startsWith("# A fatal error has been detected")) {
+          for (int j = i + 1; j < lines.size() && cause == null; j++) {
+            String c = lines.get(j).replaceFirst("^#\\s*", "").strip();
+            if (!c.isEmpty()) {
+              cause = c;
+            }
+          }
+        } else if (cause == null && l.startsWith("# There is insufficient memory")) {
+          cause = "the JVM ran out of native memory: " + l.substring(1).strip();
+        } else if (l.startsWith("Native frames:")) {
+          inFrames = true;
+        } else if (inFrames) {
+          if (l.isBlank() || frames.size() == 6) {
+            inFrames = false;
+          } else {
+            frames.add(l.strip().replaceAll("\\s+", " "));
+          }
+        }
+      }
+      if (frames.isEmpty()) {
+        for (int i = 0; i < lines.size() - 1; i++) {
+          if (lines.get(i).startsWith("# Problematic frame:")) {
+            frames.add(lines.get(i + 1).replaceFirst("^#\\s*", "").strip());
+          }
+        }
+      }
+      return Optional.of(new ErrorFile(cause == null ? "the JVM crashed (see the error file)" : cause, frames));
+    }
+  }
+}

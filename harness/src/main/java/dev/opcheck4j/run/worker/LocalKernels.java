@@ -1,0 +1,38 @@
+package dev.opcheck4j.run.worker;
+
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.run.Kernels;
+import dev.opcheck4j.run.Protocol;
+import dev.opcheck4j.run.WorkerInfo;
+import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.torch.LibraryLoadException;
+import java.time.Duration;
+
+/**
+ * Units run in the calling JVM, with no supervision: a crash takes the caller down and a hang is
+ * not interrupted. Only for measuring what the worker processes cost ({@code ./opcheck bench isolation}).
+ */
+public final class LocalKernels implements Kernels {
+  private final UnitRunner runner;
+
+  private LocalKernels(UnitRunner runner) {
+    this.runner = runner;
+  }
+
+  /** Loads libtorch and the libraries into this JVM. */
+  public static LocalKernels load(Protocol.Init init) throws LibraryLoadException, SpecException {
+    return new LocalKernels(UnitRunner.load(init, lib -> {}));
+  }
+
+  public WorkerInfo info() {
+    return runner.info();
+  }
+
+  @Override
+  public Verdict run(Protocol.Unit unit, Duration deadline) {
+    return runner.run(unit);
+  }
+
+  @Override
+  public void close() {}
+}

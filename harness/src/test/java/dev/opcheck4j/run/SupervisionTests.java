@@ -1,0 +1,127 @@
+package dev.opcheck4j.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.SpecValue;
+import dev.opcheck4j.spec.Vary;
+import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.OpSchema;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The parent's side of supervision, with scripted kernels in place of a worker (pure Java, nothing
+ * native): the third death in an op skips the rest of it, and a generated input that kills the
+ * worker is shrunk to a minimal one that still does.
+ */
+class SupervisionTests {
+  private static final OpSchema.Type TENSOR = new OpSchema.Type("TensorType", "Tensor", List.of());
+  private static final LibraryInfo.Op OP = new LibraryInfo.Op("t::f", new OpSchema("t::f", "",
+      List.of(new OpSchema.Argument("x", TENSOR, Optional.empty(), Optional.empty(), false, Optional.empty())),
+      List.of(new OpSchema.Return("", TENSOR, Optional.empty()))), List.of("CPU", "Meta"));
+  private static final LibraryInfo LIB = new LibraryInfo(Path.of("/x/libt.so"), List.of(OP), List.of("t"), List.of());
+
+  /** Kernels that die (as a crash) on every unit {@code dies} accepts, and pass the rest. */
+  private static final class Scripted implements Kernels {
+    final Predicate<Protocol.Unit> dies;
+    final List<Protocol.Unit> seen = new ArrayList<>();
+
+    Scripted(Predicate<Protocol.Unit> dies) {
+      this.dies = dies;
+    }
+
+    @Override
+    public Verdict run(Protocol.Unit unit, Duration deadline) throws KernelDeath {
+      seen.add(unit);
+      if (dies.test(unit)) {
+        throw new KernelDeath(KernelDeath.CRASH, "killed by SIGSEGV", List.of(Fact.of("cause", "killed by SIGSEGV"),
+            Fact.of("exit status", "139 (signal 11, SIGSEGV)")));
+      }
+      return unit.kind() == Protocol.Kind.BIND ? Verdict.passed(Fact.of("description", "numel=" + numel(unit.example())))
+          : Verdict.passed();
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  private static Example example(long... sizes) {
+    List<SpecValue> shape = new ArrayList<>();
+    for (long s : sizes) {
+      shape.add(new SpecValue(s, "t.json:1:1"));
+    }
+    return new Example("t.json#ops[0].examples[0]",
+        List.of(new SpecValue(Map.of("tensor", new SpecValue(shape, "t.json:1:1")), "t.json:1:1")), Map.of());
+  }
+
+  private static List<CheckResult> run(Kernels kernels, int tries, Example ex) {
+    OpSpec spec = new OpSpec("t::f", List.of(), Map.of(), Optional.empty(), List.of(ex), "t.json#ops[0]",
+        OpSpec.Gradcheck.DEFAULT, Vary.NONE);
+    RunPlan.Target target = new RunPlan.Target(LIB, List.of(spec), "--spec t.json", 0, false);
+    RunPlan plan = new RunPlan(List.of(target), List.of(Device.CPU), BuiltinChecks.all(), 3L, tries, false, Duration.ofSeconds(5));
+    List<CheckResult> out = new ArrayList<>();
+    new Runner(plan, false).runOp(target, spec, kernels, out::add);
+    return out;
+  }
+
+  @Test
+  void afterThreeDeathsTheRestOfTheOpIsSkippedWithTheReason() {
+    // every check that calls the kernel kills the worker; nothing requires another check here
+    Scripted kernels = new Scripted(u -> u.kind() == Protocol.Kind.EVALUATE && u.example() != null
+        && !u.check().equals("kernel.error"));
+    List<CheckResult> results = run(kernels, 0, example(3));
+    List<CheckResult> deaths = results.stream().filter(r -> r.check().equals("kernel.crash")).toList();
+    assertEquals(3, deaths.size(), results.toString());
+    deaths.forEach(d -> assertEquals(Outcome.FAILED, d.outcome()));
+    CheckResult last = deaths.get(2);
+    List<CheckResult> after = results.subList(results.indexOf(last) + 1, results.size()).stream()
+        .filter(r -> r.outcome() != Outcome.SKIPPED || !r.fact("reason").orElse("").startsWith("requires")).toList();
+    assertTrue(!after.isEmpty());
+    after.forEach(r -> {
+      assertEquals(Outcome.SKIPPED, r.outcome(), r.toString());
+      assertTrue(r.fact("reason").orElseThrow().contains("killed the worker 3 times"), r.toString());
+    });
+    List<Protocol.Unit> died = kernels.seen.stream().filter(kernels.dies).toList();
+    assertEquals(3, died.size());
+    int third = kernels.seen.lastIndexOf(died.get(2));
+    assertEquals(List.of(), kernels.seen.subList(third + 1, kernels.seen.size()), "no unit is sent after the third death");
+  }
+
+  @Test
+  void aGeneratedInputThatKillsTheWorkerIsShrunkToAMinimalOneThatStillDoes() {
+    // dies on any input with more than 4 elements; the example itself (3 elements) is fine
+    Scripted kernels = new Scripted(u -> u.kind() == Protocol.Kind.ACCEPTS && u.example().salt() != 0
+        && numel(u.example()) > 4);
+    List<CheckResult> results = run(kernels, 60, example(3));
+    CheckResult crash = results.stream().filter(r -> r.check().equals("kernel.crash")).findFirst().orElseThrow(
+        () -> new AssertionError(results.toString()));
+    assertTrue(crash.example().startsWith("t.json#ops[0].examples[0]"), crash.toString());
+    assertTrue(crash.fact("check").orElseThrow().startsWith("the real kernel on a generated input"), crash.toString());
+    assertTrue(crash.fact("minimal example").orElseThrow().startsWith("numel=5  (shrunk in "),
+        "the smallest input that kills it has 5 elements: " + crash);
+    results.stream().filter(r -> r.example().startsWith("generated") && !r.check().equals("generate.domain"))
+        .forEach(r -> assertEquals(Outcome.SKIPPED, r.outcome(), r.toString()));
+  }
+
+  private static long numel(Example e) {
+    long n = 1;
+    for (SpecValue s : e.args().get(0).object().get("tensor").list()) {
+      n *= (Long) s.value();
+    }
+    return n;
+  }
+}

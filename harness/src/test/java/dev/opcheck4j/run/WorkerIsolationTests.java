@@ -1,0 +1,161 @@
+package dev.opcheck4j.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.testing.NativeOps;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Kernels that crash, abort, hang, exit or flood their output, checked in one run with good ops
+ * (two workers): each crash op gives exactly the finding its {@code // EXPECT:} marker names, every
+ * good op keeps every result it has without them, and nothing is left behind but the report dir.
+ */
+class WorkerIsolationTests {
+  static final Path CRASH_SPEC = NativeOps.spec("crash/crash_ops.json");
+
+  private static Path reportDir;
+  private static Set<Path> errorFilesBefore;
+  private static RunOutcome mixed;
+  private static RunOutcome goodOnly;
+
+  @BeforeAll
+  static void runBoth() throws Exception {
+    errorFilesBefore = errorFilesOutside();
+    reportDir = Files.createTempDirectory("opcheck4j-isolation-");
+    mixed = Launcher.execute(RunRequest.builder().spec(NativeOps.spec("good_ops.json")).spec(CRASH_SPEC)
+        .seed(5L).tries(3).jobs(2).reportDir(reportDir).build(), r -> {});
+    goodOnly = Launcher.execute(RunRequest.builder().spec(NativeOps.spec("good_ops.json"))
+        .seed(5L).tries(3).jobs(1).build(), r -> {});
+  }
+
+  private static List<CheckResult> failedOf(String op) {
+    return mixed.report().results().stream()
+        .filter(r -> r.op().equals(op) && r.outcome() == Outcome.FAILED).toList();
+  }
+
+  private static CheckResult onlyFailureOf(String op) {
+    List<CheckResult> failed = failedOf(op);
+    assertEquals(1, failed.size(), op + ": " + failed);
+    return failed.get(0);
+  }
+
+  @Test
+  void eachCrashOpGivesExactlyTheFindingItsMarkerNames() throws IOException {
+    Map<String, Set<String>> expected = NativeOps.expectations("crash_ops.cpp");
+    assertEquals(8, expected.size(), expected.toString());
+    for (Map.Entry<String, Set<String>> e : expected.entrySet()) {
+      Set<String> failed = failedOf(e.getKey()).stream().map(CheckResult::check).collect(Collectors.toSet());
+      assertEquals(e.getValue(), failed, e.getKey());
+    }
+    assertEquals(List.of(), failedOf("crash_ops::chatty"), "megabytes on stdout and stderr do not break the channel");
+    assertTrue(mixed.report().results().stream().anyMatch(r -> r.op().equals("crash_ops::chatty")
+        && r.check().equals("kernel.error") && r.device().equals("cpu") && r.outcome() == Outcome.PASSED));
+    assertEquals(0, mixed.report().count(Outcome.ERRORED), mixed.report().results().stream()
+        .filter(r -> r.outcome() == Outcome.ERRORED).toList().toString());
+  }
+
+  @Test
+  void aCrashNamesTheSignalTheFramesTheUnitAndTheRerun() {
+    CheckResult r = onlyFailureOf("crash_ops::null_deref");
+    assertEquals("kernel.crash", r.check());
+    assertEquals("cpu", r.device());
+    assertTrue(r.example().endsWith("crash_ops.json#ops[0].examples[0]"), r.example());
+    assertEquals(List.of("expected", "but was", "check", "example", "exit status", "native frames", "error file",
+        "worker output", "seed", "rerun", "hint"), r.facts().stream().map(f -> f.key()).toList());
+    assertTrue(r.fact("but was").orElseThrow().startsWith("SIGSEGV"), r.toString());
+    assertEquals("kernel.error", r.fact("check").orElseThrow());
+    assertTrue(r.fact("native frames").orElseThrow().contains("libcrash_ops.so"), r.toString());
+    assertTrue(r.fact("native frames").orElseThrow().contains("null_deref"), r.toString());
+    assertTrue(Path.of(r.fact("error file").orElseThrow()).startsWith(reportDir.toAbsolutePath()), r.toString());
+    assertTrue(r.fact("rerun").orElseThrow().startsWith("./opcheck check --spec " + CRASH_SPEC
+        + " --op crash_ops::null_deref --check kernel.error --device cpu --seed 5"), r.toString());
+  }
+
+  @Test
+  void abortTerminateExitAndAnOutsideKillAreCrashesWithTheirCause() {
+    assertTrue(onlyFailureOf("crash_ops::calls_abort").fact("but was").orElseThrow().contains("SIGABRT"));
+    CheckResult terminate = onlyFailureOf("crash_ops::throws_in_noexcept");
+    assertTrue(terminate.fact("but was").orElseThrow().contains("SIGABRT"), terminate.toString());
+    assertTrue(terminate.fact("worker output").orElseThrow().contains("terminate called after throwing"), terminate.toString());
+    CheckResult exit = onlyFailureOf("crash_ops::calls_exit");
+    assertEquals("kernel.crash", exit.check(), "exit(0) inside a kernel must not pass as success");
+    assertTrue(exit.fact("exit status").orElseThrow().startsWith("0"), exit.toString());
+    assertTrue(onlyFailureOf("crash_ops::killed").fact("but was").orElseThrow().contains("out-of-memory killer"));
+    assertTrue(onlyFailureOf("crash_ops::deep_recursion").fact("but was").orElseThrow().contains("SIGSEGV"));
+  }
+
+  @Test
+  void aHangIsATimeoutAfterTheOpsDeadline() {
+    CheckResult r = onlyFailureOf("crash_ops::spins");
+    assertEquals("kernel.timeout", r.check());
+    assertEquals("the unit finishes within 3 s", r.fact("expected").orElseThrow());
+    assertTrue(r.fact("deadline").orElseThrow().startsWith("3 s"), r.toString());
+  }
+
+  @Test
+  void aHugeAllocationIsAKernelErrorNamingTheBytes() {
+    CheckResult r = onlyFailureOf("crash_ops::huge_alloc");
+    assertEquals("kernel.error", r.check());
+    assertEquals("70368744177664", r.fact("requested bytes").orElseThrow());
+  }
+
+  @Test
+  void goodOpsKeepEveryResultNextToCrashingOnes() {
+    List<String> withCrashes = comparable(mixed.report().results().stream().filter(r -> r.op().startsWith("good_ops")));
+    List<String> alone = comparable(goodOnly.report().results().stream());
+    assertEquals(alone, withCrashes);
+  }
+
+  static List<String> comparable(Stream<CheckResult> results) {
+    return results.map(r -> r.op() + " " + r.check() + " " + r.device() + " " + r.example() + " " + r.outcome() + " "
+        + r.facts()).toList();
+  }
+
+  @Test
+  void everyResultIsInTheCrashSafeFileInPlanOrder() throws IOException {
+    RunOutcome fromFile = ResultsFile.merge(List.of(reportDir));
+    assertEquals(mixed.report().results(), fromFile.report().results());
+  }
+
+  @Test
+  void errorFilesGoOnlyToTheReportDir() throws IOException {
+    assertEquals(errorFilesBefore, errorFilesOutside());
+    try (Stream<Path> files = Files.list(reportDir)) {
+      assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith("hs_err_pid")));
+    }
+  }
+
+  @Test
+  void noWorkerOutlivesTheRun() {
+    List<String> workers = ProcessHandle.allProcesses()
+        .map(p -> p.info().commandLine().orElse(""))
+        .filter(c -> c.contains("dev.opcheck4j.run.worker.Worker") && c.contains(reportDir.toString()))
+        .toList();
+    assertEquals(List.of(), workers);
+    assertFalse(ProcessHandle.current().descendants()
+        .anyMatch(p -> p.info().commandLine().orElse("").contains("dev.opcheck4j.run.worker.Worker")));
+  }
+
+  private static Set<Path> errorFilesOutside() throws IOException {
+    Set<Path> found = new java.util.TreeSet<>();
+    for (Path dir : List.of(Path.of("").toAbsolutePath(), NativeOps.repoRoot())) {
+      try (Stream<Path> files = Files.list(dir)) {
+        files.filter(p -> p.getFileName().toString().startsWith("hs_err")).forEach(found::add);
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,163 @@
+// Operators that take the process down, hang, or flood its output: the supervisor must turn each
+// into a finding about that op and carry on. Each op is marked (`// OP:` / `// EXPECT:`) with the one
+// failed result it must produce; an op with no EXPECT must pass. Every other check on them passes or
+// is skipped. Their Meta kernels are correct, so only the real (CPU) kernel misbehaves.
+#include "kernels.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+
+using namespace opcheck4j;
+
+namespace {
+
+Tensor same_shape_meta(Tensor x) { return torch::stable::new_empty(x, x.sizes()); }
+
+Tensor copy_of(const Tensor& x) {
+  Tensor xc = torch::stable::contiguous(x);
+  return map_new(xc, [&](int64_t i) { return elem(xc, i); });
+}
+
+// SIGSEGV: reads through a null pointer.
+// OP: crash_ops::null_deref
+// EXPECT: kernel.crash
+double* volatile nowhere = nullptr;  // volatile: the compiler cannot see it is null
+Tensor null_deref(Tensor x) {
+  double v = *nowhere;
+  return map_new(x, [&](int64_t) { return v; });
+}
+
+// SIGABRT: calls abort().
+// OP: crash_ops::calls_abort
+// EXPECT: kernel.crash
+Tensor calls_abort(Tensor x) {
+  std::abort();
+  return x;
+}
+
+[[noreturn]] void raise_in_noexcept() noexcept {
+  // an exception escaping a noexcept function calls std::terminate
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wterminate"
+  throw std::runtime_error("thrown inside a noexcept function");
+#pragma GCC diagnostic pop
+}
+
+// Std::terminate: an exception escapes a noexcept function.
+// OP: crash_ops::throws_in_noexcept
+// EXPECT: kernel.crash
+Tensor throws_in_noexcept(Tensor x) {
+  raise_in_noexcept();
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winfinite-recursion"
+int recurse(int depth) {
+  volatile char frame[512];
+  frame[0] = static_cast<char>(depth);
+  return recurse(depth + 1) + frame[0];
+}
+#pragma GCC diagnostic pop
+
+// Stack overflow: unbounded recursion.
+// OP: crash_ops::deep_recursion
+// EXPECT: kernel.crash
+Tensor deep_recursion(Tensor x) {
+  int r = recurse(0);
+  return map_new(x, [&](int64_t) { return static_cast<double>(r); });
+}
+
+// Never returns.
+// OP: crash_ops::spins
+// EXPECT: kernel.timeout
+Tensor spins(Tensor x) {
+  volatile uint64_t n = 0;
+  while (true) {
+    n = n + 1;
+  }
+  return x;
+}
+
+// Calls exit(0): the process ends "successfully" in the middle of a call.
+// OP: crash_ops::calls_exit
+// EXPECT: kernel.crash
+Tensor calls_exit(Tensor x) {
+  std::exit(0);
+  return x;
+}
+
+// SIGKILL from outside, as the OS's out-of-memory killer sends it.
+// OP: crash_ops::killed
+// EXPECT: kernel.crash
+Tensor killed(Tensor x) {
+  kill(getpid(), SIGKILL);
+  pause();
+  return x;
+}
+
+// Asks for 64 TiB: libtorch's allocator raises, naming the bytes.
+// OP: crash_ops::huge_alloc
+// EXPECT: kernel.error
+Tensor huge_alloc(Tensor x) {
+  Tensor big = torch::stable::new_empty(x, {int64_t{1} << 22, int64_t{1} << 22});
+  return big;
+}
+
+// Prints megabytes to stdout and stderr, including lines that look like the harness protocol,
+// then returns a correct copy of x: must pass.
+// OP: crash_ops::chatty
+Tensor chatty(Tensor x) {
+  static int calls = 0;
+  size_t bytes = calls++ == 0 ? (size_t{2} << 20) : 4096;
+  std::string line = "{\"id\":0,\"event\":\"done\",\"verdict\":{\"outcome\":\"FAILED\",\"facts\":[]}}\n";
+  for (size_t written = 0; written < bytes; written += line.size()) {
+    std::fputs(line.c_str(), stdout);
+    std::fputs(line.c_str(), stderr);
+  }
+  std::fflush(stdout);
+  std::cerr.flush();
+  return copy_of(x);
+}
+
+}  // namespace
+
+STABLE_TORCH_LIBRARY(crash_ops, m) {
+  m.def("null_deref(Tensor x) -> Tensor");
+  m.def("calls_abort(Tensor x) -> Tensor");
+  m.def("throws_in_noexcept(Tensor x) -> Tensor");
+  m.def("deep_recursion(Tensor x) -> Tensor");
+  m.def("spins(Tensor x) -> Tensor");
+  m.def("calls_exit(Tensor x) -> Tensor");
+  m.def("killed(Tensor x) -> Tensor");
+  m.def("huge_alloc(Tensor x) -> Tensor");
+  m.def("chatty(Tensor x) -> Tensor");
+}
+
+STABLE_TORCH_LIBRARY_IMPL(crash_ops, CPU, m) {
+  m.impl("null_deref", TORCH_BOX(&null_deref));
+  m.impl("calls_abort", TORCH_BOX(&calls_abort));
+  m.impl("throws_in_noexcept", TORCH_BOX(&throws_in_noexcept));
+  m.impl("deep_recursion", TORCH_BOX(&deep_recursion));
+  m.impl("spins", TORCH_BOX(&spins));
+  m.impl("calls_exit", TORCH_BOX(&calls_exit));
+  m.impl("killed", TORCH_BOX(&killed));
+  m.impl("huge_alloc", TORCH_BOX(&huge_alloc));
+  m.impl("chatty", TORCH_BOX(&chatty));
+}
+
+STABLE_TORCH_LIBRARY_IMPL(crash_ops, Meta, m) {
+  m.impl("null_deref", TORCH_BOX(&same_shape_meta));
+  m.impl("calls_abort", TORCH_BOX(&same_shape_meta));
+  m.impl("throws_in_noexcept", TORCH_BOX(&same_shape_meta));
+  m.impl("deep_recursion", TORCH_BOX(&same_shape_meta));
+  m.impl("spins", TORCH_BOX(&same_shape_meta));
+  m.impl("calls_exit", TORCH_BOX(&same_shape_meta));
+  m.impl("killed", TORCH_BOX(&same_shape_meta));
+  m.impl("huge_alloc", TORCH_BOX(&same_shape_meta));
+  m.impl("chatty", TORCH_BOX(&same_shape_meta));
+}
