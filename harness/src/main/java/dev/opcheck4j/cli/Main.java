@@ -39,6 +39,7 @@ public final class Main {
              opcheck check (--spec FILE | --library LIB)... [--op NAME]... [--check ID|FAMILY]...
                            [--device cpu|meta|cuda]... [--seed N] [--tries N] [--report-dir DIR]
                            [--warnings-as-errors] [--verbose] [--jobs N] [--timeout SECONDS] [--shard I/N]
+                           [--junit-xml DIR]
              opcheck merge --report-dir OUT DIR...      (the report dirs of the shards of one run)
              opcheck model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--seed N]
              opcheck baseline --library LIB --out FILE
@@ -238,6 +239,9 @@ public final class Main {
     if (o.libraries.isEmpty() && o.specs.isEmpty()) {
       throw new UsageException("check needs --spec FILE or --library LIB");
     }
+    if (o.junitXml != null) {
+      return new JUnitXmlRun(out, err).run(o);
+    }
     RunRequest.Builder request = RunRequest.builder().ops(o.ops).checks(o.checks).devices(o.devices).seed(o.seed)
         .tries(o.tries).timeout(o.timeout).shard(o.shard).reportDir(o.reportDir)
         .warningsAsErrors(o.warningsAsErrors).baseline(o.baseline);
@@ -341,6 +345,7 @@ public final class Main {
     int jobs;
     java.time.Duration timeout = RunRequest.DEFAULT_TIMEOUT;
     RunRequest.Shard shard = RunRequest.Shard.ALL;
+    Path junitXml;
 
     final List<Path> mergeDirs = new ArrayList<>();
 
@@ -396,6 +401,7 @@ public final class Main {
           }
           case "--report-dir" -> o.reportDir = Path.of(v);
           case "--jobs" -> o.jobs = positive("--jobs", v);
+          case "--junit-xml" -> o.junitXml = Path.of(v);
           case "--timeout" -> o.timeout = java.time.Duration.ofSeconds(positive("--timeout", v));
           case "--shard" -> {
             try {

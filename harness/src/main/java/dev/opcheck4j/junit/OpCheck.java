@@ -1,11 +1,7 @@
 package dev.opcheck4j.junit;
 
-import dev.opcheck4j.api.CheckResult;
-import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.Launcher;
-import dev.opcheck4j.run.LibraryInfo;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.spec.SpecException;
@@ -13,32 +9,19 @@ import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.DynamicContainer;
-import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.DynamicTest;
-import org.opentest4j.AssertionFailedError;
 
 /**
- * The JUnit 5 entry point for op authors:
+ * A run from Java code, for assertions on the results themselves:
  *
  * <pre>{@code
- * @TestFactory
- * Stream<DynamicNode> myOps() throws Exception {
- *   return OpCheck.fromSpec(Path.of("src/test/resources/my_ops.json")).tries(100).dynamicTests();
- * }
+ * List<CheckResult> results = OpCheck.fromSpec(spec).ops("my_ops::crop").checks("fake").seed(99).tries(50)
+ *     .run().report().results();
  * }</pre>
  *
- * One container per op, one test per check and device ("fake.metadata on cpu"). A test fails
- * with every failed result rendered, is aborted (shown as skipped, with the reason) when the check
- * could not run, and errors on a harness error. Failures listed in {@link #expectedFailures} pass,
- * and a listed one that stops failing fails the test.
+ * It goes through the same {@link Launcher} as the engine and the command line. To get JUnit tests
+ * per op, check and device, put the spec under {@code src/test/resources/opcheck/}: the opcheck4j
+ * engine runs it (docs/junit.md).
  */
 public final class OpCheck {
   private Path library;
@@ -46,9 +29,8 @@ public final class OpCheck {
   private final List<String> checks = new ArrayList<>();
   private final List<String> ops = new ArrayList<>();
   private final List<Device> devices = new ArrayList<>();
-  private long seed = 20261122L;
-  private int tries = 100;
-  private ExpectedFailures expected = ExpectedFailures.NONE;
+  private long seed = RunRequest.DEFAULT_SEED;
+  private int tries = RunRequest.DEFAULT_TRIES;
   private Path baseline;
   private boolean warningsAsErrors;
 
@@ -115,19 +97,10 @@ public final class OpCheck {
     return this;
   }
 
-  /** Whether findings of warning checks fail their tests (as {@code --warnings-as-errors}); default false. */
+  /** Whether findings of warning checks fail (as {@code --warnings-as-errors}); default false. */
   public OpCheck warningsAsErrors(boolean value) {
     this.warningsAsErrors = value;
     return this;
-  }
-
-  public OpCheck expectedFailures(ExpectedFailures failures) {
-    this.expected = failures;
-    return this;
-  }
-
-  public OpCheck expectedFailures(Path file) throws SpecException {
-    return expectedFailures(ExpectedFailures.read(file));
   }
 
   /** Runs everything and returns the report (for any test engine, or none). */
@@ -140,67 +113,7 @@ public final class OpCheck {
       request.library(library);
     }
     RunOutcome outcome = Launcher.execute(request.build(), r -> {});
-    for (LibraryInfo lib : outcome.libraries()) {
-      expected.requireOpsOf(lib);
-    }
     return new Outcomes(outcome.report(), outcome.inputErrors(), outcome.ops());
-  }
-
-  /** The run as dynamic tests: a container per op, a test per check and device. */
-  public Stream<DynamicNode> dynamicTests() throws LibraryLoadException, SpecException {
-    Outcomes outcomes = run();
-    List<DynamicNode> nodes = new ArrayList<>();
-    if (!outcomes.inputErrors().isEmpty()) {
-      nodes.add(DynamicTest.dynamicTest("input errors", () -> {
-        throw new AssertionFailedError(String.join("\n", outcomes.inputErrors()));
-      }));
-    }
-    Set<String> failedSomewhere = outcomes.report().results().stream()
-        .filter(r -> r.outcome() == Outcome.FAILED).map(r -> r.op() + "|" + r.check()).collect(Collectors.toSet());
-    Map<String, Map<String, List<CheckResult>>> byOp = new LinkedHashMap<>();
-    for (CheckResult r : outcomes.report().results()) {
-      String test = r.check() + (r.device().equals(CheckResult.NONE) ? "" : " on " + r.device());
-      byOp.computeIfAbsent(r.op(), k -> new LinkedHashMap<>()).computeIfAbsent(test, k -> new ArrayList<>()).add(r);
-    }
-    for (Map.Entry<String, Map<String, List<CheckResult>>> op : byOp.entrySet()) {
-      List<DynamicNode> tests = new ArrayList<>();
-      for (Map.Entry<String, List<CheckResult>> t : op.getValue().entrySet()) {
-        List<CheckResult> results = t.getValue();
-        tests.add(DynamicTest.dynamicTest(t.getKey(), () -> verify(op.getKey(), results.get(0).check(), results, failedSomewhere)));
-      }
-      nodes.add(DynamicContainer.dynamicContainer(op.getKey(), tests.stream()));
-    }
-    return nodes.stream();
-  }
-
-  private void verify(String op, String check, List<CheckResult> results, Set<String> failedSomewhere) {
-    List<CheckResult> errored = results.stream().filter(r -> r.outcome() == Outcome.ERRORED).toList();
-    if (!errored.isEmpty()) {
-      throw new IllegalStateException("harness error\n" + render(errored));
-    }
-    List<CheckResult> failed = results.stream().filter(r -> r.outcome() == Outcome.FAILED).toList();
-    var xfail = expected.reason(op, check);
-    if (xfail.isPresent()) {
-      // an expected failure belongs to (op, check): it holds when the check fails on some device
-      if (!failedSomewhere.contains(op + "|" + check)) {
-        throw new AssertionFailedError("[" + check + "] " + op + " is listed as an expected failure (" + xfail.get()
-            + ") but failed on no device: remove it from the expected failures");
-      }
-      if (!failed.isEmpty()) {
-        return;
-      }
-    }
-    if (!failed.isEmpty()) {
-      throw new AssertionFailedError(render(failed));
-    }
-    if (results.stream().allMatch(r -> r.outcome() == Outcome.SKIPPED)) {
-      Assumptions.abort(results.stream().map(r -> r.fact("reason").orElse("skipped")).distinct()
-          .collect(Collectors.joining("; ")));
-    }
-  }
-
-  private static String render(List<CheckResult> results) {
-    return results.stream().map(ResultText::render).collect(Collectors.joining("\n\n"));
   }
 
   /**

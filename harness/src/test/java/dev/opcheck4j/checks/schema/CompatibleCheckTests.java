@@ -49,4 +49,20 @@ class CompatibleCheckTests {
         "compat::retyped", "argument 'n' changed type from int to float"), failed);
     assertEquals(7, verdicts.size());
   }
+
+  @Test
+  void theJUnitApiTakesABaselineAndReportsEveryOpItKnew(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    SchemaBaseline v1 = SchemaBaseline.read(NativeOps.repoRoot().resolve("fixtures/baselines/compat_v1.json"));
+    var entries = new java.util.ArrayList<>(v1.ops());
+    entries.add(new SchemaBaseline.Entry("compat::gone", "compat::gone(Tensor x) -> Tensor", List.of("CPU"), List.of()));
+    java.nio.file.Path file = dir.resolve("b.json");
+    new SchemaBaseline(v1.format(), v1.library(), v1.libtorch(), entries).write(file);
+    var results = dev.opcheck4j.junit.OpCheck.library(NativeOps.lib("compat_v1")).checks("schema.compatible")
+        .baseline(file).tries(0).run().report().results();
+    assertEquals(8, results.size(), results.toString());
+    for (var r : results) {
+      assertEquals(r.op().equals("compat::gone") ? Outcome.FAILED : Outcome.PASSED, r.outcome(), r.toString());
+    }
+  }
 }

@@ -1,0 +1,133 @@
+package dev.opcheck4j.cli;
+
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.junit.CheckFailedError;
+import dev.opcheck4j.junit.EngineSettings;
+import dev.opcheck4j.junit.OpCheckEngine;
+import dev.opcheck4j.torch.Device;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.launcher.EngineFilter;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherConfig;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener;
+
+/**
+ * {@code check --junit-xml DIR}: the specs run as the opcheck4j engine's tests on the JUnit
+ * Platform, and the platform's own legacy XML listener writes {@code DIR/TEST-opcheck4j.xml}, the
+ * format Jenkins, GitLab and GitHub test reporters read. Exit codes are those of {@code check}.
+ */
+final class JUnitXmlRun {
+  private final PrintStream out;
+  private final PrintStream err;
+
+  JUnitXmlRun(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  ExitCode run(Main.Options o) throws UsageException, IOException {
+    if (!o.libraries.isEmpty() || o.specs.isEmpty()) {
+      throw new UsageException("--junit-xml checks spec files: give --spec FILE (not --library)");
+    }
+    if (o.shard.count() > 1) {
+      throw new UsageException("--junit-xml and --shard cannot be combined; merge the shards' reports instead");
+    }
+    try {
+      BuiltinChecks.select(o.checks);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    for (Path spec : o.specs) {
+      if (!Files.isRegularFile(spec)) {
+        throw new UsageException(spec + ": spec file not found");
+      }
+    }
+    Files.createDirectories(o.junitXml);
+    String p = EngineSettings.PREFIX;
+    LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
+        .selectors(o.specs.stream().map(s -> DiscoverySelectors.selectFile(s.toAbsolutePath().toFile())).toList())
+        .filters(EngineFilter.includeEngines(OpCheckEngine.ID))
+        .configurationParameter(p + "seed", Long.toString(o.seed))
+        .configurationParameter(p + "tries", Integer.toString(o.tries))
+        .configurationParameter(p + "timeout", o.timeout.toSeconds() + "s")
+        .configurationParameter(p + "reportDir", (o.reportDir != null ? o.reportDir : o.junitXml).toString());
+    if (o.jobs > 0) {
+      request.configurationParameter(p + "jobs", Integer.toString(o.jobs));
+    }
+    if (!o.ops.isEmpty()) {
+      request.configurationParameter(p + "ops", String.join(",", o.ops));
+    }
+    if (!o.checks.isEmpty()) {
+      request.configurationParameter(p + "checks", String.join(",", o.checks));
+    }
+    if (!o.devices.isEmpty()) {
+      request.configurationParameter(p + "devices", String.join(",", o.devices.stream().map(Device::label).toList()));
+    }
+    LauncherDiscoveryRequest discovery = request.build();
+    Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
+        .enableTestEngineAutoRegistration(false)
+        .enableTestExecutionListenerAutoRegistration(false)
+        .addTestEngines(new OpCheckEngine())
+        .build());
+    Outcomes outcomes = new Outcomes(o.verbose);
+    PrintWriter xmlLog = new PrintWriter(err, true);
+    launcher.execute(discovery, new LegacyXmlReportGeneratingListener(o.junitXml, xmlLog), outcomes);
+    out.println("junit xml: " + o.junitXml.resolve("TEST-" + OpCheckEngine.ID + ".xml"));
+    for (String e : outcomes.inputErrors) {
+      err.println("opcheck: " + e);
+    }
+    if (outcomes.harnessErrors > 0) {
+      return ExitCode.HARNESS_ERROR;
+    }
+    if (!outcomes.inputErrors.isEmpty()) {
+      return ExitCode.INPUT_ERROR;
+    }
+    return outcomes.failures > 0 ? ExitCode.CHECK_FAILED : ExitCode.OK;
+  }
+
+  /** Counts what the tests said, and prints each failure as the check rendered it. */
+  private final class Outcomes implements TestExecutionListener {
+    private final boolean verbose;
+    int failures;
+    int harnessErrors;
+    final List<String> inputErrors = new ArrayList<>();
+
+    Outcomes(boolean verbose) {
+      this.verbose = verbose;
+    }
+
+    @Override
+    public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+      if (result.getStatus() != TestExecutionResult.Status.FAILED) {
+        if (verbose && test.isTest()) {
+          out.println("PASSED " + test.getDisplayName());
+        }
+        return;
+      }
+      Throwable t = result.getThrowable().orElse(null);
+      String message = t == null ? test.getDisplayName() : t.getMessage();
+      if (test.getUniqueIdObject().getLastSegment().getType().equals("input")) {
+        inputErrors.addAll(List.of(message.split("\n")));
+      } else if (t instanceof CheckFailedError) {
+        failures++;
+        out.println(message);
+      } else {
+        harnessErrors++;
+        out.println(message);
+      }
+    }
+  }
+}

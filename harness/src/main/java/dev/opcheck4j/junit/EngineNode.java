@@ -1,0 +1,84 @@
+package dev.opcheck4j.junit;
+
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.platform.engine.TestTag;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
+
+/**
+ * One node of the engine's tree: a spec, an op, a check on a device, or one example or the
+ * generated inputs of a check. Unique ids follow spec → op → check → device → example, so they
+ * stay the same from run to run and between discovery and an IDE's rerun.
+ */
+final class EngineNode extends AbstractTestDescriptor {
+  enum Kind {
+    SPEC,
+    INPUT,
+    OP,
+    CHECK,
+    EXAMPLE,
+    GENERATED,
+    STALE_XFAIL
+  }
+
+  final Kind kind;
+  final int spec;
+  final String op;
+  final String check;
+  final String device;
+  final String example;
+  /** How this node's tests are sourced: the spec file, or class and method names for build tools. */
+  final NodeSources sources;
+  private final Type type;
+  private final Set<TestTag> tags = new LinkedHashSet<>();
+
+  EngineNode(UniqueId id, String displayName, NodeSources sources, Kind kind, Type type, int spec, String op,
+      String check, String device, String example) {
+    super(id, displayName, sources.source());
+    this.sources = sources;
+    this.kind = kind;
+    this.type = type;
+    this.spec = spec;
+    this.op = op;
+    this.check = check;
+    this.device = device;
+    this.example = example;
+  }
+
+  @Override
+  public Type getType() {
+    return type;
+  }
+
+  @Override
+  public Set<TestTag> getTags() {
+    return tags;
+  }
+
+  EngineNode tag(String name) {
+    if (name != null && TestTag.isValid(name)) {
+      tags.add(TestTag.create(name));
+    }
+    return this;
+  }
+
+  EngineNode tags(Set<TestTag> more) {
+    tags.addAll(more);
+    return this;
+  }
+
+  /** The key results are matched on: op, check and device ({@code -} for none). */
+  String key() {
+    return key(op, check, device);
+  }
+
+  static String key(String op, String check, String device) {
+    return op + "|" + check + "|" + device;
+  }
+
+  Optional<EngineNode> parentNode() {
+    return getParent().filter(EngineNode.class::isInstance).map(EngineNode.class::cast);
+  }
+}

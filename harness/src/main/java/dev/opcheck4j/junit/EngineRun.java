@@ -1,0 +1,80 @@
+package dev.opcheck4j.junit;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.torch.LibraryLoadException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one place where the engine hands its specs to the run machinery ({@link Launcher}: kernels run
+ * in supervised worker JVMs, never in the test JVM) and gets results back as they are final.
+ * Everything else in the engine is plain Java over {@link CheckResult}s.
+ */
+final class EngineRun {
+  /**
+   * One spec to run.
+   *
+   * @param spec the spec's index in the engine's tree
+   * @param file the spec
+   * @param settings the run's settings narrowed to what the tree still has after filtering
+   */
+  record Job(int spec, SpecFile file, EngineSettings settings) {}
+
+  /** Receives what the run produces, per spec, in order. */
+  interface Sink {
+    void result(int spec, CheckResult result);
+
+    /** A problem with the input: library missing or not loadable, unknown op, invalid example. */
+    void inputError(int spec, String message);
+
+    /** Everything of this spec has been produced. */
+    void specDone(int spec);
+  }
+
+  private EngineRun() {}
+
+  /** Runs the specs one after the other (each on its own workers); null when none could run. */
+  static RunReport run(List<Job> jobs, Sink sink) {
+    Instant started = Instant.now();
+    long t0 = System.nanoTime();
+    List<CheckResult> all = new ArrayList<>();
+    String torch = null;
+    String presets = null;
+    for (Job job : jobs) {
+      EngineSettings s = job.settings();
+      RunRequest request = RunRequest.builder()
+          .spec(job.file().file())
+          .ops(EngineTree.ops(job.file(), s).stream().map(o -> o.op()).toList())
+          .checks(s.selectedChecks().stream().map(c -> c.id()).toList())
+          .devices(s.selectedDevices())
+          .seed(s.seed())
+          .tries(s.tries())
+          .jobs(s.jobs())
+          .timeout(s.timeout())
+          .warningsAsErrors(s.warningsAsErrors())
+          .reportDir(s.reportDir().resolve("runs").resolve(job.file().file().getFileName().toString()))
+          .build();
+      try {
+        RunOutcome outcome = Launcher.execute(request, r -> {
+          all.add(r);
+          sink.result(job.spec(), r);
+        });
+        torch = outcome.report().torchVersion();
+        presets = outcome.report().presetsVersion();
+        outcome.inputErrors().forEach(e -> sink.inputError(job.spec(), e));
+      } catch (LibraryLoadException | SpecException | IllegalArgumentException e) {
+        sink.inputError(job.spec(), e.getMessage());
+      }
+      sink.specDone(job.spec());
+    }
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    return torch == null ? null : new RunReport(torch, presets, started, ms, all);
+  }
+}

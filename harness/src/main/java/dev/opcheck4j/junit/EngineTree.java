@@ -1,0 +1,166 @@
+package dev.opcheck4j.junit;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecValue;
+import dev.opcheck4j.torch.Device;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.platform.engine.TestDescriptor.Type;
+import org.junit.platform.engine.UniqueId;
+
+/**
+ * Builds the test tree of one spec from the spec and the check registry alone (no libtorch):
+ * spec → op → "check on device" → examples and generated inputs, with the tags
+ * (family, check id, device, severity) Surefire's {@code groups} and IDEs filter on.
+ */
+final class EngineTree {
+  static final String INPUT_NAME = "spec is valid and its library loads";
+
+  private EngineTree() {}
+
+  static EngineNode spec(UniqueId parent, int index, SpecDiscovery.Location loc, boolean classNames) {
+    String name = loc.path().getFileName().toString();
+    return new EngineNode(parent.append("spec", loc.key()), name,
+        NodeSources.of(loc.source(), classNames, NodeSources.className(name)),
+        EngineNode.Kind.SPEC, Type.CONTAINER, index, null, null, null, null);
+  }
+
+  static EngineNode input(EngineNode spec) {
+    return new EngineNode(spec.getUniqueId().append("input", "spec"), INPUT_NAME, spec.sources.test(INPUT_NAME),
+        EngineNode.Kind.INPUT, Type.TEST, spec.spec, null, null, null, null).tag("opcheck4j.input");
+  }
+
+  /** Adds the library, op, check and example nodes of {@code file} under {@code spec}. */
+  static void build(EngineNode spec, SpecFile file, EngineSettings settings) {
+    List<Check> checks = settings.selectedChecks();
+    for (Check c : checks) {
+      if (c.scope() == CheckInfo.Scope.LIBRARY) {
+        spec.addChild(check(spec, null, c, null, CheckResult.NONE, c.id()));
+      }
+    }
+    for (OpSpec op : ops(file, settings)) {
+      EngineNode opNode = new EngineNode(spec.getUniqueId().append("op", op.op()), op.op(), spec.sources.container(NodeSources.className(op.op())),
+          EngineNode.Kind.OP, Type.CONTAINER, spec.spec, op.op(), null, null, null);
+      spec.addChild(opNode);
+      List<Device> devices = settings.selectedDevices().stream()
+          .filter(d -> op.devices().isEmpty() || op.devices().contains(d.label())).toList();
+      for (Check c : checks) {
+        switch (c.scope()) {
+          // library checks hang under the spec; crash and timeout results are registered when they happen
+          case LIBRARY, SUPERVISOR -> {}
+          case OP -> opNode.addChild(check(opNode, op, c, null, op.op(), c.id()));
+          case DEVICE, EXAMPLE -> {
+            for (Device d : devices) {
+              if (c.appliesTo(d)) {
+                opNode.addChild(check(opNode, op, c, d, op.op(), c.id() + " on " + d.label()));
+              }
+            }
+          }
+          case GENERATED -> {
+            for (Device d : devices) {
+              if (d != Device.META && c.appliesTo(d) && settings.tries() > 0 && !op.examples().isEmpty()) {
+                opNode.addChild(check(opNode, op, c, d, op.op(), c.id() + " on " + d.label()));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** The spec's ops that {@code opcheck4j.ops} names (all when it names none). */
+  static List<OpSpec> ops(SpecFile file, EngineSettings settings) {
+    return file.ops().stream().filter(o -> settings.ops().isEmpty() || settings.ops().contains(o.op())).toList();
+  }
+
+  private static EngineNode check(EngineNode parent, OpSpec op, Check c, Device d, String opName, String name) {
+    UniqueId id = parent.getUniqueId().append("check", c.id());
+    if (d != null) {
+      id = id.append("device", d.label());
+    }
+    List<Example> examples = op == null ? List.of() : op.examples();
+    boolean generated = d != null && d != Device.META && c.info().generated() && !examples.isEmpty();
+    boolean several = c.scope() == CheckInfo.Scope.EXAMPLE && (examples.size() > 1 || generated);
+    EngineNode node = new EngineNode(id, name, parent.sources.test(name), EngineNode.Kind.CHECK,
+        several ? Type.CONTAINER : Type.TEST, parent.spec, opName, c.id(), d == null ? CheckResult.NONE : d.label(),
+        null);
+    node.tag(c.family()).tag(c.id()).tag(d == null ? null : d.label()).tag(severity(c));
+    if (several) {
+      for (int i = 0; i < examples.size(); i++) {
+        Example e = examples.get(i);
+        String example = "example #" + (i + 1) + " (" + describe(e) + ")";
+        node.addChild(new EngineNode(id.append("example", Integer.toString(i)), example,
+            parent.sources.test(name + ", " + example), EngineNode.Kind.EXAMPLE,
+            Type.TEST, parent.spec, opName, c.id(), node.device, e.ref()).tags(node.getTags()));
+      }
+    }
+    return node;
+  }
+
+  /** The dynamic child for a check's generated inputs. */
+  static EngineNode generated(EngineNode check, String example, int tries, int nth) {
+    String value = nth == 0 ? "inputs" : "inputs-" + nth;
+    String name = example.startsWith("generated (") ? tries + " generated inputs" : tries + " generated inputs, " + example;
+    return new EngineNode(check.getUniqueId().append("generated", value), name,
+        check.sources.test(check.getDisplayName() + ", " + name),
+        EngineNode.Kind.GENERATED, Type.TEST, check.spec, check.op, check.check, check.device, example)
+        .tags(check.getTags());
+  }
+
+  /** A test for a result no static node was made for (a library-level finding, a new check). */
+  static EngineNode extra(EngineNode parent, CheckResult r, int nth) {
+    String example = r.example().startsWith("generated (") ? ", " + r.example().replaceAll("\\D+", " ").strip() + " generated inputs"
+        : r.example().equals(CheckResult.NONE) ? "" : " (" + r.example() + ")";
+    String name = r.check() + (r.device().equals(CheckResult.NONE) ? "" : " on " + r.device()) + example
+        + (parent.kind == EngineNode.Kind.SPEC && !r.op().endsWith("::*") ? " " + r.op() : "");
+    EngineNode node = new EngineNode(parent.getUniqueId().append("result", r.op() + "|" + r.check() + "|" + r.device() + "|" + nth),
+        name, parent.kind == EngineNode.Kind.CHECK ? parent.sources.test(parent.getDisplayName() + ", " + name)
+            : parent.sources.test(name), EngineNode.Kind.GENERATED, Type.TEST, parent.spec, r.op(), r.check(),
+        r.device(), r.example());
+    node.tag(r.family()).tag(r.check()).tag(r.device().equals(CheckResult.NONE) ? null : r.device());
+    return node;
+  }
+
+  static String severity(Check c) {
+    return c.severity().label();
+  }
+
+  /** A short text of an example's arguments from the spec, e.g. {@code float32[3,4] transposed, 0.5}. */
+  static String describe(Example e) {
+    List<String> parts = new ArrayList<>();
+    for (SpecValue v : e.args()) {
+      parts.add(describe(v));
+    }
+    for (Map.Entry<String, SpecValue> kw : e.kwargs().entrySet()) {
+      parts.add(kw.getKey() + "=" + describe(kw.getValue()));
+    }
+    return String.join(", ", parts);
+  }
+
+  private static String describe(SpecValue v) {
+    if (v.isObject() && v.object().containsKey("tensor") && v.object().get("tensor").isList()) {
+      Map<String, SpecValue> m = v.object();
+      StringBuilder sb = new StringBuilder();
+      sb.append(m.containsKey("dtype") && m.get("dtype").isString() ? m.get("dtype").value() : "float32");
+      sb.append('[').append(String.join(",", m.get("tensor").list().stream().map(SpecValue::value).map(String::valueOf).toList())).append(']');
+      if (m.containsKey("layout") && m.get("layout").isString() && !Set.of("contiguous").contains(m.get("layout").value())) {
+        sb.append(' ').append(m.get("layout").value());
+      }
+      return sb.toString();
+    }
+    if (v.isList()) {
+      return "[" + String.join(", ", v.list().stream().map(EngineTree::describe).toList()) + "]";
+    }
+    if (v.isString()) {
+      return "\"" + v.value() + "\"";
+    }
+    return String.valueOf(v.value());
+  }
+}

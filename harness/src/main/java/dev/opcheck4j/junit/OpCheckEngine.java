@@ -1,0 +1,273 @@
+package dev.opcheck4j.junit;
+
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.torch.Device;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.junit.platform.engine.EngineDiscoveryRequest;
+import org.junit.platform.engine.EngineExecutionListener;
+import org.junit.platform.engine.ExecutionRequest;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.TestEngine;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.discovery.UniqueIdSelector;
+import org.junit.platform.engine.reporting.ReportEntry;
+
+/**
+ * The opcheck4j JUnit Platform engine: spec files on the test classpath (under {@code opcheck/}),
+ * named by {@code opcheck4j.specs}, or anchored by {@link OpCheckSpec} become a test tree of
+ * spec → op → "check on device" → examples, run through the harness with results reported as they
+ * stream. Discovery reads specs only; libtorch is loaded when the tests run.
+ */
+public final class OpCheckEngine implements TestEngine {
+  public static final String ID = "opcheck4j";
+
+  @Override
+  public String getId() {
+    return ID;
+  }
+
+  @Override
+  public Optional<String> getGroupId() {
+    return Optional.of("dev.opcheck4j");
+  }
+
+  @Override
+  public Optional<String> getArtifactId() {
+    return Optional.of("opcheck4j-harness");
+  }
+
+  @Override
+  public TestDescriptor discover(EngineDiscoveryRequest request, UniqueId uniqueId) {
+    EngineSettings settings = EngineSettings.from(request.getConfigurationParameters());
+    ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
+        .orElse(OpCheckEngine.class.getClassLoader());
+    SpecDiscovery discovery = new SpecDiscovery(loader);
+    List<SpecDiscovery.Location> found = discovery.discover(request, settings);
+    List<SpecFile> files = new ArrayList<>();
+    List<String> errors = new ArrayList<>();
+    for (SpecDiscovery.Location loc : found) {
+      try {
+        files.add(SpecReader.read(loc.path()));
+        errors.add(null);
+      } catch (SpecException e) {
+        files.add(null);
+        errors.add(e.getMessage());
+      }
+    }
+    List<String> unknown = settings.ops().stream()
+        .filter(op -> files.stream().noneMatch(f -> f != null && f.ops().stream().anyMatch(o -> o.op().equals(op)))).toList();
+    if (!unknown.isEmpty() && files.stream().allMatch(java.util.Objects::nonNull)) {
+      throw new IllegalArgumentException(EngineSettings.PREFIX + "ops names " + String.join(", ", unknown)
+          + ", which no spec has; specs found: " + String.join(", ", found.stream().map(SpecDiscovery.Location::key).toList()));
+    }
+    RunDescriptor root = new RunDescriptor(uniqueId, settings, files, errors, expectedFailures(settings));
+    for (int i = 0; i < found.size(); i++) {
+      EngineNode spec = EngineTree.spec(uniqueId, i, found.get(i), discovery.viaClasses());
+      root.addChild(spec);
+      spec.addChild(EngineTree.input(spec));
+      if (files.get(i) != null) {
+        EngineTree.build(spec, files.get(i), settings);
+      }
+    }
+    remember(root, root);
+    List<UniqueId> selected = request.getSelectorsByType(UniqueIdSelector.class).stream()
+        .map(UniqueIdSelector::getUniqueId).filter(id -> id.hasPrefix(uniqueId)).toList();
+    if (!selected.isEmpty()) {
+      prune(root, selected);
+    }
+    return root;
+  }
+
+  private static ExpectedFailures expectedFailures(EngineSettings settings) {
+    if (settings.expectedFailures().isEmpty()) {
+      return ExpectedFailures.NONE;
+    }
+    try {
+      return ExpectedFailures.read(settings.expectedFailures().get());
+    } catch (SpecException e) {
+      throw new IllegalArgumentException(EngineSettings.PREFIX + "expectedFailures: " + e.getMessage(), e);
+    }
+  }
+
+  private static void remember(RunDescriptor root, TestDescriptor d) {
+    if (d instanceof EngineNode n && n.kind == EngineNode.Kind.CHECK) {
+      root.discovered.add(n.spec + "#" + n.key());
+    }
+    d.getChildren().forEach(c -> remember(root, c));
+  }
+
+  /** Keeps the nodes on the way to, or under, a selected unique id (an IDE rerunning one test). */
+  private static void prune(TestDescriptor d, List<UniqueId> selected) {
+    for (TestDescriptor c : List.copyOf(d.getChildren())) {
+      UniqueId id = c.getUniqueId();
+      boolean under = selected.stream().anyMatch(id::hasPrefix);
+      boolean above = selected.stream().anyMatch(s -> s.hasPrefix(id));
+      if (!under && !above) {
+        c.removeFromHierarchy();
+      } else if (!under) {
+        prune(c, selected);
+      }
+    }
+  }
+
+  @Override
+  public void execute(ExecutionRequest request) {
+    RunDescriptor root = (RunDescriptor) request.getRootTestDescriptor();
+    EngineExecutionListener listener = request.getEngineExecutionListener();
+    listener.executionStarted(root);
+    if (root.getChildren().isEmpty()) {
+      listener.executionFinished(root, TestExecutionResult.successful());
+      return;
+    }
+    EngineSettings settings = root.settings;
+    System.out.println("opcheck4j: " + String.join(", ", settings.describe().entrySet().stream()
+        .map(e -> e.getKey().substring(EngineSettings.PREFIX.length()) + "=" + e.getValue()).toList()));
+    listener.reportingEntryPublished(root, ReportEntry.from(settings.describe()));
+    boolean underMaven = System.getProperty("surefire.real.class.path") != null
+        || System.getProperty("surefire.test.class.path") != null;
+    ResultStream stream = new ResultStream(listener, root, root.expected, underMaven);
+    List<EngineRun.Job> jobs = new ArrayList<>();
+    for (TestDescriptor c : root.getChildren()) {
+      EngineNode spec = (EngineNode) c;
+      SpecFile file = root.specs.get(spec.spec);
+      if (file == null) {
+        stream.onInputError(spec.spec, root.specErrors.get(spec.spec));
+        stream.onSpecDone(spec.spec);
+      } else {
+        narrowed(spec, settings).ifPresentOrElse(s -> jobs.add(new EngineRun.Job(spec.spec, file, s)),
+            () -> stream.onSpecDone(spec.spec));
+      }
+    }
+    RunReport report = run(jobs, stream);
+    if (report != null) {
+      writeReports(new RunReport(report.torchVersion(), report.presetsVersion(), report.startedAt(),
+          report.durationMs(), stream.results()), settings.reportDir());
+    }
+    System.out.println("opcheck4j summary: " + String.join(", ", stream.outcomes().entrySet().stream()
+        .map(e -> e.getKey() + " " + e.getValue()).toList()));
+    listener.executionFinished(root, TestExecutionResult.successful());
+  }
+
+  /** The run's settings narrowed to the ops, checks and devices the (filtered) tree still has. */
+  private static Optional<EngineSettings> narrowed(EngineNode spec, EngineSettings s) {
+    Set<String> ops = new LinkedHashSet<>();
+    Set<String> checks = new LinkedHashSet<>();
+    Set<Device> devices = new LinkedHashSet<>();
+    collect(spec, ops, checks, devices);
+    if (checks.isEmpty()) {
+      return Optional.empty();
+    }
+    // crash and timeout results have no node until they happen: keep them whenever anything runs
+    s.selectedChecks().stream().filter(c -> c.scope() == CheckInfo.Scope.SUPERVISOR).forEach(c -> checks.add(c.id()));
+    List<Device> devs = devices.isEmpty() ? s.selectedDevices() : s.selectedDevices().stream().filter(devices::contains).toList();
+    return Optional.of(new EngineSettings(s.specs(), List.copyOf(ops), List.copyOf(checks), devs, s.seed(), s.tries(),
+        s.jobs(), s.timeout(), s.warningsAsErrors(), s.expectedFailures(), s.reportDir(), s.docsBase()));
+  }
+
+  private static void collect(TestDescriptor d, Set<String> ops, Set<String> checks, Set<Device> devices) {
+    if (d instanceof EngineNode n && n.kind == EngineNode.Kind.CHECK) {
+      if (!n.op.equals(CheckResult.NONE)) {
+        ops.add(n.op);
+      }
+      checks.add(n.check);
+      Device.parse(n.device).ifPresent(devices::add);
+    }
+    d.getChildren().forEach(c -> collect(c, ops, checks, devices));
+  }
+
+  private sealed interface Event permits Result, InputError, SpecDone, End {}
+
+  private record Result(int spec, CheckResult result, long arrivedNanos) implements Event {}
+
+  private record InputError(int spec, String message) implements Event {}
+
+  private record SpecDone(int spec) implements Event {}
+
+  private record End(RunReport report, Throwable failure) implements Event {}
+
+  /** Runs in the background and reports on this thread, where the platform's listeners expect it. */
+  private static RunReport run(List<EngineRun.Job> jobs, ResultStream stream) {
+    if (jobs.isEmpty()) {
+      return null;
+    }
+    BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+    Thread worker = new Thread(() -> {
+      try {
+        RunReport report = EngineRun.run(jobs, new EngineRun.Sink() {
+          @Override
+          public void result(int spec, CheckResult result) {
+            queue.add(new Result(spec, result, System.nanoTime()));
+          }
+
+          @Override
+          public void inputError(int spec, String message) {
+            queue.add(new InputError(spec, message));
+          }
+
+          @Override
+          public void specDone(int spec) {
+            queue.add(new SpecDone(spec));
+          }
+        });
+        queue.add(new End(report, null));
+      } catch (Throwable t) {
+        queue.add(new End(null, t));
+      }
+    }, "opcheck4j-run");
+    worker.setDaemon(true);
+    worker.start();
+    while (true) {
+      Event e;
+      try {
+        e = queue.take();
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+        stream.onRunFailure(ex);
+        return null;
+      }
+      if (e instanceof Result r) {
+        stream.onResult(r.spec(), r.result(), r.arrivedNanos());
+      } else if (e instanceof InputError i) {
+        stream.onInputError(i.spec(), i.message());
+      } else if (e instanceof SpecDone d) {
+        stream.onSpecDone(d.spec());
+      } else if (e instanceof End end) {
+        if (end.failure() != null) {
+          stream.onRunFailure(end.failure());
+        }
+        return end.report();
+      }
+    }
+  }
+
+  private static void writeReports(RunReport report, Path dir) {
+    boolean any = false;
+    for (ReportFormat format : ServiceLoader.load(ReportFormat.class, OpCheckEngine.class.getClassLoader())) {
+      try {
+        System.out.println("opcheck4j: report (" + format.name() + "): " + format.write(report, dir).toAbsolutePath());
+      } catch (Exception e) {
+        System.out.println("opcheck4j: report (" + format.name() + ") not written: " + e);
+      }
+      any = true;
+    }
+    if (!any) {
+      System.out.println("opcheck4j: no report format on the test classpath; add dev.opcheck4j:opcheck4j-reports for "
+          + dir.resolve("opcheck-report.json"));
+    }
+  }
+}

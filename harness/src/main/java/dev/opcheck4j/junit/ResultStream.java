@@ -1,0 +1,309 @@
+package dev.opcheck4j.junit;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.run.ResultText;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.platform.engine.EngineExecutionListener;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.reporting.ReportEntry;
+
+/**
+ * Turns results, as they stream from the run, into JUnit Platform events on the engine's thread:
+ * a test starts and finishes when its result arrives, failures carry the rendered facts, skips
+ * their reason, warnings a reporting entry. Nodes the run gave no result for are never passed:
+ * they are skipped with the reason.
+ */
+final class ResultStream {
+  private final EngineExecutionListener listener;
+  private final RunDescriptor root;
+  private final EngineSettings settings;
+  private final ExpectedFailures expected;
+  private final boolean underMaven;
+  private final Map<String, EngineNode> nodes = new HashMap<>();
+  private final Set<TestDescriptor> started = new HashSet<>();
+  private final Set<TestDescriptor> finished = new HashSet<>();
+  private final Map<Integer, List<String>> inputErrors = new HashMap<>();
+  private final Set<String> failed = new HashSet<>();
+  private final Set<String> ran = new HashSet<>();
+  private final Map<String, Outcome> exists = new HashMap<>();
+  private final Map<String, Integer> extras = new HashMap<>();
+  private final List<CheckResult> results = new ArrayList<>();
+  private final Map<String, Integer> outcomes = new LinkedHashMap<>();
+
+  ResultStream(EngineExecutionListener listener, RunDescriptor root, ExpectedFailures expected, boolean underMaven) {
+    this.listener = listener;
+    this.root = root;
+    this.settings = root.settings;
+    this.expected = expected;
+    this.underMaven = underMaven;
+    index(root);
+  }
+
+  private void index(TestDescriptor d) {
+    if (d instanceof EngineNode n && (n.kind == EngineNode.Kind.CHECK || n.kind == EngineNode.Kind.OP
+        || n.kind == EngineNode.Kind.SPEC || n.kind == EngineNode.Kind.EXAMPLE)) {
+      nodes.put(n.spec + "#" + n.kind + "#" + (n.kind == EngineNode.Kind.EXAMPLE ? n.key() + "|" + n.example : n.key()), n);
+    }
+    d.getChildren().forEach(this::index);
+  }
+
+  private EngineNode node(int spec, EngineNode.Kind kind, String key) {
+    return nodes.get(spec + "#" + kind + "#" + key);
+  }
+
+  /** Results as the reports should have them (with the rerun line that works where the user is). */
+  List<CheckResult> results() {
+    return results;
+  }
+
+  void onResult(int spec, CheckResult raw, long arrivedNanos) {
+    CheckResult r = withRerun(raw);
+    results.add(r);
+    ran.add(spec + "#" + r.op() + "|" + r.check());
+    if (r.outcome() == Outcome.FAILED) {
+      failed.add(spec + "#" + r.op() + "|" + r.check());
+    }
+    if (r.check().equals("registration.exists")) {
+      exists.put(spec + "#" + r.op(), r.outcome());
+    }
+    EngineNode check = node(spec, EngineNode.Kind.CHECK, EngineNode.key(r.op(), r.check(), r.device()));
+    if (check == null) {
+      check = node(spec, EngineNode.Kind.CHECK, EngineNode.key(CheckResult.NONE, r.check(), r.device()));
+    }
+    if (check == null) {
+      if (root.discovered.contains(spec + "#" + EngineNode.key(r.op(), r.check(), r.device()))) {
+        return; // filtered out of this run by tags or ids: not wanted, not lost (the reports have it)
+      }
+      EngineNode op = node(spec, EngineNode.Kind.OP, EngineNode.key(r.op(), null, null));
+      report(extra(op != null ? op : node(spec, EngineNode.Kind.SPEC, EngineNode.key(null, null, null)), r), r, arrivedNanos);
+      return;
+    }
+    if (check.getType() == TestDescriptor.Type.CONTAINER) {
+      EngineNode child = node(spec, EngineNode.Kind.EXAMPLE, check.key() + "|" + r.example());
+      if (child == null || finished.contains(child)) {
+        int nth = extras.merge(check.getUniqueId().toString(), 1, Integer::sum) - 1;
+        child = r.example().startsWith("generated")
+            ? EngineTree.generated(check, r.example(), settings.tries(), nth)
+            : EngineTree.extra(check, r, nth);
+        register(check, child);
+      }
+      report(child, r, arrivedNanos);
+    } else if (finished.contains(check)) {
+      report(extra(check.parentNode().orElseThrow(), r), r, arrivedNanos);
+    } else {
+      report(check, r, arrivedNanos);
+    }
+  }
+
+  void onInputError(int spec, String message) {
+    inputErrors.computeIfAbsent(spec, k -> new ArrayList<>()).add(message);
+  }
+
+  /** Everything of {@code spec} has arrived: close its nodes, none left silently unreported. */
+  void onSpecDone(int spec) {
+    EngineNode specNode = node(spec, EngineNode.Kind.SPEC, EngineNode.key(null, null, null));
+    if (specNode == null) {
+      return;
+    }
+    staleExpectedFailures(spec, specNode);
+    close(specNode);
+  }
+
+  /** The run stopped early: whatever has no result is an error, not a pass. */
+  void onRunFailure(Throwable t) {
+    for (TestDescriptor spec : root.getChildren()) {
+      failRemaining(spec, "the run stopped before this check: " + t);
+    }
+  }
+
+  Map<String, Integer> outcomes() {
+    return outcomes;
+  }
+
+  private void failRemaining(TestDescriptor d, String why) {
+    for (TestDescriptor c : d.getChildren()) {
+      failRemaining(c, why);
+    }
+    if (finished.contains(d)) {
+      return;
+    }
+    start(d);
+    finish(d, d.isTest() ? TestExecutionResult.failed(new HarnessError(why)) : TestExecutionResult.successful());
+  }
+
+  private void close(TestDescriptor d) {
+    for (TestDescriptor c : List.copyOf(d.getChildren())) {
+      close(c);
+    }
+    if (finished.contains(d)) {
+      return;
+    }
+    EngineNode n = (EngineNode) d;
+    if (n.kind == EngineNode.Kind.INPUT) {
+      List<String> errors = inputErrors.getOrDefault(n.spec, List.of());
+      start(n);
+      finish(n, errors.isEmpty() ? TestExecutionResult.successful()
+          : TestExecutionResult.failed(new CheckFailedError(String.join("\n", errors))));
+      count(errors.isEmpty() ? "passed" : "failed");
+    } else if (d.isTest()) {
+      skip(n, noResultReason(n));
+    } else {
+      start(n);
+      finish(n, TestExecutionResult.successful());
+    }
+  }
+
+  private String noResultReason(EngineNode n) {
+    Outcome ex = exists.get(n.spec + "#" + n.op);
+    if (ex != null && ex != Outcome.PASSED) {
+      return "requires registration.exists, which " + ex.label();
+    }
+    CheckResult death = results.stream().filter(r -> r.op().equals(n.op) && r.device().equals(n.device)
+        && (r.check().equals("kernel.crash") || r.check().equals("kernel.timeout"))).findFirst().orElse(null);
+    if (death != null) {
+      return "not judged: the worker died running this op (see " + death.check() + " on " + death.device() + ")";
+    }
+    List<String> errors = inputErrors.getOrDefault(n.spec, List.of());
+    if (!errors.isEmpty() && results.stream().noneMatch(r -> r.op().equals(n.op))) {
+      return "not run: " + errors.get(0);
+    }
+    return "no result: the run produced none for this check (its prerequisites did not run)";
+  }
+
+  private void staleExpectedFailures(int spec, EngineNode specNode) {
+    for (TestDescriptor c : List.copyOf(specNode.getChildren())) {
+      EngineNode op = (EngineNode) c;
+      if (op.kind != EngineNode.Kind.OP) {
+        continue;
+      }
+      for (Map.Entry<String, String> e : expected.entries().getOrDefault(op.op, Map.of()).entrySet()) {
+        String k = spec + "#" + op.op + "|" + e.getKey();
+        if (ran.contains(k) && !failed.contains(k)) {
+          EngineNode stale = new EngineNode(op.getUniqueId().append("expected-failure", e.getKey()),
+              e.getKey() + " (expected failure)", op.sources.test(e.getKey() + " (expected failure)"), EngineNode.Kind.STALE_XFAIL,
+              TestDescriptor.Type.TEST, spec, op.op, e.getKey(), CheckResult.NONE, null).tag(e.getKey());
+          register(op, stale);
+          start(stale);
+          finish(stale, TestExecutionResult.failed(new CheckFailedError("[" + e.getKey() + "] " + op.op
+              + " is listed as an expected failure (" + e.getValue() + ") but failed on no device: remove it from "
+              + settings.expectedFailures().map(Object::toString).orElse("the expected failures"))));
+          count("failed");
+        }
+      }
+    }
+  }
+
+  private EngineNode extra(EngineNode parent, CheckResult r) {
+    int nth = extras.merge(parent.getUniqueId().toString(), 1, Integer::sum) - 1;
+    EngineNode n = EngineTree.extra(parent, r, nth);
+    register(parent, n);
+    return n;
+  }
+
+  private void register(EngineNode parent, EngineNode child) {
+    parent.addChild(child);
+    start(parent);
+    listener.dynamicTestRegistered(child);
+  }
+
+  private void report(EngineNode n, CheckResult r, long arrivedNanos) {
+    if (r.outcome() == Outcome.SKIPPED) {
+      skip(n, r.fact("reason").orElse("skipped (no reason given)"));
+      return;
+    }
+    start(n);
+    String library = root.libraryName(n.spec);
+    AllureResults.describe(r, library, settings.docsBase());
+    waitForDuration(r, arrivedNanos);
+    boolean warning = r.outcome().name().equals("WARNING") || r.fact("warning").isPresent();
+    if (warning) {
+      String text = r.fact("warning").or(() -> r.fact("but was")).orElse(ResultText.summaryLine(r));
+      listener.reportingEntryPublished(n, ReportEntry.from("warning", text));
+      System.out.println("WARNING " + ResultText.render(r));
+    }
+    String xfail = expected.reason(r.op(), r.check()).orElse(null);
+    TestExecutionResult result;
+    String outcome;
+    if (r.outcome() == Outcome.ERRORED) {
+      result = TestExecutionResult.failed(new HarnessError("harness error\n" + ResultText.render(r)));
+      outcome = "errored";
+    } else if (r.outcome() == Outcome.FAILED && xfail != null) {
+      listener.reportingEntryPublished(n, ReportEntry.from("expected failure", xfail));
+      System.out.println("EXPECTED " + ResultText.render(r));
+      result = TestExecutionResult.successful();
+      outcome = "expected failures";
+    } else if (r.outcome() == Outcome.FAILED || warning && settings.warningsAsErrors()) {
+      result = TestExecutionResult.failed(new CheckFailedError(ResultText.render(r)));
+      outcome = "failed";
+    } else {
+      result = TestExecutionResult.successful();
+      outcome = warning ? "warnings" : "passed";
+    }
+    finish(n, result);
+    count(outcome);
+  }
+
+  private void skip(EngineNode n, String reason) {
+    n.getParent().ifPresent(this::start);
+    listener.executionSkipped(n, reason);
+    finished.add(n);
+    count("skipped");
+  }
+
+  private void count(String outcome) {
+    outcomes.merge(outcome, 1, Integer::sum);
+  }
+
+  /**
+   * Results arrive when a check is done, so a test is started then; holding its end until the
+   * check's own duration has passed since it arrived makes the time every report shows the check's
+   * real one, while the run goes on in the background (a lag of one check at most).
+   */
+  private static void waitForDuration(CheckResult r, long arrivedNanos) {
+    long until = arrivedNanos + TimeUnit.MICROSECONDS.toNanos(r.durationMicros());
+    long left = until - System.nanoTime();
+    if (left > 0) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void start(TestDescriptor d) {
+    if (started.contains(d) || d == root) {
+      return;
+    }
+    d.getParent().ifPresent(this::start);
+    started.add(d);
+    listener.executionStarted(d);
+  }
+
+  private void finish(TestDescriptor d, TestExecutionResult result) {
+    finished.add(d);
+    listener.executionFinished(d, result);
+  }
+
+  private CheckResult withRerun(CheckResult r) {
+    if (r.fact("rerun").isEmpty() || !underMaven) {
+      return r;
+    }
+    // a crash or timeout is found by rerunning the check that was running when the worker died
+    String line = "mvn test -Dopcheck4j.ops=" + r.op() + " -Dopcheck4j.checks=" + r.fact("check").orElse(r.check())
+        + (r.device().equals(CheckResult.NONE) ? "" : " -Dopcheck4j.devices=" + r.device())
+        + " -Dopcheck4j.seed=" + settings.seed() + " -Dopcheck4j.tries=" + settings.tries();
+    List<Fact> facts = r.facts().stream().map(f -> f.key().equals("rerun") ? Fact.of("rerun", line) : f).toList();
+    return new CheckResult(r.op(), r.check(), r.device(), r.example(), r.outcome(), facts, r.durationMicros());
+  }
+}

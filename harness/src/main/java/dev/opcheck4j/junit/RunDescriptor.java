@@ -1,0 +1,44 @@
+package dev.opcheck4j.junit;
+
+import dev.opcheck4j.spec.SpecFile;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.EngineDescriptor;
+
+/** The engine's root: the settings of the run and the specs found, read once at discovery. */
+final class RunDescriptor extends EngineDescriptor {
+  final EngineSettings settings;
+  /** Specs in discovery order, index = {@link EngineNode#spec}; null where the spec did not read. */
+  final List<SpecFile> specs;
+  /** Every (spec, op, check, device) discovered, before filters: results for others are new. */
+  final Set<String> discovered = new HashSet<>();
+  /** Why a spec did not read, by index; null where it did. */
+  final List<String> specErrors;
+  final ExpectedFailures expected;
+
+  RunDescriptor(UniqueId id, EngineSettings settings, List<SpecFile> specs, List<String> specErrors,
+      ExpectedFailures expected) {
+    super(id, "opcheck4j");
+    this.settings = settings;
+    this.specs = new ArrayList<>(specs);
+    this.specErrors = new ArrayList<>(specErrors);
+    this.expected = expected;
+  }
+
+  /** The op library's name for reports: {@code libmy_ops.so} is {@code my_ops}. */
+  String libraryName(int spec) {
+    SpecFile f = specs.get(spec);
+    if (f == null) {
+      return "(unknown library)";
+    }
+    String name = f.library().getFileName().toString();
+    if (name.startsWith("lib")) {
+      name = name.substring(3);
+    }
+    int dot = name.indexOf('.');
+    return dot > 0 ? name.substring(0, dot) : name;
+  }
+}

@@ -1,0 +1,117 @@
+package dev.opcheck4j.junit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectFile;
+
+import dev.opcheck4j.testing.NativeOps;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestTag;
+import org.junit.platform.testkit.engine.EngineDiscoveryResults;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+
+class OpCheckEngineTests {
+  @TempDir Path dir;
+
+  EngineTestKit.Builder kit(String spec, String... params) {
+    EngineTestKit.Builder b = EngineTestKit.engine(OpCheckEngine.ID).selectors(selectFile(NativeOps.spec(spec).toFile()))
+        .configurationParameter("opcheck4j.reportDir", dir.toString());
+    for (int i = 0; i < params.length; i += 2) {
+      b.configurationParameter(params[i], params[i + 1]);
+    }
+    return b;
+  }
+
+  static List<String> names(EngineExecutionResults r, java.util.function.Predicate<Event> which) {
+    return r.allEvents().stream().filter(which).map(e -> e.getTestDescriptor().getDisplayName()).toList();
+  }
+
+  @Test
+  void discoveryGivesSpecOpCheckDeviceWithReadableNamesStableIdsAndTags() {
+    EngineDiscoveryResults d = kit("my_ops.json", "opcheck4j.checks", "fake,schema.types").discover();
+    TestDescriptor root = d.getEngineDescriptor();
+    TestDescriptor spec = root.getChildren().iterator().next();
+    assertEquals("my_ops.json", spec.getDisplayName());
+    TestDescriptor op = spec.getChildren().stream().filter(c -> c.getDisplayName().equals("my_ops::mul_add")).findFirst().orElseThrow();
+    Set<String> tests = op.getChildren().stream().map(TestDescriptor::getDisplayName).collect(Collectors.toSet());
+    assertTrue(tests.containsAll(Set.of("schema.types", "fake.missing", "fake.metadata on cpu", "fake.metadata on cuda")), tests.toString());
+    TestDescriptor fake = op.getChildren().stream().filter(c -> c.getDisplayName().equals("fake.metadata on cpu")).findFirst().orElseThrow();
+    assertEquals(List.of("engine:opcheck4j", "spec:" + NativeOps.spec("my_ops.json"), "op:my_ops::mul_add",
+        "check:fake.metadata", "device:cpu"), fake.getUniqueId().getSegments().stream().map(s -> s.getType() + ":" + s.getValue()).toList());
+    assertEquals(Set.of("fake", "fake.metadata", "cpu", "error"), fake.getTags().stream().map(TestTag::getName).collect(Collectors.toSet()));
+    List<String> examples = fake.getChildren().stream().map(TestDescriptor::getDisplayName).toList();
+    assertEquals(List.of("example #1 (float32[4,3], float32[4,3], 0.5)", "example #2 (float64[2,3], float64[2,3], -2.0)"), examples);
+  }
+
+  @Test
+  void discoveryReadsSpecsAndLoadsNoNativeCode() throws Exception {
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), DiscoveryProbe.class.getName(), NativeOps.spec("my_ops.json").toString())
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), out);
+    assertTrue(out.matches("(?s).*tests=[1-9][0-9]+ libtorch=false.*"), out);
+  }
+
+  @OpCheckSpec("opinputs/mul_add.yaml")
+  static class Anchor {}
+
+  @Test
+  void anAnnotatedClassAnchorsItsSpecs() {
+    TestDescriptor root = EngineTestKit.engine(OpCheckEngine.ID)
+        .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(Anchor.class)).discover().getEngineDescriptor();
+    assertEquals(List.of("mul_add.yaml"), root.getChildren().stream().map(TestDescriptor::getDisplayName).toList());
+    assertEquals("spec:opinputs/mul_add.yaml", root.getChildren().iterator().next().getUniqueId().getLastSegment().getType()
+        + ":" + root.getChildren().iterator().next().getUniqueId().getLastSegment().getValue());
+  }
+
+  @Test
+  void goodOpsPassEveryTestWithTheGeneratedInputsAsTheirOwnTest() {
+    EngineExecutionResults r = kit("good_ops.json", "opcheck4j.checks", "schema,fake", "opcheck4j.tries", "5",
+        "opcheck4j.devices", "cpu,meta").execute();
+    assertEquals(0, r.testEvents().failed().count(), () -> r.testEvents().failed().stream().map(Object::toString).toList().toString());
+    assertTrue(r.testEvents().succeeded().count() > 10);
+    assertTrue(names(r, e -> true).contains("5 generated inputs"), names(r, e -> true).toString());
+  }
+
+  @Test
+  void aFailureCarriesTheRenderedFactsAndNoStackTrace() {
+    EngineExecutionResults r = kit("bad/bad_ops.json", "opcheck4j.checks", "schema.types", "opcheck4j.ops", "bad_ops::dict_arg").execute();
+    Event failed = r.testEvents().failed().stream().findFirst().orElseThrow();
+    Throwable t = failed.getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+    assertTrue(t instanceof CheckFailedError, t.toString());
+    assertTrue(t.getMessage().startsWith("FAILED [schema.types] bad_ops::dict_arg\n  expected : custom-op types only"), t.getMessage());
+    assertEquals(0, t.getStackTrace().length);
+  }
+
+  @Test
+  void aCheckThatCannotRunIsSkippedWithItsReason() {
+    EngineExecutionResults r = kit("good_ops.json", "opcheck4j.checks", "registration.device-kernel", "opcheck4j.devices", "cuda").execute();
+    if (dev.opcheck4j.torch.TorchRuntime.get().cudaAvailable()) {
+      return;
+    }
+    List<String> reasons = r.testEvents().skipped().stream().map(e -> e.getPayload(String.class).orElseThrow()).distinct().toList();
+    assertEquals(List.of("no CUDA device in this process (torch.cuda_is_available() is false)"), reasons);
+  }
+
+  @Test
+  void anExpectedFailurePassesAndAStaleOneFails() throws Exception {
+    Path xfail = Files.writeString(dir.resolve("xfail.json"), """
+        {"bad_ops::dict_arg": {"schema.types": "kept for compatibility"},
+         "bad_ops::scale_": {"schema.types": "pretend it used to fail"}}""");
+    EngineExecutionResults r = kit("bad/bad_ops.json", "opcheck4j.checks", "schema.types",
+        "opcheck4j.ops", "bad_ops::dict_arg,bad_ops::scale_", "opcheck4j.expectedFailures", xfail.toString()).execute();
+    assertEquals(List.of("schema.types (expected failure)"), names(r, e -> e.getType() == org.junit.platform.testkit.engine.EventType.FINISHED
+        && e.getPayload(TestExecutionResult.class).map(x -> x.getStatus() == TestExecutionResult.Status.FAILED).orElse(false)));
+  }
+}
