@@ -66,6 +66,11 @@ public record CheckInfo(
     return dot < 0 ? id : id.substring(0, dot);
   }
 
+  /** The check's doc page, relative to the project root: {@code docs/checks/<id>.md}. */
+  public String doc() {
+    return "docs/checks/" + id + ".md";
+  }
+
   /** The outcome a finding of this check has: FAILED for errors, WARNING for warnings unless made errors. */
   public Outcome findingOutcome(boolean warningsAsErrors) {
     return severity == Severity.ERROR || warningsAsErrors ? Outcome.FAILED : Outcome.WARNING;

@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * What one check said about one operator on one device for one example.
  *
- * @param op qualified operator name, {@code ns::name} or {@code ns::name.overload}
+ * @param op qualified operator name, {@code ns::name} or {@code ns::name.overload}; for a result about a
+ *     whole library (see {@link #library}) a display name only
  * @param check stable check id, e.g. {@code schema.types}
  * @param device device under test ({@code cpu}, {@code meta}, {@code cuda}), or {@code "-"} for checks
  *     that do not run on a device
@@ -16,6 +17,10 @@ import java.util.Optional;
  * @param outcome the verdict
  * @param facts ordered facts; for a failure the first one says what was expected
  * @param durationMicros wall time spent by this result's own work (its check's calls, its shrinking), in microseconds
+ * @param exampleInfo the example as data (ref, generated, try, seed, description), or null when the
+ *     check needs no example or the producer did not say
+ * @param library the library file a library-scope result is about (the check ran once per library, not
+ *     per op), or null for results about one op
  */
 public record CheckResult(
     String op,
@@ -24,7 +29,9 @@ public record CheckResult(
     String example,
     Outcome outcome,
     List<Fact> facts,
-    long durationMicros) {
+    long durationMicros,
+    ExampleRef exampleInfo,
+    String library) {
 
   /** Marker for "no device" and "no example". */
   public static final String NONE = "-";
@@ -38,9 +45,36 @@ public record CheckResult(
     facts = List.copyOf(facts);
   }
 
+  /** A result about one op, with the example known by its reference only. */
+  public CheckResult(
+      String op, String check, String device, String example, Outcome outcome, List<Fact> facts, long durationMicros) {
+    this(op, check, device, example, outcome, facts, durationMicros,
+        example.equals(NONE) ? null : ExampleRef.spec(example), null);
+  }
+
+  /** The same result with its example described as data. */
+  public CheckResult withExample(ExampleRef info) {
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, info, library);
+  }
+
+  /** The same result as one about the whole library {@code file}. */
+  public CheckResult aboutLibrary(String file) {
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, file);
+  }
+
   /** The value of the first fact with this key, if any. */
   public Optional<String> fact(String key) {
     return facts.stream().filter(f -> f.key().equals(key)).map(Fact::value).findFirst();
+  }
+
+  /** The op this result is about, or null for a library-scope result. */
+  public String opOrNull() {
+    return library == null ? op : null;
+  }
+
+  /** The device, or null for checks that do not run on a device. */
+  public String deviceOrNull() {
+    return device.equals(NONE) ? null : device;
   }
 
   /** The check family: the part of the id before the first dot. */

@@ -18,4 +18,14 @@ public enum Outcome {
   public String label() {
     return name().toLowerCase(Locale.ROOT);
   }
+
+  /** The outcome with this label, or null. */
+  public static Outcome ofLabel(String label) {
+    for (Outcome o : values()) {
+      if (o.label().equals(label)) {
+        return o;
+      }
+    }
+    return null;
+  }
 }

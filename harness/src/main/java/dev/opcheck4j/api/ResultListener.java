@@ -4,4 +4,10 @@ package dev.opcheck4j.api;
 @FunctionalInterface
 public interface ResultListener {
   void accept(CheckResult result);
+
+  /**
+   * Called once before the first result, when the run block is known (which devices will run and
+   * why the others will not, the inputs, the checks); its duration is still 0. Does nothing by default.
+   */
+  default void runStarted(RunInfo run) {}
 }

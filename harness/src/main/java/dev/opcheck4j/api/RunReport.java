@@ -4,38 +4,56 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything one run produced, in the order it was produced.
  *
- * @param torchVersion libtorch version the ops ran against
- * @param presetsVersion JavaCPP presets version
- * @param startedAt when the run started
- * @param durationMs wall time of the whole run
+ * @param run how the run was made (versions, settings, devices, inputs, timing)
+ * @param checks the metadata of the checks the run knew, in registry order (severity, summary); with
+ *     {@link RunInfo#checksRun()} a reader tells "not run" from "not applicable"; empty when not known
  * @param results every result, in production order
- * @param checks the metadata of the checks the run ran, in registry order (severity, summary)
  */
-public record RunReport(
-    String torchVersion,
-    String presetsVersion,
-    Instant startedAt,
-    long durationMs,
-    List<CheckResult> results,
-    List<CheckInfo> checks) {
+public record RunReport(RunInfo run, List<CheckInfo> checks, List<CheckResult> results) {
 
   public RunReport {
-    results = List.copyOf(results);
+    Objects.requireNonNull(run, "run");
     checks = List.copyOf(checks);
+    results = List.copyOf(results);
   }
 
-  /** A report that names no check metadata. */
-  public RunReport(String torchVersion, String presetsVersion, Instant startedAt, long durationMs, List<CheckResult> results) {
+  /** A report that knows only versions, timing and the checks' metadata. */
+  public RunReport(String torchVersion, String presetsVersion, Instant startedAt, long durationMs,
+      List<CheckResult> results, List<CheckInfo> checks) {
+    this(RunInfo.minimal(torchVersion, presetsVersion, startedAt, durationMs), checks, results);
+  }
+
+  /** A report that knows only versions and timing, as v1 reports did. */
+  public RunReport(
+      String torchVersion, String presetsVersion, Instant startedAt, long durationMs, List<CheckResult> results) {
     this(torchVersion, presetsVersion, startedAt, durationMs, results, List.of());
   }
 
-  /** The metadata of the check with this id, if the run ran it. */
-  public java.util.Optional<CheckInfo> check(String id) {
+  /** The metadata of the check with this id, if the run knew it. */
+  public Optional<CheckInfo> check(String id) {
     return checks.stream().filter(c -> c.id().equals(id)).findFirst();
+  }
+
+  public String torchVersion() {
+    return run.torchVersion();
+  }
+
+  public String presetsVersion() {
+    return run.presetsVersion();
+  }
+
+  public Instant startedAt() {
+    return run.startedAt();
+  }
+
+  public long durationMs() {
+    return run.durationMs();
   }
 
   /** Count of results per outcome; every outcome is present, possibly with zero. */

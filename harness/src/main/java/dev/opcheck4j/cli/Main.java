@@ -5,22 +5,32 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.bench.Benchmarks;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.ReportGenerator;
+import dev.opcheck4j.api.ReportReader;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.ExampleSearch;
-import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.LibraryInfo;
+import dev.opcheck4j.run.ResultText;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.RunPlan;
 import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.Runner;
+import dev.opcheck4j.run.Versions;
 import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.spec.SpecSkeleton;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.OpLibrary;
 import dev.opcheck4j.torch.SchemaBaseline;
+import dev.opcheck4j.torch.Operator;
+import dev.opcheck4j.torch.TorchRuntime;
+import dev.opcheck4j.torch.UnknownOpException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -29,7 +39,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 
-/** The {@code ./opcheck} command line: {@code list}, {@code check} and {@code demo}. */
+/** The {@code ./opcheck} command line: {@code list}, {@code check}, {@code demo}, {@code report} and {@code bench}. */
 public final class Main {
   static final String USAGE =
       """
@@ -44,8 +54,33 @@ public final class Main {
              opcheck model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--seed N]
              opcheck baseline --library LIB --out FILE
              opcheck demo [--report-dir DIR] [--verbose]
+             opcheck report allure DIR        Allure HTML from DIR/allure-results into DIR/allure-report
              opcheck bench gradcheck|generation|isolation|examples
+             opcheck --version | COMMAND --help
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
+
+  static final String CHECK_HELP =
+      """
+      usage: opcheck check (--spec FILE | --library LIB)... [options]
+      Checks every op a spec file (or a library) names, on every device, and writes the reports.
+        --spec FILE        a spec file: library, ops, examples (docs/spec.md); repeatable
+        --library LIB      every op a shared library registers, without examples; repeatable
+        --op NAME          only this op (ns::name); repeatable
+        --check ID|FAMILY  only these checks (./opcheck checks lists them); repeatable
+        --device DEVICE    cpu, meta or cuda; repeatable (default: all, cuda skipped without a GPU)
+        --seed N           seed of everything drawn at random (default 20261122)
+        --tries N          generated inputs per op and device (default 100; 0: examples only)
+        --jobs N           worker processes at once
+        --timeout SECONDS  deadline of one unit of work (default 60)
+        --shard I/N        check part I of N of the ops
+        --report-dir DIR   write opcheck-report.json, .html, opcheck-summary.md and allure-results there
+        --junit-xml DIR    run the specs as JUnit Platform tests and write JUnit XML there
+        --warnings-as-errors  findings of warning checks fail the run
+        --verbose          print every result, not only findings
+      exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
+
+  /** Commands, for "did you mean". */
+  static final List<String> COMMANDS = List.of("list", "checks", "check", "init", "model", "baseline", "demo", "merge", "report", "bench", "help");
 
   private final PrintStream out;
   private final PrintStream err;
@@ -68,14 +103,36 @@ public final class Main {
   /** Runs one command line and returns its exit code; never throws. */
   public ExitCode run(String... args) {
     try {
-      if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
+      if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
         out.println(USAGE);
         return args.length == 0 ? ExitCode.INPUT_ERROR : ExitCode.OK;
+      }
+      if (args[0].equals("--version") || args[0].equals("-V")) {
+        return version();
+      }
+      List<String> rest = List.of(args).subList(1, args.length);
+      if (rest.contains("--help") || rest.contains("-h")) {
+        out.println(args[0].equals("check") || args[0].equals("demo") ? CHECK_HELP : USAGE);
+        return ExitCode.OK;
+      }
+      if (!COMMANDS.contains(args[0])) {
+        if (args[0].startsWith("-")) {
+          throw new UsageException("unknown option '" + args[0] + "'"
+              + Suggestions.didYouMean(args[0], List.of("--version", "--help")) + " (see --help)");
+        }
+        String hint = Suggestions.didYouMean(args[0], COMMANDS);
+        throw new UsageException("unknown command '" + args[0] + "'"
+            + (hint.isEmpty() ? "; expected list, checks, check, init, model, baseline, demo, merge, report or bench" : hint));
       }
       if (args[0].equals("model")) {
         return model(args);
       }
-      Options o = args[0].equals("bench") ? new Options() : args[0].equals("merge") ? Options.parseMerge(List.of(args).subList(1, args.length)) : Options.parse(List.of(args).subList(1, args.length));
+      if (args[0].equals("report")) {
+        return report(rest);
+      }
+      Options o = args[0].equals("bench") ? new Options() : args[0].equals("merge") ? Options.parseMerge(rest)
+          : Options.parse(rest);
+      o.commandLine = commandLine(args);
       return switch (args[0]) {
         case "list" -> list(o);
         case "check" -> check(o);
@@ -85,8 +142,7 @@ public final class Main {
         case "bench" -> bench(args);
         case "baseline" -> baseline(o);
         case "merge" -> merge(o);
-        default -> throw new UsageException("unknown command '" + args[0]
-            + "'; expected list, checks, check, init, model, baseline, demo, merge or bench");
+        default -> throw new IllegalStateException("unhandled command " + args[0]);
       };
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
@@ -98,6 +154,42 @@ public final class Main {
       }
       return ExitCode.HARNESS_ERROR;
     }
+  }
+
+  private ExitCode version() {
+    Versions v = Versions.current();
+    out.println("opcheck4j " + v.tool());
+    out.println("libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")");
+    return ExitCode.OK;
+  }
+
+  private ExitCode report(List<String> args) throws UsageException, IOException, InterruptedException {
+    List<String> names = ServiceLoader.load(ReportGenerator.class).stream().map(p -> p.get().name()).toList();
+    if (args.size() != 2 || !names.contains(args.get(0))) {
+      String typed = args.isEmpty() ? "" : args.get(0);
+      throw new UsageException("report takes NAME DIR with NAME one of " + String.join(", ", names)
+          + (typed.isEmpty() || names.contains(typed) ? "" : Suggestions.didYouMean(typed, names))
+          + " (e.g. ./opcheck report allure reports/out)");
+    }
+    for (ReportGenerator g : ServiceLoader.load(ReportGenerator.class)) {
+      if (g.name().equals(args.get(0))) {
+        try {
+          out.println("report (" + g.name() + "): " + g.generate(Path.of(args.get(1)), home));
+        } catch (IllegalArgumentException e) {
+          throw new UsageException(e.getMessage());
+        }
+      }
+    }
+    return ExitCode.OK;
+  }
+
+  /** The command line as typed, for the reports' run block (arguments with spaces quoted). */
+  static String commandLine(String[] args) {
+    StringBuilder sb = new StringBuilder("./opcheck");
+    for (String a : args) {
+      sb.append(' ').append(a.isEmpty() || a.matches(".*[\\s'\"$`\\\\].*") ? "'" + a.replace("'", "'\\''") + "'" : a);
+    }
+    return sb.toString();
   }
 
   private ExitCode list(Options o) throws UsageException, LibraryLoadException, SpecException {
@@ -143,7 +235,8 @@ public final class Main {
     }
     RunOutcome merged;
     try {
-      merged = ResultsFile.merge(o.mergeDirs);
+      merged = o.mergeDirs.stream().allMatch(d -> !Files.exists(d.resolve(ResultsFile.NAME))
+          && Files.exists(d.resolve("opcheck-report.json"))) ? mergeReports(o.mergeDirs) : ResultsFile.merge(o.mergeDirs);
     } catch (java.nio.file.NoSuchFileException e) {
       throw new UsageException("no such directory: " + e.getFile());
     } catch (IOException e) {
@@ -154,7 +247,35 @@ public final class Main {
         out.println(ResultText.render(r));
       }
     }
-    return finish(merged.report(), merged.inputErrors(), o.reportDir);
+    RunReport report = merged.report();
+    report = new RunReport(report.run().withInvocation(o.commandLine, null), report.checks(), report.results());
+    return finish(report, merged.inputErrors(), o.reportDir);
+  }
+
+  /**
+   * Report dirs that hold only {@code opcheck-report.json} (written before results files existed, or
+   * copied without them): each is read by the {@link ReportReader} of the reports module, which reads
+   * schema versions 1 and 2 and rejects others with a line naming the file and version.
+   */
+  private static RunOutcome mergeReports(List<Path> dirs) throws UsageException, IOException {
+    ReportReader reader = ServiceLoader.load(ReportReader.class).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no report reader on the classpath (opcheck4j-reports missing)"));
+    List<CheckResult> results = new ArrayList<>();
+    RunReport first = null;
+    long duration = 0;
+    for (Path dir : dirs) {
+      RunReport r;
+      try {
+        r = reader.read(dir.resolve("opcheck-report.json"));
+      } catch (ReportReader.UnsupportedReportException e) {
+        throw new UsageException(e.getMessage());
+      }
+      first = first == null ? r : first;
+      duration = Math.max(duration, r.durationMs());
+      results.addAll(r.results());
+    }
+    RunReport report = new RunReport(first.run().withDuration(duration), first.checks(), results);
+    return new RunOutcome(report, List.of(), results.stream().map(CheckResult::op).distinct().toList(), List.of());
   }
 
   /** Every built-in check, in registry order, with its severity and summary (from its metadata). */
@@ -256,17 +377,41 @@ public final class Main {
       throw new UsageException(e.getMessage());
     }
     RunRequest r = request.build();
-    out.println("opcheck4j: seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
+    printHeader(r);
+    Console console = new Console(out, Console.interactive(), o.verbose, plannedOps(o));
+    RunOutcome outcome;
+    try {
+      outcome = Launcher.execute(r, console);
+    } finally {
+      console.finish();
+    }
+    RunReport report = outcome.report();
+    report = new RunReport(report.run().withInvocation(o.commandLine, null), report.checks(), report.results());
+    return finish(report, outcome.inputErrors(), o.reportDir);
+  }
+
+  /** Versions, seed, tries, workers; the devices follow when the run knows them ({@link Console#runStarted}). */
+  private void printHeader(RunRequest r) {
+    Versions v = Versions.current();
+    out.println("opcheck4j " + v.tool() + " · libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")");
+    out.println("seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
         + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
-    RunOutcome outcome =
-        Launcher.execute(
-            r,
-            res -> {
-              if (o.verbose || res.outcome() != Outcome.PASSED && res.outcome() != Outcome.SKIPPED) {
-                out.println(ResultText.render(res));
-              }
-            });
-    return finish(outcome.report(), outcome.inputErrors(), o.reportDir);
+  }
+
+  /** Ops the spec files name (after --op), for the progress line; 0 when a library is checked whole. */
+  private static int plannedOps(Options o) {
+    if (!o.libraries.isEmpty()) {
+      return 0;
+    }
+    int n = 0;
+    for (Path spec : o.specs) {
+      try {
+        n += SpecReader.read(spec).selectOps(o.ops).size();
+      } catch (SpecException | RuntimeException e) {
+        return 0; // the run itself reports the problem with its file and line
+      }
+    }
+    return n;
   }
 
   private ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir) throws IOException {
@@ -303,19 +448,20 @@ public final class Main {
   private void printSummary(RunReport report) {
     java.util.Map<String, java.util.EnumMap<Outcome, Integer>> byOp = new java.util.LinkedHashMap<>();
     for (CheckResult r : report.results()) {
-      byOp.computeIfAbsent(r.op(), k -> new java.util.EnumMap<>(Outcome.class)).merge(r.outcome(), 1, Integer::sum);
+      String row = r.library() != null ? r.library() : r.op();
+      byOp.computeIfAbsent(row, k -> new java.util.EnumMap<>(Outcome.class)).merge(r.outcome(), 1, Integer::sum);
     }
     int width = byOp.keySet().stream().mapToInt(String::length).max().orElse(2);
     out.println();
     StringBuilder head = new StringBuilder(String.format("%-" + width + "s ", "op"));
-    for (Outcome oc : Outcome.values()) {
-      head.append(String.format(" %7s", oc.label()));
+    for (Outcome o : Outcome.values()) {
+      head.append(String.format(" %7s", o.label()));
     }
     out.println(head);
     for (var e : byOp.entrySet()) {
       StringBuilder row = new StringBuilder(String.format("%-" + width + "s ", e.getKey()));
-      for (Outcome oc : Outcome.values()) {
-        row.append(String.format(" %7d", e.getValue().getOrDefault(oc, 0)));
+      for (Outcome o : Outcome.values()) {
+        row.append(String.format(" %7d", e.getValue().getOrDefault(o, 0)));
       }
       out.println(row);
     }
@@ -324,7 +470,7 @@ public final class Main {
       parts.add(report.count(o) + " " + o.label());
     }
     out.println("summary: " + String.join(", ", parts) + " (" + report.results().size() + " results, "
-        + report.durationMs() + " ms)");
+        + HumanText.duration(report.durationMs()) + ")");
   }
 
   /** Parsed options of check/list/demo. */
@@ -341,11 +487,17 @@ public final class Main {
     Path reportDir;
     Path out;
     boolean verbose;
-    boolean warningsAsErrors;
     int jobs;
     java.time.Duration timeout = RunRequest.DEFAULT_TIMEOUT;
     RunRequest.Shard shard = RunRequest.Shard.ALL;
     Path junitXml;
+    boolean warningsAsErrors;
+    String commandLine;
+
+    /** Options that take a value, for "unknown option" and "did you mean". */
+    static final List<String> WITH_VALUE = List.of("--spec", "--library", "--op", "--check", "--device", "--seed",
+        "--report-dir", "--jobs", "--timeout", "--shard", "--tries", "--out", "--junit-xml", "--input", "--baseline");
+    static final List<String> FLAGS = List.of("--verbose", "--warnings-as-errors", "--help", "-h");
 
     final List<Path> mergeDirs = new ArrayList<>();
 
@@ -359,7 +511,8 @@ public final class Main {
         } else if (a.equals("--verbose")) {
           o.verbose = true;
         } else if (a.startsWith("--")) {
-          throw new UsageException("unknown option '" + a + "' for merge\n" + USAGE);
+          throw new UsageException("unknown option '" + a + "' for merge"
+              + Suggestions.didYouMean(a, List.of("--report-dir", "--verbose")) + " (see --help)");
         } else {
           o.mergeDirs.add(Path.of(a));
         }
@@ -379,8 +532,15 @@ public final class Main {
           o.warningsAsErrors = true;
           continue;
         }
+        if (!WITH_VALUE.contains(a)) {
+          List<String> known = new ArrayList<>(WITH_VALUE);
+          known.addAll(FLAGS);
+          throw new UsageException(a.startsWith("-")
+              ? "unknown option '" + a + "'" + Suggestions.didYouMean(a, known) + " (see --help)"
+              : "unexpected argument '" + a + "' (options start with --; see --help)");
+        }
         if (i + 1 >= args.size()) {
-          throw new UsageException(a.startsWith("--") ? a + " needs a value" : "unexpected argument '" + a + "'");
+          throw new UsageException(a + " needs a value");
         }
         String v = args.get(++i);
         switch (a) {
@@ -421,7 +581,7 @@ public final class Main {
               throw new UsageException("--tries takes a whole number >= 0, got '" + v + "'");
             }
           }
-          default -> throw new UsageException("unknown option '" + a + "'\n" + USAGE);
+          default -> throw new IllegalStateException("unhandled option " + a);
         }
       }
       return o;

@@ -2,8 +2,10 @@ package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ResultListener;
+import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.worker.LocalKernels;
@@ -93,6 +95,10 @@ public final class Launcher {
         targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, strict.get(i)));
       }
       List<Device> devices = request.devices().isEmpty() ? info.devicesUnderTest() : request.devices();
+      List<Path> libraries = resolved.stream().map(RunRequest.Target::library).toList();
+      RunInfo run = RunBlock.of(request, libraries, checks, RunBlock.devices(request.devices(), info.cudaAvailable()),
+          started, 0, null, null);
+      listener.runStarted(run);
       RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), request.warningsAsErrors(),
           request.timeout(), baseline);
       List<Job> all = jobs(plan, request.shard());
@@ -111,8 +117,9 @@ public final class Launcher {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         file.end(ms);
         List<String> ops = all.stream().filter(j -> j.op() != null).map(j -> j.op().op()).toList();
-        return new RunOutcome(new RunReport(info.torchVersion(), info.presetsVersion(), started, ms, results,
-            checks.stream().map(Check::info).toList()), inputErrors, ops, info.libraries());
+        RunReport report = new RunReport(RunBlock.of(request, libraries, checks, run.devices(), started, ms, null, null),
+            CheckCatalog.builtin(), results);
+        return new RunOutcome(report, inputErrors, ops, info.libraries());
       }
     } finally {
       slots.forEach(Slot::close);

@@ -1,6 +1,7 @@
 package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
@@ -171,7 +172,7 @@ final class PropertyPhase {
               String again = rejection(x, device);
               return again == null ? Verdict.passed() : onRejected(r, x, device, again);
             };
-            report(r, device, gen, e, sequence, judge, v, tryLabel);
+            report(r, device, gen, e, sequence, judge, v, t, tryLabel);
             rejecters.remove(r);
           }
         }
@@ -185,7 +186,7 @@ final class PropertyPhase {
           checked.merge(c.id(), 1, Integer::sum);
           if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
             Function<Example, Verdict> judge = x -> rejection(x, device) == null ? evaluate(c, x, device) : Verdict.passed();
-            report(c, device, gen, e, sequence, judge, v, tryLabel);
+            report(c, device, gen, e, sequence, judge, v, t, tryLabel);
             open.remove(c);
           }
         }
@@ -202,14 +203,14 @@ final class PropertyPhase {
     }
     for (Check c : open) {
       Verdict v = Verdict.passed(Fact.of("inputs checked", checked.getOrDefault(c.id(), 0)), Fact.of("seed", plan.seed()));
-      sink.accept(Runner.result(op.name(), c, device.label(), where, v, micros(c.id()), strict));
+      sink.accept(Runner.result(op.name(), c, device.label(), where, v, micros(c.id()), strict).withExample(generatedSummary()));
     }
     for (RejectionCheck r : rejecters) {
       int n = rejectedSeen.getOrDefault(r, 0);
       Verdict v = n == 0
           ? Verdict.skipped("the " + device.label() + " kernel rejected none of the generated inputs: nothing to judge")
           : Verdict.passed(Fact.of("rejected inputs judged", n), Fact.of("seed", plan.seed()));
-      sink.accept(Runner.result(op.name(), r, device.label(), where, v, micros(r.id()), strict));
+      sink.accept(Runner.result(op.name(), r, device.label(), where, v, micros(r.id()), strict).withExample(generatedSummary()));
     }
     String top = messages.entrySet().stream().max(Map.Entry.comparingByValue())
         .map(m -> "\"" + firstMessage.get(m.getKey()) + "\" (" + m.getValue() + " of " + plan.tries() + " tries)").orElse("");
@@ -222,8 +223,14 @@ final class PropertyPhase {
       long t = System.nanoTime();
       Verdict v = g.judge(new Subject(null, null, spec, device, null, plan.seed()), stats);
       sink.accept(Runner.result(op.name(), g, device.label(), where, v, micros(PROBES) + (System.nanoTime() - t) / 1_000,
-          strict));
+          strict).withExample(generatedSummary()));
     }
+  }
+
+  /** All generated inputs of this op and device, from every example. */
+  private ExampleRef generatedSummary() {
+    return new ExampleRef(null, true, null, plan.seed(), plan.tries() + " tries from " + spec.examples().size()
+        + (spec.examples().size() == 1 ? " example" : " examples"));
   }
 
   /** Generation on {@code device} stopped (a call killed the worker): what did not finish is Skipped. */
@@ -373,7 +380,7 @@ final class PropertyPhase {
    * cause ({@link Verdict#cause()}): a shrink never turns one defect into another.
    */
   private void report(Check c, Device device, ExampleGenerator gen, Example first, List<Long> sequence,
-      Function<Example, Verdict> judge, Verdict original, String tryLabel) {
+      Function<Example, Verdict> judge, Verdict original, int tryIndex, String tryLabel) {
     long t0 = System.nanoTime();
     String cause = original.cause();
     Outcome kind = original.outcome();
@@ -398,14 +405,16 @@ final class PropertyPhase {
         facts.add(f);
       }
     }
-    facts.add(Fact.of("example", first.ref() + " (" + tryLabel + ")  " + describe(first, device)));
+    String firstText = describe(first, device);
+    facts.add(Fact.of("example", first.ref() + " (" + tryLabel + ")  " + firstText));
     facts.add(Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + shrunk.steps() + " steps)"));
     facts.add(Fact.of("seed", plan.seed()));
     facts.add(Fact.of("rerun", rerun(c, device)));
     v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
     nanos.merge(c.id(), System.nanoTime() - t0, Long::sum);
     sink.accept(Runner.result(op.name(), c, device.label(), "generated from " + first.ref(),
-        new Verdict(kind, facts), micros(c.id()), strict));
+        new Verdict(kind, facts), micros(c.id()), strict)
+        .withExample(new ExampleRef(first.ref(), true, tryIndex, plan.seed(), firstText)));
   }
 
   /**

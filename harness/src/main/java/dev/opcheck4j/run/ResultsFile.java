@@ -3,7 +3,9 @@ package dev.opcheck4j.run;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.checks.Check;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -129,8 +131,11 @@ public final class ResultsFile implements AutoCloseable {
     placed.sort(Comparator.comparingInt(Placed::job).thenComparingInt(Placed::seq));
     List<CheckResult> results = placed.stream().map(Placed::result).toList();
     List<String> ops = results.stream().map(CheckResult::op).distinct().toList();
-    List<CheckInfo> checks = BuiltinChecks.all().stream().filter(c -> checkIds.contains(c.id())).map(Check::info).toList();
-    return new RunOutcome(new RunReport(torch, presets, started == null ? Instant.EPOCH : started, duration, results,
-        checks), inputErrors.stream().sorted().toList(), ops, List.of());
+    // the shards' files keep versions, checks and times; the rest of the run block is the unsharded run's to say
+    List<String> checksRun = BuiltinChecks.all().stream().map(Check::id).filter(checkIds::contains).toList();
+    RunInfo run = new RunInfo(Versions.current().tool(), torch, presets, null, null, 1, List.of(), checksRun, List.of(),
+        started == null ? Instant.EPOCH : started, duration, null, null);
+    return new RunOutcome(new RunReport(run, CheckCatalog.builtin(), results), inputErrors.stream().sorted().toList(),
+        ops, List.of());
   }
 }

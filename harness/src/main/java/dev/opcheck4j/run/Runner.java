@@ -68,12 +68,14 @@ public final class Runner {
         continue;
       }
       long us = micros(t);
+      String file = target.library().path().getFileName().toString();
       if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
+        // one result per dangling name, each about the library (the name is no op the library defines)
         for (String name : DanglingImplCheck.danglingNames(v)) {
-          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, us, strict));
+          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, us, strict).aboutLibrary(file));
         }
       } else {
-        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, us, strict));
+        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, us, strict).aboutLibrary(file));
       }
     }
   }

@@ -154,27 +154,46 @@ class MainTests {
   @Test
   void anUnknownCommandIsAUsageError() {
     assertEquals(ExitCode.INPUT_ERROR, run("frobnicate"));
-    assertEquals("opcheck: unknown command 'frobnicate'; expected list, checks, check, init, model, baseline, demo, merge or bench\n", err());
+    assertEquals("opcheck: unknown command 'frobnicate'; expected list, checks, check, init, model, baseline, demo, merge, report or bench\n", err());
   }
 
   @Test
-  void aLibraryThatAbortsWhileLoadingIsExitTwoWithOneLine() {
-    Path lib = NativeOps.lib("abort_on_load");
-    assertEquals(ExitCode.INPUT_ERROR, run("check", "--library", lib.toString()));
-    assertEquals(1, err().lines().count(), err());
-    assertTrue(err().startsWith("opcheck: " + lib + " crashed the process while loading (in a static initializer): "
-        + "killed by SIGABRT"), err());
+  void versionPrintsToolAndLibtorchVersionsWithoutLoadingLibtorch() {
+    assertEquals(ExitCode.OK, run("--version"));
+    assertTrue(out().matches("opcheck4j \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\nlibtorch 2\\.10\\.0 \\(JavaCPP presets 1\\.5\\.13\\)\n"), out());
   }
 
   @Test
-  void anExampleTooLargeForTheMachineIsAnInputErrorNamingTheArgumentAndTheBytes(@TempDir Path dir) throws IOException {
-    Path spec = Files.writeString(dir.resolve("huge.json"), "{ \"library\": \"" + NativeOps.lib("good_ops")
-        + "\", \"ops\": [ { \"op\": \"good_ops::add_scalar\", \"examples\": [ { \"args\": "
-        + "[ {\"tensor\": [100000, 100000]}, 1.5 ] } ] } ] }\n");
-    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString(), "--tries", "0", "--jobs", "1"));
-    assertTrue(err().contains("good_ops::add_scalar argument 'x' (Tensor) needs 120000000000 bytes for float32[100000, 100000]"),
-        err());
-    assertEquals(1, err().lines().count(), err());
-    assertTrue(out().contains("summary: "), "the results gathered are kept: " + out());
+  void checkHelpAndDashHPrintTheCheckOptions() {
+    assertEquals(ExitCode.OK, run("check", "--help"));
+    assertTrue(out().startsWith("usage: opcheck check (--spec FILE | --library LIB)... [options]"), out());
+    assertTrue(out().contains("--tries N"), out());
+    out.reset();
+    assertEquals(ExitCode.OK, run("check", "-h"));
+    assertTrue(out().contains("--report-dir DIR"), out());
+  }
+
+  @Test
+  void aMistypedCommandOrOptionGetsADidYouMean() {
+    assertEquals(ExitCode.INPUT_ERROR, run("chekc"));
+    assertEquals("opcheck: unknown command 'chekc'; did you mean check?\n", err());
+    err.reset();
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--sede", "3"));
+    assertEquals("opcheck: unknown option '--sede'; did you mean --seed? (see --help)\n", err());
+  }
+
+  @Test
+  void anUnknownOptionIsCalledUnknownEvenAsTheLastArgument() {
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", "x.json", "--frobnicate"));
+    assertEquals("opcheck: unknown option '--frobnicate' (see --help)\n", err());
+    err.reset();
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec"));
+    assertEquals("opcheck: --spec needs a value\n", err());
+  }
+
+  @Test
+  void reportWithoutAKnownGeneratorSaysWhichExist() {
+    assertEquals(ExitCode.INPUT_ERROR, run("report", "alure", "x"));
+    assertTrue(err().startsWith("opcheck: report takes NAME DIR with NAME one of "), err());
   }
 }

@@ -5,23 +5,28 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * {@code opcheck-report.json}, schema version 1:
- * {@code {schemaVersion, torch, presets, startedAt, durationMs, results: [{op, check, device,
- * example, outcome, facts: [{key, value}], durationMicros}], summary: {passed, failed, skipped, errored}}}.
+ * {@code opcheck-report.json}, schema version 2: {@code {schemaVersion, run, checks, results, summary}},
+ * every field documented in {@code docs/report.md} and constrained by {@link #SCHEMA_RESOURCE}.
+ * Absent values are {@code null}, never a placeholder.
  */
 public final class JsonReportFormat implements ReportFormat {
   public static final String FILE = "opcheck-report.json";
-  public static final int SCHEMA_VERSION = 1;
+  public static final int SCHEMA_VERSION = 2;
+  /** The JSON Schema of this format, on the class path of opcheck4j-reports. */
+  public static final String SCHEMA_RESOURCE = "/dev/opcheck4j/reports/opcheck-report.schema.json";
 
   @Override
   public String name() {
@@ -44,46 +49,122 @@ public final class JsonReportFormat implements ReportFormat {
       g.useDefaultPrettyPrinter();
       g.writeStartObject();
       g.writeNumberField("schemaVersion", SCHEMA_VERSION);
-      g.writeStringField("torch", report.torchVersion());
-      g.writeStringField("presets", report.presetsVersion());
-      g.writeStringField("startedAt", report.startedAt().toString());
-      g.writeNumberField("durationMs", report.durationMs());
+      writeRun(g, report.run());
       g.writeArrayFieldStart("checks");
       for (CheckInfo c : report.checks()) {
         g.writeStartObject();
         g.writeStringField("id", c.id());
-        g.writeStringField("severity", c.severity().label());
+        g.writeStringField("family", c.family());
         g.writeStringField("summary", c.summary());
+        g.writeStringField("severity", c.severity().label());
+        g.writeStringField("scope", c.scope().name().toLowerCase(java.util.Locale.ROOT));
+        g.writeStringField("doc", c.doc());
         g.writeEndObject();
       }
       g.writeEndArray();
       g.writeArrayFieldStart("results");
       for (CheckResult r : report.results()) {
-        g.writeStartObject();
-        g.writeStringField("op", r.op());
-        g.writeStringField("check", r.check());
-        g.writeStringField("device", r.device());
-        g.writeStringField("example", r.example());
-        g.writeStringField("outcome", r.outcome().label());
-        g.writeArrayFieldStart("facts");
-        for (Fact f : r.facts()) {
-          g.writeStartObject();
-          g.writeStringField("key", f.key());
-          g.writeStringField("value", f.value());
-          g.writeEndObject();
-        }
-        g.writeEndArray();
-        g.writeNumberField("durationMicros", r.durationMicros());
-        g.writeEndObject();
+        writeResult(g, r);
       }
       g.writeEndArray();
       g.writeObjectFieldStart("summary");
-      for (Outcome o : Outcome.values()) {
-        g.writeNumberField(o.label(), report.count(o));
+      for (Outcomes.Kind k : Outcomes.Kind.values()) {
+        if (k.outcome() != null) {
+          g.writeNumberField(k.label(), report.count(k.outcome()));
+        }
       }
+      g.writeNumberField("total", report.results().size());
       g.writeEndObject();
       g.writeEndObject();
       g.writeRaw('\n');
+    }
+  }
+
+  private static void writeRun(JsonGenerator g, RunInfo run) throws IOException {
+    g.writeObjectFieldStart("run");
+    g.writeObjectFieldStart("tool");
+    g.writeStringField("name", "opcheck4j");
+    g.writeStringField("version", run.toolVersion());
+    g.writeEndObject();
+    g.writeStringField("libtorch", run.torchVersion());
+    g.writeStringField("presets", run.presetsVersion());
+    nullableNumber(g, "seed", run.seed());
+    nullableNumber(g, "tries", run.tries() == null ? null : run.tries().longValue());
+    g.writeNumberField("jobs", run.jobs());
+    g.writeArrayFieldStart("devices");
+    for (RunInfo.DeviceInfo d : run.devices()) {
+      g.writeStartObject();
+      g.writeStringField("name", d.name());
+      g.writeBooleanField("runs", d.runs());
+      g.writeStringField("skipReason", d.skipReason());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeArrayFieldStart("checksRun");
+    for (String id : run.checksRun()) {
+      g.writeString(id);
+    }
+    g.writeEndArray();
+    g.writeArrayFieldStart("inputs");
+    for (RunInfo.Input in : run.inputs()) {
+      g.writeStartObject();
+      g.writeStringField("spec", in.spec());
+      g.writeStringField("library", in.library());
+      g.writeStringField("sha256", in.sha256());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeStringField("startedAt", run.startedAt().toString());
+    g.writeNumberField("durationMs", run.durationMs());
+    g.writeStringField("commandLine", run.commandLine());
+    if (run.configuration() == null) {
+      g.writeNullField("junitConfiguration");
+    } else {
+      g.writeObjectFieldStart("junitConfiguration");
+      for (Map.Entry<String, String> e : new TreeMap<>(run.configuration()).entrySet()) {
+        g.writeStringField(e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
+    }
+    g.writeEndObject();
+  }
+
+  private static void writeResult(JsonGenerator g, CheckResult r) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("op", r.opOrNull());
+    g.writeStringField("library", r.library());
+    g.writeStringField("check", r.check());
+    g.writeStringField("device", r.deviceOrNull());
+    ExampleRef ex = r.exampleInfo();
+    if (ex == null) {
+      g.writeNullField("example");
+    } else {
+      g.writeObjectFieldStart("example");
+      g.writeStringField("ref", ex.ref());
+      g.writeBooleanField("generated", ex.generated());
+      nullableNumber(g, "try", ex.tryIndex() == null ? null : ex.tryIndex().longValue());
+      nullableNumber(g, "seed", ex.seed());
+      g.writeStringField("description", ex.description());
+      g.writeEndObject();
+    }
+    g.writeStringField("outcome", r.outcome().label());
+    g.writeArrayFieldStart("facts");
+    for (Fact f : r.facts()) {
+      g.writeStartObject();
+      g.writeStringField("key", f.key());
+      g.writeStringField("value", f.value());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeNumberField("durationMicros", r.durationMicros());
+    g.writeEndObject();
+  }
+
+  private static void nullableNumber(JsonGenerator g, String name, Long value) throws IOException {
+    if (value == null) {
+      g.writeNullField(name);
+    } else {
+      g.writeNumberField(name, value);
     }
   }
 }

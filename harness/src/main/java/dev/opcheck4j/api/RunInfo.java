@@ -1,0 +1,97 @@
+package dev.opcheck4j.api;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a run was made: versions, settings, devices, inputs and timing — the {@code run} block of
+ * every report. Absent values are null (never a placeholder string).
+ *
+ * @param toolVersion opcheck4j's version
+ * @param torchVersion libtorch version the ops ran against
+ * @param presetsVersion JavaCPP presets version
+ * @param seed seed of everything drawn at random, or null when nothing was
+ * @param tries generated inputs per op and device, or null when not known
+ * @param jobs worker processes (1 when checks ran in one process)
+ * @param devices every device considered, with why it did not run when it did not
+ * @param checksRun ids of the checks that ran, in registry order
+ * @param inputs the spec files and libraries checked
+ * @param startedAt when the run started
+ * @param durationMs wall time of the whole run
+ * @param commandLine the command line that made the run, or null when it came from JUnit
+ * @param configuration JUnit configuration parameters when the run came from JUnit, else null
+ */
+public record RunInfo(
+    String toolVersion,
+    String torchVersion,
+    String presetsVersion,
+    Long seed,
+    Integer tries,
+    int jobs,
+    List<DeviceInfo> devices,
+    List<String> checksRun,
+    List<Input> inputs,
+    Instant startedAt,
+    long durationMs,
+    String commandLine,
+    Map<String, String> configuration) {
+
+  public RunInfo {
+    Objects.requireNonNull(startedAt, "startedAt");
+    devices = List.copyOf(devices);
+    checksRun = List.copyOf(checksRun);
+    inputs = List.copyOf(inputs);
+    configuration = configuration == null ? null : Map.copyOf(configuration);
+  }
+
+  /** Only the versions and timing (what a v1 report held). */
+  public static RunInfo minimal(String torchVersion, String presetsVersion, Instant startedAt, long durationMs) {
+    return new RunInfo(null, torchVersion, presetsVersion, null, null, 1, List.of(), List.of(), List.of(),
+        startedAt, durationMs, null, null);
+  }
+
+  /** The same run with its duration known. */
+  public RunInfo withDuration(long ms) {
+    return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs,
+        startedAt, ms, commandLine, configuration);
+  }
+
+  /** The same run, started by {@code commandLine} or by JUnit with {@code configuration}. */
+  public RunInfo withInvocation(String commandLine, Map<String, String> configuration) {
+    return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs,
+        startedAt, durationMs, commandLine, configuration);
+  }
+
+  /** The devices that ran. */
+  public List<String> devicesRun() {
+    return devices.stream().filter(DeviceInfo::runs).map(DeviceInfo::name).toList();
+  }
+
+  /**
+   * A device considered for the run.
+   *
+   * @param name {@code cpu}, {@code meta}, {@code cuda}
+   * @param runs whether checks ran on it
+   * @param skipReason why it did not run, or null when it ran
+   */
+  public record DeviceInfo(String name, boolean runs, String skipReason) {
+    public DeviceInfo {
+      Objects.requireNonNull(name, "name");
+    }
+  }
+
+  /**
+   * One library checked, with the spec that named it.
+   *
+   * @param spec the spec file, or null when the library was checked without one
+   * @param library path of the shared library
+   * @param sha256 hex SHA-256 of the library file, or null when it could not be read
+   */
+  public record Input(String spec, String library, String sha256) {
+    public Input {
+      Objects.requireNonNull(library, "library");
+    }
+  }
+}

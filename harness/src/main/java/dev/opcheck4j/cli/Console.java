@@ -1,0 +1,151 @@
+package dev.opcheck4j.cli;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.ResultListener;
+import dev.opcheck4j.api.RunInfo;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a run shows while it runs. On a terminal: one progress line (ops done / total, current op,
+ * elapsed, failures so far) redrawn in place; in CI (no terminal, or {@code CI=true}): one plain line
+ * per op finished. Either way, when an op finishes its findings print once per (op, check) with the
+ * devices listed, numbers rounded for people.
+ */
+final class Console implements ResultListener {
+  private final PrintStream out;
+  private final boolean progress;
+  private final boolean verbose;
+  private final int total;
+  private final long started = System.nanoTime();
+  private String current;
+  private final List<CheckResult> currentResults = new ArrayList<>();
+  private int done;
+  private int failures;
+  private boolean lineDrawn;
+  private long lastDraw;
+
+  /**
+   * @param progress redraw a progress line (a terminal) rather than print a line per op
+   * @param total ops the run will check, or 0 when not known in advance
+   */
+  Console(PrintStream out, boolean progress, boolean verbose, int total) {
+    this.out = out;
+    this.progress = progress;
+    this.verbose = verbose;
+    this.total = total;
+  }
+
+  /** Whether this process writes to a terminal and is not in CI. */
+  static boolean interactive() {
+    return System.console() != null && !"true".equalsIgnoreCase(System.getenv("CI"));
+  }
+
+  /** The devices that will run, and once, why the others will not. */
+  @Override
+  public synchronized void runStarted(RunInfo run) {
+    List<String> skipped = new ArrayList<>();
+    for (RunInfo.DeviceInfo d : run.devices()) {
+      if (!d.runs()) {
+        skipped.add(d.name() + " skipped: " + d.skipReason());
+      }
+    }
+    out.println("devices: " + String.join(", ", run.devicesRun())
+        + (skipped.isEmpty() ? "" : " (" + String.join("; ", skipped) + ")"));
+  }
+
+  @Override
+  public synchronized void accept(CheckResult r) {
+    String subject = r.library() != null ? r.library() : r.op();
+    boolean next = !subject.equals(current);
+    if (next) {
+      finishCurrent();
+      current = subject;
+    }
+    currentResults.add(r);
+    if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED) {
+      failures++;
+    }
+    // at most ten redraws a second: a fast run must not flood a slow terminal
+    if (progress && (next || System.nanoTime() - lastDraw > 100_000_000L)) {
+      drawProgress();
+    }
+  }
+
+  /** Ends the run's output: the last op's findings, and a cleared progress line. */
+  synchronized void finish() {
+    finishCurrent();
+    clearLine();
+  }
+
+  private void finishCurrent() {
+    if (current == null) {
+      return;
+    }
+    boolean isOp = currentResults.get(0).library() == null;
+    Map<String, List<CheckResult>> groups = new LinkedHashMap<>();
+    Map<Outcome, Integer> counts = new LinkedHashMap<>();
+    for (CheckResult r : currentResults) {
+      counts.merge(r.outcome(), 1, Integer::sum);
+      if (shown(r)) {
+        groups.computeIfAbsent(r.check() + "\u0000" + r.outcome(), k -> new ArrayList<>()).add(r);
+      }
+    }
+    clearLine();
+    for (List<CheckResult> g : groups.values()) {
+      Set<String> devices = new LinkedHashSet<>();
+      for (CheckResult r : g) {
+        if (r.deviceOrNull() != null) {
+          devices.add(r.device());
+        }
+      }
+      out.println(HumanText.render(g.get(0), List.copyOf(devices)));
+      if (g.size() > devices.size() && g.size() > 1) {
+        out.println("  (" + g.size() + " results like this one; all are in the reports)");
+      }
+    }
+    if (isOp) {
+      done++;
+      if (!progress) {
+        List<String> parts = new ArrayList<>();
+        for (Outcome o : Outcome.values()) {
+          if (counts.containsKey(o)) {
+            parts.add(counts.get(o) + " " + o.label());
+          }
+        }
+        out.println("[" + done + (total > 0 ? "/" + total : "") + "] " + current + ": " + String.join(", ", parts));
+      }
+    }
+    current = null;
+    currentResults.clear();
+  }
+
+  private boolean shown(CheckResult r) {
+    return verbose || r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED
+        || r.outcome() == Outcome.WARNING || r.fact("warning").isPresent();
+  }
+
+  private void drawProgress() {
+    long ms = (System.nanoTime() - started) / 1_000_000;
+    String line = "ops " + done + (total > 0 ? "/" + total : "") + " | " + current + " | "
+        + HumanText.duration(ms) + " | " + failures + (failures == 1 ? " failure" : " failures");
+    out.print("\r\033[2K" + line);
+    out.flush();
+    lineDrawn = true;
+    lastDraw = System.nanoTime();
+  }
+
+  private void clearLine() {
+    if (lineDrawn) {
+      out.print("\r\033[2K");
+      out.flush();
+      lineDrawn = false;
+    }
+  }
+}

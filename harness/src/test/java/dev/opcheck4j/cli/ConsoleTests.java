@@ -1,0 +1,78 @@
+package dev.opcheck4j.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.RunInfo;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConsoleTests {
+
+  static CheckResult failed(String op, String check, String device) {
+    return new CheckResult(op, check, device, "s.json#ops[0].examples[0]", Outcome.FAILED,
+        List.of(new Fact("expected", "|diff| <= 1e-07"), new Fact("but was", "max |diff| 1.1102230246251565E-16 and 0.4123456789")), 10);
+  }
+
+  static CheckResult passed(String op, String check, String device) {
+    return new CheckResult(op, check, device, "-", Outcome.PASSED, List.of(), 10);
+  }
+
+  @Test
+  void inCiEachOpIsOneLineAndAFailureOnTwoDevicesPrintsOnceListingBoth() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), false, false, 2);
+    console.accept(passed("ns::a", "schema.types", "-"));
+    console.accept(failed("ns::a", "determinism", "cpu"));
+    console.accept(failed("ns::a", "determinism", "cuda"));
+    console.accept(passed("ns::b", "schema.types", "-"));
+    console.finish();
+    assertEquals("""
+        FAILED [determinism] ns::a on cpu, cuda (s.json#ops[0].examples[0])
+          expected : |diff| <= 1e-7
+          but was  : max |diff| 1.1e-16 and 0.4123
+        [1/2] ns::a: 1 passed, 2 failed
+        [2/2] ns::b: 1 passed
+        """, bytes.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void theHeaderListsTheDevicesThatRunAndSaysOnceWhyTheOthersDoNot() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), false, false, 0);
+    console.runStarted(new RunInfo("0.1.0", "2.10.0", "1.5.13", 1L, 0, 1,
+        List.of(new RunInfo.DeviceInfo("cpu", true, null), new RunInfo.DeviceInfo("meta", true, null),
+            new RunInfo.DeviceInfo("cuda", false, "no CUDA device in this process")),
+        List.of(), List.of(), java.time.Instant.EPOCH, 0, null, null));
+    assertEquals("devices: cpu, meta (cuda skipped: no CUDA device in this process)\n", bytes.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void onATerminalTheProgressLineIsRedrawnInPlaceAndClearedBeforeFindings() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), true, false, 2);
+    console.accept(failed("ns::a", "determinism", "cpu"));
+    console.accept(passed("ns::b", "schema.types", "-"));
+    console.finish();
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    String first = text.substring(0, text.indexOf("FAILED"));
+    assertEquals(true, first.matches("\r\033\\[2Kops 0/2 \\| ns::a \\| \\d+ ms \\| 1 failure\r\033\\[2K"), first);
+    assertEquals(true, text.contains("\r\033[2Kops 1/2 | ns::b | "), text);
+    assertEquals(true, text.endsWith("\r\033[2K"), "the line is cleared at the end");
+  }
+
+  @Test
+  void numbersAreRoundedForPeopleAndLongLinesWrapped() {
+    assertEquals("1.1e-16", HumanText.round("1.1102230246251565E-16"));
+    assertEquals("0.4123", HumanText.round("0.41234567"));
+    assertEquals("123.5", HumanText.round("123.456789"));
+    assertEquals("2.5e6", HumanText.round("2512345.678901"));
+    assertEquals("x=float32[4, 3] [0.1, 2.0]", HumanText.roundNumbers("x=float32[4, 3] [0.1, 2.0]"));
+    assertEquals(List.of("aaa bbb", "ccc"), HumanText.wrap("aaa bbb ccc", 8));
+  }
+}

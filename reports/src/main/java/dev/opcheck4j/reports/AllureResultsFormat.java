@@ -1,0 +1,233 @@
+package dev.opcheck4j.reports;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.api.RunReport;
+import io.qameta.allure.FileSystemResultsWriter;
+import io.qameta.allure.model.Label;
+import io.qameta.allure.model.Parameter;
+import io.qameta.allure.model.Stage;
+import io.qameta.allure.model.Status;
+import io.qameta.allure.model.StatusDetails;
+import io.qameta.allure.model.TestResult;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * {@code allure-results/}: one Allure test result per opcheck result, written with Allure's own model
+ * and {@link FileSystemResultsWriter}, plus {@code categories.json} (a category per check family,
+ * crashes and timeouts apart, warnings, harness errors) and {@code environment.properties} (the run
+ * block). {@code ./opcheck report allure DIR} turns them into Allure's HTML report.
+ */
+public final class AllureResultsFormat implements ReportFormat {
+  public static final String DIR = "allure-results";
+
+  @Override
+  public String name() {
+    return "allure";
+  }
+
+  @Override
+  public Path write(RunReport report, Path dir) throws IOException {
+    Path results = dir.resolve(DIR);
+    Files.createDirectories(results);
+    try (var old = Files.list(results)) {
+      for (Path p : old.toList()) {
+        if (p.getFileName().toString().endsWith("-result.json")) {
+          Files.delete(p); // results of an earlier run in the same folder would be mixed into this one
+        }
+      }
+    }
+    FileSystemResultsWriter writer = new FileSystemResultsWriter(results);
+    long start = report.startedAt().toEpochMilli();
+    int i = 0;
+    for (CheckResult r : report.results()) {
+      long stop = start + Math.max(0, r.durationMicros() / 1000);
+      writer.write(testResult(report, r, i++, start, stop));
+      start = stop;
+    }
+    writeCategories(report, results.resolve("categories.json"));
+    writeEnvironment(report.run(), results.resolve("environment.properties"));
+    return results;
+  }
+
+  static TestResult testResult(RunReport report, CheckResult r, int index, long start, long stop) {
+    String subject = Outcomes.subject(r);
+    String name = "[" + r.check() + "] " + subject + (r.deviceOrNull() == null ? "" : " on " + r.device())
+        + (r.example().equals(CheckResult.NONE) ? "" : " (" + r.example() + ")");
+    String identity = subject + "|" + r.check() + "|" + r.device() + "|" + r.example();
+    TestResult t = new TestResult()
+        .setUuid(UUID.nameUUIDFromBytes((report.startedAt() + "#" + index).getBytes(StandardCharsets.UTF_8)).toString())
+        .setHistoryId(UUID.nameUUIDFromBytes(identity.getBytes(StandardCharsets.UTF_8)).toString())
+        .setTestCaseId(UUID.nameUUIDFromBytes((r.check() + "|" + subject).getBytes(StandardCharsets.UTF_8)).toString())
+        .setName(name)
+        .setFullName(subject + "." + r.check() + (r.deviceOrNull() == null ? "" : "." + r.device()))
+        .setStage(Stage.FINISHED)
+        .setStart(start)
+        .setStop(stop)
+        .setStatus(status(r));
+    List<Label> labels = new ArrayList<>();
+    labels.add(new Label().setName("framework").setValue("opcheck4j"));
+    labels.add(new Label().setName("parentSuite").setValue(r.library() != null ? r.library() : namespace(r.op())));
+    labels.add(new Label().setName("suite").setValue(subject));
+    labels.add(new Label().setName("feature").setValue(r.family()));
+    labels.add(new Label().setName("story").setValue(r.check()));
+    if (r.deviceOrNull() != null) {
+      labels.add(new Label().setName("tag").setValue(r.device()));
+    }
+    report.checks().stream().filter(c -> c.id().equals(r.check())).findFirst().ifPresent(c ->
+        labels.add(new Label().setName("severity").setValue(c.severity() == dev.opcheck4j.api.Severity.WARNING ? "minor" : "critical")));
+    t.setLabels(labels);
+    List<Parameter> params = new ArrayList<>();
+    if (r.deviceOrNull() != null) {
+      params.add(new Parameter().setName("device").setValue(r.device()));
+    }
+    if (!r.example().equals(CheckResult.NONE)) {
+      params.add(new Parameter().setName("example").setValue(r.example()));
+    }
+    t.setParameters(params);
+    StringBuilder facts = new StringBuilder();
+    for (Fact f : r.facts()) {
+      facts.append(f.key()).append(": ").append(f.value()).append('\n');
+    }
+    if (facts.length() > 0 || Outcomes.kind(r) != Outcomes.Kind.PASSED) {
+      t.setStatusDetails(new StatusDetails().setMessage(message(r)).setTrace(facts.toString()));
+    }
+    return t;
+  }
+
+  /** {@code [check.id] first fact}: the check id is what the categories match on. */
+  static String message(CheckResult r) {
+    String first = r.facts().isEmpty() ? r.outcome().label() : r.facts().get(0).key() + ": " + r.facts().get(0).value();
+    return Outcomes.kind(r).label().toUpperCase(java.util.Locale.ROOT) + " [" + r.check() + "] " + first;
+  }
+
+  private static Status status(CheckResult r) {
+    return switch (r.outcome()) {
+      case PASSED, WARNING -> Status.PASSED;
+      case FAILED -> Status.FAILED;
+      case SKIPPED -> Status.SKIPPED;
+      case ERRORED -> Status.BROKEN;
+    };
+  }
+
+  private static String namespace(String op) {
+    int colons = op.indexOf("::");
+    return colons < 0 ? op : op.substring(0, colons);
+  }
+
+  /** Allure categories: crashes and timeouts first, then one per check family, warnings, harness errors. */
+  static void writeCategories(RunReport report, Path file) throws IOException {
+    Set<String> families = new LinkedHashSet<>();
+    for (CheckInfo c : report.checks()) {
+      families.add(c.family());
+    }
+    for (CheckResult r : report.results()) {
+      families.add(r.family());
+    }
+    try (OutputStream out = Files.newOutputStream(file);
+        JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
+      g.useDefaultPrettyPrinter();
+      g.writeStartArray();
+      category(g, "Kernel crashes", "(?s)CRASHED \\[kernel\\.crash\\].*", "failed");
+      category(g, "Kernel timeouts", "(?s)CRASHED \\[kernel\\.timeout\\].*", "failed");
+      for (String f : families) {
+        category(g, f + " findings", "(?s)FAILED \\[" + Pattern.quote(f) + "(\\.[^\\]]*)?\\].*", "failed");
+      }
+      category(g, "Warnings (stricter than PyTorch's contracts)", "(?s)WARNING \\[.*", "passed");
+      category(g, "Harness errors (opcheck4j bugs, not findings)", "(?s).*", "broken");
+      category(g, "Skipped, with a reason", "(?s).*", "skipped");
+      g.writeEndArray();
+    }
+  }
+
+  private static void category(JsonGenerator g, String name, String messageRegex, String status) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("name", name);
+    g.writeStringField("messageRegex", messageRegex);
+    g.writeArrayFieldStart("matchedStatuses");
+    g.writeString(status);
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /** The run block as Allure's environment widget shows it: sorted keys, one value each. */
+  static void writeEnvironment(RunInfo run, Path file) throws IOException {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"opcheck4j", String.valueOf(run.toolVersion())});
+    rows.add(new String[] {"libtorch", String.valueOf(run.torchVersion())});
+    rows.add(new String[] {"JavaCPP presets", String.valueOf(run.presetsVersion())});
+    rows.add(new String[] {"seed", String.valueOf(run.seed())});
+    rows.add(new String[] {"tries", String.valueOf(run.tries())});
+    rows.add(new String[] {"jobs", String.valueOf(run.jobs())});
+    List<String> devices = new ArrayList<>();
+    for (RunInfo.DeviceInfo d : run.devices()) {
+      devices.add(d.runs() ? d.name() : d.name() + " (skipped: " + d.skipReason() + ")");
+    }
+    rows.add(new String[] {"devices", String.join(", ", devices)});
+    rows.add(new String[] {"checks run", String.valueOf(run.checksRun().size())});
+    for (int i = 0; i < run.inputs().size(); i++) {
+      RunInfo.Input in = run.inputs().get(i);
+      String key = run.inputs().size() == 1 ? "" : " " + (i + 1);
+      if (in.spec() != null) {
+        rows.add(new String[] {"spec" + key, in.spec()});
+      }
+      rows.add(new String[] {"library" + key, in.library()});
+      rows.add(new String[] {"library sha256" + key, String.valueOf(in.sha256())});
+    }
+    rows.add(new String[] {"started", run.startedAt().toString()});
+    rows.add(new String[] {"duration ms", String.valueOf(run.durationMs())});
+    if (run.commandLine() != null) {
+      rows.add(new String[] {"command line", run.commandLine()});
+    }
+    if (run.configuration() != null) {
+      new java.util.TreeMap<>(run.configuration()).forEach((k, v) -> rows.add(new String[] {"junit " + k, v}));
+    }
+    // java.util.Properties escapes, but writes a date comment and hash order; this keeps the file stable
+    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.ISO_8859_1)) {
+      for (String[] row : rows) {
+        w.write(escape(row[0], true) + "=" + escape(row[1], false) + "\n");
+      }
+    }
+  }
+
+  /** Properties-file escaping (ISO 8859-1 with backslash-u escapes), as {@link java.util.Properties#store} does. */
+  private static String escape(String s, boolean key) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\\' -> sb.append("\\\\");
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\t' -> sb.append("\\t");
+        case '=', ':', '#', '!' -> sb.append('\\').append(c);
+        case ' ' -> sb.append(key || i == 0 ? "\\ " : " ");
+        default -> {
+          if (c < 0x20 || c > 0x7e) {
+            sb.append(String.format("\\u%04x", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    return sb.toString();
+  }
+}

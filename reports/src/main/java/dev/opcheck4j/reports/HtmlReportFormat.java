@@ -1,0 +1,98 @@
+package dev.opcheck4j.reports;
+
+import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.RunReport;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * {@code opcheck-report.html}: one self-contained page (inline style and script, no network) with the
+ * run block, summary counts and a matrix of ops × check families × devices, each cell coloured by its
+ * worst outcome; a click shows each result's facts, example, rerun line and doc link. The data is the
+ * JSON report embedded with every {@code <}, {@code >} and {@code &} escaped, and the page's script
+ * puts it into the DOM as text only, so nothing from an op library can become markup or script.
+ */
+public final class HtmlReportFormat implements ReportFormat {
+  public static final String FILE = "opcheck-report.html";
+  private static final String TEMPLATE = "/dev/opcheck4j/reports/report-template.html";
+  private static final String DATA = "/*OPCHECK4J-DATA*/null";
+  private static final String DOCS = "/*OPCHECK4J-DOCS*/\"\"";
+
+  private final String docBase;
+
+  /** Doc links relative to the project root given by {@code -Dopcheck4j.home} (the launcher sets it). */
+  public HtmlReportFormat() {
+    this(System.getProperty("opcheck4j.home"));
+  }
+
+  /**
+   * @param home project root whose {@code docs/checks/} the links point to, or null for links relative
+   *     to the report's own folder's root ({@code docs/checks/<id>.md})
+   */
+  HtmlReportFormat(String home) {
+    this.docBase = home == null ? "" : home;
+  }
+
+  @Override
+  public String name() {
+    return "html";
+  }
+
+  @Override
+  public Path write(RunReport report, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Path file = dir.resolve(FILE);
+    String base = docBase.isEmpty() ? "" : relative(dir, Path.of(docBase));
+    Files.writeString(file, render(report, base), StandardCharsets.UTF_8);
+    return file;
+  }
+
+  private static String relative(Path dir, Path home) {
+    Path rel = dir.toAbsolutePath().normalize().relativize(home.toAbsolutePath().normalize());
+    String s = rel.toString().replace('\\', '/');
+    return s.isEmpty() ? "" : s + "/";
+  }
+
+  /** The page, with doc links prefixed by {@code docBase} (empty or ending in {@code /}). */
+  String render(RunReport report, String docBase) {
+    ByteArrayOutputStream json = new ByteArrayOutputStream();
+    try {
+      new JsonReportFormat().write(report, json);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    String template = template();
+    return template
+        .replace(DATA, scriptSafe(json.toString(StandardCharsets.UTF_8).strip()))
+        .replace(DOCS, scriptSafe(quote(docBase)));
+  }
+
+  /**
+   * JSON made safe inside a {@code <script>} element: {@code <}, {@code >} and {@code &} occur in JSON
+   * only inside strings, where their unicode escapes mean the same; U+2028/9 are escaped for old parsers.
+   */
+  static String scriptSafe(String json) {
+    return json.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029");
+  }
+
+  private static String quote(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
+  private static String template() {
+    try (InputStream in = HtmlReportFormat.class.getResourceAsStream(TEMPLATE)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + TEMPLATE);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

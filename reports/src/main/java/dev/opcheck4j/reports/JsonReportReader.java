@@ -1,0 +1,144 @@
+package dev.opcheck4j.reports;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.ExampleRef;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.ReportReader;
+import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.api.RunReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads {@code opcheck-report.json} back: schema version 2, and version 1 (whose results carry only
+ * op, check, device, example, outcome, facts and duration; its {@code "-"} markers become null).
+ * Anything else is rejected with a message naming the file and the version found.
+ */
+public final class JsonReportReader implements ReportReader {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Override
+  public RunReport read(Path file) throws IOException, UnsupportedReportException {
+    JsonNode root;
+    try {
+      root = JSON.readTree(Files.readAllBytes(file));
+    } catch (JsonProcessingException e) {
+      throw new UnsupportedReportException(file + ": not JSON (" + e.getOriginalMessage() + ")");
+    }
+    if (root == null || !root.isObject() || !root.has("schemaVersion")) {
+      throw new UnsupportedReportException(file + ": not an opcheck4j report (no schemaVersion)");
+    }
+    int version = root.get("schemaVersion").asInt(-1);
+    try {
+      return switch (version) {
+        case 1 -> readV1(root);
+        case JsonReportFormat.SCHEMA_VERSION -> readV2(root);
+        default -> throw new UnsupportedReportException(file + ": report schema version "
+            + root.get("schemaVersion") + " is not supported; this opcheck4j reads versions 1 and "
+            + JsonReportFormat.SCHEMA_VERSION + " (write it again with this version, or use the opcheck4j that wrote it)");
+      };
+    } catch (NullPointerException | IllegalArgumentException | DateTimeParseException e) {
+      throw new UnsupportedReportException(file + ": malformed version " + version + " report (" + e.getMessage() + ")");
+    }
+  }
+
+  private static RunReport readV1(JsonNode root) {
+    List<CheckResult> results = new ArrayList<>();
+    for (JsonNode r : root.path("results")) {
+      results.add(new CheckResult(r.get("op").asText(), r.get("check").asText(), r.get("device").asText(),
+          r.get("example").asText(), outcome(r.get("outcome").asText()), facts(r.path("facts")),
+          r.path("durationMs").asLong() * 1000));
+    }
+    return new RunReport(text(root, "torch"), text(root, "presets"), Instant.parse(root.get("startedAt").asText()),
+        root.path("durationMs").asLong(), results);
+  }
+
+  private static RunReport readV2(JsonNode root) {
+    JsonNode run = root.get("run");
+    List<RunInfo.DeviceInfo> devices = new ArrayList<>();
+    for (JsonNode d : run.path("devices")) {
+      devices.add(new RunInfo.DeviceInfo(d.get("name").asText(), d.get("runs").asBoolean(), text(d, "skipReason")));
+    }
+    List<String> checksRun = new ArrayList<>();
+    run.path("checksRun").forEach(c -> checksRun.add(c.asText()));
+    List<RunInfo.Input> inputs = new ArrayList<>();
+    for (JsonNode in : run.path("inputs")) {
+      inputs.add(new RunInfo.Input(text(in, "spec"), in.get("library").asText(), text(in, "sha256")));
+    }
+    Map<String, String> configuration = null;
+    JsonNode conf = run.get("junitConfiguration");
+    if (conf != null && conf.isObject()) {
+      configuration = new LinkedHashMap<>();
+      for (var e : conf.properties()) {
+        configuration.put(e.getKey(), e.getValue().asText());
+      }
+    }
+    RunInfo info = new RunInfo(text(run.path("tool"), "version"), text(run, "libtorch"), text(run, "presets"),
+        number(run, "seed"), run.path("tries").isNull() ? null : run.path("tries").asInt(),
+        run.path("jobs").asInt(1), devices, checksRun, inputs, Instant.parse(run.get("startedAt").asText()),
+        run.path("durationMs").asLong(), text(run, "commandLine"), configuration);
+    List<CheckInfo> checks = new ArrayList<>();
+    for (JsonNode c : root.path("checks")) {
+      // the report carries what readers need (id, summary, severity, scope); prerequisites stay with the tool
+      String id = c.get("id").asText();
+      String summary = c.get("summary").asText();
+      CheckInfo.Scope scope = CheckInfo.Scope.valueOf(c.get("scope").asText().toUpperCase(java.util.Locale.ROOT));
+      checks.add(c.get("severity").asText().equals("warning") ? CheckInfo.warning(id, scope, summary)
+          : CheckInfo.error(id, scope, summary));
+    }
+    List<CheckResult> results = new ArrayList<>();
+    for (JsonNode r : root.path("results")) {
+      String library = text(r, "library");
+      String op = text(r, "op");
+      String device = text(r, "device");
+      JsonNode ex = r.get("example");
+      ExampleRef example = ex == null || ex.isNull() ? null
+          : new ExampleRef(text(ex, "ref"), ex.path("generated").asBoolean(),
+              ex.path("try").isNull() ? null : ex.path("try").asInt(), number(ex, "seed"), text(ex, "description"));
+      String exampleText = example == null ? CheckResult.NONE
+          : example.ref() == null ? "generated" : (example.generated() ? "generated from " : "") + example.ref();
+      results.add(new CheckResult(op != null ? op : library, r.get("check").asText(),
+          device == null ? CheckResult.NONE : device, exampleText, outcome(r.get("outcome").asText()),
+          facts(r.path("facts")), r.path("durationMicros").asLong(), example, op == null ? library : null));
+    }
+    return new RunReport(info, checks, results);
+  }
+
+  private static Outcome outcome(String label) {
+    Outcome o = Outcome.ofLabel(label);
+    if (o == null) {
+      throw new IllegalArgumentException("unknown outcome '" + label + "'");
+    }
+    return o;
+  }
+
+  private static List<Fact> facts(JsonNode facts) {
+    List<Fact> list = new ArrayList<>();
+    for (JsonNode f : facts) {
+      list.add(new Fact(f.get("key").asText(), f.get("value").asText()));
+    }
+    return list;
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+
+  private static Long number(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? null : v.asLong();
+  }
+}

@@ -1,0 +1,225 @@
+package dev.opcheck4j.reports;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.api.RunReport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * {@code opcheck-summary.md}: a short Markdown summary for a pull-request comment: a table per op
+ * (counts by outcome, failing checks), then the first facts of each finding folded in
+ * {@code <details>}. Always under {@link #LIMIT} characters (GitHub's comment and step-summary
+ * limit is 65,536); what does not fit is cut and the cut is said. Appended to
+ * {@code $GITHUB_STEP_SUMMARY} when that variable is set.
+ */
+public final class MarkdownSummaryFormat implements ReportFormat {
+  public static final String FILE = "opcheck-summary.md";
+  /** Upper bound of the summary's length in characters. */
+  public static final int LIMIT = 65_000;
+  static final int FACT_LIMIT = 400;
+  static final int FACTS_SHOWN = 8;
+  private static final Outcomes.Kind[] COLUMNS = {
+    Outcomes.Kind.PASSED, Outcomes.Kind.FAILED, Outcomes.Kind.WARNING, Outcomes.Kind.SKIPPED,
+    Outcomes.Kind.ERRORED, Outcomes.Kind.CRASHED
+  };
+
+  private final UnaryOperator<String> env;
+
+  public MarkdownSummaryFormat() {
+    this(System::getenv);
+  }
+
+  /** A format reading environment variables through {@code env} (tests pass a map). */
+  MarkdownSummaryFormat(UnaryOperator<String> env) {
+    this.env = env;
+  }
+
+  @Override
+  public String name() {
+    return "markdown";
+  }
+
+  @Override
+  public Path write(RunReport report, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Path file = dir.resolve(FILE);
+    String text = render(report);
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    String summary = env.apply("GITHUB_STEP_SUMMARY");
+    if (summary != null && !summary.isBlank()) {
+      Files.writeString(Path.of(summary), text + "\n", StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+    return file;
+  }
+
+  /** The summary text, at most {@link #LIMIT} characters. */
+  public String render(RunReport report) {
+    StringBuilder head = new StringBuilder();
+    List<Findings> findings = Findings.of(report);
+    head.append("## opcheck4j: ").append(verdict(report, findings)).append("\n\n");
+    head.append(runLine(report.run())).append("\n\n");
+
+    Map<String, EnumMap<Outcomes.Kind, Integer>> counts = new LinkedHashMap<>();
+    Map<String, Set<String>> failing = new LinkedHashMap<>();
+    for (CheckResult r : report.results()) {
+      String subject = Outcomes.subject(r);
+      counts.computeIfAbsent(subject, k -> new EnumMap<>(Outcomes.Kind.class)).merge(Outcomes.kind(r), 1, Integer::sum);
+      if (Outcomes.needsAttention(r) && Outcomes.kind(r) != Outcomes.Kind.WARNING) {
+        failing.computeIfAbsent(subject, k -> new LinkedHashSet<>()).add(r.check());
+      }
+    }
+    StringBuilder table = new StringBuilder("| op |");
+    StringBuilder rule = new StringBuilder("|---|");
+    for (Outcomes.Kind k : COLUMNS) {
+      table.append(' ').append(k.label()).append(" |");
+      rule.append("--:|");
+    }
+    table.append(" failing checks |\n").append(rule).append("---|\n");
+    int budget = LIMIT - 2_000;
+    int rowsShown = 0;
+    for (var e : counts.entrySet()) {
+      StringBuilder row = new StringBuilder("| ").append(code(e.getKey())).append(" |");
+      for (Outcomes.Kind k : COLUMNS) {
+        int n = e.getValue().getOrDefault(k, 0);
+        row.append(' ').append(n == 0 ? "" : String.valueOf(n)).append(" |");
+      }
+      row.append(' ').append(String.join(", ", failing.getOrDefault(e.getKey(), Set.of()).stream()
+          .map(MarkdownSummaryFormat::code).toList())).append(" |\n");
+      if (head.length() + table.length() + row.length() > budget / 2) {
+        break;
+      }
+      table.append(row);
+      rowsShown++;
+    }
+    List<String> cuts = new ArrayList<>();
+    if (rowsShown < counts.size()) {
+      cuts.add((counts.size() - rowsShown) + " of " + counts.size() + " ops left out of the table");
+    }
+    StringBuilder out = new StringBuilder(head).append(table);
+    if (!findings.isEmpty()) {
+      out.append("\n### Findings\n\n");
+    }
+    int shown = 0;
+    for (Findings f : findings) {
+      String block = details(f);
+      if (out.length() + block.length() > budget) {
+        break;
+      }
+      out.append(block);
+      shown++;
+    }
+    if (shown < findings.size()) {
+      cuts.add((findings.size() - shown) + " of " + findings.size() + " findings left out");
+    }
+    if (!cuts.isEmpty()) {
+      out.append("\n> **Cut to stay under ").append(String.format("%,d", LIMIT)).append(" characters:** ")
+          .append(String.join("; ", cuts)).append(". The full results are in `opcheck-report.json` and"
+              + " `opcheck-report.html`.\n");
+    }
+    return out.toString();
+  }
+
+  private static String verdict(RunReport report, List<Findings> findings) {
+    Map<Outcomes.Kind, Integer> byKind = new EnumMap<>(Outcomes.Kind.class);
+    for (CheckResult r : report.results()) {
+      byKind.merge(Outcomes.kind(r), 1, Integer::sum);
+    }
+    List<String> parts = new ArrayList<>();
+    for (Outcomes.Kind k : Outcomes.Kind.values()) {
+      if (byKind.containsKey(k)) {
+        parts.add(byKind.get(k) + " " + k.label());
+      }
+    }
+    String mark = findings.stream().anyMatch(f -> f.kind() != Outcomes.Kind.WARNING) ? "❌" : "✅";
+    return mark + " " + (parts.isEmpty() ? "no results" : String.join(", ", parts));
+  }
+
+  private static String runLine(RunInfo run) {
+    List<String> parts = new ArrayList<>();
+    parts.add("libtorch " + run.torchVersion() + " (presets " + run.presetsVersion() + ")");
+    if (run.toolVersion() != null) {
+      parts.add("opcheck4j " + run.toolVersion());
+    }
+    if (run.seed() != null) {
+      parts.add("seed " + run.seed());
+    }
+    if (run.tries() != null) {
+      parts.add(run.tries() + " tries");
+    }
+    List<String> skipped = new ArrayList<>();
+    for (RunInfo.DeviceInfo d : run.devices()) {
+      if (!d.runs()) {
+        skipped.add(d.name() + " skipped: " + escape(d.skipReason()));
+      }
+    }
+    if (!run.devices().isEmpty()) {
+      parts.add("devices " + String.join(", ", run.devicesRun())
+          + (skipped.isEmpty() ? "" : " (" + String.join("; ", skipped) + ")"));
+    }
+    parts.add(Numbers.duration(run.durationMs()));
+    return String.join(" · ", parts);
+  }
+
+  private static String details(Findings f) {
+    CheckResult r = f.first();
+    StringBuilder sb = new StringBuilder("<details><summary>");
+    sb.append(f.kind().label().toUpperCase(java.util.Locale.ROOT)).append(" <code>").append(escape(f.check()))
+        .append("</code> ").append(escape(f.subject()));
+    if (!f.devices().isEmpty()) {
+      sb.append(" on ").append(escape(String.join(", ", f.devices())));
+    }
+    if (f.count() > 1) {
+      sb.append(" (").append(f.count()).append(" results)");
+    }
+    sb.append("</summary>\n\n");
+    List<Fact> facts = r.facts();
+    int width = facts.stream().limit(FACTS_SHOWN).mapToInt(x -> x.key().length()).max().orElse(0);
+    StringBuilder body = new StringBuilder();
+    for (Fact fact : facts.subList(0, Math.min(FACTS_SHOWN, facts.size()))) {
+      body.append(fact.key()).append(" ".repeat(width - fact.key().length())).append(" : ")
+          .append(Numbers.clip(fact.value(), FACT_LIMIT)).append('\n');
+    }
+    if (facts.size() > FACTS_SHOWN) {
+      body.append("(").append(facts.size() - FACTS_SHOWN).append(" more facts in the JSON and HTML reports)\n");
+    }
+    String fence = "```";
+    while (body.indexOf(fence) >= 0) {
+      fence += "`";
+    }
+    sb.append(fence).append("text\n").append(body).append(fence).append("\n\n</details>\n\n");
+    return sb.toString();
+  }
+
+  /** Inline code that survives any content: the longest backtick run decides the delimiter. */
+  private static String code(String s) {
+    String tick = "`";
+    while (s.contains(tick)) {
+      tick += "`";
+    }
+    String body = s.replace("|", "\\|");
+    return tick + (body.startsWith("`") || body.endsWith("`") ? " " + body + " " : body) + tick;
+  }
+
+  /** HTML-escapes text that goes outside code (GitHub renders inline HTML). */
+  static String escape(String s) {
+    if (s == null) {
+      return "";
+    }
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "&#124;");
+  }
+}

@@ -1,0 +1,70 @@
+package dev.opcheck4j.reports;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Debian's headless {@code chromium}, run as a process: the page's script runs, then the DOM is
+ * dumped or a screenshot taken. A fresh profile each time; no sandbox (tests may run as root), no
+ * GPU, no background traffic.
+ */
+public final class Chromium {
+  private final Path binary;
+
+  private Chromium(Path binary) {
+    this.binary = binary;
+  }
+
+  /** The chromium on PATH, or empty when it is not installed. */
+  public static Optional<Chromium> find() {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+      for (String name : List.of("chromium", "chromium-browser")) {
+        Path p = Path.of(dir, name);
+        if (Files.isExecutable(p)) {
+          return Optional.of(new Chromium(p));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The DOM of {@code url} after its scripts ran, as HTML. */
+  public String dumpDom(String url, Path work) throws IOException, InterruptedException {
+    return run(work, List.of("--dump-dom", url), work.resolve("dom.html"));
+  }
+
+  /** Saves a PNG of {@code url} at {@code width}×{@code height} pixels. */
+  public void screenshot(String url, Path png, int width, int height, Path work) throws IOException, InterruptedException {
+    Files.createDirectories(png.toAbsolutePath().getParent());
+    run(work, List.of("--screenshot=" + png.toAbsolutePath(), "--window-size=" + width + "," + height,
+        "--hide-scrollbars", url), work.resolve("screenshot.log"));
+    if (!Files.isRegularFile(png) || Files.size(png) == 0) {
+      throw new IOException("chromium wrote no screenshot to " + png);
+    }
+  }
+
+  private String run(Path work, List<String> args, Path stdout) throws IOException, InterruptedException {
+    Path profile = Files.createTempDirectory(work, "chromium-profile");
+    List<String> command = new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+        "--disable-background-networking", "--disable-component-update", "--no-first-run",
+        "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--virtual-time-budget=5000"));
+    command.addAll(args);
+    Path stderr = work.resolve("chromium-stderr.log");
+    Process p = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IOException("chromium did not finish in 120 s: " + String.join(" ", command));
+    }
+    if (p.exitValue() != 0) {
+      throw new IOException("chromium exited " + p.exitValue() + ": " + Files.readString(stderr));
+    }
+    return Files.readString(stdout, StandardCharsets.UTF_8);
+  }
+}

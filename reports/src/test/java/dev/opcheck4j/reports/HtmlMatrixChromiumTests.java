@@ -1,0 +1,119 @@
+package dev.opcheck4j.reports;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTML matrix of the stub run opened in real headless Chromium: the page's script ran, the
+ * cells and counts are there, the hostile kernel message is text, and a screenshot is left at
+ * {@code reports/target/screenshots/} for a person to look at. Skipped, with the reason, where
+ * Chromium is not installed ({@code .ci/run} installs it).
+ */
+class HtmlMatrixChromiumTests {
+  static final Path SCREENSHOTS = Path.of("target/screenshots");
+  static Chromium chromium;
+  @TempDir static Path dir;
+  static Path page;
+
+  @BeforeAll
+  static void writePage() throws Exception {
+    chromium = Chromium.find().orElse(null);
+    Assumptions.assumeTrue(chromium != null,
+        "Skipped: Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)");
+    page = new HtmlReportFormat(null).write(StubRun.report(), dir);
+  }
+
+  /** The page's address with {@code key=value} view settings in its fragment. */
+  static String url(String... settings) {
+    StringBuilder sb = new StringBuilder(page.toUri() + "#");
+    for (String s : settings) {
+      int eq = s.indexOf('=');
+      sb.append(sb.charAt(sb.length() - 1) == '#' ? "" : "&").append(s, 0, eq + 1)
+          .append(URLEncoder.encode(s.substring(eq + 1), StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+    return sb.toString();
+  }
+
+  static int count(String html, String regex) {
+    Matcher m = Pattern.compile(regex).matcher(html);
+    int n = 0;
+    while (m.find()) {
+      n++;
+    }
+    return n;
+  }
+
+  @Test
+  void theMatrixHasACellPerOpFamilyAndDeviceColouredByItsWorstOutcome() throws Exception {
+    String dom = chromium.dumpDom(page.toUri().toString(), dir);
+    assertTrue(dom.contains("data-ready=\"true\""), "the page's script did not finish:\n" + dom);
+    // 6 rows (the library and 5 ops) x 9 columns (registration, schema, kernel/cpu, mutation/cpu, fake/cpu,
+    // fake/meta, gradcheck/cpu, gradcheck/cuda, determinism/cpu)
+    assertEquals(6, count(dom, "<tr data-op=\""));
+    assertEquals(54, count(dom, "<td class=\"cell "));
+    assertTrue(dom.contains("<td class=\"cell k-crashed\" data-family=\"kernel\" data-device=\"cpu\" data-kind=\"crashed\""
+        + " data-op=\"stub::crashy\""), dom);
+    assertTrue(dom.contains("data-family=\"mutation\" data-device=\"cpu\" data-kind=\"failed\" data-op=\"stub::scale\""
+        + " title=\"1 failed, 1 warning\""), dom);
+    assertTrue(dom.contains("data-family=\"gradcheck\" data-device=\"cuda\" data-kind=\"skipped\" data-op=\"stub::good\""), dom);
+    assertTrue(dom.contains("data-family=\"gradcheck\" data-device=\"cpu\" data-kind=\"not-applicable\" data-op=\"stub::scale\""), dom);
+    for (String[] c : new String[][] {{"crashed", "2"}, {"errored", "1"}, {"failed", "2"}, {"warning", "1"},
+        {"skipped", "2"}, {"passed", "6"}}) {
+      assertTrue(dom.contains("id=\"count-" + c[0] + "\"><b>" + c[1] + "</b>"), c[0] + " count:\n" + dom);
+    }
+    assertTrue(dom.contains("no CUDA device in this process"), "the run block says why cuda was skipped");
+  }
+
+  @Test
+  void aHostileKernelMessageStaysText() throws Exception {
+    String dom = chromium.dumpDom(url("open=stub::hostile|kernel|cpu"), dir);
+    assertTrue(dom.contains("data-ready=\"true\""), dom);
+    assertTrue(dom.contains("raised: &lt;script&gt;alert(1)&lt;/script&gt;</pre>"), "shown as text in the details:\n" + dom);
+    assertEquals(2, count(dom, "<script"), "only the page's own two script elements");
+    assertFalse(dom.contains("<script>alert"), dom);
+    assertTrue(dom.contains(StubRun.NON_ASCII), "non-ASCII text survives");
+  }
+
+  @Test
+  void clickingAGeneratedFailureShowsItsInputRerunAndDocLink() throws Exception {
+    String dom = chromium.dumpDom(url("open=stub::scale|mutation|cpu"), dir);
+    assertTrue(dom.contains("<h2>stub::scale · mutation · cpu (2 results)</h2>"), dom);
+    assertTrue(dom.contains("generated, try 7, seed 42"), dom);
+    assertTrue(dom.contains("<tr data-key=\"minimal example\"><th>minimal example</th><td><pre>x=float32[1] [1.0], s=2.0"), dom);
+    assertTrue(dom.contains("<code class=\"rerun-line\">./opcheck check --spec specs/stub_ops.json --op stub::scale"
+        + " --check mutation.undeclared"), dom);
+    assertTrue(dom.contains("href=\"docs/checks/mutation.undeclared.md\""), dom);
+  }
+
+  @Test
+  void searchAndFiltersHideRowsAndColumns() throws Exception {
+    String dom = chromium.dumpDom(url("q=hostile", "device=cpu,(any)", "family=kernel,fake"), dir);
+    assertTrue(dom.contains("data-ready=\"true\""), dom);
+    assertEquals(5, count(dom, "<tr data-op=\"[^\"]+\" data-kinds=\"[^\"]*\" class=\"hidden\""), "all rows but one hidden");
+    assertTrue(dom.contains("<tr data-op=\"stub::hostile\" data-kinds=\"failed skipped errored\">"), dom);
+    assertTrue(dom.contains("<td class=\"cell k-skipped hidden\" data-family=\"fake\" data-device=\"meta\""), "meta column hidden");
+    assertTrue(dom.contains("<td class=\"cell k-errored hidden\" data-family=\"determinism\""), "determinism hidden");
+    assertTrue(dom.contains("<td class=\"cell k-failed\" data-family=\"kernel\" data-device=\"cpu\""), dom);
+    String failedOnly = chromium.dumpDom(url("outcome=crashed"), dir);
+    assertEquals(4, count(failedOnly, "<tr data-op=\"[^\"]+\" data-kinds=\"[^\"]*\" class=\"hidden\""),
+        "only the crashed and the timed-out op stay");
+  }
+
+  @Test
+  void leavesAScreenshotOfTheMatrixWithFailures() throws Exception {
+    Path png = SCREENSHOTS.resolve("opcheck-report-stub.png");
+    chromium.screenshot(url("open=stub::scale|mutation|cpu"), png, 1400, 1500, dir);
+    assertTrue(java.nio.file.Files.size(png) > 10_000, "a real picture, not an empty one");
+  }
+}

@@ -1,0 +1,97 @@
+package dev.opcheck4j.reports;
+
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.ExampleRef;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.api.RunReport;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The one stub run every format's golden file is made from (JMH's way of sealing formats): every
+ * outcome, a warning, a generated failure with its minimal example, a crash, a timeout, a
+ * library-scope result, non-ASCII text, a hostile HTML message and a very long message.
+ */
+final class StubRun {
+  static final String HOSTILE = "<script>alert(1)</script>";
+  static final String NON_ASCII = "größe ≠ 3 — ε = 1e-06, 日本語";
+
+  private StubRun() {}
+
+  static RunReport report() {
+    RunInfo run = new RunInfo("0.1.0", "2.10.0", "1.5.13", 42L, 100, 2,
+        List.of(new RunInfo.DeviceInfo("cpu", true, null), new RunInfo.DeviceInfo("meta", true, null),
+            new RunInfo.DeviceInfo("cuda", false, "no CUDA device in this process (torch.cuda_is_available() is false)")),
+        List.of("registration.exists", "registration.dangling", "schema.types", "kernel.error", "mutation.undeclared",
+            "mutation.unused", "fake.metadata", "gradcheck.jacobian", "determinism", "kernel.crash", "kernel.timeout"),
+        List.of(new RunInfo.Input("specs/stub_ops.json", "/opt/stub/libstub_ops.so",
+            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")),
+        Instant.parse("2026-11-22T10:00:00Z"), 3456, "./opcheck check --spec specs/stub_ops.json --jobs 2 --seed 42",
+        null);
+    List<CheckInfo> checks = List.of(
+        info("registration.exists", "the op is registered under its name", "error"),
+        info("registration.dangling", "every implemented op has a schema", "error"),
+        info("schema.types", "the schema uses only custom-op types", "error"),
+        info("kernel.error", "the kernel runs on every example", "error"),
+        info("mutation.undeclared", "arguments not declared (a!) are not changed", "error"),
+        info("mutation.unused", "warns when an argument declared Tensor(a!) is not changed", "warning"),
+        info("fake.metadata", "meta outputs match real outputs", "error"),
+        info("gradcheck.jacobian", "analytic gradients match numerical ones", "error"),
+        info("kernel.crash", "the kernel does not bring its process down", "error"),
+        info("kernel.timeout", "the kernel returns within the time limit", "error"),
+        info("determinism", "the same input gives the same output", "error"));
+    String rerun = "./opcheck check --spec specs/stub_ops.json --op stub::scale --check mutation.undeclared"
+        + " --device cpu --seed 42 --tries 100";
+    List<CheckResult> results = List.of(
+        new CheckResult("stub::*", "registration.dangling", "-", "-", Outcome.PASSED, List.of(), 0)
+            .aboutLibrary("libstub_ops.so"),
+        new CheckResult("stub::good", "registration.exists", "-", "-", Outcome.PASSED, List.of(), 0),
+        new CheckResult("stub::good", "schema.types", "-", "-", Outcome.PASSED, List.of(), 850),
+        new CheckResult("stub::good", "fake.metadata", "cpu", "specs/stub_ops.json#ops[0].examples[0]",
+            Outcome.PASSED, List.of(), 12_345),
+        new CheckResult("stub::good", "gradcheck.jacobian", "cpu", "specs/stub_ops.json#ops[0].examples[0]",
+            Outcome.PASSED, List.of(new Fact("mode", "fast and slow, float64")), 40_210),
+        new CheckResult("stub::good", "gradcheck.jacobian", "cuda", "specs/stub_ops.json#ops[0].examples[0]",
+            Outcome.SKIPPED, List.of(new Fact("reason", "no CUDA device in this process")), 0),
+        new CheckResult("stub::scale", "registration.exists", "-", "-", Outcome.PASSED, List.of(), 0),
+        new CheckResult("stub::scale", "mutation.undeclared", "cpu", "generated from specs/stub_ops.json#ops[1].examples[0]",
+            Outcome.FAILED, List.of(
+                new Fact("expected", "argument 'x' unchanged (scale(Tensor x, float s) -> Tensor)"),
+                new Fact("but was", "3 of 12 elements changed, max |diff| 0.41 at [0, 2]"),
+                new Fact("example", "specs/stub_ops.json#ops[1].examples[0] (try 7)  x=float32[4, 3] strides [1, 4], s=2.0"),
+                new Fact("minimal example", "x=float32[1] [1.0], s=2.0  (shrunk in 5 steps)"),
+                new Fact("seed", "42"),
+                new Fact("rerun", rerun),
+                new Fact("hint", "declare 'Tensor(a!) x' in the schema, or write into a new tensor")), 230_400)
+            .withExample(new ExampleRef("specs/stub_ops.json#ops[1].examples[0]", true, 7, 42L,
+                "x=float32[4, 3] strides [1, 4], s=2.0")),
+        new CheckResult("stub::scale", "mutation.unused", "cpu", "specs/stub_ops.json#ops[1].examples[0]",
+            Outcome.WARNING, List.of(new Fact("warning", "out declared (a!) but not changed by this example"),
+                new Fact("hint", "drop the (a!) if the kernel never writes 'out'")), 3_100),
+        new CheckResult("stub::crashy", "kernel.crash", "cpu", "specs/stub_ops.json#ops[2].examples[0]",
+            Outcome.FAILED, List.of(new Fact("expected", "the kernel returns or raises"),
+                new Fact("but was", "the worker died with SIGSEGV (signal 11)"),
+                new Fact("hint", "run the rerun line under gdb; the op is skipped for the rest of the run")), 812_000),
+        new CheckResult("stub::slow", "kernel.timeout", "cpu", "specs/stub_ops.json#ops[3].examples[0]",
+            Outcome.FAILED, List.of(new Fact("expected", "the kernel returns within 60 s"),
+                new Fact("but was", "still running after 60 s; the worker was killed")), 60_000_000),
+        new CheckResult("stub::hostile", "kernel.error", "cpu", "specs/stub_ops.json#ops[4].examples[0]",
+            Outcome.FAILED, List.of(new Fact("expected", "the kernel runs on the example"),
+                new Fact("but was", "raised: " + HOSTILE),
+                new Fact("values", NON_ASCII)), 2_000),
+        new CheckResult("stub::hostile", "determinism", "cpu", "specs/stub_ops.json#ops[4].examples[0]",
+            Outcome.ERRORED, List.of(new Fact("harness error", "IllegalStateException: " + "long message ".repeat(400).trim())), 5_000),
+        new CheckResult("stub::hostile", "fake.metadata", "meta", "specs/stub_ops.json#ops[4].examples[0]",
+            Outcome.SKIPPED, List.of(new Fact("reason", "requires kernel.error, which failed")), 0));
+    return new RunReport(run, checks, results);
+  }
+
+  private static CheckInfo info(String id, String summary, String severity) {
+    CheckInfo.Scope scope = id.startsWith("registration") || id.startsWith("schema") ? CheckInfo.Scope.OP
+        : CheckInfo.Scope.EXAMPLE;
+    return severity.equals("warning") ? CheckInfo.warning(id, scope, summary) : CheckInfo.error(id, scope, summary);
+  }
+}
