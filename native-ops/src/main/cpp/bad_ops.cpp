@@ -214,6 +214,29 @@ Tensor grad_nondeterministic(Tensor x) {
 // every other shape. Only generated inputs catch it.
 Tensor meta_hardcoded_meta(Tensor x) { return torch::stable::new_empty(x, {4, 3}); }
 
+// OP: bad_ops::twin.copy
+// EXPECT: torchscript.call
+// Two overloads that take the same arguments: TorchScript binds a call by argument types, first
+// registered first, so a call meant for twin.copy runs twin (doubling) instead. This overload cannot
+// be reached from TorchScript or from any saved model.
+Tensor twin_copy(Tensor x) {
+  Tensor xc = torch::stable::contiguous(x);
+  return map_new(xc, [&](int64_t i) { return elem(xc, i); });
+}
+
+// OP: bad_ops::shadowed.one
+// EXPECT: torchscript.roundtrip
+// shadowed(Tensor x, Tensor? y=None), registered first, also accepts a call with x alone. In a
+// graph the call binds shadowed.one by its exact arguments, but the saved code names no overload
+// (ops.bad_ops.shadowed(x)) and the importer binds the first overload that fits: the reloaded
+// model runs the doubling kernel where the scripted one added one.
+Tensor shadowed(Tensor x, std::optional<Tensor> y) { return doubled(x); }
+Tensor shadowed_meta(Tensor x, std::optional<Tensor> y) { return elementwise_meta(x); }
+Tensor shadowed_one(Tensor x) {
+  Tensor xc = torch::stable::contiguous(x);
+  return map_new(xc, [&](int64_t i) { return elem(xc, i) + 1; });
+}
+
 // OP: bad_ops::meta_swaps_square
 // EXPECT: fake.metadata
 // transpose_copy: the CPU kernel returns x transposed ([cols, rows]); the meta kernel returns
@@ -349,6 +372,10 @@ STABLE_TORCH_LIBRARY(bad_ops, m) {
   m.def("det_backward_no_meta(Tensor x) -> Tensor");
   m.def("grad_nondeterministic(Tensor x) -> Tensor");
   m.def("meta_hardcoded(Tensor x) -> Tensor");
+  m.def("twin(Tensor x) -> Tensor");
+  m.def("twin.copy(Tensor x) -> Tensor");
+  m.def("shadowed(Tensor x, Tensor? y=None) -> Tensor");
+  m.def("shadowed.one(Tensor x) -> Tensor");
   m.def("meta_swaps_square(Tensor x) -> Tensor");
   m.def("assumes_unit_stride(Tensor x) -> Tensor");
   m.def("declared_view(Tensor(a) x) -> Tensor(a)");
@@ -388,6 +415,10 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, CPU, m) {
   m.impl("ignores_strides", TORCH_BOX(&ignores_strides));
   m.impl("raises", TORCH_BOX(&raises));
   m.impl("meta_hardcoded", TORCH_BOX(&doubled_kernel));
+  m.impl("twin", TORCH_BOX(&doubled_kernel));
+  m.impl("twin.copy", TORCH_BOX(&twin_copy));
+  m.impl("shadowed", TORCH_BOX(&shadowed));
+  m.impl("shadowed.one", TORCH_BOX(&shadowed_one));
   m.impl("meta_swaps_square", TORCH_BOX(&meta_swaps_square));
   m.impl("assumes_unit_stride", TORCH_BOX(&assumes_unit_stride));
   m.impl("declared_view", TORCH_BOX(&declared_view));
@@ -419,6 +450,10 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
   m.impl("ignores_strides", TORCH_BOX(&elementwise_meta));
   m.impl("raises", TORCH_BOX(&elementwise_meta));
   m.impl("meta_hardcoded", TORCH_BOX(&meta_hardcoded_meta));
+  m.impl("twin", TORCH_BOX(&elementwise_meta));
+  m.impl("twin.copy", TORCH_BOX(&elementwise_meta));
+  m.impl("shadowed", TORCH_BOX(&shadowed_meta));
+  m.impl("shadowed.one", TORCH_BOX(&elementwise_meta));
   m.impl("meta_swaps_square", TORCH_BOX(&meta_swaps_square_meta));
   m.impl("assumes_unit_stride", TORCH_BOX(&assumes_unit_stride_meta));
   m.impl("declared_view", TORCH_BOX(&declared_view));

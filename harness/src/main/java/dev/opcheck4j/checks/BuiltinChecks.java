@@ -29,6 +29,9 @@ import dev.opcheck4j.checks.schema.FunctionalizableCheck;
 import dev.opcheck4j.checks.schema.InplaceNameCheck;
 import dev.opcheck4j.checks.schema.MutableArgsCheck;
 import dev.opcheck4j.checks.schema.TypesCheck;
+import dev.opcheck4j.checks.schema.CompatibleCheck;
+import dev.opcheck4j.checks.torchscript.ScriptCallCheck;
+import dev.opcheck4j.checks.torchscript.ScriptRoundtripCheck;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,6 +48,7 @@ public final class BuiltinChecks {
           new AliasTargetCheck(),
           new FunctionalizableCheck(),
           new InplaceNameCheck(),
+          new CompatibleCheck(),
           new ExamplesCheck(),
           new FakeMissingCheck(),
           new KernelErrorCheck(),
@@ -62,6 +66,8 @@ public final class BuiltinChecks {
           new GradOutputCheck(),
           new DeterminismCheck(),
           new NoncontiguousCheck(),
+          new ScriptCallCheck(),
+          new ScriptRoundtripCheck(),
           new RejectedLayoutCheck(),
           new PermissiveMetaCheck(),
           new DomainCheck());

@@ -27,6 +27,7 @@ import dev.opcheck4j.spec.SpecSkeleton;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.OpLibrary;
+import dev.opcheck4j.torch.SchemaBaseline;
 import dev.opcheck4j.torch.Operator;
 import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.UnknownOpException;
@@ -50,6 +51,8 @@ public final class Main {
                            [--warnings-as-errors] [--verbose] [--jobs N] [--timeout SECONDS] [--shard I/N]
                            [--junit-xml DIR]
              opcheck merge --report-dir OUT DIR...      (the report dirs of the shards of one run)
+             opcheck model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--seed N]
+             opcheck baseline --library LIB --out FILE
              opcheck demo [--report-dir DIR] [--verbose]
              opcheck report allure DIR        Allure HTML from DIR/allure-results into DIR/allure-report
              opcheck bench gradcheck|generation|isolation|examples
@@ -77,7 +80,7 @@ public final class Main {
       exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error""";
 
   /** Commands, for "did you mean". */
-  static final List<String> COMMANDS = List.of("list", "checks", "check", "init", "demo", "merge", "report", "bench", "help");
+  static final List<String> COMMANDS = List.of("list", "checks", "check", "init", "model", "baseline", "demo", "merge", "report", "bench", "help");
 
   private final PrintStream out;
   private final PrintStream err;
@@ -119,7 +122,10 @@ public final class Main {
         }
         String hint = Suggestions.didYouMean(args[0], COMMANDS);
         throw new UsageException("unknown command '" + args[0] + "'"
-            + (hint.isEmpty() ? "; expected list, checks, check, init, demo, merge, report or bench" : hint));
+            + (hint.isEmpty() ? "; expected list, checks, check, init, model, baseline, demo, merge, report or bench" : hint));
+      }
+      if (args[0].equals("model")) {
+        return model(args);
       }
       if (args[0].equals("report")) {
         return report(rest);
@@ -134,6 +140,7 @@ public final class Main {
         case "init" -> init(o);
         case "demo" -> demo(o);
         case "bench" -> bench(args);
+        case "baseline" -> baseline(o);
         case "merge" -> merge(o);
         default -> throw new IllegalStateException("unhandled command " + args[0]);
       };
@@ -196,6 +203,28 @@ public final class Main {
     for (String dangling : lib.dangling()) {
       out.println(dangling + "\t(no schema: implemented but never defined)");
     }
+    return ExitCode.OK;
+  }
+
+  private ExitCode model(String[] args) throws UsageException, LibraryLoadException, SpecException, IOException {
+    if (args.length < 2 || args[1].startsWith("--")) {
+      throw new UsageException("model needs a model file: opcheck model MODEL.pt [--library LIB]");
+    }
+    Options o = Options.parse(List.of(args).subList(2, args.length));
+    List<Path> libraries = new ArrayList<>(o.libraries);
+    for (Path spec : o.specs) {
+      libraries.add(dev.opcheck4j.spec.SpecReader.read(spec).library());
+    }
+    return new ModelCommand(out, err).run(Path.of(args[1]), libraries, o.inputs, o.seed);
+  }
+
+  private ExitCode baseline(Options o) throws UsageException, LibraryLoadException, IOException {
+    if (o.libraries.size() != 1 || o.out == null) {
+      throw new UsageException("baseline takes exactly one --library LIB and --out FILE");
+    }
+    SchemaBaseline baseline = SchemaBaseline.record(OpLibrary.load(o.libraries.get(0)));
+    baseline.write(o.out);
+    out.println("baseline of " + baseline.library() + ": " + baseline.ops().size() + " ops written to " + o.out);
     return ExitCode.OK;
   }
 
@@ -335,7 +364,8 @@ public final class Main {
       return new JUnitXmlRun(out, err).run(o);
     }
     RunRequest.Builder request = RunRequest.builder().ops(o.ops).checks(o.checks).devices(o.devices).seed(o.seed)
-        .tries(o.tries).timeout(o.timeout).shard(o.shard).reportDir(o.reportDir).warningsAsErrors(o.warningsAsErrors);
+        .tries(o.tries).timeout(o.timeout).shard(o.shard).reportDir(o.reportDir)
+        .warningsAsErrors(o.warningsAsErrors).baseline(o.baseline);
     o.specs.forEach(request::spec);
     o.libraries.forEach(request::library);
     if (o.jobs > 0) {
@@ -450,6 +480,8 @@ public final class Main {
     final List<String> ops = new ArrayList<>();
     final List<String> checks = new ArrayList<>();
     final List<Device> devices = new ArrayList<>();
+    final List<String> inputs = new ArrayList<>();
+    Path baseline;
     long seed = RunRequest.DEFAULT_SEED;
     int tries = RunRequest.DEFAULT_TRIES;
     Path reportDir;
@@ -464,7 +496,7 @@ public final class Main {
 
     /** Options that take a value, for "unknown option" and "did you mean". */
     static final List<String> WITH_VALUE = List.of("--spec", "--library", "--op", "--check", "--device", "--seed",
-        "--report-dir", "--jobs", "--timeout", "--shard", "--tries", "--out", "--junit-xml");
+        "--report-dir", "--jobs", "--timeout", "--shard", "--tries", "--out", "--junit-xml", "--input", "--baseline");
     static final List<String> FLAGS = List.of("--verbose", "--warnings-as-errors", "--help", "-h");
 
     final List<Path> mergeDirs = new ArrayList<>();
@@ -515,6 +547,8 @@ public final class Main {
           case "--spec" -> o.specs.add(Path.of(v));
           case "--library" -> o.libraries.add(Path.of(v));
           case "--op" -> o.ops.add(v);
+          case "--input" -> o.inputs.add(v);
+          case "--baseline" -> o.baseline = Path.of(v);
           case "--check" -> o.checks.add(v);
           case "--device" -> o.devices.add(Device.parse(v)
               .orElseThrow(() -> new UsageException("unknown device '" + v + "'; expected cpu, meta or cuda")));

@@ -60,6 +60,11 @@ public record TensorSpec(
     values = values == null ? null : values.clone();
   }
 
+  /** The dtype a spec names {@code name} ({@code float32}, {@code int64}, ...), if it is one. */
+  public static java.util.Optional<torch.ScalarType> dtypeOf(String name) {
+    return java.util.Optional.ofNullable(DTYPES.get(name));
+  }
+
   /**
    * Refuses, before anything is allocated, a tensor whose values (drawn in float64, then converted)
    * would not fit in half of this machine's memory: an input error naming the argument and the bytes.

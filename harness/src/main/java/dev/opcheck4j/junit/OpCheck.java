@@ -31,6 +31,7 @@ public final class OpCheck {
   private final List<Device> devices = new ArrayList<>();
   private long seed = RunRequest.DEFAULT_SEED;
   private int tries = RunRequest.DEFAULT_TRIES;
+  private Path baseline;
   private boolean warningsAsErrors;
 
   private OpCheck() {}
@@ -84,6 +85,18 @@ public final class OpCheck {
     return this;
   }
 
+  /**
+   * Adds schema.compatible against a baseline recorded from an earlier release
+   * ({@code ./opcheck baseline}, docs/baseline.md): one test per op of the baseline and of the library.
+   *
+   * @throws java.io.IOException naming the file when it is missing or not a baseline
+   */
+  public OpCheck baseline(Path file) throws java.io.IOException {
+    dev.opcheck4j.torch.SchemaBaseline.read(file);
+    this.baseline = file;
+    return this;
+  }
+
   /** Whether findings of warning checks fail (as {@code --warnings-as-errors}); default false. */
   public OpCheck warningsAsErrors(boolean value) {
     this.warningsAsErrors = value;
@@ -93,7 +106,7 @@ public final class OpCheck {
   /** Runs everything and returns the report (for any test engine, or none). */
   public Outcomes run() throws LibraryLoadException, SpecException {
     RunRequest.Builder request = RunRequest.builder().ops(ops).checks(checks).devices(devices).seed(seed).tries(tries)
-        .warningsAsErrors(warningsAsErrors);
+        .warningsAsErrors(warningsAsErrors).baseline(baseline);
     if (spec != null) {
       request.spec(spec, library);
     } else {

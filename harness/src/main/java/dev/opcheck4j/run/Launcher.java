@@ -12,6 +12,7 @@ import dev.opcheck4j.run.worker.LocalKernels;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.torch.SchemaBaseline;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
@@ -68,6 +69,16 @@ public final class Launcher {
         strict.add(false);
       }
     }
+    SchemaBaseline baseline = null;
+    if (request.baseline() != null) {
+      try {
+        baseline = SchemaBaseline.read(request.baseline());
+      } catch (java.io.IOException e) {
+        String file = request.baseline().toString();
+        String m = e.getMessage();
+        throw new SpecException(file, m.startsWith(file + ": ") ? m.substring(file.length() + 2) : m);
+      }
+    }
     Path dir = request.reportDir() != null ? request.reportDir() : tempDir();
     Protocol.Init init = new Protocol.Init(resolved, request.ops());
     int jobs = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
@@ -89,7 +100,7 @@ public final class Launcher {
           started, 0, null, null);
       listener.runStarted(run);
       RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), request.warningsAsErrors(),
-          request.timeout());
+          request.timeout(), baseline);
       List<Job> all = jobs(plan, request.shard());
       Runner runner = new Runner(plan, info.cudaAvailable());
       List<CheckResult> results;

@@ -3,6 +3,7 @@ package dev.opcheck4j.run;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.SchemaBaseline;
 import java.time.Duration;
 import java.util.List;
 
@@ -16,13 +17,19 @@ import java.util.List;
  * @param tries generated inputs per op and device (0: examples only)
  * @param warningsAsErrors whether findings of warning checks are failures ({@code --warnings-as-errors})
  * @param timeout deadline of one unit, unless the op's spec gives its own
+ * @param baseline the schema baseline the libraries are compared against, or null
  */
 public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
-    boolean warningsAsErrors, Duration timeout) {
+    boolean warningsAsErrors, Duration timeout, SchemaBaseline baseline) {
   public RunPlan {
     targets = List.copyOf(targets);
     devices = List.copyOf(devices);
     checks = List.copyOf(checks);
+  }
+
+  public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
+      boolean warningsAsErrors, Duration timeout) {
+    this(targets, devices, checks, seed, tries, warningsAsErrors, timeout, null);
   }
 
   /** A plan in which warnings stay warnings (unless a target's spec says otherwise), with the default deadline. */

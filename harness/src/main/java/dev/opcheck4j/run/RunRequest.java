@@ -24,6 +24,7 @@ import java.util.Objects;
  *     temporary directory, deleted when the run ends
  * @param isolation where kernels run; {@link Isolation#WORKERS} unless measuring
  * @param warningsAsErrors whether findings of warning checks are failures ({@code --warnings-as-errors})
+ * @param baseline a schema baseline file to compare the libraries against ({@code --baseline}), or null
  */
 public record RunRequest(
     List<Target> targets,
@@ -37,7 +38,8 @@ public record RunRequest(
     Shard shard,
     Path reportDir,
     Isolation isolation,
-    boolean warningsAsErrors) {
+    boolean warningsAsErrors,
+    Path baseline) {
 
   public static final long DEFAULT_SEED = 20261122L;
   public static final int DEFAULT_TRIES = 100;
@@ -140,6 +142,7 @@ public record RunRequest(
     private Path reportDir;
     private Isolation isolation = Isolation.WORKERS;
     private boolean warningsAsErrors;
+    private Path baseline;
 
     private Builder() {}
 
@@ -218,9 +221,15 @@ public record RunRequest(
       return this;
     }
 
+    /** Adds schema.compatible against this baseline file (docs/baseline.md). */
+    public Builder baseline(Path file) {
+      baseline = file;
+      return this;
+    }
+
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, warningsAsErrors);
+          isolation, warningsAsErrors, baseline);
     }
   }
 }

@@ -5,6 +5,11 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultListener;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.LibraryView;
+import dev.opcheck4j.checks.PerOpCheck;
+import dev.opcheck4j.torch.DispatchTable;
+import dev.opcheck4j.torch.OpSchema;
+import java.util.LinkedHashMap;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
@@ -50,6 +55,11 @@ public final class Runner {
         continue;
       }
       long t = System.nanoTime();
+      if (check instanceof PerOpCheck perOp) {
+        // compares data the worker reported with the baseline: runs here, in the parent
+        runPerOp(perOp, target, op, sink, strict);
+        continue;
+      }
       Verdict v;
       try {
         v = units.evaluate(check.id(), null, null, null);
@@ -67,6 +77,30 @@ public final class Runner {
       } else {
         sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, us, strict).aboutLibrary(file));
       }
+    }
+  }
+
+  private void runPerOp(PerOpCheck check, RunPlan.Target target, String libraryOp, ResultListener sink, boolean strict) {
+    long t = System.nanoTime();
+    Map<String, OpSchema> schemas = new LinkedHashMap<>();
+    Map<String, DispatchTable> tables = new LinkedHashMap<>();
+    for (LibraryInfo.Op o : target.library().ops()) {
+      schemas.put(o.name(), o.schema());
+      Map<String, String> kernels = new LinkedHashMap<>();
+      o.dispatchKeys().forEach(k -> kernels.put(k, "(reported by the worker)"));
+      tables.put(o.name(), new DispatchTable(kernels));
+    }
+    LibraryView view = new LibraryView(target.library().path().getFileName().toString(), schemas, tables);
+    List<PerOpCheck.OpVerdict> verdicts;
+    try {
+      verdicts = check.evaluateEach(view, plan.baseline());
+    } catch (RuntimeException e) {
+      verdicts = List.of(new PerOpCheck.OpVerdict(libraryOp,
+          Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage())));
+    }
+    long us = micros(t);
+    for (PerOpCheck.OpVerdict v : verdicts) {
+      sink.accept(result(v.op(), check, CheckResult.NONE, CheckResult.NONE, v.verdict(), us, strict));
     }
   }
 

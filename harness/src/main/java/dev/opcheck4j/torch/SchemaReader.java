@@ -123,7 +123,7 @@ public final class SchemaReader {
     return NativeStrings.of(v.tagKind());
   }
 
-  private static String renderDouble(double d) {
+  static String renderDouble(double d) {
     if (Double.isInfinite(d)) {
       return d > 0 ? "inf" : "-inf";
     }

@@ -154,7 +154,7 @@ class MainTests {
   @Test
   void anUnknownCommandIsAUsageError() {
     assertEquals(ExitCode.INPUT_ERROR, run("frobnicate"));
-    assertEquals("opcheck: unknown command 'frobnicate'; expected list, checks, check, init, demo, merge, report or bench\n", err());
+    assertEquals("opcheck: unknown command 'frobnicate'; expected list, checks, check, init, model, baseline, demo, merge, report or bench\n", err());
   }
 
   @Test
