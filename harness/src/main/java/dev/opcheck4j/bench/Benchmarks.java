@@ -208,7 +208,7 @@ public final class Benchmarks {
         for (Check c : checks) {
           boolean perExample = c.scope() == CheckInfo.Scope.EXAMPLE;
           units.add(new Protocol.Unit(Protocol.Kind.EVALUATE, t, op.op(), c.id(), perExample ? Device.CPU : null,
-              perExample ? ex : null, 1L, null, null));
+              perExample ? ex : null, 1L, null, null, null));
         }
         double[] micros = new double[rounds];
         for (int r = -rounds / 5; r < rounds; r++) { // the first fifth warms up

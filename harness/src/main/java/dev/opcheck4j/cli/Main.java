@@ -26,11 +26,7 @@ import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.spec.SpecSkeleton;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
-import dev.opcheck4j.torch.OpLibrary;
 import dev.opcheck4j.torch.SchemaBaseline;
-import dev.opcheck4j.torch.Operator;
-import dev.opcheck4j.torch.TorchRuntime;
-import dev.opcheck4j.torch.UnknownOpException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -206,7 +202,7 @@ public final class Main {
     return ExitCode.OK;
   }
 
-  private ExitCode model(String[] args) throws UsageException, LibraryLoadException, SpecException, IOException {
+  private ExitCode model(String[] args) throws UsageException, LibraryLoadException, SpecException {
     if (args.length < 2 || args[1].startsWith("--")) {
       throw new UsageException("model needs a model file: opcheck model MODEL.pt [--library LIB]");
     }
@@ -218,11 +214,12 @@ public final class Main {
     return new ModelCommand(out, err).run(Path.of(args[1]), libraries, o.inputs, o.seed);
   }
 
-  private ExitCode baseline(Options o) throws UsageException, LibraryLoadException, IOException {
+  private ExitCode baseline(Options o) throws UsageException, LibraryLoadException, SpecException, IOException {
     if (o.libraries.size() != 1 || o.out == null) {
       throw new UsageException("baseline takes exactly one --library LIB and --out FILE");
     }
-    SchemaBaseline baseline = SchemaBaseline.record(OpLibrary.load(o.libraries.get(0)));
+    // loading the library runs its code: the worker records the baseline, this process writes it
+    SchemaBaseline baseline = Launcher.baseline(o.libraries.get(0));
     baseline.write(o.out);
     out.println("baseline of " + baseline.library() + ": " + baseline.ops().size() + " ops written to " + o.out);
     return ExitCode.OK;

@@ -169,7 +169,7 @@ public final class Launcher {
       for (LibraryInfo.Op op : lib.ops()) {
         try {
           Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.SYNTHESIZE, 0, op.name(), null, Device.CPU, null, seed,
-              null, null), request.timeout());
+              null, null, null), request.timeout());
           found.add(OpUnits.found(v));
         } catch (KernelDeath d) {
           found.add(new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
@@ -181,6 +181,89 @@ public final class Launcher {
       slot.close();
       deleteIfClean(dir);
     }
+  }
+
+  /**
+   * The schema baseline of {@code library} as a worker sees it: per op its schema, the dispatch keys
+   * with kernels and its tags (for {@code ./opcheck baseline}).
+   *
+   * @throws LibraryLoadException when it cannot be loaded, or crashes while loading
+   */
+  public static SchemaBaseline baseline(Path library) throws LibraryLoadException, SpecException {
+    Path dir = tempDir();
+    RunRequest request = RunRequest.builder().library(library).jobs(1).build();
+    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, library.toAbsolutePath())), List.of());
+    Slot slot = new Slot(request, dir, init, new AtomicInteger());
+    try {
+      WorkerInfo info = slot.start();
+      LibraryInfo lib = info.libraries().get(0);
+      List<SchemaBaseline.Entry> entries = lib.ops().stream().map(op -> new SchemaBaseline.Entry(op.name(),
+          op.schema().toString(), op.dispatchKeys().stream().sorted().distinct().toList(), op.tags())).toList();
+      return new SchemaBaseline(SchemaBaseline.FORMAT, lib.path().getFileName().toString(), info.torchVersion(), entries);
+    } finally {
+      slot.close();
+      deleteIfClean(dir);
+    }
+  }
+
+  /**
+   * What {@code ./opcheck model} found, as data.
+   *
+   * @param info libtorch and the libraries the worker loaded
+   * @param model the model's call sites and forward parameters, or why it did not load; null when the
+   *     worker died loading it
+   * @param forward what forward gave, or null when it was not run (no inputs, the model did not load,
+   *     or the worker died running it)
+   * @param died why the worker died loading the model ({@code model} null) or running forward, else null
+   */
+  public record ModelRun(WorkerInfo info, ModelInfo model, ModelInfo.Forward forward, String died) {}
+
+  /**
+   * Loads {@code libraries} and then {@code model} in a worker, and runs its forward on {@code inputs}
+   * when there are any (for {@code ./opcheck model}).
+   *
+   * @throws LibraryLoadException when a library cannot be loaded, or crashes while loading
+   */
+  public static ModelRun model(List<Path> libraries, Path model, List<String> inputs, long seed)
+      throws LibraryLoadException, SpecException {
+    Path dir = tempDir();
+    RunRequest.Builder builder = RunRequest.builder().jobs(1);
+    libraries.forEach(builder::library);
+    RunRequest request = builder.build();
+    Protocol.Init init = new Protocol.Init(
+        libraries.stream().map(l -> new RunRequest.Target(null, l.toAbsolutePath())).toList(), List.of());
+    Protocol.Model m = new Protocol.Model(model.toAbsolutePath(), inputs);
+    Slot slot = new Slot(request, dir, init, new AtomicInteger());
+    try {
+      WorkerInfo info = slot.start();
+      ModelInfo loaded;
+      try {
+        Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.MODEL, 0, null, null, null, null, seed, null, null, m),
+            request.timeout());
+        loaded = Wire.read(fact(v, "model"), ModelInfo.class);
+      } catch (KernelDeath d) {
+        return new ModelRun(info, null, null, d.getMessage());
+      }
+      if (loaded.failure() != null || inputs.isEmpty()) {
+        return new ModelRun(info, loaded, null, null);
+      }
+      try {
+        Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.FORWARD, 0, null, null, null, null, seed, null, null, m),
+            request.timeout());
+        return new ModelRun(info, loaded, Wire.read(fact(v, "forward"), ModelInfo.Forward.class), null);
+      } catch (KernelDeath d) {
+        return new ModelRun(info, loaded, null, d.getMessage());
+      }
+    } finally {
+      slot.close();
+      deleteIfClean(dir);
+    }
+  }
+
+  /** The fact {@code key} of a worker's verdict; a verdict without it is a harness error, reported as one. */
+  private static String fact(Verdict v, String key) {
+    return v.facts().stream().filter(f -> f.key().equals(key)).map(dev.opcheck4j.api.Fact::value).findFirst()
+        .orElseThrow(() -> new IllegalStateException("the worker answered " + v.outcome() + " " + v.facts()));
   }
 
   /**

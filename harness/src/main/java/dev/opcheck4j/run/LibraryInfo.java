@@ -26,8 +26,14 @@ public record LibraryInfo(Path path, List<Op> ops, List<String> namespaces, List
    * @param name qualified name
    * @param schema its schema
    * @param dispatchKeys dispatch keys with a kernel
+   * @param tags the op's tags ({@code pt2_compliant_tag}, ...), sorted
    */
-  public record Op(String name, OpSchema schema, List<String> dispatchKeys) {}
+  public record Op(String name, OpSchema schema, List<String> dispatchKeys, List<String> tags) {
+    public Op {
+      dispatchKeys = List.copyOf(dispatchKeys);
+      tags = List.copyOf(tags);
+    }
+  }
 
   public List<String> opNames() {
     return ops.stream().map(Op::name).toList();

@@ -58,7 +58,7 @@ final class OpUnits {
   }
 
   private Protocol.Unit unit(Protocol.Kind kind, String op, String check, Device device, Example example, String why) {
-    return new Protocol.Unit(kind, target.index(), op, check, device, example, plan.seed(), why, sent);
+    return new Protocol.Unit(kind, target.index(), op, check, device, example, plan.seed(), why, sent, null);
   }
 
   /** Whether findings of warning checks are failures for this op. */

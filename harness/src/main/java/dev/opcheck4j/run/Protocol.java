@@ -40,7 +40,29 @@ public final class Protocol {
      * Synthesize an example from the op's schema that the cpu kernel accepts: facts {@code note}, and
      * {@code example} (the example as one {@link Wire} line) when one was found.
      */
-    SYNTHESIZE
+    SYNTHESIZE,
+    /**
+     * Load the TorchScript model {@link Unit#model} names and keep it: PASSED with fact {@code model},
+     * a {@link ModelInfo} as one {@link Wire} line (its call sites, its forward parameters, or why it did not load).
+     */
+    MODEL,
+    /**
+     * Run {@code forward} of the model the last MODEL unit loaded on {@link Model#inputs}: PASSED with fact
+     * {@code forward}, a {@link ModelInfo.Forward} as one {@link Wire} line.
+     */
+    FORWARD
+  }
+
+  /**
+   * A TorchScript model for the MODEL and FORWARD units ({@code ./opcheck model}).
+   *
+   * @param file the model archive
+   * @param inputs forward's inputs as typed on the command line ({@code float32[16,16]}, {@code int:8}, ...)
+   */
+  public record Model(java.nio.file.Path file, List<String> inputs) {
+    public Model {
+      inputs = List.copyOf(inputs);
+    }
   }
 
   /**
@@ -55,9 +77,10 @@ public final class Protocol {
    * @param seed the run's seed
    * @param rejected what the real kernel raised on the example (ON_REJECTED), else null
    * @param spec the op's spec entry when it differs from the spec file's (synthesized examples), else null
+   * @param model the model (MODEL, FORWARD), else null
    */
   public record Unit(Kind kind, int target, String op, String check, Device device, Example example, long seed,
-      String rejected, OpSpec spec) {}
+      String rejected, OpSpec spec, Model model) {}
 
   /**
    * Parent to worker: a unit, or the request to exit when {@code unit} is null.

@@ -1,6 +1,10 @@
 package dev.opcheck4j.torch;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
 import org.bytedeco.pytorch.OperatorHandle;
+import org.bytedeco.pytorch.TagArrayRef;
 
 /**
  * One registered operator: its dispatcher handle, its schema and its dispatch table.
@@ -12,5 +16,15 @@ public record Operator(String name, OperatorHandle handle, OpSchema schema, Disp
   /** The namespace, e.g. {@code my_ops}. */
   public String namespace() {
     return name.substring(0, name.indexOf("::"));
+  }
+
+  /** The op's tags ({@code pt2_compliant_tag}, ...), sorted. */
+  public List<String> tags() {
+    TagArrayRef tags = handle.getTags();
+    TreeSet<String> out = new TreeSet<>();
+    for (long i = 0; tags != null && i < tags.size(); i++) {
+      out.add(tags.at(i).intern().name());
+    }
+    return new ArrayList<>(out);
   }
 }

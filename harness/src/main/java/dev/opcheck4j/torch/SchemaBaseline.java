@@ -14,8 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
-import org.bytedeco.pytorch.TagArrayRef;
 
 /**
  * What a release of an op library promised, recorded for a later release to be compared against:
@@ -46,31 +44,6 @@ public record SchemaBaseline(String format, String library, String libtorch, Lis
       kernels = List.copyOf(kernels);
       tags = List.copyOf(tags);
     }
-  }
-
-  /** The baseline of a loaded library as it is now. */
-  public static SchemaBaseline record(OpLibrary library) {
-    List<Entry> entries = new ArrayList<>();
-    for (String name : library.ops()) {
-      Operator op;
-      try {
-        op = library.op(name);
-      } catch (UnknownOpException e) {
-        throw new IllegalStateException(e);
-      }
-      entries.add(new Entry(name, op.schema().toString(), new ArrayList<>(new TreeSet<>(op.table().keys())), tags(op)));
-    }
-    return new SchemaBaseline(FORMAT, library.path().getFileName().toString(), TorchRuntime.get().torchVersion(),
-        entries);
-  }
-
-  static List<String> tags(Operator op) {
-    TagArrayRef tags = op.handle().getTags();
-    TreeSet<String> out = new TreeSet<>();
-    for (long i = 0; tags != null && i < tags.size(); i++) {
-      out.add(tags.at(i).intern().name());
-    }
-    return new ArrayList<>(out);
   }
 
   public Optional<Entry> entry(String op) {

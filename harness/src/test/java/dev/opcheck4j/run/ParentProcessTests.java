@@ -6,31 +6,84 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.opcheck4j.testing.NativeOps;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The parent (the command line here) loads no native code: in a JVM of its own, with class loading
- * logged, a whole run checks kernels (in workers) while JavaCPP's {@code Loader} and libtorch's
- * {@code global.torch} are never even loaded, so no native library can have been.
+ * logged, a command that needs libtorch (a whole run checking kernels, a model loaded and run, a
+ * schema baseline recorded) does its native work in a worker while JavaCPP's {@code Loader} and
+ * libtorch's {@code global.torch} are never even loaded, so no native library can have been.
  */
 class ParentProcessTests {
-  @Test
-  void theParentNeverLoadsJavaCppOrLibtorch() throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-verbose:class", "-cp", System.getProperty("java.class.path"), "dev.opcheck4j.cli.Main", "check",
-        "--spec", NativeOps.spec("good_ops.json").toString(), "--op", "good_ops::add_scalar", "--tries", "2",
-        "--jobs", "1", "--verbose")
-        .redirectErrorStream(true).start();
+  record Run(int code, String out) {}
+
+  /** {@code ./opcheck ARGS} in a JVM of its own with class loading logged: its exit code and all it printed. */
+  static Run parent(String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-verbose:class", "-cp", System.getProperty("java.class.path"), "dev.opcheck4j.cli.Main"));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-    assertEquals(0, p.exitValue(), out);
-    assertTrue(out.contains("PASSED [kernel.error] good_ops::add_scalar on cpu"), "kernels ran (in a worker)");
+    return new Run(p.exitValue(), out);
+  }
+
+  /** Asserts that class loading was logged and that neither JavaCPP's loader nor libtorch's globals were loaded. */
+  static void assertNoNativeCode(String out) {
     List<String> loaded = out.lines().filter(l -> l.contains("[class,load]")).toList();
     assertTrue(loaded.size() > 100, "class loading is logged");
     assertEquals(List.of(), loaded.stream().filter(l -> l.contains(" org.bytedeco.javacpp.Loader ")
         || l.contains(" org.bytedeco.pytorch.global.torch ")).toList());
+  }
+
+  @Test
+  void theParentNeverLoadsJavaCppOrLibtorch() throws IOException, InterruptedException {
+    Run r = parent("check", "--spec", NativeOps.spec("good_ops.json").toString(), "--op", "good_ops::add_scalar",
+        "--tries", "2", "--jobs", "1", "--verbose");
+    assertEquals(0, r.code(), r.out());
+    assertTrue(r.out().contains("PASSED [kernel.error] good_ops::add_scalar on cpu"), "kernels ran (in a worker)");
+    assertNoNativeCode(r.out());
+  }
+
+  @Test
+  void modelLoadsAndRunsTheModelInAWorker() throws IOException, InterruptedException {
+    Run r = parent("model", NativeOps.repoRoot().resolve("fixtures/models/warp_model.pt").toString(),
+        "--library", NativeOps.lib("my_ops").toString(), "--input", "float32[16,16]", "--input", "float32[8,4]");
+    assertEquals(0, r.code(), r.out());
+    assertTrue(r.out().contains("  my_ops::warp_perspective  resolved by libmy_ops.so  (in WarpModel.forward)\n"), r.out());
+    assertTrue(r.out().contains("  output: float32[8, 4]\n"), "forward ran (in a worker): " + r.out());
+    assertNoNativeCode(r.out());
+  }
+
+  @Test
+  void baselineRecordsTheLibraryInAWorker(@TempDir Path dir) throws IOException, InterruptedException {
+    Path file = dir.resolve("v1.json");
+    Run r = parent("baseline", "--library", NativeOps.lib("compat_v1").toString(), "--out", file.toString());
+    assertEquals(0, r.code(), r.out());
+    assertTrue(Files.readString(file).contains("\"schema\" : \"compat::defaulted(Tensor x, int n=2) -> Tensor\""),
+        Files.readString(file));
+    assertNoNativeCode(r.out());
+  }
+
+  /** A library that aborts in its static initializer is one line naming it, exit 2, for both commands. */
+  @Test
+  void aLibraryThatCrashesWhileLoadingIsOneLine(@TempDir Path dir) throws IOException, InterruptedException {
+    Path lib = NativeOps.lib("abort_on_load");
+    for (Run r : List.of(parent("baseline", "--library", lib.toString(), "--out", dir.resolve("b.json").toString()),
+        parent("model", NativeOps.repoRoot().resolve("fixtures/models/warp_model.pt").toString(), "--library",
+            lib.toString()))) {
+      List<String> printed = r.out().lines().filter(l -> !l.startsWith("[")).toList();
+      assertEquals(2, r.code(), r.out());
+      assertEquals(1, printed.size(), printed.toString());
+      assertTrue(printed.get(0).startsWith("opcheck: ") && printed.get(0).contains(lib.getFileName().toString())
+          && printed.get(0).contains("crashed the process while loading"), printed.get(0));
+      assertNoNativeCode(r.out());
+    }
   }
 }

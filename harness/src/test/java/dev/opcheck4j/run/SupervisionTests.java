@@ -32,7 +32,7 @@ class SupervisionTests {
   private static final OpSchema.Type TENSOR = new OpSchema.Type("TensorType", "Tensor", List.of());
   private static final LibraryInfo.Op OP = new LibraryInfo.Op("t::f", new OpSchema("t::f", "",
       List.of(new OpSchema.Argument("x", TENSOR, Optional.empty(), Optional.empty(), false, Optional.empty())),
-      List.of(new OpSchema.Return("", TENSOR, Optional.empty()))), List.of("CPU", "Meta"));
+      List.of(new OpSchema.Return("", TENSOR, Optional.empty()))), List.of("CPU", "Meta"), List.of());
   private static final LibraryInfo LIB = new LibraryInfo(Path.of("/x/libt.so"), List.of(OP), List.of("t"), List.of());
 
   /** Kernels that die (as a crash) on every unit {@code dies} accepts, and pass the rest. */

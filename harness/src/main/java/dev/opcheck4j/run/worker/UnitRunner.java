@@ -42,6 +42,7 @@ public final class UnitRunner {
   private final List<OpLibrary> libraries;
   private final List<Map<String, OpSpec>> specs;
   private final Map<String, Operator> operators = new HashMap<>();
+  private final ModelUnits models = new ModelUnits();
 
   private UnitRunner(TorchRuntime runtime, List<OpLibrary> libraries, List<Map<String, OpSpec>> specs) {
     this.runtime = runtime;
@@ -75,7 +76,7 @@ public final class UnitRunner {
       List<LibraryInfo.Op> ops = new ArrayList<>();
       for (String name : lib.ops()) {
         Operator op = operator(lib, name);
-        ops.add(new LibraryInfo.Op(name, op.schema(), List.copyOf(op.table().keys())));
+        ops.add(new LibraryInfo.Op(name, op.schema(), List.copyOf(op.table().keys()), op.tags()));
       }
       out.add(new LibraryInfo(lib.path(), ops, List.copyOf(lib.namespaces()), lib.danglingImpls()));
     }
@@ -84,6 +85,17 @@ public final class UnitRunner {
 
   /** Runs one unit and returns its verdict; native memory it allocated is freed before returning. */
   public Verdict run(Protocol.Unit u) {
+    switch (u.kind()) {
+      case MODEL -> {
+        return models.load(u.model());
+      }
+      case FORWARD -> {
+        return models.forward(u.model(), u.seed());
+      }
+      default -> {
+        // a unit about an op or a library, below
+      }
+    }
     OpLibrary lib = libraries.get(u.target());
     Operator op = u.op() == null ? null : operator(lib, u.op());
     OpSpec spec = u.spec() != null ? u.spec() : u.op() == null ? OpSpec.bare(String.join("|", lib.namespaces()) + "::*")
@@ -96,6 +108,7 @@ public final class UnitRunner {
         case ON_REJECTED -> onRejected(check(u), subject, u.rejected());
         case BIND -> bind(subject);
         case SYNTHESIZE -> synthesize(lib, op, u.seed());
+        case MODEL, FORWARD -> throw new IllegalStateException("handled above");
       };
     }
   }
