@@ -135,16 +135,7 @@ public final class Launcher {
    * @throws LibraryLoadException when it cannot be loaded, or crashes while loading
    */
   public static LibraryInfo describe(Path library) throws LibraryLoadException, SpecException {
-    Path dir = tempDir();
-    RunRequest request = RunRequest.builder().library(library).jobs(1).build();
-    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, library.toAbsolutePath())), List.of());
-    Slot slot = new Slot(request, dir, init, new AtomicInteger());
-    try {
-      return slot.start().libraries().get(0);
-    } finally {
-      slot.close();
-      deleteIfClean(dir);
-    }
+    return inOneWorker(List.of(library), (info, slot) -> info.libraries().get(0));
   }
 
   /**
@@ -159,17 +150,13 @@ public final class Launcher {
    * @throws LibraryLoadException when it cannot be loaded, or crashes while loading
    */
   public static Synthesized synthesize(Path library, long seed) throws LibraryLoadException, SpecException {
-    Path dir = tempDir();
-    RunRequest request = RunRequest.builder().library(library).jobs(1).build();
-    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, library.toAbsolutePath())), List.of());
-    Slot slot = new Slot(request, dir, init, new AtomicInteger());
-    try {
-      LibraryInfo lib = slot.start().libraries().get(0);
+    return inOneWorker(List.of(library), (info, slot) -> {
+      LibraryInfo lib = info.libraries().get(0);
       List<ExampleSearch.Found> found = new ArrayList<>();
       for (LibraryInfo.Op op : lib.ops()) {
         try {
           Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.SYNTHESIZE, 0, op.name(), null, Device.CPU, null, seed,
-              null, null, null), request.timeout());
+              null, null, null), slot.request.timeout());
           found.add(OpUnits.found(v));
         } catch (KernelDeath d) {
           found.add(new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
@@ -177,10 +164,7 @@ public final class Launcher {
         }
       }
       return new Synthesized(lib, found);
-    } finally {
-      slot.close();
-      deleteIfClean(dir);
-    }
+    });
   }
 
   /**
@@ -190,20 +174,12 @@ public final class Launcher {
    * @throws LibraryLoadException when it cannot be loaded, or crashes while loading
    */
   public static SchemaBaseline baseline(Path library) throws LibraryLoadException, SpecException {
-    Path dir = tempDir();
-    RunRequest request = RunRequest.builder().library(library).jobs(1).build();
-    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, library.toAbsolutePath())), List.of());
-    Slot slot = new Slot(request, dir, init, new AtomicInteger());
-    try {
-      WorkerInfo info = slot.start();
+    return inOneWorker(List.of(library), (info, slot) -> {
       LibraryInfo lib = info.libraries().get(0);
       List<SchemaBaseline.Entry> entries = lib.ops().stream().map(op -> new SchemaBaseline.Entry(op.name(),
           op.schema().toString(), op.dispatchKeys().stream().sorted().distinct().toList(), op.tags())).toList();
       return new SchemaBaseline(SchemaBaseline.FORMAT, lib.path().getFileName().toString(), info.torchVersion(), entries);
-    } finally {
-      slot.close();
-      deleteIfClean(dir);
-    }
+    });
   }
 
   /**
@@ -226,20 +202,12 @@ public final class Launcher {
    */
   public static ModelRun model(List<Path> libraries, Path model, List<String> inputs, long seed)
       throws LibraryLoadException, SpecException {
-    Path dir = tempDir();
-    RunRequest.Builder builder = RunRequest.builder().jobs(1);
-    libraries.forEach(builder::library);
-    RunRequest request = builder.build();
-    Protocol.Init init = new Protocol.Init(
-        libraries.stream().map(l -> new RunRequest.Target(null, l.toAbsolutePath())).toList(), List.of());
     Protocol.Model m = new Protocol.Model(model.toAbsolutePath(), inputs);
-    Slot slot = new Slot(request, dir, init, new AtomicInteger());
-    try {
-      WorkerInfo info = slot.start();
+    return inOneWorker(libraries, (info, slot) -> {
       ModelInfo loaded;
       try {
         Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.MODEL, 0, null, null, null, null, seed, null, null, m),
-            request.timeout());
+            slot.request.timeout());
         loaded = Wire.read(fact(v, "model"), ModelInfo.class);
       } catch (KernelDeath d) {
         return new ModelRun(info, null, null, d.getMessage());
@@ -249,21 +217,44 @@ public final class Launcher {
       }
       try {
         Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.FORWARD, 0, null, null, null, null, seed, null, null, m),
-            request.timeout());
+            slot.request.timeout());
         return new ModelRun(info, loaded, Wire.read(fact(v, "forward"), ModelInfo.Forward.class), null);
       } catch (KernelDeath d) {
         return new ModelRun(info, loaded, null, d.getMessage());
       }
-    } finally {
-      slot.close();
-      deleteIfClean(dir);
-    }
+    });
   }
 
   /** The fact {@code key} of a worker's verdict; a verdict without it is a harness error, reported as one. */
   private static String fact(Verdict v, String key) {
     return v.facts().stream().filter(f -> f.key().equals(key)).map(dev.opcheck4j.api.Fact::value).findFirst()
         .orElseThrow(() -> new IllegalStateException("the worker answered " + v.outcome() + " " + v.facts()));
+  }
+
+  /** What a command does with one worker that has loaded its libraries. */
+  private interface WorkerTask<T> {
+    T run(WorkerInfo info, Slot slot);
+  }
+
+  /**
+   * Starts one worker loading {@code libraries} (no spec files), runs {@code task} with it, and stops it:
+   * the commands other than {@code check} ({@code list}, {@code init}, {@code baseline}, {@code model}).
+   *
+   * @throws LibraryLoadException when a library cannot be loaded, or crashes while loading
+   */
+  private static <T> T inOneWorker(List<Path> libraries, WorkerTask<T> task) throws LibraryLoadException, SpecException {
+    Path dir = tempDir();
+    RunRequest.Builder request = RunRequest.builder().jobs(1);
+    libraries.forEach(request::library);
+    Protocol.Init init = new Protocol.Init(
+        libraries.stream().map(l -> new RunRequest.Target(null, l.toAbsolutePath())).toList(), List.of());
+    Slot slot = new Slot(request.build(), dir, init, new AtomicInteger());
+    try {
+      return task.run(slot.start(), slot);
+    } finally {
+      slot.close();
+      deleteIfClean(dir);
+    }
   }
 
   /**
