@@ -54,6 +54,32 @@ public final class TensorCopies {
     return out;
   }
 
+  /**
+   * How two tensors of equal sizes and dtype differ bitwise: {@code "3 of 12 elements differ, max
+   * |diff| 0.41 at [0, 2]"}, or empty when their bytes are equal.
+   */
+  public static java.util.Optional<String> bitwiseDifference(Tensor x, Tensor y) {
+    if (java.util.Arrays.equals(bytes(x), bytes(y))) {
+      return java.util.Optional.empty();
+    }
+    double[] dx = doubles(x);
+    double[] dy = doubles(y);
+    int changed = 0;
+    int worst = 0;
+    double max = -1;
+    for (int k = 0; k < dx.length; k++) {
+      if (Double.doubleToRawLongBits(dx[k]) != Double.doubleToRawLongBits(dy[k])) {
+        changed++;
+        if (Math.abs(dx[k] - dy[k]) > max) {
+          max = Math.abs(dx[k] - dy[k]);
+          worst = k;
+        }
+      }
+    }
+    return java.util.Optional.of(changed + " of " + dx.length + " elements differ, max |diff| " + max + " at "
+        + TensorText.index(x.sizes().vec().get(), worst));
+  }
+
   /** Layouts a contiguous input can be re-laid into with the same values. */
   public static List<String> noncontiguousLayouts(Tensor t) {
     List<String> out = new java.util.ArrayList<>();

@@ -11,7 +11,6 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.TensorCopies;
-import dev.opcheck4j.generate.TensorText;
 import java.util.Arrays;
 import java.util.List;
 
@@ -42,23 +41,9 @@ public final class DeterminismCheck extends CheckBase implements ValueCheck {
         return fail(s, first, a.get(i).label() + " sizes " + Arrays.toString(xs) + " then "
             + Arrays.toString(y.sizes().vec().get()));
       }
-      if (!Arrays.equals(TensorCopies.bytes(x), TensorCopies.bytes(y))) {
-        double[] dx = TensorCopies.doubles(x);
-        double[] dy = TensorCopies.doubles(y);
-        int changed = 0;
-        int worst = 0;
-        double max = -1;
-        for (int k = 0; k < dx.length; k++) {
-          if (Double.doubleToRawLongBits(dx[k]) != Double.doubleToRawLongBits(dy[k])) {
-            changed++;
-            if (Math.abs(dx[k] - dy[k]) > max) {
-              max = Math.abs(dx[k] - dy[k]);
-              worst = k;
-            }
-          }
-        }
-        return fail(s, first, a.get(i).label() + ": " + changed + " of " + dx.length + " elements differ between"
-            + " two calls, max |diff| " + max + " at " + TensorText.index(xs, worst));
+      var diff = TensorCopies.bitwiseDifference(x, y);
+      if (diff.isPresent()) {
+        return fail(s, first, a.get(i).label() + ": " + diff.get() + " between two calls");
       }
     }
     return Verdict.passed(Fact.of("outputs compared", a.size()));

@@ -4,7 +4,6 @@ import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.TensorCopies;
-import dev.opcheck4j.generate.TensorText;
 import dev.opcheck4j.torch.OpSchema;
 import dev.opcheck4j.torch.ScriptModules;
 import java.util.ArrayList;
@@ -103,23 +102,9 @@ final class ScriptRun {
       if (x.scalar_type().intern() != y.scalar_type().intern()) {
         return Optional.of(label + " is " + y.scalar_type().intern() + ", the direct call's " + x.scalar_type().intern());
       }
-      if (!Arrays.equals(TensorCopies.bytes(x), TensorCopies.bytes(y))) {
-        double[] dx = TensorCopies.doubles(x);
-        double[] dy = TensorCopies.doubles(y);
-        int changed = 0;
-        int worst = 0;
-        double max = -1;
-        for (int k = 0; k < dx.length; k++) {
-          if (Double.doubleToRawLongBits(dx[k]) != Double.doubleToRawLongBits(dy[k])) {
-            changed++;
-            if (Math.abs(dx[k] - dy[k]) > max) {
-              max = Math.abs(dx[k] - dy[k]);
-              worst = k;
-            }
-          }
-        }
-        return Optional.of(label + ": " + changed + " of " + dx.length + " elements differ from the direct call, max |diff| "
-            + max + " at " + TensorText.index(xs, worst));
+      Optional<String> diff = TensorCopies.bitwiseDifference(x, y);
+      if (diff.isPresent()) {
+        return Optional.of(label + ": " + diff.get() + " from the direct call");
       }
     }
     return Optional.empty();
