@@ -334,7 +334,7 @@ public final class Main {
       switch (w) {
         case "gradcheck" -> b.gradcheck();
         case "generation" -> b.generation(home.resolve("fixtures/specs"));
-        case "isolation" -> b.isolation(home.resolve("fixtures/specs"), 30);
+        case "isolation" -> b.isolation(home.resolve("fixtures/specs"), 30, 400);
         case "examples" -> b.examples(home.resolve("fixtures/specs"), 200);
         default -> throw new UsageException("unknown benchmark '" + w
             + "'; expected gradcheck, generation, isolation or examples");
