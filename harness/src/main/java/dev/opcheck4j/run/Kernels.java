@@ -1,17 +1,64 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Verdict;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Where the parent's units run: a supervised worker process, or (for measurement) this process. */
 public interface Kernels extends AutoCloseable {
+  /**
+   * A unit's verdict and the time the unit itself took where it ran.
+   *
+   * @param micros the unit's own time in microseconds, without the exchange with the parent
+   */
+  record Done(Verdict verdict, long micros) {}
+
+  /**
+   * Runs {@code units} in order in one exchange (a generated input's kernel call and the checks on
+   * it: one round trip instead of one per unit), each unit within {@code deadline}. With {@code
+   * guarded}, the first unit is a guard: when its verdict is not PASSED the rest are not run.
+   *
+   * @return the units run, in order: all of them, or only the guard
+   * @throws KernelDeath when the process running them died or missed the deadline on a unit; its
+   *     {@link KernelDeath#completed()} holds the units that finished before it
+   */
+  List<Done> run(List<Protocol.Unit> units, boolean guarded, Duration deadline) throws KernelDeath;
+
   /**
    * Runs one unit.
    *
    * @throws KernelDeath when the process running it died or missed {@code deadline}
    */
-  Verdict run(Protocol.Unit unit, Duration deadline) throws KernelDeath;
+  default Verdict run(Protocol.Unit unit, Duration deadline) throws KernelDeath {
+    return run(List.of(unit), false, deadline).get(0).verdict();
+  }
 
   @Override
   void close();
+
+  /** One unit run in this process. */
+  interface Local {
+    Verdict run(Protocol.Unit unit) throws KernelDeath;
+  }
+
+  /** {@link #run(List, boolean, Duration)} for kernels in this process: each unit in turn, timed here. */
+  static List<Done> inTurn(List<Protocol.Unit> units, boolean guarded, Local local) throws KernelDeath {
+    List<Done> done = new ArrayList<>();
+    for (Protocol.Unit u : units) {
+      long t0 = System.nanoTime();
+      Verdict v;
+      try {
+        v = local.run(u);
+      } catch (KernelDeath d) {
+        throw d.after(done);
+      }
+      done.add(new Done(v, (System.nanoTime() - t0) / 1_000));
+      if (guarded && done.size() == 1 && v.outcome() != Outcome.PASSED) {
+        break;
+      }
+    }
+    return done;
+  }
 }

@@ -420,7 +420,7 @@ public final class Launcher {
     }
 
     @Override
-    public Verdict run(Protocol.Unit unit, Duration deadline) throws KernelDeath {
+    public List<Done> run(List<Protocol.Unit> units, boolean guarded, Duration deadline) throws KernelDeath {
       if (current == null) {
         try {
           current = WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(), lib -> {}).worker();
@@ -429,7 +429,7 @@ public final class Launcher {
         }
       }
       try {
-        return current.run(unit, deadline);
+        return current.run(units, guarded, deadline);
       } catch (KernelDeath d) {
         current = null;
         throw d;

@@ -72,8 +72,39 @@ final class OpUnits {
 
   /** Null when the real kernel accepts the example; else the first line of what it raised (or why it cannot be made). */
   String rejection(String op, Device device, Example example) throws KernelDeath {
-    Verdict v = run(unit(Protocol.Kind.ACCEPTS, op, null, device, example, null));
-    return v.outcome() == Outcome.PASSED ? null : first(v, "raised");
+    return rejection(run(unit(Protocol.Kind.ACCEPTS, op, null, device, example, null)));
+  }
+
+  /** What an ACCEPTS unit's verdict says: null when the kernel accepted the example, else what it raised. */
+  static String rejection(Verdict accepts) {
+    return accepts.outcome() == Outcome.PASSED ? null : first(accepts, "raised");
+  }
+
+  /**
+   * The real kernel on {@code example} and, when it accepts it, {@code checks} on it, in one exchange
+   * with the worker: the ACCEPTS unit first, then one EVALUATE unit per check.
+   *
+   * @throws KernelDeath when a unit killed the worker; its completed units come first
+   */
+  List<Kernels.Done> tryOn(String op, Device device, Example example, List<String> checks) throws KernelDeath {
+    List<Protocol.Unit> batch = new ArrayList<>();
+    batch.add(unit(Protocol.Kind.ACCEPTS, op, null, device, example, null));
+    for (String c : checks) {
+      batch.add(unit(Protocol.Kind.EVALUATE, op, c, device, example, null));
+    }
+    return run(batch, true);
+  }
+
+  /**
+   * The real kernel on each of {@code examples}, in one exchange: one ACCEPTS verdict per example.
+   *
+   * @throws KernelDeath when one killed the worker; the completed ones come first
+   */
+  List<Kernels.Done> accepts(String op, Device device, List<Example> examples) throws KernelDeath {
+    if (examples.isEmpty()) {
+      return List.of();
+    }
+    return run(examples.stream().map(e -> unit(Protocol.Kind.ACCEPTS, op, null, device, e, null)).toList(), false);
   }
 
   /** A rejection check's verdict on an input the real kernel raised {@code why} on. */
@@ -102,8 +133,12 @@ final class OpUnits {
   }
 
   private Verdict run(Protocol.Unit unit) throws KernelDeath {
+    return run(List.of(unit), false).get(0).verdict();
+  }
+
+  private List<Kernels.Done> run(List<Protocol.Unit> batch, boolean guarded) throws KernelDeath {
     try {
-      return kernels.run(unit, deadline());
+      return kernels.run(batch, guarded, deadline());
     } catch (KernelDeath d) {
       if (counting) {
         deaths++;

@@ -150,7 +150,18 @@ final class PropertyPhase {
       List<Long> sequence = choices.sequence();
       String tryLabel = "try " + t + (round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "");
       try {
-      String rejected = rejection(e, device);
+      List<Check> candidates = new ArrayList<>();
+      for (Check c : open) {
+        if (!c.family().equals("gradcheck") || accepted < gradTries) {
+          candidates.add(c);
+        }
+      }
+      // the kernel call and every open check on the input in one exchange with the worker
+      Tried tried = tryOn(e, device, candidates);
+      if (!tried.reached()) {
+        throw tried.died();
+      }
+      String rejected = tried.rejected();
       if (rejected != null) {
         discarded++;
         String cause = Verdict.normalize(rejected);
@@ -158,10 +169,15 @@ final class PropertyPhase {
         firstMessage.putIfAbsent(cause, rejected);
         if (blameLeft > 0) {
           blameLeft--;
-          for (String arg : gen.changedArguments(e)) {
-            if (rejection(gen.revert(e, arg), device) == null) {
-              blamed.merge(arg, 1, Integer::sum);
+          List<String> changed = gen.changedArguments(e);
+          Probed back = probe(changed.stream().map(arg -> gen.revert(e, arg)).toList(), device);
+          for (int i = 0; i < back.rejections().size(); i++) {
+            if (back.rejections().get(i) == null) {
+              blamed.merge(changed.get(i), 1, Integer::sum);
             }
+          }
+          if (back.died() != null) {
+            throw back.died();
           }
         }
         for (RejectionCheck r : List.copyOf(rejecters)) {
@@ -178,17 +194,17 @@ final class PropertyPhase {
         }
       } else {
         accepted++;
-        for (Check c : List.copyOf(open)) {
-          if (c.family().equals("gradcheck") && accepted > gradTries) {
-            continue;
-          }
-          Verdict v = evaluate(c, e, device);
+        for (int i = 0; i < tried.verdicts().size(); i++) {
+          Check c = candidates.get(i);
+          Verdict v = tried.verdicts().get(i);
           checked.merge(c.id(), 1, Integer::sum);
           if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
-            Function<Example, Verdict> judge = x -> rejection(x, device) == null ? evaluate(c, x, device) : Verdict.passed();
-            report(c, device, gen, e, sequence, judge, v, t, tryLabel);
+            report(c, device, gen, e, sequence, x -> judge(c, x, device), v, t, tryLabel);
             open.remove(c);
           }
+        }
+        if (tried.died() != null) {
+          throw tried.died();
         }
       }
       } catch (Died d) {
@@ -252,11 +268,8 @@ final class PropertyPhase {
     long t = System.nanoTime();
     Check during = open.stream().filter(c -> c.id().equals(d.check)).findFirst().orElse(null);
     Predicate<Choices> dies = replay -> {
-      Example x = gen.generate(replay);
       try {
-        if (units.rejection(op.name(), device, x) == null && during != null) {
-          units.evaluate(during.id(), op.name(), device, x);
-        }
+        units.tryOn(op.name(), device, gen.generate(replay), during == null ? List.of() : List.of(during.id()));
         return false;
       } catch (KernelDeath again) {
         return true;
@@ -290,32 +303,38 @@ final class PropertyPhase {
     Map<String, String> dtypeRejects = new LinkedHashMap<>();
     Set<String> dtypeAccepts = new LinkedHashSet<>();
     for (ExampleGenerator gen : gens) {
+      List<DomainProbe> probes = new ArrayList<>();
       for (Map.Entry<String, Integer> t : gen.tensorRanks().entrySet()) {
         for (String layout : gen.layoutsForRank(t.getValue())) {
-          if (layout.equals("contiguous")) {
-            continue;
-          }
-          Example probe = gen.withLayout(t.getKey(), layout);
-          String why = rejection(probe, device);
-          if (why == null) {
-            layoutAccepts.computeIfAbsent(t.getKey(), k -> new LinkedHashSet<>()).add(layout);
-          } else {
-            layoutRejects.computeIfAbsent(t.getKey(), k -> new LinkedHashMap<>()).putIfAbsent(layout, why);
-            judgeProbe(probe, why, "'" + t.getKey() + "' " + layout, device, rejecters, rejectedSeen);
+          if (!layout.equals("contiguous")) {
+            probes.add(new DomainProbe(gen.withLayout(t.getKey(), layout), t.getKey(), layout, null));
           }
         }
       }
       for (Map.Entry<String, List<String>> d : gen.otherDtypes().entrySet()) {
         for (String to : d.getValue()) {
-          Example probe = gen.withDtype(d.getKey(), to);
-          String why = rejection(probe, device);
-          if (why == null) {
-            dtypeAccepts.add(to);
-          } else {
-            dtypeRejects.putIfAbsent(to, why);
-            judgeProbe(probe, why, d.getKey() + " inputs as " + to, device, rejecters, rejectedSeen);
-          }
+          probes.add(new DomainProbe(gen.withDtype(d.getKey(), to), d.getKey(), null, to));
         }
+      }
+      // every probe of this example in one exchange; the rejected ones are judged after
+      Probed result = probe(probes.stream().map(DomainProbe::example).toList(), device);
+      for (int i = 0; i < result.rejections().size(); i++) {
+        DomainProbe p = probes.get(i);
+        String why = result.rejections().get(i);
+        if (p.layout() != null && why == null) {
+          layoutAccepts.computeIfAbsent(p.argument(), k -> new LinkedHashSet<>()).add(p.layout());
+        } else if (p.layout() != null) {
+          layoutRejects.computeIfAbsent(p.argument(), k -> new LinkedHashMap<>()).putIfAbsent(p.layout(), why);
+          judgeProbe(p.example(), why, "'" + p.argument() + "' " + p.layout(), device, rejecters, rejectedSeen);
+        } else if (why == null) {
+          dtypeAccepts.add(p.dtype());
+        } else {
+          dtypeRejects.putIfAbsent(p.dtype(), why);
+          judgeProbe(p.example(), why, p.argument() + " inputs as " + p.dtype(), device, rejecters, rejectedSeen);
+        }
+      }
+      if (result.died() != null) {
+        throw result.died();
       }
     }
     Map<String, Set<String>> layouts = new LinkedHashMap<>();
@@ -382,6 +401,8 @@ final class PropertyPhase {
   private void report(Check c, Device device, ExampleGenerator gen, Example first, List<Long> sequence,
       Function<Example, Verdict> judge, Verdict original, int tryIndex, String tryLabel) {
     long t0 = System.nanoTime();
+    long probesBefore = nanos.getOrDefault(PROBES, 0L);
+    long checkBefore = nanos.getOrDefault(c.id(), 0L);
     String cause = original.cause();
     Outcome kind = original.outcome();
     Predicate<Choices> fails = keepsCause(gen, judge, original);
@@ -411,7 +432,9 @@ final class PropertyPhase {
     facts.add(Fact.of("seed", plan.seed()));
     facts.add(Fact.of("rerun", rerun(c, device)));
     v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
-    nanos.merge(c.id(), System.nanoTime() - t0, Long::sum);
+    // the whole shrink is this check's time (its kernel calls were counted on the way; not twice)
+    nanos.put(PROBES, probesBefore);
+    nanos.put(c.id(), checkBefore + System.nanoTime() - t0);
     sink.accept(Runner.result(op.name(), c, device.label(), "generated from " + first.ref(),
         new Verdict(kind, facts), micros(c.id()), strict)
         .withExample(new ExampleRef(first.ref(), true, tryIndex, plan.seed(), firstText)));
@@ -471,15 +494,80 @@ final class PropertyPhase {
     }
   }
 
-  private Verdict evaluate(Check c, Example e, Device device) {
+  /** A probe of the op's domain: the example with {@code argument} in another layout, or its inputs in another dtype. */
+  private record DomainProbe(Example example, String argument, String layout, String dtype) {}
+
+  /**
+   * What one input gave in one exchange with the worker.
+   *
+   * @param reached whether the kernel call finished (false: it killed the worker, {@code died} says how)
+   * @param rejected what the kernel raised on the input, null when it accepted it
+   * @param verdicts the verdicts of the checks run on it, in order (none when it was rejected)
+   * @param died the death that ended the exchange, or null
+   */
+  private record Tried(boolean reached, String rejected, List<Verdict> verdicts, Died died) {}
+
+  /** The kernel on {@code e} and, when it accepts it, each of {@code checks}: one exchange. */
+  private Tried tryOn(Example e, Device device, List<Check> checks) {
+    List<String> keys = new ArrayList<>();
+    keys.add(PROBES);
+    checks.forEach(c -> keys.add(c.id()));
     long t = System.nanoTime();
+    List<Kernels.Done> done;
+    Died died = null;
     try {
-      return units.evaluate(c.id(), op.name(), device, e);
+      done = units.tryOn(op.name(), device, e, keys.subList(1, keys.size()));
     } catch (KernelDeath d) {
-      throw new Died(d, c.id());
-    } finally {
-      nanos.merge(c.id(), System.nanoTime() - t, Long::sum);
+      done = d.completed();
+      died = new Died(d, done.isEmpty() ? null : keys.get(done.size()));
     }
+    account(keys, done, t, died != null);
+    List<Verdict> verdicts = done.stream().skip(1).map(Kernels.Done::verdict).toList();
+    return new Tried(!done.isEmpty(), done.isEmpty() ? null : OpUnits.rejection(done.get(0).verdict()), verdicts, died);
+  }
+
+  /** Kernel calls on several inputs in one exchange: per input finished, null or what it raised; and the death, or null. */
+  private record Probed(List<String> rejections, Died died) {}
+
+  private Probed probe(List<Example> inputs, Device device) {
+    long t = System.nanoTime();
+    List<Kernels.Done> done;
+    Died died = null;
+    try {
+      done = units.accepts(op.name(), device, inputs);
+    } catch (KernelDeath d) {
+      done = d.completed();
+      died = new Died(d, null);
+    }
+    account(java.util.Collections.nCopies(inputs.size(), PROBES), done, t, died != null);
+    List<String> rejections = new ArrayList<>();
+    done.forEach(x -> rejections.add(OpUnits.rejection(x.verdict())));
+    return new Probed(rejections, died);
+  }
+
+  /**
+   * Adds each finished unit's own time to its key ({@code keys} per unit) and, when the worker
+   * {@code died}, what is left of the exchange since {@code t0} to the unit that was in flight.
+   */
+  private void account(List<String> keys, List<Kernels.Done> done, long t0, boolean died) {
+    long own = 0;
+    for (int i = 0; i < done.size(); i++) {
+      long ns = done.get(i).micros() * 1_000;
+      own += ns;
+      nanos.merge(keys.get(i), ns, Long::sum);
+    }
+    if (died && done.size() < keys.size()) {
+      nanos.merge(keys.get(done.size()), Math.max(0, System.nanoTime() - t0 - own), Long::sum);
+    }
+  }
+
+  /** A value check's verdict on {@code x}: PASSED when the kernel rejects it (nothing to judge). A death propagates as {@link Died}. */
+  private Verdict judge(Check c, Example x, Device device) {
+    Tried tried = tryOn(x, device, List.of(c));
+    if (tried.died() != null) {
+      throw tried.died();
+    }
+    return tried.rejected() != null ? Verdict.passed() : tried.verdicts().get(0);
   }
 
   private long micros(String key) {

@@ -12,8 +12,10 @@ import java.util.List;
  *
  * <p>The parent first sends an {@link Init}; the worker announces each library before loading it
  * ({@code loading}), then replies {@code ready} with a {@link WorkerInfo} (or {@code load-error}).
- * Then, per {@link Request}, the worker announces the unit ({@code begin}) before starting it and
- * answers {@code done} with its verdict, so a death is attributed to exactly the unit in flight.
+ * Then a {@link Request} carries one or more units, run in order: the worker announces each unit
+ * ({@code begin}) before starting it and answers {@code done} with its verdict, so a death is
+ * attributed to exactly the unit in flight. A unit's {@code done} and the next one's {@code begin}
+ * go out in one write: a unit costs the worker one write, and the parent one wake-up.
  */
 public final class Protocol {
   private Protocol() {}
@@ -83,22 +85,25 @@ public final class Protocol {
       String rejected, OpSpec spec, Model model) {}
 
   /**
-   * Parent to worker: a unit, or the request to exit when {@code unit} is null.
+   * Parent to worker: the libraries to load, units to run, or the request to exit when both are null.
    *
-   * @param id sequence number, echoed by the worker
+   * @param id sequence number of the first unit (unit {@code i} is {@code id + i}), echoed by the worker
    * @param init the libraries to load (first message only)
-   * @param unit the unit of work
+   * @param units the units, run in order
+   * @param guarded whether the first unit is a guard: when its verdict is not PASSED the rest are not run
    */
-  public record Request(long id, Init init, Unit unit) {}
+  public record Request(long id, Init init, List<Unit> units, boolean guarded) {}
 
   /**
    * Worker to parent.
    *
-   * @param id the request this answers
-   * @param event {@code loading}, {@code ready}, {@code load-error}, {@code begin} or {@code done}
-   * @param text the library being loaded, the load error, or a BIND description
+   * @param id the request, or the unit of it, this answers
+   * @param event {@code loading}, {@code ready}, {@code load-error}, {@code begin}, {@code done}, or
+   *     {@code bye} (asked to exit, with its output flushed)
+   * @param text the library being loaded, or the load error
    * @param verdict the unit's verdict ({@code done})
    * @param info what was loaded ({@code ready})
+   * @param micros the unit's own time in microseconds ({@code done})
    */
-  public record Reply(long id, String event, String text, Verdict verdict, WorkerInfo info) {}
+  public record Reply(long id, String event, String text, Verdict verdict, WorkerInfo info, long micros) {}
 }

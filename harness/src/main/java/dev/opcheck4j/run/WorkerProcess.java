@@ -1,7 +1,9 @@
 package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.run.worker.Worker;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -47,6 +49,9 @@ final class WorkerProcess implements Kernels {
   private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
   private long nextId;
   private volatile boolean killedByUs;
+  /** The class-data archive this worker writes as it exits, or null. */
+  private WorkerArchive archive;
+  private Path archiveTmp;
 
   // replies are read in the calling thread (no reader thread to hand lines over): one wake-up less per unit
   private WorkerProcess(Process process, SocketChannel channel, Path dir, Path log) throws IOException {
@@ -70,7 +75,7 @@ final class WorkerProcess implements Kernels {
   static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading)
       throws KernelDeath, LoadError {
     WorkerProcess w = launch(dir, number);
-    w.send(new Protocol.Request(w.nextId++, init, null));
+    w.send(new Protocol.Request(w.nextId++, init, null, false));
     String library = null;
     while (true) {
       Protocol.Reply r = w.next(deadline, "loading " + (library == null ? "libtorch" : library));
@@ -118,11 +123,14 @@ final class WorkerProcess implements Kernels {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:ErrorFile=" + dir.toAbsolutePath().resolve("hs_err_pid%p.log"));
         cmd.add("-XX:-CreateCoredumpOnCrash");
-        cmd.add("-XX:+UseSerialGC");
-        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.addAll(Worker.JVM_OPTIONS);
         cmd.add("-Dopcheck4j.worker=" + number);
+        String classPath = absoluteClassPath();
+        Optional<WorkerArchive> archive = WorkerArchive.configured(classPath);
+        WorkerArchive.Options cds = archive.map(WorkerArchive::options).orElse(new WorkerArchive.Options(List.of(), null));
+        cmd.addAll(cds.jvm());
         cmd.add("-cp");
-        cmd.add(absoluteClassPath());
+        cmd.add(classPath);
         cmd.add("dev.opcheck4j.run.worker.Worker");
         cmd.add(socket.toString());
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
@@ -137,11 +145,18 @@ final class WorkerProcess implements Kernels {
           SocketChannel ch = server.accept();
           if (ch != null) {
             WorkerProcess w = new WorkerProcess(p, ch, dir, log);
+            if (cds.writing() != null) {
+              w.archive = archive.get();
+              w.archiveTmp = cds.writing();
+            }
             LIVE.add(w);
             return w;
           }
           if (!p.isAlive() || System.nanoTime() > until) {
             p.destroyForcibly();
+            if (cds.writing() != null) {
+              archive.get().abandoned(cds.writing());
+            }
             throw new IllegalStateException("the worker JVM did not start (exit " + (p.isAlive() ? "none" : p.exitValue())
                 + "); its output: " + log);
           }
@@ -177,13 +192,23 @@ final class WorkerProcess implements Kernels {
   }
 
   @Override
-  public Verdict run(Protocol.Unit unit, Duration deadline) throws KernelDeath {
-    long id = nextId++;
-    send(new Protocol.Request(id, null, unit));
+  public List<Done> run(List<Protocol.Unit> units, boolean guarded, Duration deadline) throws KernelDeath {
+    long first = nextId;
+    nextId += units.size();
+    send(new Protocol.Request(first, null, units, guarded));
+    List<Done> done = new ArrayList<>();
     while (true) {
-      Protocol.Reply r = next(deadline, "running the unit");
-      if (r.id() == id && r.event().equals("done")) {
-        return r.verdict();
+      Protocol.Reply r;
+      try {
+        r = next(deadline, "running the unit");
+      } catch (KernelDeath d) {
+        throw d.after(done);
+      }
+      if (r.event().equals("done") && r.id() == first + done.size()) {
+        done.add(new Done(r.verdict(), r.micros()));
+        if (done.size() == units.size() || guarded && done.size() == 1 && r.verdict().outcome() != Outcome.PASSED) {
+          return done;
+        }
       }
     }
   }
@@ -357,6 +382,10 @@ final class WorkerProcess implements Kernels {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    if (archiveTmp != null) {
+      archive.abandoned(archiveTmp);
+      archiveTmp = null;
+    }
     LIVE.remove(this);
     closeChannel();
   }
@@ -374,19 +403,33 @@ final class WorkerProcess implements Kernels {
     return process.pid();
   }
 
-  /** Asks the worker to exit, and kills it if it does not within a few seconds. */
+  /**
+   * Asks the worker to stop and ends it. Once it said {@code bye} (it has flushed its output) it is
+   * killed: libtorch's exit handlers take about 0.1 s and leave nothing behind that the run needs.
+   * A worker writing the class-data archive exits by itself instead, as the archive is written at exit.
+   */
   @Override
   public void close() {
     if (process.isAlive()) {
-      send(new Protocol.Request(nextId++, null, null));
+      send(new Protocol.Request(nextId++, null, null, false));
       try {
-        if (!process.waitFor(5, TimeUnit.SECONDS)) {
-          kill();
+        if (archiveTmp != null) {
+          if (process.waitFor(60, TimeUnit.SECONDS)) {
+            archive.written(archiveTmp, process.exitValue());
+            archiveTmp = null;
+          }
+        } else {
+          for (Protocol.Reply r = next(Duration.ofSeconds(5), "stopping"); !r.event().equals("bye");
+              r = next(Duration.ofSeconds(5), "stopping")) {
+            // replies to nothing in flight: skipped
+          }
         }
+      } catch (KernelDeath d) {
+        // it exited (or hung) on the way out: the kill below ends it either way
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        kill();
       }
+      kill();
     }
     LIVE.remove(this);
     closeChannel();

@@ -45,7 +45,11 @@ class SupervisionTests {
     }
 
     @Override
-    public Verdict run(Protocol.Unit unit, Duration deadline) throws KernelDeath {
+    public List<Done> run(List<Protocol.Unit> units, boolean guarded, Duration deadline) throws KernelDeath {
+      return Kernels.inTurn(units, guarded, this::one);
+    }
+
+    private Verdict one(Protocol.Unit unit) throws KernelDeath {
       seen.add(unit);
       if (dies.test(unit)) {
         throw new KernelDeath(KernelDeath.CRASH, "killed by SIGSEGV", List.of(Fact.of("cause", "killed by SIGSEGV"),

@@ -1,12 +1,13 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.run.KernelDeath;
 import dev.opcheck4j.run.Kernels;
 import dev.opcheck4j.run.Protocol;
 import dev.opcheck4j.run.WorkerInfo;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Units run in the calling JVM, with no supervision: a crash takes the caller down and a hang is
@@ -29,8 +30,8 @@ public final class LocalKernels implements Kernels {
   }
 
   @Override
-  public Verdict run(Protocol.Unit unit, Duration deadline) {
-    return runner.run(unit);
+  public List<Done> run(List<Protocol.Unit> units, boolean guarded, Duration deadline) throws KernelDeath {
+    return Kernels.inTurn(units, guarded, runner::run);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.Protocol;
 import dev.opcheck4j.run.Wire;
@@ -13,6 +14,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The main class of a worker JVM: connects to the parent's socket (argument 1), loads what the
@@ -20,6 +22,17 @@ import java.nio.file.Path;
  * to this process's stdout and stderr, which the parent sends to a log file, never to the socket.
  */
 public final class Worker {
+  /**
+   * The options a worker JVM runs with (besides where its error file goes). Serial GC and the
+   * client compiler: a worker's Java code is short glue around kernels, and on few cores the server
+   * compiler's threads take CPU from the kernels. JavaCPP reads /proc/self/statm on every native
+   * allocation to decide when to run the garbage collector for native memory; a worker frees each
+   * unit's memory through a PointerScope instead, so the poll (over a quarter of a unit's time on
+   * small tensors) is switched off.
+   */
+  public static final List<String> JVM_OPTIONS =
+      List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0");
+
   private final BufferedReader in;
   private final Writer out;
 
@@ -43,32 +56,54 @@ public final class Worker {
     Protocol.Request init = Wire.read(first, Protocol.Request.class);
     UnitRunner runner;
     try {
-      runner = UnitRunner.load(init.init(), lib -> send(new Protocol.Reply(init.id(), "loading", lib, null, null)));
+      runner = UnitRunner.load(init.init(), lib -> send(reply(init.id(), "loading", lib)));
     } catch (LibraryLoadException | SpecException | RuntimeException e) {
-      send(new Protocol.Reply(init.id(), "load-error", e.getMessage(), null, null));
+      send(reply(init.id(), "load-error", e.getMessage()));
       return;
     }
-    send(new Protocol.Reply(init.id(), "ready", null, null, runner.info()));
+    send(new Protocol.Reply(init.id(), "ready", null, null, runner.info(), 0));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       Protocol.Request r = Wire.read(line, Protocol.Request.class);
-      if (r.unit() == null) {
+      List<Protocol.Unit> units = r.units();
+      if (units == null || units.isEmpty()) {
+        // the parent kills a worker once it said bye: what the kernels printed is flushed first
+        System.out.flush();
+        System.err.flush();
+        send(reply(r.id(), "bye", null));
         return;
       }
-      send(new Protocol.Reply(r.id(), "begin", null, null, null));
-      Verdict v;
-      try {
-        v = runner.run(r.unit());
-      } catch (RuntimeException | LinkageError e) {
-        v = Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage());
+      send(reply(r.id(), "begin", null));
+      for (int i = 0; i < units.size(); i++) {
+        long t0 = System.nanoTime();
+        Verdict v;
+        try {
+          v = runner.run(units.get(i));
+        } catch (RuntimeException | LinkageError e) {
+          v = Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+        Protocol.Reply done = new Protocol.Reply(r.id() + i, "done", null, v, null, (System.nanoTime() - t0) / 1_000);
+        boolean last = i == units.size() - 1 || r.guarded() && i == 0 && v.outcome() != Outcome.PASSED;
+        if (last) {
+          send(done);
+          break;
+        }
+        // the next unit is announced in the same write as this one's verdict, before it starts
+        send(done, reply(r.id() + i + 1, "begin", null));
       }
-      send(new Protocol.Reply(r.id(), "done", null, v, null));
     }
   }
 
-  private void send(Protocol.Reply reply) {
+  private static Protocol.Reply reply(long id, String event, String text) {
+    return new Protocol.Reply(id, event, text, null, null, 0);
+  }
+
+  /** Writes the replies, one line each, and flushes once. */
+  private void send(Protocol.Reply... replies) {
     try {
-      out.write(Wire.write(reply));
-      out.write('\n');
+      for (Protocol.Reply r : replies) {
+        out.write(Wire.write(r));
+        out.write('\n');
+      }
       out.flush();
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);

@@ -1,0 +1,100 @@
+package dev.opcheck4j.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.SpecValue;
+import dev.opcheck4j.testing.NativeOps;
+import dev.opcheck4j.torch.Device;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several units in one exchange with a real worker: the verdicts come back in order, a guard that
+ * does not pass stops the rest, a death is attributed to the unit in flight with the verdicts of
+ * the units before it, and a stopped worker is gone.
+ */
+class WorkerProtocolTests {
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+  private Path dir;
+  private WorkerProcess worker;
+
+  @BeforeEach
+  void start() throws Exception {
+    dir = Files.createTempDirectory("opcheck4j-protocol-");
+    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of());
+    worker = WorkerProcess.start(dir, 1, init, DEADLINE, lib -> {}).worker();
+  }
+
+  @AfterEach
+  void stop() {
+    worker.close();
+  }
+
+  private static Example tensor(long... sizes) {
+    List<SpecValue> shape = new ArrayList<>();
+    for (long s : sizes) {
+      shape.add(new SpecValue(s, "t.json:1:1"));
+    }
+    return new Example("t.json#ops[0].examples[0]",
+        List.of(new SpecValue(Map.of("tensor", new SpecValue(shape, "t.json:1:1")), "t.json:1:1")), Map.of());
+  }
+
+  private static Protocol.Unit accepts(String op, Example e) {
+    return new Protocol.Unit(Protocol.Kind.ACCEPTS, 0, op, null, Device.CPU, e, 1L, null, null, null);
+  }
+
+  private static Protocol.Unit evaluate(String op, String check, Example e) {
+    return new Protocol.Unit(Protocol.Kind.EVALUATE, 0, op, check, Device.CPU, e, 1L, null, null, null);
+  }
+
+  @Test
+  void unitsOfOneExchangeAnswerInOrder() throws Exception {
+    List<Kernels.Done> done = worker.run(List.of(accepts("crash_ops::chatty", tensor(3)),
+        evaluate("crash_ops::chatty", "kernel.error", tensor(3)), evaluate("crash_ops::chatty", "kernel.error", tensor(2))),
+        true, DEADLINE);
+    assertEquals(3, done.size());
+    done.forEach(d -> assertEquals(Outcome.PASSED, d.verdict().outcome(), d.toString()));
+    done.forEach(d -> assertTrue(d.micros() > 0, d.toString()));
+  }
+
+  @Test
+  void aGuardThatDoesNotPassStopsTheRest() throws Exception {
+    // huge_alloc raises (an allocation error) instead of running: the checks after it are not run
+    List<Kernels.Done> done = worker.run(List.of(accepts("crash_ops::huge_alloc", tensor(3)),
+        evaluate("crash_ops::huge_alloc", "kernel.error", tensor(3))), true, DEADLINE);
+    assertEquals(1, done.size(), done.toString());
+    assertEquals(Outcome.FAILED, done.get(0).verdict().outcome());
+    assertTrue(OpUnits.rejection(done.get(0).verdict()) != null);
+  }
+
+  @Test
+  void aDeathIsTheUnitInFlightAndKeepsTheVerdictsBeforeIt() {
+    KernelDeath d = assertThrows(KernelDeath.class, () -> worker.run(List.of(accepts("crash_ops::chatty", tensor(3)),
+        accepts("crash_ops::chatty", tensor(4)), accepts("crash_ops::null_deref", tensor(3)),
+        accepts("crash_ops::chatty", tensor(5))), false, DEADLINE));
+    assertEquals(KernelDeath.CRASH, d.check());
+    assertEquals(2, d.completed().size(), "the third unit was in flight");
+    d.completed().forEach(x -> assertEquals(Outcome.PASSED, x.verdict().outcome()));
+    assertTrue(d.getMessage().contains("SIGSEGV"), d.getMessage());
+  }
+
+  @Test
+  void aStoppedWorkerIsGone() {
+    long pid = worker.pid();
+    worker.close();
+    assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "worker " + pid + " still runs");
+  }
+}
