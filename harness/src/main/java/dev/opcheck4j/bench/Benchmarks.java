@@ -97,35 +97,84 @@ public final class Benchmarks {
   }
 
   /**
-   * What the worker processes cost: the demo specs checked in this JVM (in-process, the baseline),
-   * through one worker, and a library of 20+ ops through one and two workers, at {@code tries} and at
-   * {@code largeTries}; then a worker's resident memory over 10,000 generated tries. Each run starts cold (a new JVM loads libtorch).
+   * What the worker processes cost, each configuration measured cold in a JVM of its own (the median
+   * of several runs, interleaved so that a busy moment does not favour one): the demo specs checked
+   * in-process (kernels in the run's JVM with JavaCPP's defaults, as before workers existed) and
+   * through one worker; in-process again with the worker's JavaCPP setting, which tells what the
+   * isolation itself costs; and a library of 20+ ops through one and two workers at {@code tries}
+   * and {@code largeTries}. Then a worker's resident memory over 10,000 generated tries.
    */
   public void isolation(Path specs, int tries, int largeTries) throws Exception {
     List<Path> demo = List.of(specs.resolve("my_ops.json"), specs.resolve("good_ops.json"));
     List<Path> large = List.of(specs.resolve("my_ops.json"), specs.resolve("good_ops.json"), specs.resolve("bad/bad_ops.json"),
         specs.resolve("ordinary_ops.json"));
-    double inProcess = seconds(demo, tries, 1, RunRequest.Isolation.IN_PROCESS);
-    double oneWorker = seconds(demo, tries, 1, RunRequest.Isolation.WORKERS);
-    out.printf("bench isolation demo (%d ops, %d tries): in-process %.2f s, one worker %.2f s, ratio %.2f (goal <= 1.10)%n",
-        opCount(demo), tries, inProcess, oneWorker, oneWorker / inProcess);
-    // two sizes of work: with few tries the JVMs' start-up (a few seconds that no second worker can
-    // share) dominates; with many, the checking itself does, which is what --jobs is for
+    int rounds = 5;
+    List<Double> inProcess = new ArrayList<>();
+    List<Double> oneWorker = new ArrayList<>();
+    List<Double> inProcessTuned = new ArrayList<>();
+    for (int r = 0; r < rounds; r++) {
+      inProcess.add(cold(List.of(), "in-process", tries, 1, demo));
+      oneWorker.add(cold(List.of(), "workers", tries, 1, demo));
+      inProcessTuned.add(cold(List.of("-Dorg.bytedeco.javacpp.maxPhysicalBytes=0"), "in-process", tries, 1, demo));
+    }
+    double in = median(inProcess);
+    double one = median(oneWorker);
+    double tuned = median(inProcessTuned);
+    out.printf("bench isolation demo (%d ops, %d tries; median of %d cold runs each): in-process %.2f s, one worker %.2f s,"
+        + " ratio %.2f (goal <= 1.10)%n", opCount(demo), tries, rounds, in, one, one / in);
+    out.printf("bench isolation demo, in-process with the worker's JavaCPP setting (maxPhysicalBytes=0) %.2f s: one worker"
+        + " takes %.2fx that, what the isolation itself costs before the worker's own tuning pays it back%n", tuned, one / tuned);
+    // two sizes of work: with few tries the JVMs' start-up (which no second worker can share)
+    // dominates; with many, the checking itself does, which is what --jobs is for
     for (int n : new int[] {tries, largeTries}) {
-      double one = seconds(large, n, 1, RunRequest.Isolation.WORKERS);
-      double two = seconds(large, n, 2, RunRequest.Isolation.WORKERS);
-      out.printf("bench isolation %d ops (%d tries): one worker %.2f s, --jobs 2 %.2f s, speed-up %.2fx (goal >= 1.6 on 2 cores; %d cores here)%n",
-          opCount(large), n, one, two, one / two, Runtime.getRuntime().availableProcessors());
+      int times = n == tries ? 3 : 1;
+      List<Double> ones = new ArrayList<>();
+      List<Double> twos = new ArrayList<>();
+      for (int r = 0; r < times; r++) {
+        ones.add(cold(List.of(), "workers", n, 1, large));
+        twos.add(cold(List.of(), "workers", n, 2, large));
+      }
+      out.printf("bench isolation %d ops (%d tries%s): one worker %.2f s, --jobs 2 %.2f s, speed-up %.2fx (goal >= 1.6 on"
+          + " 2 cores; %d cores here)%n", opCount(large), n, times > 1 ? "; median of " + times : "", median(ones),
+          median(twos), median(ones) / median(twos), Runtime.getRuntime().availableProcessors());
     }
     memory(specs.resolve("good_ops.json"), 10_000);
   }
 
-  private double seconds(List<Path> specs, int tries, int jobs, RunRequest.Isolation isolation) throws Exception {
-    RunRequest.Builder r = RunRequest.builder().tries(tries).jobs(jobs).isolation(isolation).seed(1L);
-    specs.forEach(r::spec);
-    long t0 = System.nanoTime();
-    Launcher.execute(r.build(), x -> {});
-    return (System.nanoTime() - t0) / 1e9;
+  /** Seconds one run took in a new JVM with this one's options plus {@code options}. */
+  private static double cold(List<String> options, String mode, int tries, int jobs, List<Path> specs) throws Exception {
+    List<String> args = new ArrayList<>(List.of("run", mode, String.valueOf(tries), String.valueOf(jobs)));
+    specs.forEach(p -> args.add(p.toAbsolutePath().toString()));
+    String line = child(options, args).stream().filter(l -> l.startsWith("seconds ")).findFirst()
+        .orElseThrow(() -> new IllegalStateException("the measured run printed no time"));
+    return Double.parseDouble(line.substring("seconds ".length()));
+  }
+
+  /** Runs {@link BenchChild} with {@code args} in a new JVM; its output lines. */
+  private static List<String> child(List<String> options, List<String> args) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.addAll(options);
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(BenchChild.class.getName());
+    cmd.addAll(args);
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    List<String> lines;
+    try (var r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+        java.nio.charset.StandardCharsets.UTF_8))) {
+      lines = r.lines().toList();
+    }
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("the measurement " + args + " exited with " + p.exitValue());
+    }
+    return lines;
+  }
+
+  private static double median(List<Double> xs) {
+    List<Double> sorted = xs.stream().sorted().toList();
+    return sorted.get(sorted.size() / 2);
   }
 
   private static int opCount(List<Path> specs) throws Exception {
@@ -187,10 +236,17 @@ public final class Benchmarks {
 
   /**
    * The per-example cost of the families torch.library.opcheck covers (its test_schema: mutation and
-   * alias; test_faketensor: fake; test_autograd_registration) on the demo ops, evaluated in this JVM
-   * as a worker evaluates them: the median over {@code rounds} rounds, in microseconds.
+   * alias; test_faketensor: fake; test_autograd_registration) on the demo ops, evaluated as a worker
+   * evaluates them: in a JVM with the worker's options, the median over {@code rounds} rounds, in
+   * microseconds.
    */
   public void examples(Path specs, int rounds) throws Exception {
+    child(dev.opcheck4j.run.worker.Worker.JVM_OPTIONS, List.of("examples", specs.toAbsolutePath().toString(),
+        String.valueOf(rounds))).forEach(out::println);
+  }
+
+  /** {@link #examples}, in this JVM. */
+  void examplesHere(Path specs, int rounds) throws Exception {
     List<String> families = List.of("mutation", "alias", "fake", "autograd.registration");
     List<RunRequest.Target> targets = new ArrayList<>();
     List<SpecFile> files = new ArrayList<>();
