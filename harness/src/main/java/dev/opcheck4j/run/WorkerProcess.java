@@ -45,8 +45,11 @@ final class WorkerProcess implements Kernels {
   private final Path log;
   private final SocketChannel channel;
   private final Selector selector;
-  private final ByteBuffer in = ByteBuffer.allocate(1 << 16);
-  private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+  /** What the worker sent and was not read yet: bytes {@code head} to {@code tail}, searched up to {@code head + scanned}. */
+  private byte[] received = new byte[1 << 16];
+  private int head;
+  private int tail;
+  private int scanned;
   private long nextId;
   private volatile boolean killedByUs;
   /** The class-data archive this worker writes as it exits, or null. */
@@ -233,26 +236,35 @@ final class WorkerProcess implements Kernels {
   private String readLine(Duration deadline) throws IOException {
     long until = System.nanoTime() + deadline.toNanos();
     while (true) {
-      byte[] buf = pending.toByteArray();
-      for (int i = 0; i < buf.length; i++) {
-        if (buf[i] == '\n') {
-          pending.reset();
-          pending.write(buf, i + 1, buf.length - i - 1);
-          return new String(buf, 0, i, StandardCharsets.UTF_8);
+      for (int i = head + scanned; i < tail; i++) {
+        if (received[i] == '\n') {
+          String line = new String(received, head, i - head, StandardCharsets.UTF_8);
+          head = i + 1;
+          scanned = 0;
+          return line;
         }
       }
+      scanned = tail - head;
       long left = (until - System.nanoTime()) / 1_000_000;
       if (left <= 0) {
         return null;
       }
       selector.select(left);
       selector.selectedKeys().clear();
-      in.clear();
-      int n = channel.read(in);
+      if (tail == received.length) {
+        if (head > 0) {
+          System.arraycopy(received, head, received, 0, tail - head);
+          tail -= head;
+          head = 0;
+        } else {
+          received = java.util.Arrays.copyOf(received, received.length * 2);
+        }
+      }
+      int n = channel.read(ByteBuffer.wrap(received, tail, received.length - tail));
       if (n < 0) {
         return EOF;
       }
-      pending.write(in.array(), 0, n);
+      tail += n;
     }
   }
 
