@@ -1,6 +1,5 @@
 package dev.opcheck4j.run;
 
-import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Verdict;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,7 +54,7 @@ public interface Kernels extends AutoCloseable {
         throw d.after(done);
       }
       done.add(new Done(v, (System.nanoTime() - t0) / 1_000));
-      if (guarded && done.size() == 1 && v.outcome() != Outcome.PASSED) {
+      if (Protocol.endsExchange(done.size() - 1, units.size(), guarded, v)) {
         break;
       }
     }

@@ -95,6 +95,14 @@ public final class Protocol {
   public record Request(long id, Init init, List<Unit> units, boolean guarded) {}
 
   /**
+   * Whether unit {@code index} of {@code count}, which gave {@code v}, is the last one of the exchange
+   * to run: it is the last unit, or a guard that did not pass. Both sides of the protocol ask this.
+   */
+  public static boolean endsExchange(int index, int count, boolean guarded, Verdict v) {
+    return index == count - 1 || guarded && index == 0 && v.outcome() != dev.opcheck4j.api.Outcome.PASSED;
+  }
+
+  /**
    * Worker to parent.
    *
    * @param id the request, or the unit of it, this answers

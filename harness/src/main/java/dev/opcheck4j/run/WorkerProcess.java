@@ -1,7 +1,6 @@
 package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.worker.Worker;
 import java.io.IOException;
@@ -209,7 +208,7 @@ final class WorkerProcess implements Kernels {
       }
       if (r.event().equals("done") && r.id() == first + done.size()) {
         done.add(new Done(r.verdict(), r.micros()));
-        if (done.size() == units.size() || guarded && done.size() == 1 && r.verdict().outcome() != Outcome.PASSED) {
+        if (Protocol.endsExchange(done.size() - 1, units.size(), guarded, r.verdict())) {
           return done;
         }
       }

@@ -1,6 +1,5 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.Protocol;
 import dev.opcheck4j.run.Wire;
@@ -82,8 +81,7 @@ public final class Worker {
           v = Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage());
         }
         Protocol.Reply done = new Protocol.Reply(r.id() + i, "done", null, v, null, (System.nanoTime() - t0) / 1_000);
-        boolean last = i == units.size() - 1 || r.guarded() && i == 0 && v.outcome() != Outcome.PASSED;
-        if (last) {
+        if (Protocol.endsExchange(i, units.size(), r.guarded(), v)) {
           send(done);
           break;
         }
