@@ -307,7 +307,7 @@ public final class Runner {
    */
   static CheckResult result(
       String op, Check check, String device, String example, Verdict v, long micros, boolean strict) {
-    Outcome o = v.outcome() == Outcome.FAILED ? check.info().findingOutcome(strict) : v.outcome();
+    Outcome o = v.outcome() == Outcome.FAILED ? new dev.opcheck4j.api.SeverityPolicy(strict).findingOutcome(check.info()) : v.outcome();
     return new CheckResult(op, check.id(), device, example, o, v.facts(), micros);
   }
 

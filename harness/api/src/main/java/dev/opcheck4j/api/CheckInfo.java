@@ -71,8 +71,4 @@ public record CheckInfo(
     return "docs/checks/" + id + ".md";
   }
 
-  /** The outcome a finding of this check has: FAILED for errors, WARNING for warnings unless made errors. */
-  public Outcome findingOutcome(boolean warningsAsErrors) {
-    return severity == Severity.ERROR || warningsAsErrors ? Outcome.FAILED : Outcome.WARNING;
-  }
 }

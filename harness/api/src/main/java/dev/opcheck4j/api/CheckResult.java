@@ -21,6 +21,9 @@ import java.util.Optional;
  *     check needs no example or the producer did not say
  * @param library the library file a library-scope result is about (the check ran once per library, not
  *     per op), or null for results about one op
+ * @param finding what the check found, typed, for a failure or warning; null for other outcomes and
+ *     for results read back from a report that did not carry it
+ * @param repro what reproduces the result, for a failure or warning; null when nothing does (or not known)
  */
 public record CheckResult(
     String op,
@@ -31,7 +34,9 @@ public record CheckResult(
     List<Fact> facts,
     long durationMicros,
     ExampleRef exampleInfo,
-    String library) {
+    String library,
+    Finding finding,
+    Repro repro) {
 
   /** Marker for "no device" and "no example". */
   public static final String NONE = "-";
@@ -45,6 +50,12 @@ public record CheckResult(
     facts = List.copyOf(facts);
   }
 
+  /** A result with no typed finding and nothing to reproduce it. */
+  public CheckResult(String op, String check, String device, String example, Outcome outcome, List<Fact> facts,
+      long durationMicros, ExampleRef exampleInfo, String library) {
+    this(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, null, null);
+  }
+
   /** A result about one op, with the example known by its reference only. */
   public CheckResult(
       String op, String check, String device, String example, Outcome outcome, List<Fact> facts, long durationMicros) {
@@ -54,12 +65,41 @@ public record CheckResult(
 
   /** The same result with its example described as data. */
   public CheckResult withExample(ExampleRef info) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, info, library);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, info, library, finding, repro);
   }
 
   /** The same result as one about the whole library {@code file}. */
   public CheckResult aboutLibrary(String file) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, file);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, file, finding, repro);
+  }
+
+  /** The same result with its typed finding and what reproduces it. */
+  public CheckResult withFinding(Finding typed, Repro how) {
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, typed, how);
+  }
+
+  /**
+   * The same result with its {@code rerun} fact rendered by {@code style} from its {@link #repro()}
+   * (before the hint, as the message shape has it); the result itself when nothing reproduces it.
+   */
+  public CheckResult withRerun(Rerun style) {
+    if (repro == null) {
+      return this;
+    }
+    List<Fact> shown = new java.util.ArrayList<>();
+    Fact line = new Fact("rerun", style.line(repro));
+    for (Fact f : facts) {
+      if (f.key().equals("hint") && !shown.contains(line)) {
+        shown.add(line);
+      }
+      if (!f.key().equals("rerun")) {
+        shown.add(f);
+      }
+    }
+    if (!shown.contains(line)) {
+      shown.add(line);
+    }
+    return new CheckResult(op, check, device, example, outcome, shown, durationMicros, exampleInfo, library, finding, repro);
   }
 
   /** The value of the first fact with this key, if any. */

@@ -1,0 +1,36 @@
+package dev.opcheck4j.api;
+
+import java.util.Objects;
+
+/**
+ * What it takes to reproduce one result: each front end renders it into its own rerun line
+ * ({@link Rerun}), so the run never writes command-line text.
+ *
+ * @param source how the command line names the inputs: {@code --spec FILE} or {@code --library LIB}; never null
+ * @param op the op, {@code ns::name}; never null
+ * @param check the check to rerun (for a crash, the one that was running), or null when the death
+ *     came before any check
+ * @param device the device, or null for checks that run on none
+ * @param seed the run's seed
+ * @param tries generated inputs per op and device
+ * @param exampleRef the example, or null
+ * @param exampleDescription the input as text, or null
+ * @param oneWorker whether the rerun should run with one worker (a crash or hang is found again only
+ *     when nothing else runs beside it)
+ */
+public record Repro(
+    String source,
+    String op,
+    String check,
+    String device,
+    long seed,
+    int tries,
+    String exampleRef,
+    String exampleDescription,
+    boolean oneWorker) {
+
+  public Repro {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(op, "op");
+  }
+}

@@ -1,0 +1,27 @@
+package dev.opcheck4j.api;
+
+/** Turns a {@link Repro} into the line a user types where they are: the CLI, Maven, Gradle. */
+@FunctionalInterface
+public interface Rerun {
+  /** The rerun line for {@code repro}. */
+  String line(Repro repro);
+
+  /** {@code ./opcheck check ...}. */
+  Rerun CLI = r -> "./opcheck check " + r.source() + " --op " + r.op()
+      + (r.check() == null ? "" : " --check " + r.check())
+      + (r.device() == null ? "" : " --device " + r.device())
+      + " --seed " + r.seed() + " --tries " + r.tries() + (r.oneWorker() ? " --jobs 1" : "");
+
+  /** {@code mvn test -Dopcheck4j.ops=...}: the JUnit engine's configuration parameters. */
+  Rerun MAVEN = r -> "mvn test" + engineParameters(r, "-D");
+
+  /** {@code ./gradlew test -Dopcheck4j.ops=...} (the build forwards opcheck4j.* system properties to the tests). */
+  Rerun GRADLE = r -> "./gradlew test" + engineParameters(r, "-D");
+
+  private static String engineParameters(Repro r, String prefix) {
+    return " " + prefix + "opcheck4j.ops=" + r.op()
+        + (r.check() == null ? "" : " " + prefix + "opcheck4j.checks=" + r.check())
+        + (r.device() == null ? "" : " " + prefix + "opcheck4j.devices=" + r.device())
+        + " " + prefix + "opcheck4j.seed=" + r.seed() + " " + prefix + "opcheck4j.tries=" + r.tries();
+  }
+}

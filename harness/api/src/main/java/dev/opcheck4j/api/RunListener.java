@@ -1,0 +1,78 @@
+package dev.opcheck4j.api;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What happens in a run, told as it happens (as JUnit's {@code EngineExecutionListener}): the run
+ * starts, each op starts, each unit (a check on one device and input) starts and gives its result,
+ * each op finishes, the run finishes. The console, the progress line, the JUnit engine, the results
+ * file and the report formats all listen to the same events; a listener never reconstructs state
+ * from results or sleeps to fake a duration. Every method does nothing by default.
+ */
+public interface RunListener {
+  /** Once, before anything else: the run block (devices, inputs, checks); its duration is still 0. */
+  default void runStarted(RunInfo run) {}
+
+  /** An op's checks start. */
+  default void opStarted(OpEvent op) {}
+
+  /** A check starts on one (op, device, input). Its result follows, as {@link #result}. */
+  default void unitStarted(UnitEvent unit) {}
+
+  /** A result, as soon as it exists. */
+  default void result(CheckResult result) {}
+
+  /** Every result of an op has been given. */
+  default void opFinished(OpEvent op) {}
+
+  /** Once, last: the run block with its duration, and why the run ended. */
+  default void runFinished(RunInfo run, RunEnd end) {}
+
+  /**
+   * An op of the run.
+   *
+   * @param op the op, {@code ns::name}, or the library's display name for library-wide checks; never null
+   * @param library the library file; never null
+   * @param spec the spec file that names it, or null when the library was checked without one
+   * @param at when it started or finished
+   */
+  record OpEvent(String op, String library, String spec, Instant at) {
+    public OpEvent {
+      Objects.requireNonNull(op, "op");
+      Objects.requireNonNull(library, "library");
+      Objects.requireNonNull(at, "at");
+    }
+  }
+
+  /**
+   * One check starting on one (op, device, input).
+   *
+   * @param op the op; never null
+   * @param check the check id; never null
+   * @param device the device, or {@link CheckResult#NONE}
+   * @param example the example reference, {@code generated (N tries)}, or {@link CheckResult#NONE}
+   * @param at when it started
+   */
+  record UnitEvent(String op, String check, String device, String example, Instant at) {
+    public UnitEvent {
+      Objects.requireNonNull(op, "op");
+      Objects.requireNonNull(check, "check");
+      Objects.requireNonNull(device, "device");
+      Objects.requireNonNull(example, "example");
+      Objects.requireNonNull(at, "at");
+    }
+  }
+
+  /**
+   * Why a run ended.
+   *
+   * @param completed whether every planned op ran
+   * @param inputErrors problems with the input found while running, one line each; never null
+   */
+  record RunEnd(boolean completed, java.util.List<String> inputErrors) {
+    public RunEnd {
+      inputErrors = java.util.List.copyOf(inputErrors);
+    }
+  }
+}
