@@ -24,6 +24,8 @@ import java.util.Optional;
  * The protocol's encoding: records (and the lists, maps, optionals, enums, strings and numbers they
  * hold) as one line of JSON each way, so the parent and a worker exchange spec-level data (examples,
  * schemas, verdicts), never native objects. {@link SpecValue} keeps the difference between 2 and 2.0.
+ * A record whose declared type is a sealed interface is written as {@code ["SimpleName", {...}]}, the
+ * simple name of the permitted record it is, so one message kind or one cause kind is one record.
  */
 public final class Wire {
   private static final JsonFactory JSON = new JsonFactory();
@@ -66,6 +68,22 @@ public final class Wire {
       throw new UncheckedIOException(e);
     }
     return out.toString();
+  }
+
+  /** The permitted record of the sealed interface {@code sealed} with this simple name. */
+  private static Class<?> permitted(Class<?> sealed, String name) {
+    for (Class<?> c : sealed.getPermittedSubclasses()) {
+      if (c.getSimpleName().equals(name)) {
+        return c;
+      }
+      if (c.isSealed() && c.isInterface()) {
+        Class<?> inner = permitted(c, name);
+        if (inner != null) {
+          return inner;
+        }
+      }
+    }
+    return null;
   }
 
   /** Reads one line written by {@link #write} as {@code type}. */
@@ -118,7 +136,30 @@ public final class Wire {
         emit(g, e.getValue());
       }
       g.writeEndObject();
+    } else if (v instanceof Record r && sealedParent(r.getClass())) {
+      g.writeStartArray();
+      g.writeString(r.getClass().getSimpleName());
+      emitRecord(g, r);
+      g.writeEndArray();
     } else if (v instanceof Record r) {
+      emitRecord(g, r);
+    } else {
+      throw new IllegalArgumentException("cannot encode " + v.getClass());
+    }
+  }
+
+  /** Whether a record implements a sealed interface: then its kind is written with it. */
+  private static boolean sealedParent(Class<?> c) {
+    for (Class<?> i : c.getInterfaces()) {
+      if (i.isSealed()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void emitRecord(JsonGenerator g, Record r) throws IOException {
+    {
       Shape shape = Shape.of(r.getClass());
       g.writeStartObject();
       for (int i = 0; i < shape.components().length; i++) {
@@ -134,8 +175,6 @@ public final class Wire {
         }
       }
       g.writeEndObject();
-    } else {
-      throw new IllegalArgumentException("cannot encode " + v.getClass());
     }
   }
 
@@ -229,6 +268,14 @@ public final class Wire {
     if (c.isEnum()) {
       return Enum.valueOf((Class) c, (String) v);
     }
+    if (c.isInterface() && c.isSealed()) {
+      List<Object> tagged = (List<Object>) v;
+      Class<?> kind = permitted(c, (String) tagged.get(0));
+      if (kind == null) {
+        throw new IllegalArgumentException("no " + c.getSimpleName() + " named " + tagged.get(0));
+      }
+      return convert(tagged.get(1), kind);
+    }
     if (c == SpecValue.class) {
       List<Object> a = (List<Object>) v;
       Object x = a.get(1);
@@ -245,6 +292,9 @@ public final class Wire {
       return new SpecValue(value, (String) a.get(2));
     }
     if (c.isRecord()) {
+      if (v instanceof List<?> tagged && sealedParent(c)) {
+        v = tagged.get(1);
+      }
       Map<String, Object> m = (Map<String, Object>) v;
       Shape shape = Shape.of(c);
       RecordComponent[] comps = shape.components();
