@@ -23,7 +23,7 @@ public final class BenchChild {
           r.spec(Path.of(args[i]));
         }
         long t0 = System.nanoTime();
-        Launcher.execute(r.build(), x -> {});
+        Launcher.execute(r.build(), dev.opcheck4j.api.RunListener.NONE);
         System.out.printf("seconds %.3f%n", (System.nanoTime() - t0) / 1e9);
       }
       case "examples" -> new Benchmarks(System.out, null).examplesHere(Path.of(args[1]), Integer.parseInt(args[2]));

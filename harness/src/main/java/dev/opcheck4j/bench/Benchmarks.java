@@ -85,11 +85,11 @@ public final class Benchmarks {
     int tries = 500;
     RunRequest.Builder base = RunRequest.builder().spec(file.file()).ops(List.of(spec.op())).devices(List.of(Device.CPU))
         .seed(1L).jobs(1).isolation(RunRequest.Isolation.IN_PROCESS);
-    Launcher.execute(base.tries(tries).build(), r -> {}); // warm-up
+    Launcher.execute(base.tries(tries).build(), dev.opcheck4j.api.RunListener.NONE); // warm-up
     long t1 = System.nanoTime();
-    Launcher.execute(base.tries(0).build(), r -> {});
+    Launcher.execute(base.tries(0).build(), dev.opcheck4j.api.RunListener.NONE);
     long t2 = System.nanoTime();
-    Launcher.execute(base.tries(tries).build(), r -> {});
+    Launcher.execute(base.tries(tries).build(), dev.opcheck4j.api.RunListener.NONE);
     long t3 = System.nanoTime();
     double triesSeconds = ((t3 - t2) - (t2 - t1)) / 1e9;
     out.printf("bench generation tries, %s on cpu with every generated check: %d tries in %.2f s, %.0f tries/s%n",
@@ -204,7 +204,7 @@ public final class Benchmarks {
     sampler.setDaemon(true);
     sampler.start();
     Launcher.execute(RunRequest.builder().spec(spec).ops(List.of("good_ops::add_scalar")).devices(List.of(Device.CPU))
-        .tries(tries).jobs(1).seed(1L).build(), x -> {});
+        .tries(tries).jobs(1).seed(1L).build(), dev.opcheck4j.api.RunListener.NONE);
     sampler.interrupt();
     sampler.join();
     List<long[]> s = samples.stream().filter(x -> x[1] > 0).toList();

@@ -2,8 +2,9 @@ package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.api.ResultListener;
+import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.api.RunListener;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,15 +17,15 @@ import java.util.Set;
  * What a run shows while it runs. On a terminal: one progress line (ops done / total, current op,
  * elapsed, failures so far) redrawn in place; in CI (no terminal, or {@code CI=true}): one plain line
  * per op finished. Either way, when an op finishes its findings print once per (op, check) with the
- * devices listed, numbers rounded for people.
+ * devices listed, numbers rounded for people, and the rerun line of the command line.
  */
-final class Console implements ResultListener {
+final class Console implements RunListener {
   private final PrintStream out;
   private final boolean progress;
   private final boolean verbose;
   private final int total;
   private final long started = System.nanoTime();
-  private String current;
+  private RunListener.OpEvent current;
   private final List<CheckResult> currentResults = new ArrayList<>();
   private int done;
   private int failures;
@@ -61,34 +62,32 @@ final class Console implements ResultListener {
   }
 
   @Override
-  public synchronized void accept(CheckResult r) {
-    String subject = r.library() != null ? r.library() : r.op();
-    boolean next = !subject.equals(current);
-    if (next) {
-      finishCurrent();
-      current = subject;
-    }
-    currentResults.add(r);
-    if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED) {
-      failures++;
-    }
-    // at most ten redraws a second: a fast run must not flood a slow terminal
-    if (progress && (next || System.nanoTime() - lastDraw > 100_000_000L)) {
+  public synchronized void opStarted(OpEvent op) {
+    current = op;
+    if (progress) {
       drawProgress();
     }
   }
 
-  /** Ends the run's output: the last op's findings, and a cleared progress line. */
-  synchronized void finish() {
-    finishCurrent();
-    clearLine();
+  @Override
+  public synchronized void result(CheckResult r) {
+    currentResults.add(r.withRerun(Rerun.CLI));
+    if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED) {
+      failures++;
+    }
+    // at most ten redraws a second: a fast run must not flood a slow terminal
+    if (progress && System.nanoTime() - lastDraw > 100_000_000L) {
+      drawProgress();
+    }
   }
 
-  private void finishCurrent() {
-    if (current == null) {
-      return;
+  /** The op's findings, and in CI its line. */
+  @Override
+  public synchronized void opFinished(OpEvent op) {
+    if (currentResults.isEmpty()) {
+      current = null;
+      return; // nothing was checked (an op the library lacks is an input error, reported at the end)
     }
-    boolean isOp = currentResults.get(0).library() == null;
     Map<String, List<CheckResult>> groups = new LinkedHashMap<>();
     Map<Outcome, Integer> counts = new LinkedHashMap<>();
     for (CheckResult r : currentResults) {
@@ -110,7 +109,7 @@ final class Console implements ResultListener {
         out.println("  (" + g.size() + " results like this one; all are in the reports)");
       }
     }
-    if (isOp) {
+    if (!op.libraryWide()) {
       done++;
       if (!progress) {
         List<String> parts = new ArrayList<>();
@@ -119,11 +118,21 @@ final class Console implements ResultListener {
             parts.add(counts.get(o) + " " + o.label());
           }
         }
-        out.println("[" + done + (total > 0 ? "/" + total : "") + "] " + current + ": " + String.join(", ", parts));
+        out.println("[" + done + (total > 0 ? "/" + total : "") + "] " + op.op() + ": " + String.join(", ", parts));
       }
     }
     current = null;
     currentResults.clear();
+  }
+
+  @Override
+  public synchronized void runFinished(RunInfo run, RunEnd end) {
+    finish();
+  }
+
+  /** Ends the run's output, also when it stopped early: a cleared progress line. */
+  synchronized void finish() {
+    clearLine();
   }
 
   private boolean shown(CheckResult r) {
@@ -133,7 +142,7 @@ final class Console implements ResultListener {
 
   private void drawProgress() {
     long ms = (System.nanoTime() - started) / 1_000_000;
-    String line = "ops " + done + (total > 0 ? "/" + total : "") + " | " + current + " | "
+    String line = "ops " + done + (total > 0 ? "/" + total : "") + " | " + (current == null ? "" : current.op()) + " | "
         + HumanText.duration(ms) + " | " + failures + (failures == 1 ? " failure" : " failures");
     out.print("\r\033[2K" + line);
     out.flush();

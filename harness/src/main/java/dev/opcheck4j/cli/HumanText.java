@@ -1,7 +1,7 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.CheckResult;
-import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.ResultText;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
@@ -52,23 +52,8 @@ final class HumanText {
 
   /** A result in the message shape of STYLE.md, numbers rounded and long values wrapped under their key. */
   static String render(CheckResult r, List<String> devices) {
-    StringBuilder sb = new StringBuilder();
-    sb.append(r.outcome().label().toUpperCase(Locale.ROOT)).append(" [").append(r.check()).append("] ");
-    sb.append(r.library() != null ? r.library() : r.op());
-    if (!devices.isEmpty()) {
-      sb.append(" on ").append(String.join(", ", devices));
-    }
-    if (!r.example().equals(CheckResult.NONE)) {
-      sb.append(" (").append(r.example()).append(')');
-    }
-    int width = r.facts().stream().mapToInt(f -> f.key().length()).max().orElse(0);
-    String indent = " ".repeat(2 + width + 3);
-    for (Fact f : r.facts()) {
-      sb.append("\n  ").append(f.key()).append(" ".repeat(width - f.key().length())).append(" : ");
-      List<String> lines = wrap(f.key().equals("rerun") ? f.value() : roundNumbers(f.value()), WIDTH - indent.length());
-      sb.append(String.join("\n" + indent, lines));
-    }
-    return sb.toString();
+    return ResultText.render(r, r.library() != null ? r.library() : r.op(), devices, (f, indent) -> String.join(
+        "\n" + indent, wrap(f.key().equals("rerun") ? f.value() : roundNumbers(f.value()), WIDTH - indent.length())));
   }
 
   /** Splits {@code text} into lines of at most {@code width} characters at spaces (a longer word stays whole). */

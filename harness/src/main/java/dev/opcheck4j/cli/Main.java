@@ -13,7 +13,7 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.ExampleSearch;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.LibraryInfo;
-import dev.opcheck4j.run.ResultText;
+import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.RunPlan;
@@ -383,7 +383,8 @@ public final class Main {
       console.finish();
     }
     RunReport report = outcome.report();
-    report = new RunReport(report.run().withInvocation(o.commandLine, null), report.checks(), report.results());
+    report = new RunReport(report.run().withInvocation(o.commandLine, null), report.checks(),
+        report.results().stream().map(x -> x.withRerun(dev.opcheck4j.api.Rerun.CLI)).toList());
     return finish(report, outcome.inputErrors(), o.reportDir);
   }
 

@@ -3,6 +3,7 @@ package dev.opcheck4j.junit;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.RunOutcome;
@@ -16,7 +17,7 @@ import java.util.Map;
 
 /**
  * The one place where the engine hands its specs to the run machinery ({@link Launcher}: kernels run
- * in supervised worker JVMs, never in the test JVM) and gets results back as they are final.
+ * in supervised worker JVMs, never in the test JVM) and hears what happens as it happens.
  * Everything else in the engine is plain Java over {@link CheckResult}s.
  */
 final class EngineRun {
@@ -31,7 +32,8 @@ final class EngineRun {
 
   /** Receives what the run produces, per spec, in order. */
   interface Sink {
-    void result(int spec, CheckResult result);
+    /** The listener of the run of {@code spec}. */
+    RunListener listener(int spec);
 
     /** A problem with the input: library missing or not loadable, unknown op, invalid example. */
     void inputError(int spec, String message);
@@ -66,10 +68,8 @@ final class EngineRun {
           .reportDir(s.reportDir().resolve("runs").resolve(job.file().file().getFileName().toString()))
           .build();
       try {
-        RunOutcome outcome = Launcher.execute(request, r -> {
-          all.add(r);
-          sink.result(job.spec(), r);
-        });
+        RunOutcome outcome = Launcher.execute(request, sink.listener(job.spec()));
+        all.addAll(outcome.report().results());
         RunInfo specRun = outcome.report().run();
         run = run == null ? specRun : run.followedBy(specRun);
         checks = outcome.report().checks();

@@ -112,7 +112,7 @@ public final class OpCheck {
     } else {
       request.library(library);
     }
-    RunOutcome outcome = Launcher.execute(request.build(), r -> {});
+    RunOutcome outcome = Launcher.execute(request.build(), dev.opcheck4j.api.RunListener.NONE);
     return new Outcomes(outcome.report(), outcome.inputErrors(), outcome.ops());
   }
 

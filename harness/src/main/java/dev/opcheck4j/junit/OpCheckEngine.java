@@ -3,6 +3,8 @@ package dev.opcheck4j.junit;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.Rerun;
+import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
@@ -31,8 +33,8 @@ import org.junit.platform.engine.reporting.ReportEntry;
 /**
  * The opcheck4j JUnit Platform engine: spec files on the test classpath (under {@code opcheck/}),
  * named by {@code opcheck4j.specs}, or anchored by {@link OpCheckSpec} become a test tree of
- * spec → op → "check on device" → examples, run through the harness with results reported as they
- * stream. Discovery reads specs only; libtorch is loaded when the tests run.
+ * spec → op → "check on device" → examples, run through the harness: a test starts when its unit
+ * starts and finishes at its result. Discovery reads specs only; libtorch is loaded when the tests run.
  */
 public final class OpCheckEngine implements TestEngine {
   public static final String ID = "opcheck4j";
@@ -139,9 +141,7 @@ public final class OpCheckEngine implements TestEngine {
     System.out.println("opcheck4j: " + String.join(", ", settings.describe().entrySet().stream()
         .map(e -> e.getKey().substring(EngineSettings.PREFIX.length()) + "=" + e.getValue()).toList()));
     listener.reportingEntryPublished(root, ReportEntry.from(settings.describe()));
-    boolean underMaven = System.getProperty("surefire.real.class.path") != null
-        || System.getProperty("surefire.test.class.path") != null;
-    ResultStream stream = new ResultStream(listener, root, root.expected, underMaven);
+    ResultStream stream = new ResultStream(listener, root, root.expected, rerunStyle());
     List<EngineRun.Job> jobs = new ArrayList<>();
     for (TestDescriptor c : root.getChildren()) {
       EngineNode spec = (EngineNode) c;
@@ -161,6 +161,14 @@ public final class OpCheckEngine implements TestEngine {
     System.out.println("opcheck4j summary: " + String.join(", ", stream.outcomes().entrySet().stream()
         .map(e -> e.getKey() + " " + e.getValue()).toList()));
     listener.executionFinished(root, TestExecutionResult.successful());
+  }
+
+  /** The rerun line that works where the tests run: Maven's Surefire, a Gradle test worker, else the command line. */
+  private static Rerun rerunStyle() {
+    if (System.getProperty("surefire.real.class.path") != null || System.getProperty("surefire.test.class.path") != null) {
+      return Rerun.MAVEN;
+    }
+    return System.getProperty("org.gradle.test.worker") != null ? Rerun.GRADLE : Rerun.CLI;
   }
 
   /** The run's settings narrowed to the ops, checks and devices the (filtered) tree still has. */
@@ -190,9 +198,11 @@ public final class OpCheckEngine implements TestEngine {
     d.getChildren().forEach(c -> collect(c, ops, checks, devices));
   }
 
-  private sealed interface Event permits Result, InputError, SpecDone, End {}
+  private sealed interface Event permits UnitStarted, Result, InputError, SpecDone, End {}
 
-  private record Result(int spec, CheckResult result, long arrivedNanos) implements Event {}
+  private record UnitStarted(int spec, RunListener.UnitEvent unit) implements Event {}
+
+  private record Result(int spec, CheckResult result) implements Event {}
 
   private record InputError(int spec, String message) implements Event {}
 
@@ -210,8 +220,18 @@ public final class OpCheckEngine implements TestEngine {
       try {
         RunReport report = EngineRun.run(jobs, configuration, new EngineRun.Sink() {
           @Override
-          public void result(int spec, CheckResult result) {
-            queue.add(new Result(spec, result, System.nanoTime()));
+          public RunListener listener(int spec) {
+            return new RunListener() {
+              @Override
+              public void unitStarted(UnitEvent unit) {
+                queue.add(new UnitStarted(spec, unit));
+              }
+
+              @Override
+              public void result(CheckResult result) {
+                queue.add(new Result(spec, result));
+              }
+            };
           }
 
           @Override
@@ -240,8 +260,10 @@ public final class OpCheckEngine implements TestEngine {
         stream.onRunFailure(ex);
         return null;
       }
-      if (e instanceof Result r) {
-        stream.onResult(r.spec(), r.result(), r.arrivedNanos());
+      if (e instanceof UnitStarted u) {
+        stream.onUnitStarted(u.spec(), u.unit());
+      } else if (e instanceof Result r) {
+        stream.onResult(r.spec(), r.result());
       } else if (e instanceof InputError i) {
         stream.onInputError(i.spec(), i.message());
       } else if (e instanceof SpecDone d) {

@@ -1,9 +1,12 @@
 package dev.opcheck4j.junit;
 
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
-import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.run.ResultText;
+import dev.opcheck4j.api.Rerun;
+import dev.opcheck4j.api.ResultText;
+import dev.opcheck4j.api.RunListener;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,24 +14,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.platform.engine.EngineExecutionListener;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.reporting.ReportEntry;
+import org.opentest4j.TestAbortedException;
 
 /**
- * Turns results, as they stream from the run, into JUnit Platform events on the engine's thread:
- * a test starts and finishes when its result arrives, failures carry the rendered facts, skips
- * their reason, warnings a reporting entry. Nodes the run gave no result for are never passed:
- * they are skipped with the reason.
+ * Turns the run's events into JUnit Platform events on the engine's thread: a test starts when its
+ * unit starts (or at its result when no unit event names it) and finishes at its result, so the
+ * times every report shows are the run's own. Failures carry the rendered finding, skips their
+ * reason, warnings a reporting entry. Nodes the run gave no result for are never passed: they are
+ * skipped with the reason (aborted with it when their unit had started).
  */
 final class ResultStream {
   private final EngineExecutionListener listener;
   private final RunDescriptor root;
   private final EngineSettings settings;
   private final ExpectedFailures expected;
-  private final boolean underMaven;
+  private final Rerun rerun;
   private final Map<String, EngineNode> nodes = new HashMap<>();
   private final Set<TestDescriptor> started = new HashSet<>();
   private final Set<TestDescriptor> finished = new HashSet<>();
@@ -40,12 +44,13 @@ final class ResultStream {
   private final List<CheckResult> results = new ArrayList<>();
   private final Map<String, Integer> outcomes = new LinkedHashMap<>();
 
-  ResultStream(EngineExecutionListener listener, RunDescriptor root, ExpectedFailures expected, boolean underMaven) {
+  /** @param rerun how the rerun line of a result that carries a repro is written where the tests run */
+  ResultStream(EngineExecutionListener listener, RunDescriptor root, ExpectedFailures expected, Rerun rerun) {
     this.listener = listener;
     this.root = root;
     this.settings = root.settings;
     this.expected = expected;
-    this.underMaven = underMaven;
+    this.rerun = rerun;
     index(root);
   }
 
@@ -66,8 +71,26 @@ final class ResultStream {
     return results;
   }
 
-  void onResult(int spec, CheckResult raw, long arrivedNanos) {
-    CheckResult r = withRerun(raw);
+  /** Starts the test of a unit when the tree has one for it (a check on a device, or one of its examples). */
+  void onUnitStarted(int spec, RunListener.UnitEvent unit) {
+    EngineNode check = node(spec, EngineNode.Kind.CHECK, EngineNode.key(unit.op(), unit.check(), unit.device()));
+    if (check == null) {
+      check = node(spec, EngineNode.Kind.CHECK, EngineNode.key(CheckResult.NONE, unit.check(), unit.device()));
+    }
+    if (check == null || finished.contains(check)) {
+      return;
+    }
+    EngineNode test = check;
+    if (check.getType() == TestDescriptor.Type.CONTAINER) {
+      // a generated child exists only once its result names it: until then the check is what started
+      EngineNode child = node(spec, EngineNode.Kind.EXAMPLE, check.key() + "|" + unit.example());
+      test = child == null || finished.contains(child) ? check : child;
+    }
+    start(test);
+  }
+
+  void onResult(int spec, CheckResult raw) {
+    CheckResult r = raw.repro() == null ? raw : raw.withRerun(rerun);
     results.add(r);
     ran.add(spec + "#" + r.op() + "|" + r.check());
     if (r.outcome() == Outcome.FAILED) {
@@ -85,7 +108,7 @@ final class ResultStream {
         return; // filtered out of this run by tags or ids: not wanted, not lost (the reports have it)
       }
       EngineNode op = node(spec, EngineNode.Kind.OP, EngineNode.key(r.op(), null, null));
-      report(extra(op != null ? op : node(spec, EngineNode.Kind.SPEC, EngineNode.key(null, null, null)), r), r, arrivedNanos);
+      report(extra(op != null ? op : node(spec, EngineNode.Kind.SPEC, EngineNode.key(null, null, null)), r), r);
       return;
     }
     if (check.getType() == TestDescriptor.Type.CONTAINER) {
@@ -97,11 +120,11 @@ final class ResultStream {
             : EngineTree.extra(check, r, nth);
         register(check, child);
       }
-      report(child, r, arrivedNanos);
+      report(child, r);
     } else if (finished.contains(check)) {
-      report(extra(check.parentNode().orElseThrow(), r), r, arrivedNanos);
+      report(extra(check.parentNode().orElseThrow(), r), r);
     } else {
-      report(check, r, arrivedNanos);
+      report(check, r);
     }
   }
 
@@ -169,7 +192,8 @@ final class ResultStream {
       return "requires registration.exists, which " + ex.label();
     }
     CheckResult death = results.stream().filter(r -> r.op().equals(n.op) && r.device().equals(n.device)
-        && (r.check().equals("kernel.crash") || r.check().equals("kernel.timeout"))).findFirst().orElse(null);
+        && r.finding() != null && (r.finding().cause() instanceof Cause.Crash || r.finding().cause() instanceof Cause.Timeout))
+        .findFirst().orElse(null);
     if (death != null) {
       return "not judged: the worker died running this op (see " + death.check() + " on " + death.device() + ")";
     }
@@ -216,15 +240,13 @@ final class ResultStream {
     listener.dynamicTestRegistered(child);
   }
 
-  private void report(EngineNode n, CheckResult r, long arrivedNanos) {
+  private void report(EngineNode n, CheckResult r) {
     if (r.outcome() == Outcome.SKIPPED) {
       skip(n, r.fact("reason").orElse("skipped (no reason given)"));
       return;
     }
     start(n);
-    String library = root.libraryName(n.spec);
-    AllureResults.describe(r, library, settings.docsBase());
-    waitForDuration(r, arrivedNanos);
+    AllureResults.describe(r, checkInfo(r.check()), settings.docsBase());
     boolean warning = r.outcome() == Outcome.WARNING;
     if (warning) {
       String text = r.fact("but was").orElse(ResultText.summaryLine(r));
@@ -254,31 +276,23 @@ final class ResultStream {
   }
 
   private void skip(EngineNode n, String reason) {
-    n.getParent().ifPresent(this::start);
-    listener.executionSkipped(n, reason);
-    finished.add(n);
+    if (started.contains(n)) {
+      // its unit started, so the platform has it running: skipped from inside, as an assumption is
+      finish(n, TestExecutionResult.aborted(new TestAbortedException(reason)));
+    } else {
+      n.getParent().ifPresent(this::start);
+      listener.executionSkipped(n, reason);
+      finished.add(n);
+    }
     count("skipped");
+  }
+
+  private CheckInfo checkInfo(String id) {
+    return settings.selectedChecks().stream().filter(c -> c.id().equals(id)).map(c -> c.info()).findFirst().orElse(null);
   }
 
   private void count(String outcome) {
     outcomes.merge(outcome, 1, Integer::sum);
-  }
-
-  /**
-   * Results arrive when a check is done, so a test is started then; holding its end until the
-   * check's own duration has passed since it arrived makes the time every report shows the check's
-   * real one, while the run goes on in the background (a lag of one check at most).
-   */
-  private static void waitForDuration(CheckResult r, long arrivedNanos) {
-    long until = arrivedNanos + TimeUnit.MICROSECONDS.toNanos(r.durationMicros());
-    long left = until - System.nanoTime();
-    if (left > 0) {
-      try {
-        TimeUnit.NANOSECONDS.sleep(left);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
   }
 
   private void start(TestDescriptor d) {
@@ -293,17 +307,5 @@ final class ResultStream {
   private void finish(TestDescriptor d, TestExecutionResult result) {
     finished.add(d);
     listener.executionFinished(d, result);
-  }
-
-  private CheckResult withRerun(CheckResult r) {
-    if (r.fact("rerun").isEmpty() || !underMaven) {
-      return r;
-    }
-    // a crash or timeout is found by rerunning the check that was running when the worker died
-    String line = "mvn test -Dopcheck4j.ops=" + r.op() + " -Dopcheck4j.checks=" + r.fact("check").orElse(r.check())
-        + (r.device().equals(CheckResult.NONE) ? "" : " -Dopcheck4j.devices=" + r.device())
-        + " -Dopcheck4j.seed=" + settings.seed() + " -Dopcheck4j.tries=" + settings.tries();
-    List<Fact> facts = r.facts().stream().map(f -> f.key().equals("rerun") ? Fact.of("rerun", line) : f).toList();
-    return new CheckResult(r.op(), r.check(), r.device(), r.example(), r.outcome(), facts, r.durationMicros());
   }
 }

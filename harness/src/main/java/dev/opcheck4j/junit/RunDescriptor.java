@@ -27,18 +27,4 @@ final class RunDescriptor extends EngineDescriptor {
     this.specErrors = new ArrayList<>(specErrors);
     this.expected = expected;
   }
-
-  /** The op library's name for reports: {@code libmy_ops.so} is {@code my_ops}. */
-  String libraryName(int spec) {
-    SpecFile f = specs.get(spec);
-    if (f == null) {
-      return "(unknown library)";
-    }
-    String name = f.library().getFileName().toString();
-    if (name.startsWith("lib")) {
-      name = name.substring(3);
-    }
-    int dot = name.indexOf('.');
-    return dot > 0 ? name.substring(0, dot) : name;
-  }
 }

@@ -1,7 +1,7 @@
 package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.CheckResult;
-import dev.opcheck4j.api.ResultListener;
+import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
@@ -26,12 +26,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
  * The one entry point of a run, used by the command line, the JUnit API and the JUnit Platform
  * engine: {@code Launcher.execute(request, listener)} checks what the request names and returns the
- * report, passing each result to {@code listener} as soon as it is final, in the plan's order.
+ * report, telling {@code listener} what happens as it happens (the run, each op, each unit and its
+ * result, in the plan's order whatever the number of workers).
  *
  * <p>This process plans, generates, shrinks and reports, and loads no native code: every unit that
  * touches libtorch runs in one of {@code jobs} worker JVMs, which take ops from one queue. A worker
@@ -48,7 +50,7 @@ public final class Launcher {
    * @throws SpecException when a spec file is invalid
    * @throws IllegalArgumentException naming an unknown check or family
    */
-  public static RunOutcome execute(RunRequest request, ResultListener listener)
+  public static RunOutcome execute(RunRequest request, RunListener listener)
       throws LibraryLoadException, SpecException {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
@@ -83,6 +85,7 @@ public final class Launcher {
     Protocol.Init init = new Protocol.Init(resolved, request.ops());
     int jobs = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
     List<Slot> slots = new ArrayList<>();
+    RunOutcome outcome = null;
     try {
       Slot first = new Slot(request, dir, init, new AtomicInteger());
       slots.add(first);
@@ -103,23 +106,30 @@ public final class Launcher {
           request.timeout(), baseline);
       List<Job> all = jobs(plan, request.shard());
       Runner runner = new Runner(plan, info.cudaAvailable());
-      List<CheckResult> results;
       try (ResultsFile file = ResultsFile.create(dir, info.torchVersion(), info.presetsVersion(), started,
           checks.stream().map(Check::id).toList())) {
-        Ordered ordered = new Ordered(all.size(), listener, file);
+        Ordered ordered = new Ordered(all.size(), listener);
         for (int i = 1; i < Math.min(jobs, all.size()); i++) {
           slots.add(new Slot(request, dir, init, first.numbers));
         }
-        runAll(runner, all, slots, ordered);
-        results = ordered.results();
-        List<String> inputErrors = runner.inputErrors().stream().sorted().toList();
-        inputErrors.forEach(file::inputError);
-        long ms = (System.nanoTime() - t0) / 1_000_000;
-        file.end(ms);
-        List<String> ops = all.stream().filter(j -> j.op() != null).map(j -> j.op().op()).toList();
-        RunReport report = new RunReport(RunBlock.of(request, libraries, checks, run.devices(), started, ms, null, null),
-            CheckCatalog.builtin(), results);
-        return new RunOutcome(report, inputErrors, ops, info.libraries());
+        boolean completed = false;
+        try {
+          runAll(runner, all, slots, ordered, file, resolved.stream().map(RunRequest.Target::spec).toList());
+          completed = true;
+        } finally {
+          List<String> inputErrors = runner.inputErrors().stream().sorted().toList();
+          long ms = (System.nanoTime() - t0) / 1_000_000;
+          RunInfo finished = RunBlock.of(request, libraries, checks, run.devices(), started, ms, null, null);
+          RunListener.RunEnd end = new RunListener.RunEnd(completed, inputErrors);
+          file.runFinished(finished, end);
+          listener.runFinished(finished, end);
+          if (completed) {
+            List<String> ops = all.stream().filter(j -> j.op() != null).map(j -> j.op().op()).toList();
+            outcome = new RunOutcome(new RunReport(finished, CheckCatalog.builtin(), ordered.results()), inputErrors,
+                ops, info.libraries());
+          }
+        }
+        return outcome;
       }
     } finally {
       slots.forEach(Slot::close);
@@ -283,7 +293,8 @@ public final class Launcher {
     return out;
   }
 
-  private static void runAll(Runner runner, List<Job> all, List<Slot> slots, Ordered ordered) {
+  private static void runAll(Runner runner, List<Job> all, List<Slot> slots, Ordered ordered, ResultsFile file,
+      List<Path> specs) {
     AtomicInteger next = new AtomicInteger();
     List<Thread> threads = new ArrayList<>();
     List<RuntimeException> failures = new ArrayList<>();
@@ -292,15 +303,21 @@ public final class Launcher {
         try {
           for (int i = next.getAndIncrement(); i < all.size(); i = next.getAndIncrement()) {
             Job job = all.get(i);
-            int index = i;
-            AtomicInteger seq = new AtomicInteger();
-            ResultListener sink = r -> ordered.accept(index, job.position(), seq.getAndIncrement(), r);
+            RunListener sink = new Both(file.job(job.position()), ordered.job(i));
+            RunListener.OpEvent op = new RunListener.OpEvent(job.op() == null
+                ? job.target().library().path().getFileName().toString() : job.op().op(),
+                job.target().library().path().toString(),
+                specs.get(job.target().index()) == null ? null : specs.get(job.target().index()).toString(),
+                Instant.now());
+            sink.opStarted(op);
+            // Runner still takes a ResultListener: only its results reach the listeners until it tells units as well
             if (job.op() == null) {
-              runner.runLibraryChecks(job.target(), slot, sink);
+              runner.runLibraryChecks(job.target(), slot, sink::result);
             } else {
-              runner.runOp(job.target(), job.op(), slot, sink);
+              runner.runOp(job.target(), job.op(), slot, sink::result);
             }
-            ordered.finish(index);
+            sink.opFinished(new RunListener.OpEvent(op.op(), op.library(), op.spec(), Instant.now()));
+            ordered.finish(i);
           }
         } catch (RuntimeException e) {
           synchronized (failures) {
@@ -324,30 +341,85 @@ public final class Launcher {
     }
   }
 
-  /** Releases results to the listener in plan order, whatever order the jobs finish in. */
+  /** Tells two listeners the same events: the results file, as they arrive, and the run's listener, in order. */
+  private record Both(RunListener first, RunListener second) implements RunListener {
+    @Override
+    public void opStarted(OpEvent op) {
+      first.opStarted(op);
+      second.opStarted(op);
+    }
+
+    @Override
+    public void unitStarted(UnitEvent unit) {
+      first.unitStarted(unit);
+      second.unitStarted(unit);
+    }
+
+    @Override
+    public void result(CheckResult result) {
+      first.result(result);
+      second.result(result);
+    }
+
+    @Override
+    public void opFinished(OpEvent op) {
+      first.opFinished(op);
+      second.opFinished(op);
+    }
+  }
+
+  /**
+   * Releases each job's events to the listener in plan order, whatever order the jobs run in: the
+   * events of the first unfinished job pass at once, those of later jobs wait until it finishes.
+   */
   private static final class Ordered {
-    private final List<List<CheckResult>> buffers = new ArrayList<>();
+    private final List<List<Consumer<RunListener>>> buffers = new ArrayList<>();
     private final boolean[] done;
-    private final ResultListener listener;
-    private final ResultsFile file;
+    private final RunListener listener;
     private final List<CheckResult> released = new ArrayList<>();
     private int next;
 
-    Ordered(int jobs, ResultListener listener, ResultsFile file) {
+    Ordered(int jobs, RunListener listener) {
       for (int i = 0; i < jobs; i++) {
         buffers.add(new ArrayList<>());
       }
       this.done = new boolean[jobs];
       this.listener = listener;
-      this.file = file;
     }
 
-    synchronized void accept(int job, int position, int seq, CheckResult r) {
-      file.result(position, seq, r);
+    /** The listener of job {@code job}'s events. */
+    RunListener job(int job) {
+      return new RunListener() {
+        @Override
+        public void opStarted(OpEvent op) {
+          event(job, l -> l.opStarted(op));
+        }
+
+        @Override
+        public void unitStarted(UnitEvent unit) {
+          event(job, l -> l.unitStarted(unit));
+        }
+
+        @Override
+        public void result(CheckResult result) {
+          event(job, l -> {
+            released.add(result);
+            l.result(result);
+          });
+        }
+
+        @Override
+        public void opFinished(OpEvent op) {
+          event(job, l -> l.opFinished(op));
+        }
+      };
+    }
+
+    private synchronized void event(int job, Consumer<RunListener> event) {
       if (job == next) {
-        release(r);
+        event.accept(listener);
       } else {
-        buffers.get(job).add(r);
+        buffers.get(job).add(event);
       }
     }
 
@@ -356,15 +428,10 @@ public final class Launcher {
       while (next < done.length && done[next]) {
         next++;
         if (next < done.length) {
-          buffers.get(next).forEach(this::release);
+          buffers.get(next).forEach(e -> e.accept(listener));
           buffers.get(next).clear();
         }
       }
-    }
-
-    private void release(CheckResult r) {
-      released.add(r);
-      listener.accept(r);
     }
 
     synchronized List<CheckResult> results() {

@@ -4,6 +4,7 @@ import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.checks.Check;
@@ -17,14 +18,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code DIR/opcheck-results.jsonl}: one line per result, appended and flushed as each arrives, so a
  * run killed at any point leaves every result gathered so far. Lines carry the result's place in the
  * unsharded plan ({@code job}, {@code seq}), so the files of several shards merge into the report
- * the unsharded run writes, in the same order.
+ * the unsharded run writes, in the same order. It listens to each job ({@link #job}) as its events
+ * arrive, not in the plan's order, and writes the end of the run at {@link #runFinished}.
  */
-public final class ResultsFile implements AutoCloseable {
+public final class ResultsFile implements RunListener, AutoCloseable {
   public static final String NAME = "opcheck-results.jsonl";
 
   /**
@@ -52,19 +55,25 @@ public final class ResultsFile implements AutoCloseable {
     }
   }
 
-  public synchronized void result(int job, int seq, CheckResult r) {
-    write(new Line(null, null, null, null, job, seq, r, null, null));
+  /** The listener of the job at {@code position} in the unsharded plan: its results, numbered in arrival order. */
+  public RunListener job(int position) {
+    AtomicInteger seq = new AtomicInteger();
+    return new RunListener() {
+      @Override
+      public void result(CheckResult r) {
+        write(new Line(null, null, null, null, position, seq.getAndIncrement(), r, null, null));
+      }
+    };
   }
 
-  public synchronized void inputError(String text) {
-    write(new Line(null, null, null, null, null, null, null, text, null));
+  /** The input errors and the run's duration. */
+  @Override
+  public void runFinished(RunInfo run, RunEnd end) {
+    end.inputErrors().forEach(text -> write(new Line(null, null, null, null, null, null, null, text, null)));
+    write(new Line(null, null, null, null, null, null, null, null, run.durationMs()));
   }
 
-  public synchronized void end(long durationMs) {
-    write(new Line(null, null, null, null, null, null, null, null, durationMs));
-  }
-
-  private void write(Line line) {
+  private synchronized void write(Line line) {
     try {
       out.write(Wire.write(line));
       out.write('\n');

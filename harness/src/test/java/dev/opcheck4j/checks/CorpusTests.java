@@ -49,7 +49,7 @@ class CorpusTests {
   private static RunReport run(int jobs, List<Path> specs) throws Exception {
     RunRequest.Builder request = RunRequest.builder().seed(7L).tries(TRIES).jobs(jobs);
     specs.forEach(request::spec);
-    RunOutcome outcome = Launcher.execute(request.build(), r -> {});
+    RunOutcome outcome = Launcher.execute(request.build(), dev.opcheck4j.api.RunListener.NONE);
     assertEquals(List.of(), outcome.inputErrors());
     return outcome.report();
   }

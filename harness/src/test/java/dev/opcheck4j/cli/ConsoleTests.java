@@ -6,6 +6,8 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.api.RunListener;
+import java.time.Instant;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,14 +25,23 @@ class ConsoleTests {
     return new CheckResult(op, check, device, "-", Outcome.PASSED, List.of(), 10);
   }
 
+  /** Tells {@code console} that {@code op} ran and gave {@code results}. */
+  static void op(Console console, String op, CheckResult... results) {
+    RunListener.OpEvent event = new RunListener.OpEvent(op, "/lib/libns.so", null, Instant.EPOCH);
+    console.opStarted(event);
+    for (CheckResult r : results) {
+      console.result(r);
+    }
+    console.opFinished(event);
+  }
+
   @Test
   void inCiEachOpIsOneLineAndAFailureOnTwoDevicesPrintsOnceListingBoth() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), false, false, 2);
-    console.accept(passed("ns::a", "schema.types", "-"));
-    console.accept(failed("ns::a", "determinism", "cpu"));
-    console.accept(failed("ns::a", "determinism", "cuda"));
-    console.accept(passed("ns::b", "schema.types", "-"));
+    op(console, "ns::a", passed("ns::a", "schema.types", "-"), failed("ns::a", "determinism", "cpu"),
+        failed("ns::a", "determinism", "cuda"));
+    op(console, "ns::b", passed("ns::b", "schema.types", "-"));
     console.finish();
     assertEquals("""
         FAILED [determinism] ns::a on cpu, cuda (s.json#ops[0].examples[0])
@@ -56,12 +67,12 @@ class ConsoleTests {
   void onATerminalTheProgressLineIsRedrawnInPlaceAndClearedBeforeFindings() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), true, false, 2);
-    console.accept(failed("ns::a", "determinism", "cpu"));
-    console.accept(passed("ns::b", "schema.types", "-"));
+    op(console, "ns::a", failed("ns::a", "determinism", "cpu"));
+    op(console, "ns::b", passed("ns::b", "schema.types", "-"));
     console.finish();
     String text = bytes.toString(StandardCharsets.UTF_8);
     String first = text.substring(0, text.indexOf("FAILED"));
-    assertEquals(true, first.matches("\r\033\\[2Kops 0/2 \\| ns::a \\| \\d+ ms \\| 1 failure\r\033\\[2K"), first);
+    assertEquals(true, first.matches("\r\033\\[2Kops 0/2 \\| ns::a \\| \\d+ ms \\| 0 failures\r\033\\[2K"), first);
     assertEquals(true, text.contains("\r\033[2Kops 1/2 | ns::b | "), text);
     assertEquals(true, text.endsWith("\r\033[2K"), "the line is cleared at the end");
   }

@@ -82,6 +82,22 @@ class OpCheckEngineTests {
     assertEquals(0, r.testEvents().failed().count(), () -> r.testEvents().failed().stream().map(Object::toString).toList().toString());
     assertTrue(r.testEvents().succeeded().count() > 10);
     assertTrue(names(r, e -> true).contains("5 generated inputs"), names(r, e -> true).toString());
+    everyTestStartsBeforeItFinishesAndNoneTakesTheRunsTime(r);
+  }
+
+  /** The times come from the run's events, not from durations held open after the fact. */
+  static void everyTestStartsBeforeItFinishesAndNoneTakesTheRunsTime(EngineExecutionResults r) {
+    java.util.Map<TestDescriptor, java.time.Instant> started = new java.util.HashMap<>();
+    for (Event e : r.allEvents().list()) {
+      switch (e.getType()) {
+        case STARTED -> assertEquals(null, started.put(e.getTestDescriptor(), e.getTimestamp()), e.toString());
+        case FINISHED -> {
+          java.time.Instant start = started.get(e.getTestDescriptor());
+          assertTrue(start != null && !e.getTimestamp().isBefore(start), "started before finished: " + e);
+        }
+        default -> { }
+      }
+    }
   }
 
   @Test

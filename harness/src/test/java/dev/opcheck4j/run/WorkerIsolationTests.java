@@ -36,9 +36,9 @@ class WorkerIsolationTests {
     errorFilesBefore = errorFilesOutside();
     reportDir = Files.createTempDirectory("opcheck4j-isolation-");
     mixed = Launcher.execute(RunRequest.builder().spec(NativeOps.spec("good_ops.json")).spec(CRASH_SPEC)
-        .seed(5L).tries(3).jobs(2).reportDir(reportDir).build(), r -> {});
+        .seed(5L).tries(3).jobs(2).reportDir(reportDir).build(), dev.opcheck4j.api.RunListener.NONE);
     goodOnly = Launcher.execute(RunRequest.builder().spec(NativeOps.spec("good_ops.json"))
-        .seed(5L).tries(3).jobs(1).build(), r -> {});
+        .seed(5L).tries(3).jobs(1).build(), dev.opcheck4j.api.RunListener.NONE);
   }
 
   private static List<CheckResult> failedOf(String op) {

@@ -5,16 +5,12 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
-import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
 import io.qameta.allure.FileSystemResultsWriter;
-import io.qameta.allure.model.Label;
-import io.qameta.allure.model.Parameter;
 import io.qameta.allure.model.Stage;
 import io.qameta.allure.model.Status;
-import io.qameta.allure.model.StatusDetails;
 import io.qameta.allure.model.TestResult;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -69,53 +65,19 @@ public final class AllureResultsFormat implements ReportFormat {
 
   static TestResult testResult(RunReport report, CheckResult r, int index, long start, long stop) {
     String subject = Outcomes.subject(r);
-    String name = "[" + r.check() + "] " + subject + (r.deviceOrNull() == null ? "" : " on " + r.device())
-        + (r.example().equals(CheckResult.NONE) ? "" : " (" + r.example() + ")");
     String identity = subject + "|" + r.check() + "|" + r.device() + "|" + r.example();
     TestResult t = new TestResult()
         .setUuid(UUID.nameUUIDFromBytes((report.startedAt() + "#" + index).getBytes(StandardCharsets.UTF_8)).toString())
         .setHistoryId(UUID.nameUUIDFromBytes(identity.getBytes(StandardCharsets.UTF_8)).toString())
         .setTestCaseId(UUID.nameUUIDFromBytes((r.check() + "|" + subject).getBytes(StandardCharsets.UTF_8)).toString())
-        .setName(name)
-        .setFullName(subject + "." + r.check() + (r.deviceOrNull() == null ? "" : "." + r.device()))
         .setStage(Stage.FINISHED)
         .setStart(start)
         .setStop(stop)
         .setStatus(status(r));
-    List<Label> labels = new ArrayList<>();
-    labels.add(new Label().setName("framework").setValue("opcheck4j"));
-    labels.add(new Label().setName("parentSuite").setValue(r.library() != null ? r.library() : namespace(r.op())));
-    labels.add(new Label().setName("suite").setValue(subject));
-    labels.add(new Label().setName("feature").setValue(r.family()));
-    labels.add(new Label().setName("story").setValue(r.check()));
-    if (r.deviceOrNull() != null) {
-      labels.add(new Label().setName("tag").setValue(r.device()));
-    }
-    report.checks().stream().filter(c -> c.id().equals(r.check())).findFirst().ifPresent(c ->
-        labels.add(new Label().setName("severity").setValue(c.severity() == dev.opcheck4j.api.Severity.WARNING ? "minor" : "critical")));
-    t.setLabels(labels);
-    List<Parameter> params = new ArrayList<>();
-    if (r.deviceOrNull() != null) {
-      params.add(new Parameter().setName("device").setValue(r.device()));
-    }
-    if (!r.example().equals(CheckResult.NONE)) {
-      params.add(new Parameter().setName("example").setValue(r.example()));
-    }
-    t.setParameters(params);
-    StringBuilder facts = new StringBuilder();
-    for (Fact f : r.facts()) {
-      facts.append(f.key()).append(": ").append(f.value()).append('\n');
-    }
-    if (facts.length() > 0 || Outcomes.kind(r) != Outcomes.Kind.PASSED) {
-      t.setStatusDetails(new StatusDetails().setMessage(message(r)).setTrace(facts.toString()));
-    }
+    AllureTestCase.describe(t, r, report.checks().stream().filter(c -> c.id().equals(r.check())).findFirst().orElse(null),
+        null);
+    t.setStatusDetails(AllureTestCase.details(r));
     return t;
-  }
-
-  /** {@code [check.id] first fact}: the check id is what the categories match on. */
-  static String message(CheckResult r) {
-    String first = r.facts().isEmpty() ? r.outcome().label() : r.facts().get(0).key() + ": " + r.facts().get(0).value();
-    return Outcomes.kind(r).label().toUpperCase(java.util.Locale.ROOT) + " [" + r.check() + "] " + first;
   }
 
   private static Status status(CheckResult r) {
@@ -125,11 +87,6 @@ public final class AllureResultsFormat implements ReportFormat {
       case SKIPPED -> Status.SKIPPED;
       case ERRORED -> Status.BROKEN;
     };
-  }
-
-  private static String namespace(String op) {
-    int colons = op.indexOf("::");
-    return colons < 0 ? op : op.substring(0, colons);
   }
 
   /** Allure categories: crashes and timeouts first, then one per check family, warnings, harness errors. */

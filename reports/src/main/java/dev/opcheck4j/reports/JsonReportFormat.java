@@ -3,11 +3,14 @@ package dev.opcheck4j.reports;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
 import java.io.IOException;
@@ -156,7 +159,57 @@ public final class JsonReportFormat implements ReportFormat {
       g.writeEndObject();
     }
     g.writeEndArray();
+    writeFinding(g, r.finding());
+    writeRepro(g, r.repro());
     g.writeNumberField("durationMicros", r.durationMicros());
+    g.writeEndObject();
+  }
+
+  private static void writeFinding(JsonGenerator g, Finding f) throws IOException {
+    if (f == null) {
+      g.writeNullField("finding");
+      return;
+    }
+    g.writeObjectFieldStart("finding");
+    g.writeObjectFieldStart("cause");
+    g.writeStringField("kind", f.cause().kind());
+    if (f.cause() instanceof Cause.ValueMismatch c) {
+      g.writeStringField("where", c.where());
+    } else if (f.cause() instanceof Cause.MetadataMismatch c) {
+      g.writeStringField("where", c.where());
+      g.writeStringField("property", c.property());
+    } else if (f.cause() instanceof Cause.Rejection c) {
+      g.writeStringField("firstLine", c.firstLine());
+    } else if (f.cause() instanceof Cause.Crash c) {
+      g.writeStringField("signal", c.signal());
+    } else if (f.cause() instanceof Cause.Timeout c) {
+      g.writeNumberField("seconds", c.seconds());
+    } else if (f.cause() instanceof Cause.Contract c) {
+      g.writeStringField("rule", c.rule());
+      g.writeStringField("subject", c.subject());
+    }
+    g.writeEndObject();
+    g.writeStringField("expected", f.expected());
+    g.writeStringField("actual", f.actual());
+    g.writeStringField("hint", f.hint());
+    g.writeEndObject();
+  }
+
+  private static void writeRepro(JsonGenerator g, Repro r) throws IOException {
+    if (r == null) {
+      g.writeNullField("repro");
+      return;
+    }
+    g.writeObjectFieldStart("repro");
+    g.writeStringField("source", r.source());
+    g.writeStringField("op", r.op());
+    g.writeStringField("check", r.check());
+    g.writeStringField("device", r.device());
+    g.writeNumberField("seed", r.seed());
+    g.writeNumberField("tries", r.tries());
+    g.writeStringField("exampleRef", r.exampleRef());
+    g.writeStringField("exampleDescription", r.exampleDescription());
+    g.writeBooleanField("oneWorker", r.oneWorker());
     g.writeEndObject();
   }
 

@@ -3,12 +3,15 @@ package dev.opcheck4j.reports;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportReader;
+import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
 import java.io.IOException;
@@ -111,9 +114,39 @@ public final class JsonReportReader implements ReportReader {
           : example.ref() == null ? "generated" : (example.generated() ? "generated from " : "") + example.ref();
       results.add(new CheckResult(op != null ? op : library, r.get("check").asText(),
           device == null ? CheckResult.NONE : device, exampleText, outcome(r.get("outcome").asText()),
-          facts(r.path("facts")), r.path("durationMicros").asLong(), example, op == null ? library : null));
+          facts(r.path("facts")), r.path("durationMicros").asLong(), example, op == null ? library : null,
+          finding(r.get("finding")), repro(r.get("repro"))));
     }
     return new RunReport(info, checks, results);
+  }
+
+  /** A result's finding; null when it has none, or the report was written before findings were (early version 2). */
+  private static Finding finding(JsonNode f) {
+    if (f == null || f.isNull()) {
+      return null;
+    }
+    JsonNode c = f.get("cause");
+    String kind = c.get("kind").asText();
+    Cause cause = switch (kind) {
+      case "value-mismatch" -> new Cause.ValueMismatch(c.get("where").asText());
+      case "metadata-mismatch" -> new Cause.MetadataMismatch(c.get("where").asText(), c.get("property").asText());
+      case "rejection" -> new Cause.Rejection(c.get("firstLine").asText());
+      case "crash" -> new Cause.Crash(c.get("signal").asText());
+      case "timeout" -> new Cause.Timeout(c.get("seconds").asLong());
+      case "contract" -> new Cause.Contract(c.get("rule").asText(), c.get("subject").asText());
+      default -> throw new IllegalArgumentException("unknown cause kind '" + kind + "'");
+    };
+    return Finding.of(f.get("expected").asText(), f.get("actual").asText(), text(f, "hint"), cause);
+  }
+
+  /** A result's repro, or null. */
+  private static Repro repro(JsonNode r) {
+    if (r == null || r.isNull()) {
+      return null;
+    }
+    return new Repro(r.get("source").asText(), r.get("op").asText(), text(r, "check"), text(r, "device"),
+        r.get("seed").asLong(), r.get("tries").asInt(), text(r, "exampleRef"), text(r, "exampleDescription"),
+        r.path("oneWorker").asBoolean());
   }
 
   private static Outcome outcome(String label) {

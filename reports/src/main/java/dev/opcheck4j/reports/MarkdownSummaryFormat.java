@@ -2,6 +2,7 @@ package dev.opcheck4j.reports;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
@@ -188,11 +189,10 @@ public final class MarkdownSummaryFormat implements ReportFormat {
     }
     sb.append("</summary>\n\n");
     List<Fact> facts = r.facts();
-    int width = facts.stream().limit(FACTS_SHOWN).mapToInt(x -> x.key().length()).max().orElse(0);
-    StringBuilder body = new StringBuilder();
-    for (Fact fact : facts.subList(0, Math.min(FACTS_SHOWN, facts.size()))) {
-      body.append(fact.key()).append(" ".repeat(width - fact.key().length())).append(" : ")
-          .append(Numbers.clip(fact.value(), FACT_LIMIT)).append('\n');
+    StringBuilder body = new StringBuilder(ResultText.facts(facts.subList(0, Math.min(FACTS_SHOWN, facts.size())), "\n",
+        (fact, indent) -> Numbers.clip(fact.value(), FACT_LIMIT)).substring(facts.isEmpty() ? 0 : 1));
+    if (!facts.isEmpty()) {
+      body.append('\n');
     }
     if (facts.size() > FACTS_SHOWN) {
       body.append("(").append(facts.size() - FACTS_SHOWN).append(" more facts in the JSON and HTML reports)\n");

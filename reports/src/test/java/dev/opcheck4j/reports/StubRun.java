@@ -1,10 +1,13 @@
 package dev.opcheck4j.reports;
 
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
 import java.time.Instant;
@@ -13,7 +16,8 @@ import java.util.List;
 /**
  * The one stub run every format's golden file is made from (JMH's way of sealing formats): every
  * outcome, a warning, a generated failure with its minimal example, a crash, a timeout, a
- * library-scope result, non-ASCII text, a hostile HTML message and a very long message.
+ * library-scope result, non-ASCII text, a hostile HTML message and a very long message. The
+ * generated failure, the crash and the timeout carry typed findings (a crash is known by its cause).
  */
 final class StubRun {
   static final String HOSTILE = "<script>alert(1)</script>";
@@ -67,17 +71,28 @@ final class StubRun {
                 new Fact("rerun", rerun),
                 new Fact("hint", "declare 'Tensor(a!) x' in the schema, or write into a new tensor")), 230_400)
             .withExample(new ExampleRef("specs/stub_ops.json#ops[1].examples[0]", true, 7, 42L,
-                "x=float32[4, 3] strides [1, 4], s=2.0")),
+                "x=float32[4, 3] strides [1, 4], s=2.0"))
+            .withFinding(Finding.of("argument 'x' unchanged (scale(Tensor x, float s) -> Tensor)",
+                "3 of 12 elements changed, max |diff| 0.41 at [0, 2]",
+                "declare 'Tensor(a!) x' in the schema, or write into a new tensor",
+                new Cause.Contract("undeclared mutation", "argument 'x'")),
+                new Repro("--spec specs/stub_ops.json", "stub::scale", "mutation.undeclared", "cpu", 42, 100,
+                    "specs/stub_ops.json#ops[1].examples[0]", "x=float32[1] [1.0], s=2.0", false)),
         new CheckResult("stub::scale", "mutation.unused", "cpu", "specs/stub_ops.json#ops[1].examples[0]",
             Outcome.WARNING, List.of(new Fact("warning", "out declared (a!) but not changed by this example"),
                 new Fact("hint", "drop the (a!) if the kernel never writes 'out'")), 3_100),
         new CheckResult("stub::crashy", "kernel.crash", "cpu", "specs/stub_ops.json#ops[2].examples[0]",
             Outcome.FAILED, List.of(new Fact("expected", "the kernel returns or raises"),
                 new Fact("but was", "the worker died with SIGSEGV (signal 11)"),
-                new Fact("hint", "run the rerun line under gdb; the op is skipped for the rest of the run")), 812_000),
+                new Fact("hint", "run the rerun line under gdb; the op is skipped for the rest of the run")), 812_000)
+            .withFinding(Finding.of("the kernel returns or raises", "the worker died with SIGSEGV (signal 11)",
+                "run the rerun line under gdb; the op is skipped for the rest of the run", new Cause.Crash("SIGSEGV")),
+                null),
         new CheckResult("stub::slow", "kernel.timeout", "cpu", "specs/stub_ops.json#ops[3].examples[0]",
             Outcome.FAILED, List.of(new Fact("expected", "the kernel returns within 60 s"),
-                new Fact("but was", "still running after 60 s; the worker was killed")), 60_000_000),
+                new Fact("but was", "still running after 60 s; the worker was killed")), 60_000_000)
+            .withFinding(Finding.of("the kernel returns within 60 s", "still running after 60 s; the worker was killed",
+                null, new Cause.Timeout(60)), null),
         new CheckResult("stub::hostile", "kernel.error", "cpu", "specs/stub_ops.json#ops[4].examples[0]",
             Outcome.FAILED, List.of(new Fact("expected", "the kernel runs on the example"),
                 new Fact("but was", "raised: " + HOSTILE),

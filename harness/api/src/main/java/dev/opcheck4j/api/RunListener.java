@@ -11,6 +11,9 @@ import java.util.Objects;
  * from results or sleeps to fake a duration. Every method does nothing by default.
  */
 public interface RunListener {
+  /** A listener that hears nothing, for callers that want only the returned report. */
+  RunListener NONE = new RunListener() {};
+
   /** Once, before anything else: the run block (devices, inputs, checks); its duration is still 0. */
   default void runStarted(RunInfo run) {}
 
@@ -32,7 +35,8 @@ public interface RunListener {
   /**
    * An op of the run.
    *
-   * @param op the op, {@code ns::name}, or the library's display name for library-wide checks; never null
+   * @param op the op, {@code ns::name}, or for library-wide checks the library's file name (as
+   *     {@link CheckResult#library()} has it); never null
    * @param library the library file; never null
    * @param spec the spec file that names it, or null when the library was checked without one
    * @param at when it started or finished
@@ -42,6 +46,11 @@ public interface RunListener {
       Objects.requireNonNull(op, "op");
       Objects.requireNonNull(library, "library");
       Objects.requireNonNull(at, "at");
+    }
+
+    /** Whether this is the library-wide checks of {@link #library} rather than an op (an op is named {@code ns::name}). */
+    public boolean libraryWide() {
+      return !op.contains("::");
     }
   }
 

@@ -1,0 +1,81 @@
+package dev.opcheck4j.api;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The one message shape of a result (STYLE.md §5), for every front end that writes it as text (the
+ * console, JUnit failure messages, the Markdown and Allure reports): a summary line
+ * {@code OUTCOME [check] subject on devices (example)}, then one fact a line, keys aligned. A front
+ * end chooses only how values are written ({@link Values}); the shape is the same everywhere.
+ */
+public final class ResultText {
+  private ResultText() {}
+
+  /** How a front end writes a fact's value after its aligned key. */
+  @FunctionalInterface
+  public interface Values {
+    /** The values as they are. */
+    Values AS_IS = (fact, indent) -> fact.value();
+
+    /**
+     * The text of {@code fact}'s value.
+     *
+     * @param indent what a continuation line starts with to stay under the value
+     */
+    String show(Fact fact, String indent);
+  }
+
+  /** {@code FAILED [check] op on device (example)}: the op and device of the result. */
+  public static String summaryLine(CheckResult r) {
+    return summaryLine(r, r.op(), r.deviceOrNull() == null ? List.of() : List.of(r.device()));
+  }
+
+  /**
+   * {@code FAILED [check] subject on devices (example)}.
+   *
+   * @param subject what the result is about: its op, or the library for a library-scope result
+   * @param devices the devices it happened on; none for a check that runs on no device
+   */
+  public static String summaryLine(CheckResult r, String subject, List<String> devices) {
+    return r.outcome().label().toUpperCase(Locale.ROOT) + " " + title(r, subject, devices);
+  }
+
+  /** {@code [check] subject on devices (example)}: the summary line without the outcome, a test's title. */
+  public static String title(CheckResult r, String subject, List<String> devices) {
+    StringBuilder sb = new StringBuilder();
+    sb.append('[').append(r.check()).append("] ").append(subject);
+    if (!devices.isEmpty()) {
+      sb.append(" on ").append(String.join(", ", devices));
+    }
+    if (!r.example().equals(CheckResult.NONE)) {
+      sb.append(" (").append(r.example()).append(')');
+    }
+    return sb.toString();
+  }
+
+  /** The summary line and the facts, values as they are. */
+  public static String render(CheckResult r) {
+    return summaryLine(r) + facts(r.facts(), "\n  ", Values.AS_IS);
+  }
+
+  /** The summary line for {@code subject} on {@code devices}, and the facts with their values written by {@code values}. */
+  public static String render(CheckResult r, String subject, List<String> devices, Values values) {
+    return summaryLine(r, subject, devices) + facts(r.facts(), "\n  ", values);
+  }
+
+  /**
+   * The facts, each as {@code key : value} with the keys padded to one width, each preceded by
+   * {@code before} (for example a line break and a margin).
+   */
+  public static String facts(List<Fact> facts, String before, Values values) {
+    int width = facts.stream().mapToInt(f -> f.key().length()).max().orElse(0);
+    String indent = " ".repeat(before.replace("\n", "").length() + width + 3);
+    StringBuilder sb = new StringBuilder();
+    for (Fact f : facts) {
+      sb.append(before).append(f.key()).append(" ".repeat(width - f.key().length())).append(" : ")
+          .append(values.show(f, indent));
+    }
+    return sb.toString();
+  }
+}

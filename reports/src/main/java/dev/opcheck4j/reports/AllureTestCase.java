@@ -1,0 +1,88 @@
+package dev.opcheck4j.reports;
+
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.ResultText;
+import dev.opcheck4j.api.Severity;
+import io.qameta.allure.model.Label;
+import io.qameta.allure.model.Link;
+import io.qameta.allure.model.Parameter;
+import io.qameta.allure.model.StatusDetails;
+import io.qameta.allure.model.TestResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What an opcheck4j result is in Allure, said once for both producers: the command line's
+ * {@code allure-results/} ({@link AllureResultsFormat}) and the JUnit engine, which describes the
+ * test Allure's own JUnit Platform listener has open. Title, full name, labels (suites by library
+ * and op, feature by family, story by check, a tag per device, severity), parameters and the
+ * check's doc link come from here only.
+ */
+public final class AllureTestCase {
+  private static final Set<String> LABELS = Set.of("framework", "parentSuite", "suite", "feature", "story", "tag",
+      "severity");
+
+  private AllureTestCase() {}
+
+  /**
+   * Gives {@code t} the title, full name, labels, parameters and doc link of {@code r}, replacing
+   * labels and parameters of the same names that another listener set.
+   *
+   * @param check what the catalog says of the result's check, or null when it is not known
+   * @param docUrl the address of the check's doc page, or null for no link
+   */
+  public static void describe(TestResult t, CheckResult r, CheckInfo check, String docUrl) {
+    String subject = Outcomes.subject(r);
+    t.setName(ResultText.title(r, subject, r.deviceOrNull() == null ? List.of() : List.of(r.device())));
+    t.setFullName(subject + "." + r.check() + (r.deviceOrNull() == null ? "" : "." + r.device()));
+    List<Label> labels = new ArrayList<>(t.getLabels());
+    labels.removeIf(l -> LABELS.contains(l.getName()));
+    labels.add(new Label().setName("framework").setValue("opcheck4j"));
+    labels.add(new Label().setName("parentSuite").setValue(r.library() != null ? r.library() : namespace(r.op())));
+    labels.add(new Label().setName("suite").setValue(subject));
+    labels.add(new Label().setName("feature").setValue(r.family()));
+    labels.add(new Label().setName("story").setValue(r.check()));
+    if (r.deviceOrNull() != null) {
+      labels.add(new Label().setName("tag").setValue(r.device()));
+    }
+    if (check != null) {
+      labels.add(new Label().setName("severity").setValue(check.severity() == Severity.WARNING ? "minor" : "critical"));
+    }
+    t.setLabels(labels);
+    List<Parameter> params = new ArrayList<>(t.getParameters());
+    params.removeIf(p -> p.getName().equals("device") || p.getName().equals("example"));
+    if (r.deviceOrNull() != null) {
+      params.add(new Parameter().setName("device").setValue(r.device()));
+    }
+    if (!r.example().equals(CheckResult.NONE)) {
+      params.add(new Parameter().setName("example").setValue(r.example()));
+    }
+    t.setParameters(params);
+    if (docUrl != null) {
+      t.getLinks().add(new Link().setName(r.check()).setType("doc").setUrl(docUrl));
+    }
+  }
+
+  /**
+   * The message and text of a result that has facts or did not pass: the message is
+   * {@code OUTCOME [check] first fact} (the categories match on the check id), the text the result in
+   * the one message shape; null for a passed result without facts.
+   */
+  public static StatusDetails details(CheckResult r) {
+    if (r.facts().isEmpty() && Outcomes.kind(r) == Outcomes.Kind.PASSED) {
+      return null;
+    }
+    String first = r.facts().isEmpty() ? r.outcome().label() : r.facts().get(0).key() + ": " + r.facts().get(0).value();
+    return new StatusDetails()
+        .setMessage(Outcomes.kind(r).label().toUpperCase(java.util.Locale.ROOT) + " [" + r.check() + "] " + first)
+        .setTrace(ResultText.render(r, Outcomes.subject(r), r.deviceOrNull() == null ? List.of() : List.of(r.device()),
+            ResultText.Values.AS_IS) + "\n");
+  }
+
+  private static String namespace(String op) {
+    int colons = op.indexOf("::");
+    return colons < 0 ? op : op.substring(0, colons);
+  }
+}
