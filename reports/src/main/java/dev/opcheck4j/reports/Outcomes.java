@@ -1,20 +1,17 @@
 package dev.opcheck4j.reports;
 
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import java.util.Collection;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * How the human formats group results: the five outcomes, with a failure that took its process
- * down (a crash or a timeout, reported by {@code kernel.crash} / {@code kernel.timeout}) shown apart
+ * down (a finding whose cause is a crash or a timeout) shown apart
  * as crashed, and "not applicable" for a cell where no check of a family gave a result.
  */
 final class Outcomes {
-  /** Checks whose failure means the kernel took its worker down (issue 9's supervised workers). */
-  private static final Set<String> CRASH_CHECKS = Set.of("kernel.crash", "kernel.timeout");
-
   private Outcomes() {}
 
   /** Display kinds, worst first. */
@@ -49,7 +46,8 @@ final class Outcomes {
   }
 
   static Kind kind(CheckResult r) {
-    if (r.outcome() == Outcome.FAILED && CRASH_CHECKS.contains(r.check())) {
+    if (r.outcome() == Outcome.FAILED && r.finding() != null
+        && (r.finding().cause() instanceof Cause.Crash || r.finding().cause() instanceof Cause.Timeout)) {
       return Kind.CRASHED;
     }
     return switch (r.outcome()) {

@@ -74,10 +74,15 @@ final class StubRun {
         new CheckResult("stub::crashy", "kernel.crash", "cpu", "specs/stub_ops.json#ops[2].examples[0]",
             Outcome.FAILED, List.of(new Fact("expected", "the kernel returns or raises"),
                 new Fact("but was", "the worker died with SIGSEGV (signal 11)"),
-                new Fact("hint", "run the rerun line under gdb; the op is skipped for the rest of the run")), 812_000),
+                new Fact("hint", "run the rerun line under gdb; the op is skipped for the rest of the run")), 812_000)
+            .withFinding(dev.opcheck4j.api.Finding.of("the kernel returns or raises", "the worker died with SIGSEGV (signal 11)",
+                "run the rerun line under gdb; the op is skipped for the rest of the run",
+                new dev.opcheck4j.api.Cause.Crash("SIGSEGV")), null),
         new CheckResult("stub::slow", "kernel.timeout", "cpu", "specs/stub_ops.json#ops[3].examples[0]",
             Outcome.FAILED, List.of(new Fact("expected", "the kernel returns within 60 s"),
-                new Fact("but was", "still running after 60 s; the worker was killed")), 60_000_000),
+                new Fact("but was", "still running after 60 s; the worker was killed")), 60_000_000)
+            .withFinding(dev.opcheck4j.api.Finding.of("the kernel returns within 60 s",
+                "still running after 60 s; the worker was killed", null, new dev.opcheck4j.api.Cause.Timeout(60)), null),
         new CheckResult("stub::hostile", "kernel.error", "cpu", "specs/stub_ops.json#ops[4].examples[0]",
             Outcome.FAILED, List.of(new Fact("expected", "the kernel runs on the example"),
                 new Fact("but was", "raised: " + HOSTILE),
