@@ -169,7 +169,8 @@ final class ResultStream {
       return "requires registration.exists, which " + ex.label();
     }
     CheckResult death = results.stream().filter(r -> r.op().equals(n.op) && r.device().equals(n.device)
-        && (r.check().equals("kernel.crash") || r.check().equals("kernel.timeout"))).findFirst().orElse(null);
+        && r.finding() != null && (r.finding().cause() instanceof dev.opcheck4j.api.Cause.Crash
+            || r.finding().cause() instanceof dev.opcheck4j.api.Cause.Timeout)).findFirst().orElse(null);
     if (death != null) {
       return "not judged: the worker died running this op (see " + death.check() + " on " + death.device() + ")";
     }
