@@ -51,9 +51,9 @@ public final class Benchmarks {
     for (OpSpec.Gradcheck mode : List.of(OpSpec.Gradcheck.DEFAULT, OpSpec.Gradcheck.DEFAULT.slow())) {
       OpSpec spec = new OpSpec(op.name(), List.of(), Map.of(), Optional.empty(), List.of(ex), "bench", mode, dev.opcheck4j.spec.Vary.NONE);
       Subject s = new Subject(null, op, spec, Device.CPU, ex, 1L);
-      check.evaluate(s); // warm-up
+      check.evaluateExample(s); // warm-up
       long t0 = System.nanoTime();
-      Verdict v = check.evaluate(s);
+      Verdict v = check.evaluateExample(s);
       double ms = (System.nanoTime() - t0) / 1e6;
       String calls = v.facts().stream().filter(f -> f.key().equals("calls")).map(Fact::value).findFirst().orElse("?");
       out.printf("bench gradcheck %s mode, %s 64x64 float64: %s, %.1f ms, %s%n",

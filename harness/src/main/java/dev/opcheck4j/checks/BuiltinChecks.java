@@ -82,6 +82,17 @@ public final class BuiltinChecks {
     return ALL.stream().filter(c -> c.id().equals(id)).findFirst();
   }
 
+  /** The supervisor check whose finding a worker death with {@code cause} is. */
+  public static SupervisorCheck supervising(dev.opcheck4j.api.Cause cause) {
+    return ALL.stream().filter(c -> c instanceof SupervisorCheck s && s.covers(cause)).map(c -> (SupervisorCheck) c)
+        .findFirst().orElseThrow(() -> new IllegalArgumentException("no check covers " + cause.kind()));
+  }
+
+  /** The ids of the supervisor checks, as a reader is pointed to them: {@code a / b}. */
+  public static String supervisors() {
+    return String.join(" / ", ALL.stream().filter(c -> c instanceof SupervisorCheck).map(Check::id).toList());
+  }
+
   /**
    * The checks named by ids or families, in registry order.
    *

@@ -5,14 +5,20 @@ import dev.opcheck4j.api.Severity;
 import java.util.List;
 
 /**
- * One conformance check. Everything it says about itself (id, summary, scope, severity,
- * prerequisites, whether it runs on generated inputs) is its {@link #info()}, declared once; each has
- * a doc page {@code docs/checks/<id>.md}. A check returns FAILED for a finding; the runner turns that
- * into the outcome its severity gives (a warning check's finding is a WARNING).
+ * One conformance check. Everything it says about itself (id, summary, severity, prerequisites,
+ * whether it runs on generated inputs) is its {@link #info()}, declared once; each has a doc page
+ * {@code docs/checks/<id>.md}. What it looks at, and so its scope, is its type: one interface per
+ * scope, each with only its own method. A check's finding is a FAILED verdict; the run's severity
+ * policy turns it into the outcome the check's severity gives (a warning check's finding is a WARNING).
  */
-public interface Check {
+public sealed interface Check
+    permits LibraryCheck, BaselineCheck, OpCheck, DeviceCheck, ExampleCheck, GenerationCheck, RejectionCheck,
+        SupervisorCheck {
   /** The check's metadata, declared in one place. */
   CheckInfo info();
+
+  /** How often it runs, as its type says. */
+  CheckInfo.Scope scope();
 
   default String id() {
     return info().id();
@@ -20,10 +26,6 @@ public interface Check {
 
   default String summary() {
     return info().summary();
-  }
-
-  default CheckInfo.Scope scope() {
-    return info().scope();
   }
 
   default Severity severity() {
@@ -46,9 +48,6 @@ public interface Check {
   default boolean appliesTo(dev.opcheck4j.torch.Device device) {
     return true;
   }
-
-  /** Evaluates the check. Exceptions escaping here are harness errors, reported as Errored. */
-  Verdict evaluate(Subject subject) throws Exception;
 
   /** The family: the part of the id before the first dot (the whole id when it has none). */
   default String family() {

@@ -1,15 +1,16 @@
 package dev.opcheck4j.checks;
 
-/**
- * A check of scope {@code GENERATED}: it judges what the generated inputs of one (op, device)
- * showed as a whole, once they have all been tried, rather than one call.
- */
-public interface GenerationCheck extends Check {
-  Verdict judge(Subject subject, GenerationStats stats);
+import dev.opcheck4j.api.CheckInfo;
 
-  /** Never called by the runner: a generation check has nothing to say about one example. */
+/**
+ * A check that judges what the generated inputs of one (op, device) showed as a whole, once they
+ * have all been tried, rather than one call.
+ */
+public non-sealed interface GenerationCheck extends Check {
   @Override
-  default Verdict evaluate(Subject subject) {
-    return Verdict.skipped("judged from the generated inputs, not from one example");
+  default CheckInfo.Scope scope() {
+    return CheckInfo.Scope.GENERATED;
   }
+
+  Verdict judge(Subject subject, GenerationStats stats);
 }

@@ -1,10 +1,17 @@
 package dev.opcheck4j.checks;
 
+import dev.opcheck4j.api.CheckInfo;
+
 /**
- * A check of scope {@code GENERATED} that looks at the generated inputs the real kernel rejected
- * (raised on), which the value checks never see.
+ * A check that looks at the generated inputs the real kernel rejected (raised on), which the value
+ * checks never see.
  */
-public interface RejectionCheck extends Check {
+public non-sealed interface RejectionCheck extends Check {
+  @Override
+  default CheckInfo.Scope scope() {
+    return CheckInfo.Scope.GENERATED;
+  }
+
   /**
    * Judges one rejected input.
    *
@@ -12,10 +19,4 @@ public interface RejectionCheck extends Check {
    * @param realError the first line of what the real kernel raised
    */
   Verdict onRejected(Subject subject, String realError) throws Exception;
-
-  /** Never called by the runner: the examples are inputs the real kernel accepts. */
-  @Override
-  default Verdict evaluate(Subject subject) {
-    return Verdict.skipped("judged on generated inputs the real kernel rejects, not on examples");
-  }
 }

@@ -3,9 +3,12 @@ package dev.opcheck4j.checks;
 import dev.opcheck4j.torch.Device;
 
 /** A check that compares tensor values, so it runs on devices with data, never on meta. */
-public interface ValueCheck extends Check {
-  @Override
-  default boolean appliesTo(Device device) {
+public abstract class ValueCheck extends CheckBase {
+  protected ValueCheck(Declaration declared) {
+    super(declared);
+  }
+
+  public boolean appliesTo(Device device) {
     return device != Device.META;
   }
 }

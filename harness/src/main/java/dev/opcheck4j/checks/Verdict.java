@@ -1,76 +1,75 @@
 package dev.opcheck4j.checks;
 
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * What a check concluded, before the runner adds op, device, example and timing.
+ * What a check concluded, before the runner adds op, device, example and timing. A FAILED verdict
+ * carries its typed {@link Finding}; its facts are only the display form, derived from the finding.
  *
- * @param outcome the verdict; FAILED means "found something" and becomes what the check's severity says
- * @param facts ordered facts
- * @param kind what kind of finding this is, when the check says so (null: derived, see {@link #cause()})
+ * @param outcome the verdict; FAILED means "found something" and becomes what the run's severity policy says
+ * @param finding what was found, for a FAILED verdict; null for every other outcome
+ * @param context for FAILED, the facts shown after the finding's details and before its hint (the
+ *     example); for the other outcomes, every fact shown (what was checked, the reason, the harness error)
  */
-public record Verdict(Outcome outcome, List<Fact> facts, String kind) {
+public record Verdict(Outcome outcome, Finding finding, List<Fact> context) {
   public Verdict {
-    facts = List.copyOf(facts);
+    Objects.requireNonNull(outcome, "outcome");
+    context = List.copyOf(context);
+    if ((outcome == Outcome.FAILED) != (finding != null)) {
+      throw new IllegalArgumentException("a finding belongs to a FAILED verdict, and only to one: " + outcome);
+    }
   }
 
-  public Verdict(Outcome outcome, List<Fact> facts) {
-    this(outcome, facts, null);
+  /** The display form: for a finding, expected, but was, its details, the context, then its hint. */
+  public List<Fact> facts() {
+    if (finding == null) {
+      return context;
+    }
+    List<Fact> shown = new ArrayList<>(finding.facts());
+    shown.addAll(context);
+    shown.addAll(finding.hintFact());
+    return shown;
   }
 
-  /** The same verdict, saying what kind of finding it is (shrinking keeps a failure of the same kind). */
-  public Verdict withKind(String value) {
-    return new Verdict(outcome, facts, value);
+  /** The same verdict shown with {@code facts} as its context instead. */
+  public Verdict withContext(List<Fact> facts) {
+    return new Verdict(outcome, finding, facts);
   }
 
   /**
-   * The cause of a finding, stable across inputs of different sizes and values: the declared kind,
-   * or else the first part of "but was" with its numbers and bracketed lists blanked out. A shrunk
-   * example must fail with the same cause as the original.
+   * Whether {@code other} is the same failure: the same outcome and, for a finding, the same cause
+   * ({@link dev.opcheck4j.api.Cause#sameAs}). A shrunk input counts only while this holds.
    */
-  public String cause() {
-    if (kind != null) {
-      return kind;
+  public boolean sameFailure(Verdict other) {
+    if (outcome != other.outcome) {
+      return false;
     }
-    String butWas = facts.stream().filter(f -> f.key().equals("but was")).map(Fact::value).findFirst().orElse("");
-    return normalize(butWas.split("; ")[0]);
-  }
-
-  /** Blanks out numbers and bracketed lists, so "sizes [2, 3]" and "sizes [0, 1]" read the same. */
-  public static String normalize(String text) {
-    return text.replaceAll("\\[[^\\]]*\\]", "[…]").replaceAll("(?<![A-Za-z_])-?\\d+(\\.\\d+)?(e-?\\d+)?", "#");
+    return finding == null ? other.finding == null : other.finding != null && finding.cause().sameAs(other.finding.cause());
   }
 
   public static Verdict passed(Fact... facts) {
-    return new Verdict(Outcome.PASSED, List.of(facts));
+    return new Verdict(Outcome.PASSED, null, List.of(facts));
   }
 
   public static Verdict passed(List<Fact> facts) {
-    return new Verdict(Outcome.PASSED, facts);
+    return new Verdict(Outcome.PASSED, null, facts);
   }
 
-  public static Verdict failed(List<Fact> facts) {
-    return new Verdict(Outcome.FAILED, facts);
-  }
-
-  /** A failure in the message shape of STYLE.md: expected, but was, then further facts, then hint. */
-  public static Verdict failed(String expected, String butWas, String hint, Fact... more) {
-    List<Fact> facts = new ArrayList<>();
-    facts.add(new Fact("expected", expected));
-    facts.add(new Fact("but was", butWas));
-    facts.addAll(List.of(more));
-    facts.add(new Fact("hint", hint));
-    return new Verdict(Outcome.FAILED, facts);
+  /** A finding, shown with {@code context} (the example) between its details and its hint. */
+  public static Verdict failed(Finding finding, Fact... context) {
+    return new Verdict(Outcome.FAILED, finding, List.of(context));
   }
 
   public static Verdict skipped(String reason) {
-    return new Verdict(Outcome.SKIPPED, List.of(new Fact("reason", reason)));
+    return new Verdict(Outcome.SKIPPED, null, List.of(new Fact("reason", reason)));
   }
 
   public static Verdict errored(String message) {
-    return new Verdict(Outcome.ERRORED, List.of(new Fact("harness error", message)));
+    return new Verdict(Outcome.ERRORED, null, List.of(new Fact("harness error", message)));
   }
 }

@@ -1,43 +1,45 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import java.util.List;
 
 /**
  * The worker died (or was killed at the deadline) while running a unit: the unit has no verdict of
- * its own, and becomes a {@code kernel.crash} or {@code kernel.timeout} result.
+ * its own, and becomes the result of the supervisor check that covers its cause.
  */
 public final class KernelDeath extends Exception {
-  /** Check id of the result it becomes. */
-  public static final String CRASH = dev.opcheck4j.checks.kernel.KernelCrashCheck.ID;
-  public static final String TIMEOUT = dev.opcheck4j.checks.kernel.KernelTimeoutCheck.ID;
-
-  private final String check;
+  private final transient Cause death;
   private final transient List<Fact> facts;
   private final transient List<Kernels.Done> completed;
 
-  KernelDeath(String check, String cause, List<Fact> facts) {
-    this(check, cause, facts, List.of());
+  /**
+   * @param death how the worker died: {@link Cause.Crash} or {@link Cause.Timeout}
+   * @param message what the supervisor saw, one line
+   * @param facts what is known about the death, in display order
+   */
+  KernelDeath(Cause death, String message, List<Fact> facts) {
+    this(death, message, facts, List.of());
   }
 
-  private KernelDeath(String check, String cause, List<Fact> facts, List<Kernels.Done> completed) {
-    super(cause);
-    this.check = check;
+  private KernelDeath(Cause death, String message, List<Fact> facts, List<Kernels.Done> completed) {
+    super(message);
+    this.death = death;
     this.facts = List.copyOf(facts);
     this.completed = List.copyOf(completed);
   }
 
   /** The same death, after {@code completed} units of the same exchange had finished. */
   KernelDeath after(List<Kernels.Done> completed) {
-    return new KernelDeath(check, getMessage(), facts, completed);
+    return new KernelDeath(death, getMessage(), facts, completed);
   }
 
-  /** {@link #CRASH} or {@link #TIMEOUT}. */
-  public String check() {
-    return check;
+  /** How the worker died, by kind: a crash with its signal, or a timeout. */
+  public Cause death() {
+    return death;
   }
 
-  /** What is known about the death: cause, signal or status, native frames, last output, error file. */
+  /** What is known about the death: signal or status, native frames, last output, error file. */
   public List<Fact> facts() {
     return facts;
   }

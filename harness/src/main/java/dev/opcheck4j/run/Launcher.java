@@ -7,6 +7,7 @@ import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.worker.LocalKernels;
 import dev.opcheck4j.spec.OpSpec;
@@ -95,14 +96,14 @@ public final class Launcher {
         LibraryInfo lib = info.libraries().get(i);
         List<OpSpec> ops = specOps.get(i) != null ? specOps.get(i)
             : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
-        targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, strict.get(i)));
+        targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, new SeverityPolicy(strict.get(i))));
       }
       List<Device> devices = request.devices().isEmpty() ? info.devicesUnderTest() : request.devices();
       List<Path> libraries = resolved.stream().map(RunRequest.Target::library).toList();
       RunInfo run = RunBlock.of(request, libraries, checks, RunBlock.devices(request.devices(), info.cudaAvailable()),
           started, 0, null, null);
       listener.runStarted(run);
-      RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), request.warningsAsErrors(),
+      RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), new SeverityPolicy(request.warningsAsErrors()),
           request.timeout(), baseline);
       List<Job> all = jobs(plan, request.shard());
       Runner runner = new Runner(plan, info.cudaAvailable());
@@ -310,11 +311,10 @@ public final class Launcher {
                 specs.get(job.target().index()) == null ? null : specs.get(job.target().index()).toString(),
                 Instant.now());
             sink.opStarted(op);
-            // Runner still takes a ResultListener: only its results reach the listeners until it tells units as well
             if (job.op() == null) {
-              runner.runLibraryChecks(job.target(), slot, sink::result);
+              runner.runLibraryChecks(job.target(), slot, sink);
             } else {
-              runner.runOp(job.target(), job.op(), slot, sink::result);
+              runner.runOp(job.target(), job.op(), slot, sink);
             }
             sink.opFinished(new RunListener.OpEvent(op.op(), op.library(), op.spec(), Instant.now()));
             ordered.finish(i);

@@ -3,6 +3,14 @@ package dev.opcheck4j.run;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.api.Repro;
+import dev.opcheck4j.api.Rerun;
+import dev.opcheck4j.api.SeverityPolicy;
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
@@ -25,22 +33,22 @@ final class OpUnits {
   /** The spec entry sent with each unit when it is not the one the worker reads (examples were synthesized). */
   private final OpSpec sent;
   private final Kernels kernels;
-  private final boolean strict;
+  private final SeverityPolicy severity;
   private int deaths;
   private boolean counting = true;
 
-  OpUnits(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, boolean strict) {
+  OpUnits(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, SeverityPolicy severity) {
     this.plan = plan;
     this.target = target;
     this.spec = spec;
     this.sent = spec.synthesis().isEmpty() ? null : spec;
     this.kernels = kernels;
-    this.strict = strict;
+    this.severity = severity;
   }
 
   /** The same op's units with its spec entry changed (synthesized examples); deaths so far still count. */
   OpUnits withSpec(OpSpec changed) {
-    OpUnits u = new OpUnits(plan, target, changed, kernels, strict);
+    OpUnits u = new OpUnits(plan, target, changed, kernels, severity);
     u.deaths = deaths;
     return u;
   }
@@ -61,9 +69,15 @@ final class OpUnits {
     return new Protocol.Unit(kind, target.index(), op, check, device, example, plan.seed(), why, sent, null);
   }
 
-  /** Whether findings of warning checks are failures for this op. */
-  boolean strict() {
-    return strict;
+  /** What a finding of this op is: a failure, or a warning for a warning check. */
+  SeverityPolicy severity() {
+    return severity;
+  }
+
+  /** What reproduces a result of this op; the rerun of a crash or hang runs with one worker. */
+  Repro repro(String op, String check, Device device, Example example, String description, boolean oneWorker) {
+    return new Repro(target.source(), op, check, device == null ? null : device.label(), plan.seed(), plan.tries(),
+        example == null ? null : example.ref(), description, oneWorker);
   }
 
   Verdict evaluate(String check, String op, Device device, Example example) throws KernelDeath {
@@ -77,7 +91,11 @@ final class OpUnits {
 
   /** What an ACCEPTS unit's verdict says: null when the kernel accepted the example, else what it raised. */
   static String rejection(Verdict accepts) {
-    return accepts.outcome() == Outcome.PASSED ? null : first(accepts, "raised");
+    if (accepts.outcome() == Outcome.PASSED) {
+      return null;
+    }
+    return accepts.finding() != null && accepts.finding().cause() instanceof Cause.Rejection r ? r.firstLine()
+        : accepts.facts().get(0).value();
   }
 
   /**
@@ -116,7 +134,7 @@ final class OpUnits {
   String describe(String op, Device device, Example example) throws KernelDeath, InvalidExample {
     Verdict v = run(unit(Protocol.Kind.BIND, op, null, device, example, null));
     if (v.outcome() != Outcome.PASSED) {
-      throw new InvalidExample(first(v, "error"));
+      throw new InvalidExample(v.finding() != null ? v.finding().actual() : v.facts().get(0).value());
     }
     return first(v, "description");
   }
@@ -165,38 +183,35 @@ final class OpUnits {
   Optional<Verdict> stopped() {
     return deaths >= MAX_DEATHS
         ? Optional.of(Verdict.skipped("not run: this op's kernels killed the worker " + deaths
-            + " times (see kernel.crash / kernel.timeout); the rest of the op is skipped"))
+            + " times (see " + BuiltinChecks.supervisors() + "); the rest of the op is skipped"))
         : Optional.empty();
   }
 
   /**
-   * The result a death becomes: {@code kernel.crash} or {@code kernel.timeout} for the unit in
+   * The result a death becomes: the supervisor check that covers its cause gives it, for the unit in
    * flight, with what was running, how the worker died and a rerun line.
    *
-   * @param check the check that was running (or what the harness was doing)
+   * @param check the check that was running, or null when the harness was doing something else
+   * @param doing what was running, as shown: the check's id, or what the harness was doing
    * @param more facts to add before the rerun line (the generated and minimal example)
    */
-  CheckResult result(KernelDeath d, String op, String check, Device device, Example example, List<Fact> more,
-      long micros) {
-    boolean timeout = d.check().equals(KernelDeath.TIMEOUT);
-    List<Fact> facts = new ArrayList<>();
-    facts.add(Fact.of("expected", timeout ? "the unit finishes within " + deadline().toSeconds() + " s"
-        : "the kernel returns or raises; the process survives"));
-    facts.add(Fact.of("but was", d.getMessage()));
-    facts.add(Fact.of("check", check));
+  CheckResult result(KernelDeath d, String op, Check check, String doing, Device device, Example example,
+      List<Fact> more, long micros) {
+    List<Fact> details = new ArrayList<>();
+    details.add(Fact.of("check", doing));
     if (example != null && more.isEmpty()) {
-      facts.add(Fact.of("example", example.ref()));
+      details.add(Fact.of("example", example.ref()));
     }
-    facts.addAll(more);
-    d.facts().stream().filter(f -> !f.key().equals("cause")).forEach(facts::add);
-    facts.add(Fact.of("seed", plan.seed()));
-    facts.add(Fact.of("rerun", "./opcheck check " + target.source() + " --op " + op
-        + (check.contains(" ") ? "" : " --check " + check) + (device == null ? "" : " --device " + device.label())
-        + " --seed " + plan.seed() + " --tries " + plan.tries() + " --jobs 1"));
-    facts.add(Fact.of("hint", timeout
-        ? "an infinite loop, or a kernel far slower than the deadline: give the op a \"timeout\" in the spec if it is only slow"
-        : "the native frames name the faulting function; rerun under gdb, or build the library with -fsanitize=address"));
-    return new CheckResult(op, d.check(), device == null ? CheckResult.NONE : device.label(),
-        example == null ? CheckResult.NONE : example.ref(), Outcome.FAILED, facts, micros);
+    details.addAll(more);
+    details.addAll(d.facts());
+    details.add(Fact.of("seed", plan.seed()));
+    SupervisorCheck supervisor = BuiltinChecks.supervising(d.death());
+    Finding finding = supervisor.finding(d.death(), d.getMessage(), deadline(), details);
+    List<Fact> shown = new ArrayList<>(finding.facts());
+    shown.addAll(finding.hintFact());
+    return new CheckResult(op, supervisor.id(), device == null ? CheckResult.NONE : device.label(),
+        example == null ? CheckResult.NONE : example.ref(), Outcome.FAILED, shown, micros)
+        .withFinding(finding, repro(op, check == null ? null : check.id(), device, example, null, true))
+        .withRerun(Rerun.CLI);
   }
 }

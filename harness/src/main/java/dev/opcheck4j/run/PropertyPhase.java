@@ -1,10 +1,15 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.api.ResultListener;
+import dev.opcheck4j.api.Repro;
+import dev.opcheck4j.api.Rerun;
+import dev.opcheck4j.api.RunListener;
+import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.GenerationCheck;
 import dev.opcheck4j.checks.GenerationStats;
@@ -42,8 +47,8 @@ import java.util.function.Predicate;
  * <p>Generation and shrinking are pure Java and run here, in the parent; the kernel is called only
  * through {@link #rejection}, {@link #onRejected} and {@link #evaluate}, each a unit sent to the op's
  * worker. A call that kills the worker counts as "still fails" while shrinking; a generated input
- * that kills it is shrunk to a minimal one that still does, reported as {@code kernel.crash} (or
- * {@code kernel.timeout}), and ends generation on that device. Each result's duration is the time
+ * that kills it is shrunk to a minimal one that still does, reported by the supervisor check that
+ * covers how it died, and ends generation on that device. Each result's duration is the time
  * of its own calls.
  */
 final class PropertyPhase {
@@ -59,17 +64,15 @@ final class PropertyPhase {
   private final OpUnits units;
   private final OpSpec spec;
   private final LibraryInfo.Op op;
-  private final ResultListener sink;
-  private final boolean strict;
+  private final RunListener sink;
   private final Map<String, Long> nanos = new HashMap<>();
 
-  PropertyPhase(RunPlan plan, OpUnits units, OpSpec spec, LibraryInfo.Op op, ResultListener sink, boolean strict) {
+  PropertyPhase(RunPlan plan, OpUnits units, OpSpec spec, LibraryInfo.Op op, RunListener sink) {
     this.plan = plan;
     this.units = units;
     this.spec = spec;
     this.op = op;
     this.sink = sink;
-    this.strict = strict;
   }
 
   /** A call that killed the worker: stops generation on the device. */
@@ -99,7 +102,8 @@ final class PropertyPhase {
       if (c.scope() == CheckInfo.Scope.GENERATED) {
         String unmet = unmet(c, device, examplePhase);
         if (unmet != null) {
-          sink.accept(Runner.result(op.name(), c, device.label(), "generated", Verdict.skipped(unmet), 0, strict));
+          sink.unitStarted(new RunListener.UnitEvent(op.name(), c.id(), device.label(), "generated", java.time.Instant.now()));
+          emit(c, device, "generated", Verdict.skipped(unmet), 0, null);
         } else if (c instanceof GenerationCheck g) {
           judges.add(g);
         } else if (c instanceof RejectionCheck r) {
@@ -116,6 +120,12 @@ final class PropertyPhase {
       return;
     }
     String where = "generated (" + plan.tries() + " tries)";
+    List<Check> starting = new ArrayList<>(open);
+    starting.addAll(rejecters);
+    starting.addAll(judges);
+    for (Check c : starting) {
+      sink.unitStarted(new RunListener.UnitEvent(op.name(), c.id(), device.label(), where, java.time.Instant.now()));
+    }
     List<ExampleGenerator> plain = new ArrayList<>();
     for (Example ex : spec.examples()) {
       plain.add(new ExampleGenerator(op.schema(), ex, spec.vary(), spec.domain(), Map.of(), Set.of()));
@@ -164,7 +174,7 @@ final class PropertyPhase {
       String rejected = tried.rejected();
       if (rejected != null) {
         discarded++;
-        String cause = Verdict.normalize(rejected);
+        String cause = new Cause.Rejection(rejected).shape();
         messages.merge(cause, 1, Integer::sum);
         firstMessage.putIfAbsent(cause, rejected);
         if (blameLeft > 0) {
@@ -219,14 +229,14 @@ final class PropertyPhase {
     }
     for (Check c : open) {
       Verdict v = Verdict.passed(Fact.of("inputs checked", checked.getOrDefault(c.id(), 0)), Fact.of("seed", plan.seed()));
-      sink.accept(Runner.result(op.name(), c, device.label(), where, v, micros(c.id()), strict).withExample(generatedSummary()));
+      sink.result(emitted(c, device, where, v, micros(c.id()), null).withExample(generatedSummary()));
     }
     for (RejectionCheck r : rejecters) {
       int n = rejectedSeen.getOrDefault(r, 0);
       Verdict v = n == 0
           ? Verdict.skipped("the " + device.label() + " kernel rejected none of the generated inputs: nothing to judge")
           : Verdict.passed(Fact.of("rejected inputs judged", n), Fact.of("seed", plan.seed()));
-      sink.accept(Runner.result(op.name(), r, device.label(), where, v, micros(r.id()), strict).withExample(generatedSummary()));
+      sink.result(emitted(r, device, where, v, micros(r.id()), null).withExample(generatedSummary()));
     }
     String top = messages.entrySet().stream().max(Map.Entry.comparingByValue())
         .map(m -> "\"" + firstMessage.get(m.getKey()) + "\" (" + m.getValue() + " of " + plan.tries() + " tries)").orElse("");
@@ -238,8 +248,8 @@ final class PropertyPhase {
     for (GenerationCheck g : judges) {
       long t = System.nanoTime();
       Verdict v = g.judge(new Subject(null, null, spec, device, null, plan.seed()), stats);
-      sink.accept(Runner.result(op.name(), g, device.label(), where, v, micros(PROBES) + (System.nanoTime() - t) / 1_000,
-          strict).withExample(generatedSummary()));
+      sink.result(emitted(g, device, where, v, micros(PROBES) + (System.nanoTime() - t) / 1_000, null)
+          .withExample(generatedSummary()));
     }
   }
 
@@ -253,12 +263,12 @@ final class PropertyPhase {
   private void skipAll(List<Check> open, List<GenerationCheck> judges, List<RejectionCheck> rejecters, Device device,
       String where) {
     Verdict v = Verdict.skipped("generation on " + device.label()
-        + " stopped: a call killed the worker (see kernel.crash / kernel.timeout)");
+        + " stopped: a call killed the worker (see " + BuiltinChecks.supervisors() + ")");
     List<Check> left = new ArrayList<>(open);
     left.addAll(rejecters);
     left.addAll(judges);
     for (Check c : left) {
-      sink.accept(Runner.result(op.name(), c, device.label(), where, v, micros(c.id()), strict));
+      emit(c, device, where, v, micros(c.id()), null);
     }
   }
 
@@ -267,6 +277,7 @@ final class PropertyPhase {
       String tryLabel, List<Check> open) {
     long t = System.nanoTime();
     Check during = open.stream().filter(c -> c.id().equals(d.check)).findFirst().orElse(null);
+    Check running = d.check == null ? null : BuiltinChecks.byId(d.check).orElse(null);
     Predicate<Choices> dies = replay -> {
       try {
         units.tryOn(op.name(), device, gen.generate(replay), during == null ? List.of() : List.of(during.id()));
@@ -287,8 +298,8 @@ final class PropertyPhase {
     List<Fact> more = List.of(
         Fact.of("example", first.ref() + " (" + tryLabel + ")  " + describe(first, device)),
         Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + steps + " steps)"));
-    String check = d.check == null ? "the real kernel on a generated input (before any check)" : d.check;
-    sink.accept(units.result(d.death, op.name(), check, device, first, more, (System.nanoTime() - t) / 1_000));
+    String doing = d.check == null ? "the real kernel on a generated input (before any check)" : d.check;
+    sink.result(units.result(d.death, op.name(), running, doing, device, first, more, (System.nanoTime() - t) / 1_000));
   }
 
   /**
@@ -370,14 +381,13 @@ final class PropertyPhase {
       Verdict v = onRejected(r, probe, device, why);
       rejectedSeen.merge(r, 1, Integer::sum);
       if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
-        List<Fact> facts = new ArrayList<>(v.facts().stream().filter(f -> !f.key().equals("hint")).toList());
-        facts.add(Fact.of("example", probe.ref() + " with " + what + "  " + describe(probe, device)));
-        facts.add(Fact.of("minimal example", "the example itself with one change (a probe of the op's domain)"));
-        facts.add(Fact.of("seed", plan.seed()));
-        facts.add(Fact.of("rerun", rerun(r, device)));
-        v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
-        sink.accept(Runner.result(op.name(), r, device.label(), "probe of " + probe.ref(),
-            new Verdict(v.outcome(), facts), micros(r.id()), strict));
+        String text = describe(probe, device);
+        List<Fact> context = List.of(
+            Fact.of("example", probe.ref() + " with " + what + "  " + text),
+            Fact.of("minimal example", "the example itself with one change (a probe of the op's domain)"),
+            Fact.of("seed", plan.seed()));
+        sink.result(emitted(r, device, "probe of " + probe.ref(), shownWith(v, context), micros(r.id()),
+            repro(r, device, probe, text)).withRerun(Rerun.CLI));
         rejecters.remove(r);
       }
     }
@@ -396,15 +406,13 @@ final class PropertyPhase {
 
   /**
    * Shrinks a finding and reports it. A shrunk input counts only if it gives a finding of the same
-   * cause ({@link Verdict#cause()}): a shrink never turns one defect into another.
+   * cause ({@link Verdict#sameFailure}): a shrink never turns one defect into another.
    */
   private void report(Check c, Device device, ExampleGenerator gen, Example first, List<Long> sequence,
       Function<Example, Verdict> judge, Verdict original, int tryIndex, String tryLabel) {
     long t0 = System.nanoTime();
     long probesBefore = nanos.getOrDefault(PROBES, 0L);
     long checkBefore = nanos.getOrDefault(c.id(), 0L);
-    String cause = original.cause();
-    Outcome kind = original.outcome();
     Predicate<Choices> fails = keepsCause(gen, judge, original);
     units.counting(false);
     Shrinker.Result shrunk = new Shrinker(fails, SHRINK_BUDGET).shrink(sequence);
@@ -416,28 +424,50 @@ final class PropertyPhase {
     } catch (Died d) {
       v = original;
     }
-    if (v.outcome() != kind || !v.cause().equals(cause)) {
+    if (!v.sameFailure(original)) {
       v = original;
       minimal = first;
     }
-    List<Fact> facts = new ArrayList<>();
-    for (Fact f : v.facts()) {
-      if (!f.key().equals("example") && !f.key().equals("hint")) {
-        facts.add(f);
-      }
-    }
     String firstText = describe(first, device);
-    facts.add(Fact.of("example", first.ref() + " (" + tryLabel + ")  " + firstText));
-    facts.add(Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + shrunk.steps() + " steps)"));
-    facts.add(Fact.of("seed", plan.seed()));
-    facts.add(Fact.of("rerun", rerun(c, device)));
-    v.facts().stream().filter(f -> f.key().equals("hint")).findFirst().ifPresent(facts::add);
+    List<Fact> context = List.of(
+        Fact.of("example", first.ref() + " (" + tryLabel + ")  " + firstText),
+        Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + shrunk.steps() + " steps)"),
+        Fact.of("seed", plan.seed()));
     // the whole shrink is this check's time (its kernel calls were counted on the way; not twice)
     nanos.put(PROBES, probesBefore);
     nanos.put(c.id(), checkBefore + System.nanoTime() - t0);
-    sink.accept(Runner.result(op.name(), c, device.label(), "generated from " + first.ref(),
-        new Verdict(kind, facts), micros(c.id()), strict)
+    sink.result(emitted(c, device, "generated from " + first.ref(), shownWith(v, context), micros(c.id()),
+            repro(c, device, first, firstText)).withRerun(Rerun.CLI)
         .withExample(new ExampleRef(first.ref(), true, tryIndex, plan.seed(), firstText)));
+  }
+
+  /**
+   * {@code v} shown with {@code context} (the example, the minimal example, the seed) in place of its
+   * own: for a finding between its details and its hint, else after its facts.
+   */
+  private static Verdict shownWith(Verdict v, List<Fact> context) {
+    if (v.finding() != null) {
+      return v.withContext(context);
+    }
+    List<Fact> facts = new ArrayList<>(v.facts());
+    facts.addAll(context);
+    return v.withContext(facts);
+  }
+
+  /** The result of {@code v} for check {@code c} on {@code device}, told to the listener. */
+  private void emit(Check c, Device device, String where, Verdict v, long micros, Repro repro) {
+    sink.result(emitted(c, device, where, v, micros, repro));
+  }
+
+  /** The result of {@code v} for check {@code c} on {@code device}; an errored one keeps {@code repro} too. */
+  private CheckResult emitted(Check c, Device device, String where, Verdict v, long micros, Repro repro) {
+    CheckResult r = Runner.result(op.name(), c, device.label(), where, v, micros, units.severity(), repro);
+    return v.outcome() == Outcome.ERRORED && repro != null ? r.withFinding(null, repro) : r;
+  }
+
+  /** What reproduces a finding of {@code c} on a generated input from {@code example}. */
+  private Repro repro(Check c, Device device, Example example, String description) {
+    return units.repro(op.name(), c.id(), device, example, description, false);
   }
 
   /**
@@ -452,13 +482,8 @@ final class PropertyPhase {
       } catch (Died d) {
         return true;
       }
-      return v.outcome() == original.outcome() && v.cause().equals(original.cause());
+      return v.sameFailure(original);
     };
-  }
-
-  private String rerun(Check c, Device device) {
-    return "./opcheck check " + units.source() + " --op " + op.name() + " --check " + c.id()
-        + " --device " + device.label() + " --seed " + plan.seed() + " --tries " + plan.tries();
   }
 
   private String describe(Example e, Device device) {

@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
@@ -15,12 +16,12 @@ import java.util.List;
  * @param checks checks to run, in registry order
  * @param seed seed for everything drawn at random
  * @param tries generated inputs per op and device (0: examples only)
- * @param warningsAsErrors whether findings of warning checks are failures ({@code --warnings-as-errors})
+ * @param severity what a finding is: whether warnings are failures ({@code --warnings-as-errors})
  * @param timeout deadline of one unit, unless the op's spec gives its own
  * @param baseline the schema baseline the libraries are compared against, or null
  */
 public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
-    boolean warningsAsErrors, Duration timeout, SchemaBaseline baseline) {
+    SeverityPolicy severity, Duration timeout, SchemaBaseline baseline) {
   public RunPlan {
     targets = List.copyOf(targets);
     devices = List.copyOf(devices);
@@ -28,13 +29,13 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
   }
 
   public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
-      boolean warningsAsErrors, Duration timeout) {
-    this(targets, devices, checks, seed, tries, warningsAsErrors, timeout, null);
+      SeverityPolicy severity, Duration timeout) {
+    this(targets, devices, checks, seed, tries, severity, timeout, null);
   }
 
   /** A plan in which warnings stay warnings (unless a target's spec says otherwise), with the default deadline. */
   public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries) {
-    this(targets, devices, checks, seed, tries, false, RunRequest.DEFAULT_TIMEOUT);
+    this(targets, devices, checks, seed, tries, SeverityPolicy.DEFAULT, RunRequest.DEFAULT_TIMEOUT);
   }
 
   /**
@@ -44,9 +45,9 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
    * @param ops op entries; every op the library registers when no spec names them
    * @param source how the command line named it, for rerun lines: {@code --spec FILE} or {@code --library LIB}
    * @param index its position among the run's targets (the worker's index for it)
-   * @param warningsAsErrors whether its spec makes warnings failures ({@code "warnings-as-errors": true})
+   * @param severity its spec's policy: whether it makes warnings failures ({@code "warnings-as-errors": true})
    */
-  public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index, boolean warningsAsErrors) {
+  public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity) {
     public Target {
       ops = List.copyOf(ops);
     }

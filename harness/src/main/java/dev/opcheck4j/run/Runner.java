@@ -1,19 +1,21 @@
 package dev.opcheck4j.run;
 
-import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.api.ResultListener;
+import dev.opcheck4j.api.Repro;
+import dev.opcheck4j.api.RunListener;
+import dev.opcheck4j.api.SeverityPolicy;
+import dev.opcheck4j.checks.BaselineCheck;
+import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.LibraryCheck;
 import dev.opcheck4j.checks.LibraryView;
-import dev.opcheck4j.checks.PerOpCheck;
+import dev.opcheck4j.checks.OpCheck;
+import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.DispatchTable;
 import dev.opcheck4j.torch.OpSchema;
+import java.time.Instant;
 import java.util.LinkedHashMap;
-import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.checks.generate.ExamplesCheck;
-import dev.opcheck4j.checks.registration.DanglingImplCheck;
-import dev.opcheck4j.checks.registration.ExistsCheck;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.Vary;
@@ -29,7 +31,9 @@ import java.util.Map;
  * listener as soon as it exists; one op's failure, a harness error or a dying worker never stops
  * the others. The runner plans and keeps the prerequisites in this (parent) process; every unit
  * that touches libtorch goes to the op's {@link Kernels}, and a worker that dies on a unit turns
- * it into a {@code kernel.crash} or {@code kernel.timeout} result.
+ * it into the result of the supervisor check that covers how it died. What is special about a check
+ * (what it says of an unknown op, whether it wants a synthesized example, which names its library
+ * results are about) is asked of the check, never decided here by its id.
  */
 public final class Runner {
   private final RunPlan plan;
@@ -46,41 +50,36 @@ public final class Runner {
     return List.copyOf(inputErrors);
   }
 
-  void runLibraryChecks(RunPlan.Target target, Kernels kernels, ResultListener sink) {
-    boolean strict = strict(target);
+  void runLibraryChecks(RunPlan.Target target, Kernels kernels, RunListener sink) {
+    SeverityPolicy severity = severity(target);
     String op = String.join("|", target.library().namespaces()) + "::*";
-    OpUnits units = new OpUnits(plan, target, OpSpec.bare(op), kernels, strict);
+    OpUnits units = new OpUnits(plan, target, OpSpec.bare(op), kernels, severity);
+    String file = target.library().path().getFileName().toString();
     for (Check check : plan.checks()) {
-      if (check.scope() != CheckInfo.Scope.LIBRARY) {
-        continue;
-      }
-      long t = System.nanoTime();
-      if (check instanceof PerOpCheck perOp) {
+      if (check instanceof BaselineCheck baseline) {
         // compares data the worker reported with the baseline: runs here, in the parent
-        runPerOp(perOp, target, op, sink, strict);
-        continue;
-      }
-      Verdict v;
-      try {
-        v = units.evaluate(check.id(), null, null, null);
-      } catch (KernelDeath d) {
-        sink.accept(units.result(d, op, check.id(), null, null, List.of(), micros(t)));
-        continue;
-      }
-      long us = micros(t);
-      String file = target.library().path().getFileName().toString();
-      if (check instanceof DanglingImplCheck && v.outcome() == Outcome.FAILED) {
-        // one result per dangling name, each about the library (the name is no op the library defines)
-        for (String name : DanglingImplCheck.danglingNames(v)) {
-          sink.accept(result(name, check, CheckResult.NONE, CheckResult.NONE, v, us, strict).aboutLibrary(file));
+        started(sink, op, check, null, null);
+        runBaseline(baseline, target, op, sink, severity);
+      } else if (check instanceof LibraryCheck library) {
+        started(sink, op, check, null, null);
+        long t = System.nanoTime();
+        Verdict v;
+        try {
+          v = units.evaluate(check.id(), null, null, null);
+        } catch (KernelDeath d) {
+          sink.result(units.result(d, op, check, check.id(), null, null, List.of(), micros(t)));
+          continue;
         }
-      } else {
-        sink.accept(result(op, check, CheckResult.NONE, CheckResult.NONE, v, us, strict).aboutLibrary(file));
+        long us = micros(t);
+        for (String about : library.resultsAbout(v, op)) {
+          sink.result(result(target, about, check, v, us, severity).aboutLibrary(file));
+        }
       }
     }
   }
 
-  private void runPerOp(PerOpCheck check, RunPlan.Target target, String libraryOp, ResultListener sink, boolean strict) {
+  private void runBaseline(BaselineCheck check, RunPlan.Target target, String libraryOp, RunListener sink,
+      SeverityPolicy severity) {
     long t = System.nanoTime();
     Map<String, OpSchema> schemas = new LinkedHashMap<>();
     Map<String, DispatchTable> tables = new LinkedHashMap<>();
@@ -91,52 +90,52 @@ public final class Runner {
       tables.put(o.name(), new DispatchTable(kernels));
     }
     LibraryView view = new LibraryView(target.library().path().getFileName().toString(), schemas, tables);
-    List<PerOpCheck.OpVerdict> verdicts;
+    List<BaselineCheck.OpVerdict> verdicts;
     try {
       verdicts = check.evaluateEach(view, plan.baseline());
     } catch (RuntimeException e) {
-      verdicts = List.of(new PerOpCheck.OpVerdict(libraryOp,
+      verdicts = List.of(new BaselineCheck.OpVerdict(libraryOp,
           Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage())));
     }
     long us = micros(t);
-    for (PerOpCheck.OpVerdict v : verdicts) {
-      sink.accept(result(v.op(), check, CheckResult.NONE, CheckResult.NONE, v.verdict(), us, strict));
+    for (BaselineCheck.OpVerdict v : verdicts) {
+      sink.result(result(target, v.op(), check, v.verdict(), us, severity));
     }
   }
 
-  /** Whether the target's findings of warning checks are failures (the run's flag or its spec's). */
-  private boolean strict(RunPlan.Target target) {
-    return plan.warningsAsErrors() || target.warningsAsErrors();
+  /** What a finding of the target is: the run's policy, made stricter by its spec's. */
+  private SeverityPolicy severity(RunPlan.Target target) {
+    return plan.severity().and(target.severity());
   }
 
-  void runOp(RunPlan.Target target, OpSpec given, Kernels kernels, ResultListener sink) {
-    boolean strict = strict(target);
+  void runOp(RunPlan.Target target, OpSpec given, Kernels kernels, RunListener sink) {
+    SeverityPolicy severity = severity(target);
     OpSpec spec = given;
     LibraryInfo.Op op = target.library().op(spec.op()).orElse(null);
     if (op == null) {
       List<String> near = UnknownOpException.nearest(spec.op(), target.library().opNames(), 3);
       UnknownOpException e = new UnknownOpException(spec.op(), near, target.library().path().getFileName().toString());
       inputErrors.add(spec.ref() + ": " + e.getMessage());
-      Verdict v =
-          Verdict.failed(
-              spec.op() + " registered by " + target.library().path().getFileName(),
-              "not registered",
-              e.suggestions().isEmpty()
-                  ? "check the name in the spec against './opcheck list --library " + target.library().path() + "'"
-                  : "did you mean " + String.join(", ", e.suggestions()) + "?");
-      sink.accept(result(spec.op(), new ExistsCheck(), CheckResult.NONE, CheckResult.NONE, v, 0, strict));
+      for (Check check : BuiltinChecks.all()) {
+        if (check instanceof OpCheck opCheck) {
+          var v = opCheck.onUnknownOp(e, target.library().path().toString());
+          if (v.isPresent()) {
+            sink.result(result(target, spec.op(), check, v.get(), 0, severity));
+          }
+        }
+      }
       return;
     }
-    OpUnits units = new OpUnits(plan, target, spec, kernels, strict);
-    // no silent pass: an op without examples gets one synthesized from its schema (in the worker), or says why not
-    if (spec.examples().isEmpty() && spec.skipReason(ExamplesCheck.ID).isEmpty()) {
+    OpUnits units = new OpUnits(plan, target, spec, kernels, severity);
+    OpCheck synthesizing = wantsExample(spec);
+    if (synthesizing != null) {
       long t = System.nanoTime();
       ExampleSearch.Found found;
       try {
         found = units.synthesize(op.name());
       } catch (KernelDeath d) {
-        sink.accept(units.result(d, op.name(), ExamplesCheck.ID + " (synthesizing an example)", Device.CPU, null,
-            List.of(), micros(t)));
+        sink.result(units.result(d, op.name(), null, synthesizing.id() + " (synthesizing an example)", Device.CPU,
+            null, List.of(), micros(t)));
         found = new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
             + d.getMessage());
       }
@@ -170,10 +169,12 @@ public final class Runner {
             }
             if (spec.examples().isEmpty()) {
               Verdict v = Verdict.skipped("no examples for this op (give some in a spec file)");
+              started(sink, op.name(), check, d, null);
               emit(units, op, check, d, null, v, 0, seen, sink);
             }
             for (Example ex : spec.examples()) {
               if (invalid.containsKey(ex)) {
+                started(sink, op.name(), check, d, ex);
                 emit(units, op, check, d, ex, Verdict.skipped("invalid example: " + invalid.get(ex)), 0, seen, sink);
               } else {
                 once(units, spec, op, check, d, ex, seen, sink);
@@ -184,13 +185,29 @@ public final class Runner {
       }
     }
     if (plan.tries() > 0 && invalid.isEmpty()) {
-      PropertyPhase generated = new PropertyPhase(plan, units, spec, op, sink, strict);
+      PropertyPhase generated = new PropertyPhase(plan, units, spec, op, sink);
       for (Device d : devices) {
         if (d != Device.META && (d != Device.CUDA || cudaAvailable)) {
           generated.run(d, seen);
         }
       }
     }
+  }
+
+  /** The first check that wants an example synthesized for {@code spec} (the op gives none), or null. */
+  private static OpCheck wantsExample(OpSpec spec) {
+    for (Check check : BuiltinChecks.all()) {
+      if (check instanceof OpCheck opCheck && opCheck.wantsSynthesizedExample(spec)) {
+        return opCheck;
+      }
+    }
+    return null;
+  }
+
+  /** Tells the listener a check starts on one (op, device, example). */
+  static void started(RunListener sink, String op, Check check, Device device, Example example) {
+    sink.unitStarted(new RunListener.UnitEvent(op, check.id(), device == null ? CheckResult.NONE : device.label(),
+        example == null ? CheckResult.NONE : example.ref(), Instant.now()));
   }
 
   /** Binds every example on the CPU once; the ones that do not fit the schema (or the machine) are input errors. */
@@ -224,7 +241,8 @@ public final class Runner {
       Device device,
       Example example,
       Map<String, Outcome> seen,
-      ResultListener sink) {
+      RunListener sink) {
+    started(sink, op.name(), check, device, example);
     long t = System.nanoTime();
     Verdict v = precondition(check, spec, device, seen);
     if (v == null) {
@@ -235,7 +253,7 @@ public final class Runner {
         v = units.evaluate(check.id(), op.name(), device, example);
       } catch (KernelDeath d) {
         seen.merge(key(check.id(), device), Outcome.FAILED, Runner::worse);
-        sink.accept(units.result(d, op.name(), check.id(), device, example, List.of(), micros(t)));
+        sink.result(units.result(d, op.name(), check, check.id(), device, example, List.of(), micros(t)));
         return;
       }
     }
@@ -269,13 +287,11 @@ public final class Runner {
       Verdict v,
       long micros,
       Map<String, Outcome> seen,
-      ResultListener sink) {
-    String dev = device == null ? CheckResult.NONE : device.label();
-    String ex = example == null ? CheckResult.NONE : example.ref();
-    CheckResult r = result(op.name(), check, dev, ex, v, micros, units.strict());
+      RunListener sink) {
+    CheckResult r = result(op.name(), check, device, example, v, micros, units.severity(), units);
     // the worst outcome over a device's examples decides what dependants see
     seen.merge(key(check.id(), device), r.outcome(), Runner::worse);
-    sink.accept(r);
+    sink.result(r);
   }
 
   static long micros(long t0) {
@@ -301,14 +317,30 @@ public final class Runner {
     return checkId + "@" + (device == null ? "-" : device.label());
   }
 
+  /** {@link #result(String, Check, String, String, Verdict, long, SeverityPolicy, Repro)} for a unit of {@code units}. */
+  static CheckResult result(String op, Check check, Device device, Example example, Verdict v, long micros,
+      SeverityPolicy severity, OpUnits units) {
+    return result(op, check, device == null ? CheckResult.NONE : device.label(),
+        example == null ? CheckResult.NONE : example.ref(), v, micros, severity,
+        units.repro(op, check.id(), device, example, null, false));
+  }
+
+  /** A result about {@code op} of the target, on no device and no example. */
+  private CheckResult result(RunPlan.Target target, String op, Check check, Verdict v, long micros,
+      SeverityPolicy severity) {
+    return result(op, check, CheckResult.NONE, CheckResult.NONE, v, micros, severity,
+        new Repro(target.source(), op, check.id(), null, plan.seed(), plan.tries(), null, null, false));
+  }
+
   /**
-   * The result of a verdict: a check's finding (a FAILED verdict) has the outcome its severity gives,
-   * WARNING for a warning check unless {@code strict} makes warnings failures.
+   * The result of a verdict: a check's finding (a FAILED verdict) has the outcome the severity
+   * policy gives it ({@link SeverityPolicy#findingOutcome}), and carries the finding and {@code repro}.
    */
-  static CheckResult result(
-      String op, Check check, String device, String example, Verdict v, long micros, boolean strict) {
-    Outcome o = v.outcome() == Outcome.FAILED ? new dev.opcheck4j.api.SeverityPolicy(strict).findingOutcome(check.info()) : v.outcome();
-    return new CheckResult(op, check.id(), device, example, o, v.facts(), micros);
+  static CheckResult result(String op, Check check, String device, String example, Verdict v, long micros,
+      SeverityPolicy severity, Repro repro) {
+    Outcome o = v.outcome() == Outcome.FAILED ? severity.findingOutcome(check.info()) : v.outcome();
+    CheckResult r = new CheckResult(op, check.id(), device, example, o, v.facts(), micros);
+    return v.finding() == null ? r : r.withFinding(v.finding(), repro);
   }
 
 }

@@ -276,7 +276,7 @@ final class WorkerProcess implements Kernels {
     }
     if (line == null) {
       kill();
-      throw new KernelDeath(KernelDeath.TIMEOUT, "no answer after " + seconds(deadline) + " while " + doing
+      throw new KernelDeath(new dev.opcheck4j.api.Cause.Timeout(deadline.toSeconds()), "no answer after " + seconds(deadline) + " while " + doing
               + "; the worker and its process group were killed",
           List.of(
               Fact.of("deadline", seconds(deadline) + " (--timeout SECONDS, or \"timeout\" for the op in the spec)"),
@@ -305,7 +305,6 @@ final class WorkerProcess implements Kernels {
     List<Fact> facts = new ArrayList<>();
     Optional<ErrorFile> hs = ErrorFile.read(errorFile);
     String cause = hs.map(ErrorFile::cause).orElse(statusText(status));
-    facts.add(Fact.of("cause", cause));
     facts.add(Fact.of("exit status", status + (status > 128 ? " (signal " + (status - 128) + ", "
         + signalName(status - 128) + ")" : hs.isPresent() ? " (after the JVM wrote its error file)" : "")));
     hs.ifPresent(h -> {
@@ -315,7 +314,9 @@ final class WorkerProcess implements Kernels {
       facts.add(Fact.of("error file", errorFile.toAbsolutePath()));
     });
     facts.add(Fact.of("worker output", tail()));
-    return new KernelDeath(KernelDeath.CRASH, cause, facts);
+    String signal = hs.map(h -> h.cause().split(" ")[0]).filter(w -> w.startsWith("SIG"))
+        .orElse(status > 128 ? signalName(status - 128) : "exit " + status);
+    return new KernelDeath(new dev.opcheck4j.api.Cause.Crash(signal), cause, facts);
   }
 
   private String statusText(int status) {

@@ -178,7 +178,7 @@ class ExampleGeneratorTests {
     java.util.function.Predicate<Choices> fails = c -> {
       try {
         Example e = gen.generate(c);
-        return check.evaluate(new Subject(null, op, spec, Device.CPU, e, 1L)).outcome() == Outcome.FAILED;
+        return check.evaluateExample(new Subject(null, op, spec, Device.CPU, e, 1L)).outcome() == Outcome.FAILED;
       } catch (Exception ex) {
         return false;
       }

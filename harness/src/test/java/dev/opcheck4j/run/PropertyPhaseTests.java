@@ -3,6 +3,8 @@ package dev.opcheck4j.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.Choices;
@@ -26,16 +28,20 @@ class PropertyPhaseTests {
     for (SpecValue v : e.args()) {
       if (v.isObject() && v.object().containsKey("tensor")) {
         if (!"contiguous".equals(v.object().get("layout").value())) {
-          return Verdict.failed("accepted", "raised: a must be contiguous", "-");
+          return rejected("a must be contiguous");
         }
       }
     }
     for (SpecValue v : e.args()) {
       if (v.isObject() && "float64".equals(v.object().get("dtype").value())) {
-        return Verdict.failed("accepted", "raised: a must be float32, got " + v.object().get("tensor").list().size() + "-d float64", "-");
+        return rejected("a must be float32, got " + v.object().get("tensor").list().size() + "-d float64");
       }
     }
     return Verdict.passed();
+  }
+
+  static Verdict rejected(String message) {
+    return Verdict.failed(Finding.of("accepted", "raised: " + message, "-", new Cause.Rejection(message)));
   }
 
   static String field(SpecValue tensor, String key) {
@@ -58,12 +64,13 @@ class PropertyPhaseTests {
         continue;
       }
       Verdict original = judge.apply(e);
-      assertEquals("raised: a must be contiguous", original.cause());
+      assertEquals(new Cause.Rejection("a must be contiguous"), original.finding().cause());
       Shrinker.Result r = new Shrinker(PropertyPhase.keepsCause(gen, judge, original), 300).shrink(c.sequence());
       Example minimal = gen.generate(Choices.replay(r.sequence()));
       Verdict v = judge.apply(minimal);
       assertEquals(Outcome.FAILED, v.outcome());
-      assertEquals("raised: a must be contiguous", v.cause(), "the shrunk input fails for the original's reason");
+      assertEquals(new Cause.Rejection("a must be contiguous"), v.finding().cause(),
+          "the shrunk input fails for the original's reason");
       assertEquals("float32", field(minimal.args().get(0), "dtype"), "float64 was not the cause, so it shrank away");
       assertTrue(r.steps() > 0);
       return;
@@ -71,10 +78,20 @@ class PropertyPhaseTests {
   }
 
   @Test
-  void theCauseIgnoresSizesAndValuesButNotWords() {
-    assertEquals(Verdict.failed("e", "output 0 sizes [2, 3] on meta, [3, 2] real", "h").cause(),
-        Verdict.failed("e", "output 0 sizes [0, 1] on meta, [1, 0] real; output 0 strides [1] on meta", "h").cause());
-    assertTrue(!Verdict.failed("e", "raised: x must be float32", "h").cause()
-        .equals(Verdict.failed("e", "raised: x must be contiguous", "h").cause()));
+  void aRejectionIsTheSameCauseWhatEverItsSizesAndValuesButNotItsWords() {
+    assertTrue(rejected("expected sizes [2, 3], got 5").sameFailure(rejected("expected sizes [0, 1], got 2")));
+    assertTrue(!rejected("x must be float32").sameFailure(rejected("x must be contiguous")));
+  }
+
+  @Test
+  void aMetadataMismatchIsTheSameCauseOnlyForTheSameOutputAndProperty() {
+    Verdict sizes = Verdict.failed(Finding.of("e", "output 0 sizes [2, 3] on meta", "h",
+        new Cause.MetadataMismatch("output 0", "sizes")));
+    Verdict smaller = Verdict.failed(Finding.of("e", "output 0 sizes [0, 1] on meta", "h",
+        new Cause.MetadataMismatch("output 0", "sizes")));
+    Verdict strides = Verdict.failed(Finding.of("e", "output 0 strides [1] on meta", "h",
+        new Cause.MetadataMismatch("output 0", "strides")));
+    assertTrue(sizes.sameFailure(smaller));
+    assertTrue(!sizes.sameFailure(strides));
   }
 }

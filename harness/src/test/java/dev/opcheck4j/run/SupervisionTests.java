@@ -52,8 +52,8 @@ class SupervisionTests {
     private Verdict one(Protocol.Unit unit) throws KernelDeath {
       seen.add(unit);
       if (dies.test(unit)) {
-        throw new KernelDeath(KernelDeath.CRASH, "killed by SIGSEGV", List.of(Fact.of("cause", "killed by SIGSEGV"),
-            Fact.of("exit status", "139 (signal 11, SIGSEGV)")));
+        throw new KernelDeath(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
+            List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")));
       }
       return unit.kind() == Protocol.Kind.BIND ? Verdict.passed(Fact.of("description", "numel=" + numel(unit.example())))
           : Verdict.passed();
@@ -75,10 +75,15 @@ class SupervisionTests {
   private static List<CheckResult> run(Kernels kernels, int tries, Example ex) {
     OpSpec spec = new OpSpec("t::f", List.of(), Map.of(), Optional.empty(), List.of(ex), "t.json#ops[0]",
         OpSpec.Gradcheck.DEFAULT, Vary.NONE);
-    RunPlan.Target target = new RunPlan.Target(LIB, List.of(spec), "--spec t.json", 0, false);
-    RunPlan plan = new RunPlan(List.of(target), List.of(Device.CPU), BuiltinChecks.all(), 3L, tries, false, Duration.ofSeconds(5));
+    RunPlan.Target target = new RunPlan.Target(LIB, List.of(spec), "--spec t.json", 0, dev.opcheck4j.api.SeverityPolicy.DEFAULT);
+    RunPlan plan = new RunPlan(List.of(target), List.of(Device.CPU), BuiltinChecks.all(), 3L, tries, dev.opcheck4j.api.SeverityPolicy.DEFAULT, Duration.ofSeconds(5));
     List<CheckResult> out = new ArrayList<>();
-    new Runner(plan, false).runOp(target, spec, kernels, out::add);
+    new Runner(plan, false).runOp(target, spec, kernels, new dev.opcheck4j.api.RunListener() {
+      @Override
+      public void result(CheckResult r) {
+        out.add(r);
+      }
+    });
     return out;
   }
 

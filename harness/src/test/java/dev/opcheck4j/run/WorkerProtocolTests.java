@@ -85,7 +85,7 @@ class WorkerProtocolTests {
     KernelDeath d = assertThrows(KernelDeath.class, () -> worker.run(List.of(accepts("crash_ops::chatty", tensor(3)),
         accepts("crash_ops::chatty", tensor(4)), accepts("crash_ops::null_deref", tensor(3)),
         accepts("crash_ops::chatty", tensor(5))), false, DEADLINE));
-    assertEquals(KernelDeath.CRASH, d.check());
+    assertEquals(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), d.death());
     assertEquals(2, d.completed().size(), "the third unit was in flight");
     d.completed().forEach(x -> assertEquals(Outcome.PASSED, x.verdict().outcome()));
     assertTrue(d.getMessage().contains("SIGSEGV"), d.getMessage());

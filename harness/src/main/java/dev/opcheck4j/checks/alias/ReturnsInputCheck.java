@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.alias;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -17,17 +19,17 @@ import dev.opcheck4j.generate.BoundExample;
  * (a!) alias as a mutated input is allowed here (SchemaCheckMode allows it) and left to
  * schema.functionalizable, so one defect trips one check.
  */
-public final class ReturnsInputCheck extends CheckBase {
+public final class ReturnsInputCheck extends CheckBase implements ExampleCheck {
   public static final String ID = "alias.returns-input";
 
   public ReturnsInputCheck() {
-    super(CheckInfo.error(ID, Scope.EXAMPLE, "no output is the very input tensor object")
+    super(Declaration.error(ID, "no output is the very input tensor object")
         .requires(KernelErrorCheck.ID)
         .onGeneratedInputs());
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateExample(Subject s) throws Exception {
     BoundExample ex = OpCall.bind(s, s.device());
     OpCall.Outputs out = OpCall.call(s, ex);
     if (out.tensors().isEmpty()) {
@@ -40,12 +42,12 @@ public final class ReturnsInputCheck extends CheckBase {
           // SchemaCheckMode allows returning a mutable input; torch.compile does not: schema.functionalizable says so
           left.add(o.label() + " is '" + in.argument() + "', declared (a!) on both sides: see " + FunctionalizableCheck.ID);
         } else if (o.tensor().is_same(in.tensor())) {
-          return Verdict.failed(
+          return Verdict.failed(Finding.of(
               o.label() + " is a new tensor or a view",
               o.label() + " is the input tensor '" + in.argument() + "' itself",
               "return a new tensor (or a view made with view/as_strided); for an in-place op return"
                   + " nothing ('-> ()')",
-              OpCall.exampleFact(s, ex));
+              new Cause.Contract("returns an input", o.label() + " is '" + in.argument() + "'")), OpCall.exampleFact(s, ex));
         }
       }
     }

@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.autograd;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -25,12 +27,12 @@ import org.bytedeco.pytorch.global.torch;
  * dtype: the part of opcheck's aot_dispatch tests that runs without Python. A backward that only
  * works on real data breaks torch.compile. Runs on meta only.
  */
-public final class MetaBackwardCheck extends CheckBase {
+public final class MetaBackwardCheck extends CheckBase implements ExampleCheck {
   public static final String ID = "autograd.meta";
 
   public MetaBackwardCheck() {
-    super(CheckInfo.error(ID, Scope.EXAMPLE, "forward and backward run on meta tensors, with gradients shaped like their inputs")
-        .requires(FakeMissingCheck.ID, "kernel.error"));
+    super(Declaration.error(ID, "forward and backward run on meta tensors, with gradients shaped like their inputs")
+        .requires(FakeMissingCheck.ID, dev.opcheck4j.checks.kernel.KernelErrorCheck.ID));
   }
 
   @Override
@@ -39,7 +41,7 @@ public final class MetaBackwardCheck extends CheckBase {
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateExample(Subject s) throws Exception {
     BoundExample ex = OpCall.bind(s, Device.META);
     List<Tensor> inputs = new ArrayList<>();
     List<String> names = new ArrayList<>();
@@ -71,11 +73,12 @@ public final class MetaBackwardCheck extends CheckBase {
       grads = torch.grad(new TensorVector(outputs.toArray(new Tensor[0])), new TensorVector(inputs.toArray(new Tensor[0])),
           new TensorVector(seeds.toArray(new Tensor[0])), new BoolOptional(false), false, true);
     } catch (RuntimeException e) {
-      return Verdict.failed("backward runs on meta tensors",
-          "backward raised on meta: " + NativeStrings.firstLine(e.getMessage()),
+      String raised = NativeStrings.firstLine(e.getMessage());
+      return Verdict.failed(Finding.of("backward runs on meta tensors",
+          "backward raised on meta: " + raised,
           "the backward calls an op with no Meta kernel (or reads data); torch.compile traces backward on"
               + " fake tensors, so every op in it needs a meta implementation",
-          example);
+          new Cause.Rejection(raised)), example);
     }
     for (int k = 0; k < inputs.size(); k++) {
       Tensor g = new Tensor(grads.get(k)); // own it: vector elements are references
@@ -85,10 +88,11 @@ public final class MetaBackwardCheck extends CheckBase {
       long[] gs = g.sizes().vec().get();
       long[] is = inputs.get(k).sizes().vec().get();
       if (!Arrays.equals(gs, is) || g.scalar_type().intern() != inputs.get(k).scalar_type().intern()) {
-        return Verdict.failed("the gradient of '" + names.get(k) + "' has its shape and dtype",
+        return Verdict.failed(Finding.of("the gradient of '" + names.get(k) + "' has its shape and dtype",
             "grad " + TensorSpec.dtypeName(g.scalar_type()) + Arrays.toString(gs) + " for input "
                 + TensorSpec.dtypeName(inputs.get(k).scalar_type()) + Arrays.toString(is),
-            "make the backward return gradients shaped like the inputs (sum over broadcast dims)", example);
+            "make the backward return gradients shaped like the inputs (sum over broadcast dims)",
+            new Cause.MetadataMismatch("gradient of '" + names.get(k) + "'", "shape and dtype")), example);
       }
     }
     return Verdict.passed(Fact.of("gradients", inputs.size()));

@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.determinism;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -15,17 +17,17 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Two calls on equal inputs give bitwise-equal outputs. An op may opt out in the spec with a reason. */
-public final class DeterminismCheck extends CheckBase implements ValueCheck {
+public final class DeterminismCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "determinism";
 
   public DeterminismCheck() {
-    super(CheckInfo.error(ID, Scope.EXAMPLE, "two calls on equal inputs give bitwise-equal outputs")
+    super(Declaration.error(ID, "two calls on equal inputs give bitwise-equal outputs")
         .requires(KernelErrorCheck.ID)
         .onGeneratedInputs());
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateExample(Subject s) throws Exception {
     BoundExample first = OpCall.bind(s, s.device());
     List<OpCall.Output> a = OpCall.observed(s, first, OpCall.call(s, first));
     BoundExample second = OpCall.bind(s, s.device());
@@ -39,22 +41,23 @@ public final class DeterminismCheck extends CheckBase implements ValueCheck {
       long[] xs = x.sizes().vec().get();
       if (!Arrays.equals(xs, y.sizes().vec().get())) {
         return fail(s, first, a.get(i).label() + " sizes " + Arrays.toString(xs) + " then "
-            + Arrays.toString(y.sizes().vec().get()));
+            + Arrays.toString(y.sizes().vec().get()), new Cause.MetadataMismatch(a.get(i).label(), "sizes"));
       }
       var diff = TensorCopies.bitwiseDifference(x, y);
       if (diff.isPresent()) {
-        return fail(s, first, a.get(i).label() + ": " + diff.get() + " between two calls");
+        return fail(s, first, a.get(i).label() + ": " + diff.get() + " between two calls",
+            new Cause.ValueMismatch(a.get(i).label()));
       }
     }
     return Verdict.passed(Fact.of("outputs compared", a.size()));
   }
 
-  private static Verdict fail(Subject s, BoundExample ex, String butWas) {
-    return Verdict.failed(
+  private static Verdict fail(Subject s, BoundExample ex, String butWas, Cause cause) {
+    return Verdict.failed(Finding.of(
         "bitwise-equal outputs from two calls on equal inputs",
         butWas,
         "remove hidden state (static counters, uninitialized memory, unordered parallel reductions), or"
             + " opt out in the spec: \"skip\": [\"determinism\"] with a \"why\"",
-        OpCall.exampleFact(s, ex));
+        cause), OpCall.exampleFact(s, ex));
   }
 }

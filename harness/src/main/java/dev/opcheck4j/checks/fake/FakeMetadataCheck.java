@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.fake;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -24,17 +26,17 @@ import org.bytedeco.pytorch.Tensor;
  * which are tensors, sizes, dtype, strides (dims of size > 1, non-empty tensors), storage offset, and which outputs alias
  * which inputs. Runs for each real device; meta is the reference.
  */
-public final class FakeMetadataCheck extends CheckBase implements ValueCheck {
+public final class FakeMetadataCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "fake.metadata";
 
   public FakeMetadataCheck() {
-    super(CheckInfo.error(ID, Scope.EXAMPLE, "outputs on meta tensors match the real outputs' metadata and aliasing")
+    super(Declaration.error(ID, "outputs on meta tensors match the real outputs' metadata and aliasing")
         .requires(FakeMissingCheck.ID, KernelErrorCheck.ID)
         .onGeneratedInputs());
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateExample(Subject s) throws Exception {
     BoundExample real = OpCall.bind(s, s.device());
     BoundExample meta = OpCall.bind(s, Device.META);
     OpCall.Outputs realOut = OpCall.call(s, real);
@@ -43,42 +45,48 @@ public final class FakeMetadataCheck extends CheckBase implements ValueCheck {
     try {
       metaOut = OpCall.call(s, meta);
     } catch (OpCall.KernelError e) {
-      return Verdict.failed(
+      return Verdict.failed(Finding.of(
           "the meta kernel accepts what the " + s.device().label() + " kernel accepts",
           "meta kernel raised: " + e.getMessage(),
           "make the Meta kernel check the same conditions as the real kernel, and only those",
-          example);
+          new Cause.Rejection(e.getMessage())), example);
     }
-    List<String> mismatches = compare(realOut, real, metaOut, meta);
+    List<Mismatch> mismatches = compare(realOut, real, metaOut, meta);
     if (mismatches.isEmpty()) {
       return Verdict.passed(Fact.of("outputs compared", realOut.values().isEmpty()
           ? "none (the op returns nothing; the meta kernel accepted the inputs)" : String.valueOf(realOut.values().size())));
     }
-    return Verdict.failed(
+    Mismatch first = mismatches.get(0);
+    return Verdict.failed(Finding.of(
         "meta outputs match " + s.device().label() + " outputs (sizes, dtype, strides, storage offset, aliasing)",
-        String.join("; ", mismatches),
+        String.join("; ", mismatches.stream().map(Mismatch::text).toList()),
         "make the Meta kernel allocate its outputs exactly as the real kernel does (new_empty with the"
             + " same sizes and dtype; same memory format)",
-        example);
+        new Cause.MetadataMismatch(first.where(), first.property())), example);
   }
 
-  static List<String> compare(OpCall.Outputs real, BoundExample realIn, OpCall.Outputs meta, BoundExample metaIn) {
-    List<String> out = new ArrayList<>();
+  /** One difference between a meta output and the real one: where, which property, and as text. */
+  record Mismatch(String where, String property, String text) {}
+
+  static List<Mismatch> compare(OpCall.Outputs real, BoundExample realIn, OpCall.Outputs meta, BoundExample metaIn) {
+    List<Mismatch> out = new ArrayList<>();
     if (real.values().size() != meta.values().size()) {
-      out.add("meta returned " + meta.values().size() + " values, " + real.values().size() + " expected");
+      out.add(new Mismatch("outputs", "count",
+          "meta returned " + meta.values().size() + " values, " + real.values().size() + " expected"));
       return out;
     }
     for (int i = 0; i < real.values().size(); i++) {
       IValue r = real.values().get(i);
       IValue m = meta.values().get(i);
       if (r.isTensor() != m.isTensor() || r.isTensorList() != m.isTensorList()) {
-        out.add("output " + i + " is " + (r.isTensor() ? "a tensor" : r.tagKind().getString())
-            + " on the real device but " + (m.isTensor() ? "a tensor" : m.tagKind().getString()) + " on meta");
+        out.add(new Mismatch("output " + i, "kind", "output " + i + " is " + (r.isTensor() ? "a tensor" : r.tagKind().getString())
+            + " on the real device but " + (m.isTensor() ? "a tensor" : m.tagKind().getString()) + " on meta"));
       }
     }
     if (!out.isEmpty() || real.tensors().size() != meta.tensors().size()) {
       if (out.isEmpty()) {
-        out.add("meta returned " + meta.tensors().size() + " tensors, " + real.tensors().size() + " expected");
+        out.add(new Mismatch("outputs", "tensor count",
+            "meta returned " + meta.tensors().size() + " tensors, " + real.tensors().size() + " expected"));
       }
       return out;
     }
@@ -89,29 +97,31 @@ public final class FakeMetadataCheck extends CheckBase implements ValueCheck {
       long[] rs = r.sizes().vec().get();
       long[] ms = m.sizes().vec().get();
       if (!Arrays.equals(rs, ms)) {
-        out.add(label + " sizes " + Arrays.toString(ms) + " on meta, " + Arrays.toString(rs) + " real");
+        out.add(new Mismatch(label, "sizes", label + " sizes " + Arrays.toString(ms) + " on meta, " + Arrays.toString(rs) + " real"));
         continue;
       }
       if (r.scalar_type().intern() != m.scalar_type().intern()) {
-        out.add(label + " dtype " + TensorSpec.dtypeName(m.scalar_type()) + " on meta, "
-            + TensorSpec.dtypeName(r.scalar_type()) + " real");
+        out.add(new Mismatch(label, "dtype", label + " dtype " + TensorSpec.dtypeName(m.scalar_type()) + " on meta, "
+            + TensorSpec.dtypeName(r.scalar_type()) + " real"));
       }
       long[] rst = r.strides().vec().get();
       long[] mst = m.strides().vec().get();
       // strides of an empty tensor mean nothing (PyTorch compares only when numel > 0)
       for (int d = 0; d < rs.length && r.numel() > 0; d++) {
         if (rs[d] > 1 && rst[d] != mst[d]) {
-          out.add(label + " strides " + Arrays.toString(mst) + " on meta, " + Arrays.toString(rst) + " real");
+          out.add(new Mismatch(label, "strides",
+              label + " strides " + Arrays.toString(mst) + " on meta, " + Arrays.toString(rst) + " real"));
           break;
         }
       }
       if (r.storage_offset() != m.storage_offset()) {
-        out.add(label + " storage offset " + m.storage_offset() + " on meta, " + r.storage_offset() + " real");
+        out.add(new Mismatch(label, "storage offset",
+            label + " storage offset " + m.storage_offset() + " on meta, " + r.storage_offset() + " real"));
       }
       String ra = aliases(r, realIn);
       String ma = aliases(m, metaIn);
       if (!ra.equals(ma)) {
-        out.add(label + " aliases " + ma + " on meta, " + ra + " real");
+        out.add(new Mismatch(label, "aliasing", label + " aliases " + ma + " on meta, " + ra + " real"));
       }
     }
     return out;

@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.fake;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.OpCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
@@ -11,25 +13,26 @@ import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.DispatchTable;
 
 /** The op has a Meta kernel or a composite kernel, so it can run on meta/fake tensors (torch.compile, export). */
-public final class FakeMissingCheck extends CheckBase {
+public final class FakeMissingCheck extends CheckBase implements OpCheck {
   public static final String ID = "fake.missing";
 
   public FakeMissingCheck() {
-    super(CheckInfo.error(ID, Scope.OP, "the op has a Meta kernel or a composite kernel")
+    super(Declaration.error(ID, "the op has a Meta kernel or a composite kernel")
         .requires(AnyKernelCheck.ID));
   }
 
   @Override
-  public Verdict evaluate(Subject s) {
+  public Verdict evaluateOp(Subject s) {
     DispatchTable t = s.op().table();
     var serving = t.kernelServing(Device.META.dispatchKey());
     if (serving.isPresent()) {
       return Verdict.passed(Fact.of("kernel", t.describe(serving.get())));
     }
-    return Verdict.failed(
+    return Verdict.failed(Finding.of(
         "a Meta kernel or a composite kernel for " + s.op().name(),
         "kernels only at " + String.join(", ", t.keys()),
         "add STABLE_TORCH_LIBRARY_IMPL(" + s.op().namespace() + ", Meta, m) with a kernel that computes"
-            + " the output's sizes, strides and dtype without touching data");
+            + " the output's sizes, strides and dtype without touching data",
+        new Cause.Contract("no meta kernel", s.op().name())));
   }
 }

@@ -1,9 +1,10 @@
 package dev.opcheck4j.checks.fake;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.checks.Subject;
@@ -19,11 +20,11 @@ import dev.opcheck4j.torch.Device;
  * too. opcheck does not ask fake kernels to repeat input validation, so this is a warning: under
  * torch.compile the error then appears only when the compiled code runs, not while tracing.
  */
-public final class PermissiveMetaCheck extends CheckBase implements RejectionCheck, ValueCheck {
+public final class PermissiveMetaCheck extends ValueCheck implements RejectionCheck {
   public static final String ID = "fake.permissive";
 
   public PermissiveMetaCheck() {
-    super(CheckInfo.warning(ID, Scope.GENERATED, "the meta kernel raises on the generated inputs the real kernel raises on")
+    super(Declaration.warning(ID, "the meta kernel raises on the generated inputs the real kernel raises on")
         .requires(FakeMissingCheck.ID, KernelErrorCheck.ID)
         .onGeneratedInputs());
   }
@@ -42,11 +43,11 @@ public final class PermissiveMetaCheck extends CheckBase implements RejectionChe
       return Verdict.passed(Fact.of("meta kernel raised", e.getMessage()));
     }
     String device = s.device().label();
-    return Verdict.failed(
+    return Verdict.failed(Finding.of(
         "the meta kernel raises where the " + device + " kernel raises",
         "the meta kernel accepts an input the " + device + " kernel raised on: " + realError,
         "fake kernels need not validate inputs (opcheck does not ask it), so this is a warning; to report the"
-            + " error while tracing too, check the same condition in the Meta kernel")
-        .withKind("the " + device + " kernel raised: " + Verdict.normalize(realError));
+            + " error while tracing too, check the same condition in the Meta kernel",
+        new Cause.Rejection(realError)));
   }
 }

@@ -1,9 +1,10 @@
 package dev.opcheck4j.checks.generate;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.GenerationCheck;
 import dev.opcheck4j.checks.GenerationStats;
 import dev.opcheck4j.checks.Subject;
@@ -18,11 +19,11 @@ import java.util.List;
  * When it rejected more than half, the generated inputs mostly tested nothing: a warning saying
  * which argument made it reject them and how to narrow generation.
  */
-public final class DomainCheck extends CheckBase implements GenerationCheck, ValueCheck {
+public final class DomainCheck extends ValueCheck implements GenerationCheck {
   public static final String ID = "generate.domain";
 
   public DomainCheck() {
-    super(CheckInfo.warning(ID, Scope.GENERATED, "most generated inputs are inside the op's domain (the kernel accepts them)")
+    super(Declaration.warning(ID, "most generated inputs are inside the op's domain (the kernel accepts them)")
         .requires(KernelErrorCheck.ID)
         .onGeneratedInputs());
   }
@@ -45,14 +46,12 @@ public final class DomainCheck extends CheckBase implements GenerationCheck, Val
     if (st.discarded() * 2 <= st.tries()) {
       return Verdict.passed(facts);
     }
-    List<Fact> out = new ArrayList<>();
-    out.add(Fact.of("expected", "the " + s.device().label() + " kernel accepts most generated inputs"));
-    out.add(Fact.of("but was", "it raised on " + st.discarded() + " of " + st.tries()
-        + ": more than half of the generated inputs were outside the op's domain"));
-    out.addAll(facts);
-    out.add(Fact.of("hint", "narrow generation with \"vary\" in the spec: ranges for non-tensor"
+    return Verdict.failed(new Finding("the " + s.device().label() + " kernel accepts most generated inputs",
+        "it raised on " + st.discarded() + " of " + st.tries()
+            + ": more than half of the generated inputs were outside the op's domain",
+        "narrow generation with \"vary\" in the spec: ranges for non-tensor"
         + " arguments ({\"box\": {\"int\": [0, 64]}}) or the dtypes it accepts ({\"dtype\": [\"float32\"]}),"
-        + " or declare its \"domain\""));
-    return Verdict.failed(out);
+        + " or declare its \"domain\"",
+        new Cause.Contract("most generated inputs outside the domain", s.device().label()), facts, List.of()));
   }
 }

@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.gradcheck;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -22,17 +24,17 @@ import org.bytedeco.pytorch.global.torch;
  * Backward is linear in the incoming gradient: a zero grad_output gives zero (or undefined) input
  * gradients, and doubling grad_output doubles them. One forward, three backward calls on its graph.
  */
-public final class GradOutputCheck extends CheckBase implements ValueCheck {
+public final class GradOutputCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "gradcheck.grad-output";
 
   public GradOutputCheck() {
-    super(CheckInfo.error(ID, Scope.EXAMPLE, "backward is linear in grad_output (zero gives zero, double gives double)")
+    super(Declaration.error(ID, "backward is linear in grad_output (zero gives zero, double gives double)")
         .requires(KernelErrorCheck.ID)
         .onGeneratedInputs());
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateExample(Subject s) throws Exception {
     GradFunction f = GradFunction.of(s, s.device());
     String skip = Preconditions.skipReason(f);
     if (skip != null) {
@@ -73,17 +75,19 @@ public final class GradOutputCheck extends CheckBase implements ValueCheck {
     for (int k = 0; k < inputs.size(); k++) {
       String name = f.names.get(k);
       if (fromZero.get(k) != null && max(TensorCopies.doubles(fromZero.get(k).abs())) != 0) {
-        return Verdict.failed("a zero grad_output gives a zero or undefined gradient for '" + name + "'",
+        return Verdict.failed(Finding.of("a zero grad_output gives a zero or undefined gradient for '" + name + "'",
             "max |grad " + name + "| " + max(TensorCopies.doubles(fromZero.get(k).abs())) + " from a zero grad_output",
-            "the backward adds a term that does not depend on grad_output; multiply every term by it", example);
+            "the backward adds a term that does not depend on grad_output; multiply every term by it",
+            new Cause.ValueMismatch("gradient of '" + name + "' from a zero grad_output")), example);
       }
       double[] a = once.get(k) == null ? new double[(int) inputs.get(k).numel()] : TensorCopies.doubles(once.get(k));
       double[] b = twice.get(k) == null ? new double[a.length] : TensorCopies.doubles(twice.get(k));
       for (int j = 0; j < a.length; j++) {
         if (Math.abs(b[j] - 2 * a[j]) > 1e-12 + 1e-10 * Math.abs(2 * a[j])) {
-          return Verdict.failed("doubling grad_output doubles the gradient of '" + name + "'",
+          return Verdict.failed(Finding.of("doubling grad_output doubles the gradient of '" + name + "'",
               "element " + j + ": " + b[j] + " instead of " + (2 * a[j]),
-              "the backward is not linear in grad_output (a constant or nonlinear term)", example);
+              "the backward is not linear in grad_output (a constant or nonlinear term)",
+              new Cause.ValueMismatch("gradient of '" + name + "' from a doubled grad_output")), example);
         }
       }
     }

@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.gradcheck;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -19,17 +21,17 @@ import java.util.List;
  * a fast failure is re-run in slow mode to name the exact element. Slow mode also computes the
  * analytical Jacobian twice and requires the two to be bitwise equal.
  */
-public final class JacobianCheck extends CheckBase implements ValueCheck {
+public final class JacobianCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "gradcheck.jacobian";
 
   public JacobianCheck() {
-    super(CheckInfo.error(ID, Scope.EXAMPLE, "autograd's Jacobian matches finite differences (fast or slow mode, float64)")
+    super(Declaration.error(ID, "autograd's Jacobian matches finite differences (fast or slow mode, float64)")
         .requires(KernelErrorCheck.ID)
         .onGeneratedInputs());
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateExample(Subject s) throws Exception {
     GradFunction f = GradFunction.of(s, s.device());
     String skip = Preconditions.skipReason(f);
     if (skip != null) {
@@ -76,21 +78,17 @@ public final class JacobianCheck extends CheckBase implements ValueCheck {
     if (c.ok()) {
       return Verdict.passed(facts);
     }
-    List<Fact> failed = new ArrayList<>();
-    if (c.reentrancy() != null) {
-      failed.add(Fact.of("expected", "the analytical Jacobian is the same in two identical backward runs"));
-      failed.add(Fact.of("but was", "backward is not deterministic: " + c.reentrancy()));
-    } else {
-      failed.add(Fact.of("expected", "analytical Jacobian matches central finite differences within atol "
-          + opts.atol() + ", rtol " + opts.rtol()));
-      failed.add(Fact.of("but was", c.worst()));
-    }
-    failed.addAll(facts);
-    failed.add(Fact.of("example", s.example().ref()));
-    failed.add(Fact.of("hint", c.reentrancy() != null
-        ? "remove state from the backward (counters, unseeded randomness, unordered atomics)"
-        : "the backward formula is wrong: for a composite op, the gradient is the one of the aten ops it"
-            + " calls (check detach()ed terms); at the Autograd key, check the derivative you wrote"));
-    return Verdict.failed(failed);
+    Finding found = c.reentrancy() != null
+        ? Finding.of("the analytical Jacobian is the same in two identical backward runs",
+            "backward is not deterministic: " + c.reentrancy(),
+            "remove state from the backward (counters, unseeded randomness, unordered atomics)",
+            new Cause.ValueMismatch("analytical Jacobian of two backward runs"))
+        : Finding.of("analytical Jacobian matches central finite differences within atol "
+                + opts.atol() + ", rtol " + opts.rtol(),
+            c.worst(),
+            "the backward formula is wrong: for a composite op, the gradient is the one of the aten ops it"
+                + " calls (check detach()ed terms); at the Autograd key, check the derivative you wrote",
+            new Cause.ValueMismatch("analytical Jacobian"));
+    return Verdict.failed(found.with(facts.toArray(Fact[]::new)), Fact.of("example", s.example().ref()));
   }
 }

@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.kernel;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -13,17 +15,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The kernel accepts every valid example: an exception from it is a failure naming the C++ message. */
-public final class KernelErrorCheck extends CheckBase {
+public final class KernelErrorCheck extends CheckBase implements ExampleCheck {
   public static final String ID = "kernel.error";
   private static final Pattern ALLOCATION = Pattern.compile("allocate (\\d+) bytes");
 
   public KernelErrorCheck() {
-    super(CheckInfo.error(ID, Scope.EXAMPLE, "the kernel runs on every valid example without raising")
+    super(Declaration.error(ID, "the kernel runs on every valid example without raising")
         .requires(DeviceKernelCheck.ID));
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateExample(Subject s) throws Exception {
     BoundExample ex = OpCall.bind(s, s.device());
     try {
       OpCall.Outputs out = OpCall.call(s, ex);
@@ -34,17 +36,17 @@ public final class KernelErrorCheck extends CheckBase {
       }
       Matcher bytes = ALLOCATION.matcher(e.getMessage());
       if (bytes.find()) {
-        return Verdict.failed(
+        return Verdict.failed(Finding.of(
             s.op().name() + " runs on the example on " + s.device().label(),
             "raised: " + e.getMessage(),
             "the kernel asked for more memory than the machine has: check the sizes it computes from its inputs",
-            Fact.of("requested bytes", bytes.group(1)), OpCall.exampleFact(s, ex));
+            new Cause.Rejection(e.getMessage())).with(Fact.of("requested bytes", bytes.group(1))), OpCall.exampleFact(s, ex));
       }
-      return Verdict.failed(
+      return Verdict.failed(Finding.of(
           s.op().name() + " runs on the example on " + s.device().label(),
           "raised: " + e.getMessage(),
           "fix the kernel, or if the input is outside the op's domain, fix the example in the spec",
-          OpCall.exampleFact(s, ex));
+          new Cause.Rejection(e.getMessage())), OpCall.exampleFact(s, ex));
     }
   }
 
@@ -55,12 +57,12 @@ public final class KernelErrorCheck extends CheckBase {
   static Verdict runtimeLimit(Subject s, String type, String message, dev.opcheck4j.api.Fact example) {
     String args = String.join(", ", s.op().schema().arguments().stream()
         .filter(a -> a.type().text().replace("?", "").equals(type)).map(a -> "'" + a.name() + "'").toList());
-    return Verdict.failed(
+    return Verdict.failed(Finding.of(
         s.op().name() + " can be called through the stable ABI of libtorch " + dev.opcheck4j.torch.TorchRuntime.get().torchVersion(),
         "the runtime cannot pass a " + type + " argument" + (args.isEmpty() ? "" : " (" + args + ")")
             + " to a stable-ABI kernel, so the kernel never ran: " + message,
         "a limit of this libtorch's stable ABI, not a bug in the kernel: declare " + (args.isEmpty() ? "the argument" : args)
             + " as float (or a 0-dim Tensor) until the runtime supports " + type,
-        example).withKind("runtime cannot pass " + type);
+        new Cause.Contract("runtime cannot pass the type", type)), example);
   }
 }

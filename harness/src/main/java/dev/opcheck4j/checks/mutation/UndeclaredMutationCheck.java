@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.mutation;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -18,17 +20,17 @@ import java.util.List;
  * The kernel changes no input the schema does not declare {@code (a!)}. Compared bitwise (NaN
  * payloads included) and by metadata, so a change below any tolerance is still caught.
  */
-public final class UndeclaredMutationCheck extends CheckBase implements ValueCheck {
+public final class UndeclaredMutationCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "mutation.undeclared";
 
   public UndeclaredMutationCheck() {
-    super(CheckInfo.error(ID, Scope.EXAMPLE, "the kernel mutates only arguments declared Tensor(a!) (bitwise comparison)")
+    super(Declaration.error(ID, "the kernel mutates only arguments declared Tensor(a!) (bitwise comparison)")
         .requires(KernelErrorCheck.ID)
         .onGeneratedInputs());
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateExample(Subject s) throws Exception {
     BoundExample ex = OpCall.bind(s, s.device());
     OpSchema schema = s.op().schema();
     List<InputSnapshot> before = new ArrayList<>();
@@ -45,11 +47,11 @@ public final class UndeclaredMutationCheck extends CheckBase implements ValueChe
       List<String> changes = snap.changes();
       if (!changes.isEmpty()) {
         String arg = snap.input().argument();
-        return Verdict.failed(
+        return Verdict.failed(Finding.of(
             "argument '" + arg + "' unchanged (" + schema + ")",
             String.join("; ", changes),
             "declare 'Tensor(a!) " + arg.replaceAll("\\[.*", "") + "' in the schema, or write into a new tensor",
-            OpCall.exampleFact(s, ex));
+            new Cause.Contract("undeclared mutation", "argument '" + arg + "'")), OpCall.exampleFact(s, ex));
       }
     }
     return Verdict.passed(Fact.of("inputs compared", before.size()));

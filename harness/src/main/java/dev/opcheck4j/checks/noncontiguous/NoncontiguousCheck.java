@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.noncontiguous;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -26,11 +28,11 @@ import org.bytedeco.pytorch.global.torch;
  * within tolerance. A kernel that raises on a non-contiguous input is outside its domain, not wrong:
  * that variant is not compared here, and {@code noncontiguous.rejected} warns about it once.
  */
-public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
+public final class NoncontiguousCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "noncontiguous";
 
   public NoncontiguousCheck() {
-    super(CheckInfo.error(ID, Scope.EXAMPLE, "non-contiguous inputs with the same values give the same outputs")
+    super(Declaration.error(ID, "non-contiguous inputs with the same values give the same outputs")
         .requires(KernelErrorCheck.ID)
         .onGeneratedInputs());
   }
@@ -47,7 +49,7 @@ public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateExample(Subject s) throws Exception {
     BoundExample base = OpCall.bind(s, s.device());
     List<OpCall.Output> expected = OpCall.observed(s, base, OpCall.call(s, base));
     if (expected.isEmpty()) {
@@ -77,9 +79,10 @@ public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
           continue;
         }
         tried++;
-        String diff = difference(expected, got, s);
+        Difference diff = difference(expected, got, s);
         if (diff != null) {
-          return Verdict.failed("the same outputs with '" + in.argument() + "' " + layout, diff, hint(), example);
+          return Verdict.failed(Finding.of("the same outputs with '" + in.argument() + "' " + layout, diff.text(), hint(),
+              diff.cause()), example);
         }
       }
     }
@@ -113,13 +116,17 @@ public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
     return "call contiguous() on inputs before reading raw data, or index with strides and storage offset";
   }
 
-  private static String difference(List<OpCall.Output> expected, List<OpCall.Output> got, Subject s) {
+  /** How an output of a variant differs from the original's. */
+  private record Difference(Cause cause, String text) {}
+
+  private static Difference difference(List<OpCall.Output> expected, List<OpCall.Output> got, Subject s) {
     for (int i = 0; i < expected.size(); i++) {
       Tensor e = expected.get(i).tensor();
       Tensor g = got.get(i).tensor();
       long[] es = e.sizes().vec().get();
       if (!Arrays.equals(es, g.sizes().vec().get())) {
-        return expected.get(i).label() + " sizes " + Arrays.toString(g.sizes().vec().get()) + " instead of " + Arrays.toString(es);
+        return new Difference(new Cause.MetadataMismatch(expected.get(i).label(), "sizes"),
+            expected.get(i).label() + " sizes " + Arrays.toString(g.sizes().vec().get()) + " instead of " + Arrays.toString(es));
       }
       OpSpec.Tolerance tol = s.spec().tolerance().orElse(defaultTolerance(e.scalar_type()));
       double[] de = TensorCopies.doubles(e);
@@ -139,9 +146,9 @@ public final class NoncontiguousCheck extends CheckBase implements ValueCheck {
         }
       }
       if (bad > 0) {
-        return expected.get(i).label() + ": " + bad + " of " + de.length + " elements differ beyond atol "
+        return new Difference(new Cause.ValueMismatch(expected.get(i).label()), expected.get(i).label() + ": " + bad + " of " + de.length + " elements differ beyond atol "
             + tol.atol() + ", rtol " + tol.rtol() + "; max |diff| " + max + " at " + TensorText.index(es, worst)
-            + " (" + dg[worst] + " instead of " + de[worst] + ")";
+            + " (" + dg[worst] + " instead of " + de[worst] + ")");
       }
     }
     return null;

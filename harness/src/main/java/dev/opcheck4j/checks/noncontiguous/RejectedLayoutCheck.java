@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.noncontiguous;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.DeviceCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -24,16 +26,16 @@ import java.util.Map;
  * warning, once per op and device, one fact per argument, with what the kernel raised. Declare
  * {@code "domain": {"layouts": ["contiguous"]}} in the spec to say it is on purpose.
  */
-public final class RejectedLayoutCheck extends CheckBase implements ValueCheck {
+public final class RejectedLayoutCheck extends ValueCheck implements DeviceCheck {
   public static final String ID = "noncontiguous.rejected";
 
   public RejectedLayoutCheck() {
-    super(CheckInfo.warning(ID, Scope.DEVICE, "the kernel accepts non-contiguous inputs (warns once per argument it rejects them for)")
+    super(Declaration.warning(ID, "the kernel accepts non-contiguous inputs (warns once per argument it rejects them for)")
         .requires(KernelErrorCheck.ID));
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateDevice(Subject s) throws Exception {
     if (s.spec().examples().isEmpty()) {
       return Verdict.skipped("no examples for this op");
     }
@@ -74,13 +76,14 @@ public final class RejectedLayoutCheck extends CheckBase implements ValueCheck {
       return Verdict.passed(Fact.of("variants tried", tried));
     }
     List<Fact> facts = new ArrayList<>();
-    facts.add(Fact.of("expected", "the kernel accepts non-contiguous inputs, as PyTorch's own ops do"));
-    facts.add(Fact.of("but was", "it raises on non-contiguous " + String.join(", ", rejected.keySet().stream().map(a -> "'" + a + "'").toList())));
     for (Map.Entry<String, String> r : rejected.entrySet()) {
       facts.add(Fact.of("argument '" + r.getKey() + "'", r.getValue()));
     }
-    facts.add(Fact.of("hint", "a clear error outside the op's domain is not a defect; say so with \"domain\": {\"layouts\":"
-        + " [\"contiguous\"]} in the spec, or accept any layout by calling contiguous() in the kernel"));
-    return Verdict.failed(facts);
+    String arguments = String.join(", ", rejected.keySet().stream().map(a -> "'" + a + "'").toList());
+    return Verdict.failed(new Finding("the kernel accepts non-contiguous inputs, as PyTorch's own ops do",
+        "it raises on non-contiguous " + arguments,
+        "a clear error outside the op's domain is not a defect; say so with \"domain\": {\"layouts\":"
+            + " [\"contiguous\"]} in the spec, or accept any layout by calling contiguous() in the kernel",
+        new Cause.Contract("rejects non-contiguous inputs", arguments), facts, List.of()));
   }
 }

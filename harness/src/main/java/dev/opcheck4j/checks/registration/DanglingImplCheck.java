@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.registration;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.LibraryCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import java.util.List;
@@ -15,31 +17,33 @@ import java.util.List;
  * <p>Library-scoped: the runner reports one result per dangling name, or one passed result for the
  * library when there is none.
  */
-public final class DanglingImplCheck extends CheckBase {
+public final class DanglingImplCheck extends CheckBase implements LibraryCheck {
   public static final String ID = "registration.dangling";
+  private static final String RULE = "implemented but never defined";
 
   public DanglingImplCheck() {
-    super(CheckInfo.error(ID, Scope.LIBRARY, "no kernel is registered for an operator that was never defined"));
+    super(Declaration.error(ID, "no kernel is registered for an operator that was never defined"));
   }
 
   @Override
-  public Verdict evaluate(Subject s) {
+  public Verdict evaluateLibrary(Subject s) {
     List<String> dangling = s.library().danglingImpls();
     if (dangling.isEmpty()) {
       return Verdict.passed(Fact.of("namespaces", String.join(", ", s.library().namespaces())));
     }
-    return Verdict.failed(
+    return Verdict.failed(Finding.of(
         "every implemented operator is defined",
         "implemented but never defined: " + String.join(", ", dangling),
         "add m.def(\"<schema>\") in STABLE_TORCH_LIBRARY(ns, m) for each, or fix the name in m.impl",
-        Fact.of("dangling", String.join(", ", dangling)));
+        new Cause.Contract(RULE, String.join(", ", dangling))).with(Fact.of("dangling", String.join(", ", dangling))));
   }
 
-  /** The dangling operator names a failed verdict names, one result each. */
-  public static List<String> danglingNames(Verdict v) {
-    return v.facts().stream()
-        .filter(f -> f.key().equals("dangling"))
-        .flatMap(f -> List.of(f.value().split(", ")).stream())
-        .toList();
+  /** One result per dangling name, each about the library (the name is no op the library defines). */
+  @Override
+  public List<String> resultsAbout(Verdict v, String library) {
+    if (v.finding() != null && v.finding().cause() instanceof Cause.Contract c && c.rule().equals(RULE)) {
+      return List.of(c.subject().split(", "));
+    }
+    return List.of(library);
   }
 }

@@ -1,8 +1,10 @@
 package dev.opcheck4j.checks.schema;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.OpCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.OpSchema;
@@ -10,15 +12,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Each aliasing return ({@code -> Tensor(a)}) names an alias set some input is in. */
-public final class AliasTargetCheck extends CheckBase {
+public final class AliasTargetCheck extends CheckBase implements OpCheck {
   public static final String ID = "schema.alias-target";
 
   public AliasTargetCheck() {
-    super(CheckInfo.error(ID, Scope.OP, "a Tensor(a) return points at an input with the same alias set"));
+    super(Declaration.error(ID, "a Tensor(a) return points at an input with the same alias set"));
   }
 
   @Override
-  public Verdict evaluate(Subject s) {
+  public Verdict evaluateOp(Subject s) {
     OpSchema schema = s.op().schema();
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < schema.returns().size(); i++) {
@@ -41,10 +43,11 @@ public final class AliasTargetCheck extends CheckBase {
     if (problems.isEmpty()) {
       return Verdict.passed();
     }
-    return Verdict.failed(
+    return Verdict.failed(Finding.of(
         "every Tensor(a) return shares its alias set with an input in " + schema,
         String.join("; ", problems),
         "annotate the input the output is a view of with the same set (Tensor(a) x -> Tensor(a)), or"
-            + " drop the annotation if the output is a new tensor");
+            + " drop the annotation if the output is a new tensor",
+        new Cause.Contract("alias set of no input", String.join("; ", problems))));
   }
 }

@@ -1,10 +1,11 @@
 package dev.opcheck4j.checks.schema;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.checks.BaselineCheck;
 import dev.opcheck4j.checks.CheckBase;
-import dev.opcheck4j.checks.PerOpCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.LibraryView;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.DispatchTable;
@@ -22,11 +23,11 @@ import java.util.function.Function;
  * its schema is backward compatible by libtorch's rules, and no kernel it had is gone. One failed
  * result per break; ops the baseline does not know are reported, passed, as added.
  */
-public final class CompatibleCheck extends CheckBase implements PerOpCheck {
+public final class CompatibleCheck extends CheckBase implements BaselineCheck {
   public static final String ID = "schema.compatible";
 
   public CompatibleCheck() {
-    super(CheckInfo.error(ID, Scope.LIBRARY,
+    super(Declaration.error(ID,
         "every op of the baseline still exists, with a backward-compatible schema and its kernels"));
   }
 
@@ -62,20 +63,20 @@ public final class CompatibleCheck extends CheckBase implements PerOpCheck {
     for (SchemaBaseline.Entry old : baseline.ops()) {
       Optional<Comparison> found = compared.apply(old);
       if (found.isEmpty()) {
-        out.add(new OpVerdict(old.op(), Verdict.failed(
+        out.add(new OpVerdict(old.op(), Verdict.failed(Finding.of(
             old.op() + " registered, as in the baseline",
             "removed: " + library + " does not register it",
             "callers and saved models that use it break: keep the op (deprecate it first), or make a new major release",
-            Fact.of("was", old.schema()), from)));
+            new Cause.Contract("op removed", old.op())).with(Fact.of("was", old.schema()), from))));
         continue;
       }
       for (SchemaCompatibility.Break b : found.get().breaks()) {
-        out.add(new OpVerdict(old.op(), Verdict.failed(
+        out.add(new OpVerdict(old.op(), Verdict.failed(Finding.of(
             "a backward-compatible change of " + old.op(),
             b.what(),
             "arguments may gain defaults, and new arguments may come last with a default; nothing may be removed,"
                 + " renamed, retyped or re-annotated, and no kernel may go",
-            Fact.of("was", b.was()), Fact.of("now", b.now()), from)));
+            new Cause.Contract("incompatible change", b.what())).with(Fact.of("was", b.was()), Fact.of("now", b.now()), from))));
       }
       if (found.get().breaks().isEmpty()) {
         String change = old.schema().equals(found.get().schema()) ? "unchanged" : "compatible change";

@@ -1,9 +1,11 @@
 package dev.opcheck4j.checks.schema;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.OpCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.OpSchema;
@@ -18,16 +20,16 @@ import java.util.List;
  * CompositeImplicitAutograd kernel is decomposed into aten ops before functionalization, so its
  * annotation never reaches it.
  */
-public final class FunctionalizableCheck extends CheckBase {
+public final class FunctionalizableCheck extends CheckBase implements OpCheck {
   public static final String ID = "schema.functionalizable";
 
   public FunctionalizableCheck() {
-    super(CheckInfo.error(ID, Scope.OP, "no output has an alias annotation (torch.compile can functionalize the op)")
+    super(Declaration.error(ID, "no output has an alias annotation (torch.compile can functionalize the op)")
         .requires(AliasTargetCheck.ID));
   }
 
   @Override
-  public Verdict evaluate(Subject s) {
+  public Verdict evaluateOp(Subject s) {
     OpSchema schema = s.op().schema();
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < schema.returns().size(); i++) {
@@ -50,12 +52,13 @@ public final class FunctionalizableCheck extends CheckBase {
       return Verdict.passed(Fact.of("note", String.join("; ", problems)
           + " (CompositeImplicitAutograd only: decomposed into aten ops before functionalization)"));
     }
-    return Verdict.failed(
+    return Verdict.failed(Finding.of(
         "no output of " + schema + " has an alias annotation",
         String.join("; ", problems) + ": functionalization rejects it (\"Found a custom (non-ATen) operator whose"
             + " output has alias annotations ... We only support functionalizing operators whose outputs do not have"
             + " alias annotations\")",
         "return a new tensor without an alias annotation (a copy), or return nothing ('-> ()') from an op that"
-            + " mutates; for a view, build it from aten view ops in a CompositeImplicitAutograd kernel");
+            + " mutates; for a view, build it from aten view ops in a CompositeImplicitAutograd kernel",
+        new Cause.Contract("alias annotation on an output", String.join("; ", problems))));
   }
 }

@@ -1,8 +1,10 @@
 package dev.opcheck4j.checks.schema;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.OpCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.OpSchema;
@@ -15,15 +17,15 @@ import java.util.List;
  * can only do anything by writing an argument, so it must declare one. (Writes the schema does not
  * reveal are caught at run time by {@code mutation.undeclared}.)
  */
-public final class MutableArgsCheck extends CheckBase {
+public final class MutableArgsCheck extends CheckBase implements OpCheck {
   public static final String ID = "schema.mutable-args";
 
   public MutableArgsCheck() {
-    super(CheckInfo.error(ID, Scope.OP, "arguments the kernel may write (out=, or any tensor of an op returning nothing) are (a!)"));
+    super(Declaration.error(ID, "arguments the kernel may write (out=, or any tensor of an op returning nothing) are (a!)"));
   }
 
   @Override
-  public Verdict evaluate(Subject s) {
+  public Verdict evaluateOp(Subject s) {
     OpSchema schema = s.op().schema();
     List<String> problems = new ArrayList<>();
     for (OpSchema.Argument a : schema.arguments()) {
@@ -41,10 +43,11 @@ public final class MutableArgsCheck extends CheckBase {
     if (problems.isEmpty()) {
       return Verdict.passed();
     }
-    return Verdict.failed(
+    return Verdict.failed(Finding.of(
         "every argument the kernel may write is declared Tensor(a!) in " + schema,
         String.join("; ", problems),
         "annotate the written argument as Tensor(a!) (e.g. '*, Tensor(a!) out'); undeclared writes"
-            + " are reordered or dropped by torch.compile");
+            + " are reordered or dropped by torch.compile",
+        new Cause.Contract("writable argument not (a!)", String.join("; ", problems))));
   }
 }

@@ -1,8 +1,10 @@
 package dev.opcheck4j.checks.schema;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.OpCheck;
+import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.OpSchema;
@@ -14,11 +16,11 @@ import java.util.Set;
  * Every argument and return type is one a custom operator may use (what {@code torch.library}
  * accepts, and what torch.compile and the stable ABI can carry).
  */
-public final class TypesCheck extends CheckBase {
+public final class TypesCheck extends CheckBase implements OpCheck {
   public static final String ID = "schema.types";
 
   public TypesCheck() {
-    super(CheckInfo.error(ID, Scope.OP, "every argument and return type is a legal custom-op type"));
+    super(Declaration.error(ID, "every argument and return type is a legal custom-op type"));
   }
 
   /** Scalar kinds legal as arguments, bare, optional, or (where listed) in lists. */
@@ -41,7 +43,7 @@ public final class TypesCheck extends CheckBase {
           + " float, bool, Scalar, or a tuple of them";
 
   @Override
-  public Verdict evaluate(Subject s) {
+  public Verdict evaluateOp(Subject s) {
     OpSchema schema = s.op().schema();
     List<String> bad = new ArrayList<>();
     for (OpSchema.Argument a : schema.arguments()) {
@@ -58,12 +60,13 @@ public final class TypesCheck extends CheckBase {
     if (bad.isEmpty()) {
       return Verdict.passed();
     }
-    return Verdict.failed(
+    return Verdict.failed(Finding.of(
         "custom-op types only: " + LEGAL,
         String.join("; ", bad),
         "pass containers as Tensor[] or int[] (e.g. a dict's values as Tensor[] and its keys as a"
             + " separate argument); Dict, Any, tuples and type variables cannot cross into"
-            + " torch.compile or the stable ABI");
+            + " torch.compile or the stable ABI",
+        new Cause.Contract("illegal custom-op type", String.join("; ", bad))));
   }
 
   static boolean legalArgument(OpSchema.Type t) {

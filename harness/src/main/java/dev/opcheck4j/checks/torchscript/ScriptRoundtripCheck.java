@@ -1,9 +1,10 @@
 package dev.opcheck4j.checks.torchscript;
 
-import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckInfo.Scope;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.checks.Declaration;
+import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -21,17 +22,17 @@ import org.bytedeco.pytorch.JitModule;
  * A module calling the op, saved as a TorchScript archive and loaded back with libtorch's loader
  * ({@code torch::jit::load}), names the op as {@code ops.<ns>.<name>} and gives the direct call's outputs.
  */
-public final class ScriptRoundtripCheck extends CheckBase implements ValueCheck {
+public final class ScriptRoundtripCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "torchscript.roundtrip";
 
   public ScriptRoundtripCheck() {
-    super(CheckInfo.error(ID, Scope.EXAMPLE,
+    super(Declaration.error(ID,
             "a module calling the op survives save and torch::jit::load with the same outputs")
         .requires(ScriptCallCheck.ID));
   }
 
   @Override
-  public Verdict evaluate(Subject s) throws Exception {
+  public Verdict evaluateExample(Subject s) throws Exception {
     Set<Integer> given = ScriptRun.given(s);
     ScriptModules.OpModule module = ScriptModules.callingOp(s.op(), given);
     Path file = Files.createTempFile("opcheck4j-", ".pt");
@@ -41,20 +42,22 @@ public final class ScriptRoundtripCheck extends CheckBase implements ValueCheck 
       String call = "ops." + s.op().namespace() + "." + s.op().schema().baseName() + "(";
       Fact codeFact = Fact.of("saved code", callLine(code, call));
       if (!code.contains(call)) {
-        return Verdict.failed("the saved code calls " + call + "...)", "it does not",
-            "report this: TorchScript serialization names custom ops ops.<ns>.<name>", codeFact);
+        return Verdict.failed(Finding.of("the saved code calls " + call + "...)", "it does not",
+            "report this: TorchScript serialization names custom ops ops.<ns>.<name>",
+            new Cause.Contract("saved code does not call the op", call)).with(codeFact));
       }
       JitModule loaded;
       try {
         loaded = ScriptModules.load(file);
       } catch (RuntimeException e) {
-        return Verdict.failed(
+        String raised = loadError(e.getMessage());
+        return Verdict.failed(Finding.of(
             "torch::jit::load reads back the module it saved",
-            "it raised: " + loadError(e.getMessage()),
+            "it raised: " + raised,
             "the importer resolves " + call + "...) by name and binds it by argument types: an op whose name"
                 + " TorchScript source gives another meaning, or whose saved call fits none of its overloads, cannot"
                 + " be loaded; rename the op or its overloads",
-            codeFact);
+            new Cause.Rejection(raised)).with(codeFact));
       }
       List<OpCall.Output> direct = ScriptRun.direct(s);
       if (direct.isEmpty()) {
@@ -63,12 +66,12 @@ public final class ScriptRoundtripCheck extends CheckBase implements ValueCheck 
       List<OpCall.Output> reloaded = ScriptRun.run(s, loaded, given);
       Optional<String> diff = ScriptRun.difference(direct, reloaded);
       if (diff.isPresent()) {
-        return Verdict.failed(
+        return Verdict.failed(Finding.of(
             "the outputs of the direct dispatcher call, bitwise, from the saved and reloaded module",
             diff.get(),
             "the saved code names the op without its overload, so the importer binds the call again by argument"
                 + " types: make sure no other overload of the op accepts the same arguments",
-            codeFact);
+            new Cause.ValueMismatch("outputs of the reloaded module")).with(codeFact));
       }
       return Verdict.passed(codeFact, Fact.of("outputs compared", direct.size()));
     } finally {

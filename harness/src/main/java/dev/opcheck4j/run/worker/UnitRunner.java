@@ -1,10 +1,12 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.OpCall;
-import dev.opcheck4j.checks.RejectionCheck;
+import dev.opcheck4j.checks.Evaluator;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.ExampleException;
@@ -122,18 +124,18 @@ public final class UnitRunner {
       OpCall.call(s, Materializer.bind(s.op(), s.example(), s.device(), s.seed()));
       return Verdict.passed();
     } catch (ExampleException e) {
-      return Verdict.failed(List.of(Fact.of("raised", "cannot be materialized: " + e.getMessage())));
+      return rejected("cannot be materialized: " + e.getMessage());
     } catch (OpCall.KernelError e) {
-      return Verdict.failed(List.of(Fact.of("raised", e.getMessage())));
+      return rejected(e.getMessage());
     }
   }
 
+  private static Verdict rejected(String raised) {
+    return Verdict.failed(Finding.of("the kernel accepts the input", raised, null, new Cause.Rejection(raised)));
+  }
+
   private static Verdict onRejected(Check check, Subject s, String realError) {
-    try {
-      return ((RejectionCheck) check).onRejected(s, realError);
-    } catch (Exception | LinkageError | AssertionError e) {
-      return Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage());
-    }
+    return Evaluator.onRejected(check, s, realError);
   }
 
   private static Verdict synthesize(OpLibrary lib, Operator op, long seed) {
@@ -141,30 +143,21 @@ public final class UnitRunner {
     List<Fact> facts = new ArrayList<>();
     facts.add(Fact.of("note", f.note()));
     f.example().ifPresent(e -> facts.add(Fact.of("example", Wire.write(e))));
-    return f.example().isPresent() ? Verdict.passed(facts) : Verdict.failed(facts);
+    return Verdict.passed(facts);
   }
 
   private static Verdict bind(Subject s) {
     try {
       return Verdict.passed(Fact.of("description", Materializer.bind(s.op(), s.example(), s.device(), s.seed()).description()));
     } catch (ExampleException e) {
-      return Verdict.failed(List.of(Fact.of("error", e.getMessage())));
+      return Verdict.failed(Finding.of("the example fits the schema", e.getMessage(), null,
+          new Cause.Contract("example does not fit the schema", "")));
     }
   }
 
   /** Evaluates a check; a kernel that raised inside it is a finding, any other exception a harness error. */
   public static Verdict evaluate(Check check, Subject subject) {
-    try {
-      return check.evaluate(subject);
-    } catch (OpCall.KernelError e) {
-      // a kernel that raised inside a check that needed it to run is a finding, not a harness bug
-      return Verdict.failed(
-          "the kernel runs on the example, as it did for kernel.error",
-          "raised: " + e.getMessage(),
-          "a kernel that raises only sometimes depends on hidden state; see determinism");
-    } catch (Exception | LinkageError | AssertionError e) {
-      return Verdict.errored(e.getClass().getSimpleName() + ": " + NativeStrings.firstLine(e.getMessage()));
-    }
+    return Evaluator.evaluate(check, subject);
   }
 
   // operators are looked up outside any unit's scope: they live as long as the worker

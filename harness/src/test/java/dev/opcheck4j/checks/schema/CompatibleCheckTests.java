@@ -3,7 +3,7 @@ package dev.opcheck4j.checks.schema;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.checks.PerOpCheck;
+import dev.opcheck4j.checks.BaselineCheck;
 import dev.opcheck4j.testing.NativeOps;
 import dev.opcheck4j.torch.DispatchTable;
 import dev.opcheck4j.torch.OpSchema;
@@ -33,9 +33,9 @@ class CompatibleCheckTests {
       tables.put(schema.name(), new DispatchTable(schema.name().endsWith("meta_dropped")
           ? Map.of("CPU", "compat_ops.cpp") : Map.of("CPU", "compat_ops.cpp", "Meta", "compat_ops.cpp")));
     }
-    List<PerOpCheck.OpVerdict> verdicts = CompatibleCheck.compare(v1, "libcompat_v2.so", schemas, tables);
+    List<BaselineCheck.OpVerdict> verdicts = CompatibleCheck.compare(v1, "libcompat_v2.so", schemas, tables);
     Map<String, String> failed = new LinkedHashMap<>();
-    for (PerOpCheck.OpVerdict v : verdicts) {
+    for (BaselineCheck.OpVerdict v : verdicts) {
       if (v.verdict().outcome() == Outcome.FAILED) {
         failed.put(v.op(), v.verdict().facts().get(1).value());
       }

@@ -1,0 +1,32 @@
+package dev.opcheck4j.checks;
+
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A check never run on its own: the run's supervisor gives its results, about the unit of work that
+ * was running when a worker process died. Each supervisor check covers some causes of death.
+ */
+public non-sealed interface SupervisorCheck extends Check {
+  @Override
+  default CheckInfo.Scope scope() {
+    return CheckInfo.Scope.SUPERVISOR;
+  }
+
+  /** Whether a death with this cause is this check's finding. */
+  boolean covers(Cause death);
+
+  /**
+   * The finding a death is.
+   *
+   * @param death how the worker died
+   * @param happened what the supervisor saw, one line
+   * @param deadline the unit's deadline
+   * @param details what was running and what is known of the death, in display order
+   */
+  Finding finding(Cause death, String happened, Duration deadline, List<Fact> details);
+}

@@ -1,0 +1,25 @@
+package dev.opcheck4j.checks.schema;
+
+import static dev.opcheck4j.testing.CheckTestHelper.assertFinds;
+import static dev.opcheck4j.testing.CheckTestHelper.assertPasses;
+
+import dev.opcheck4j.api.Cause;
+import org.junit.jupiter.api.Test;
+
+/** The schema checks on their own, in this process: a good op passes, a corpus op fails with its cause kind. */
+class SchemaChecksTests {
+  @Test
+  void legalTypesPass() throws Exception {
+    assertPasses("schema.types", "good_ops", "good_ops.json", "good_ops::add_scalar");
+  }
+
+  @Test
+  void aDictArgumentBreaksTheContract() throws Exception {
+    assertFinds("schema.types", "bad_ops", "bad/bad_ops.json", "bad_ops::dict_arg", Cause.Contract.class);
+  }
+
+  @Test
+  void anInplaceNameWithoutAMutableArgumentBreaksTheContract() throws Exception {
+    assertFinds("schema.inplace-name", "bad_ops", "bad/bad_ops.json", "bad_ops::scale_", Cause.Contract.class);
+  }
+}
