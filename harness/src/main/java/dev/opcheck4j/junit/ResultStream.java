@@ -39,7 +39,9 @@ final class ResultStream {
   private final Map<Integer, List<String>> inputErrors = new HashMap<>();
   private final Set<String> failed = new HashSet<>();
   private final Set<String> ran = new HashSet<>();
-  private final Map<String, Outcome> exists = new HashMap<>();
+  /** Per op, its only result when that is a failure about the op as a whole (an unknown op has nothing else). */
+  private final Map<String, CheckResult> onlyFailure = new HashMap<>();
+  private final Set<String> judged = new HashSet<>();
   private final Map<String, Integer> extras = new HashMap<>();
   private final List<CheckResult> results = new ArrayList<>();
   private final Map<String, Integer> outcomes = new LinkedHashMap<>();
@@ -96,8 +98,12 @@ final class ResultStream {
     if (r.outcome() == Outcome.FAILED) {
       failed.add(spec + "#" + r.op() + "|" + r.check());
     }
-    if (r.check().equals("registration.exists")) {
-      exists.put(spec + "#" + r.op(), r.outcome());
+    String opKey = spec + "#" + r.op();
+    if (judged.add(opKey) && r.outcome() == Outcome.FAILED && r.device().equals(CheckResult.NONE)
+        && r.example().equals(CheckResult.NONE)) {
+      onlyFailure.put(opKey, r);
+    } else {
+      onlyFailure.remove(opKey);
     }
     EngineNode check = node(spec, EngineNode.Kind.CHECK, EngineNode.key(r.op(), r.check(), r.device()));
     if (check == null) {
@@ -187,9 +193,9 @@ final class ResultStream {
   }
 
   private String noResultReason(EngineNode n) {
-    Outcome ex = exists.get(n.spec + "#" + n.op);
-    if (ex != null && ex != Outcome.PASSED) {
-      return "requires registration.exists, which " + ex.label();
+    CheckResult gate = onlyFailure.get(n.spec + "#" + n.op);
+    if (gate != null) {
+      return "requires " + gate.check() + ", which " + gate.outcome().label();
     }
     CheckResult death = results.stream().filter(r -> r.op().equals(n.op) && r.device().equals(n.device)
         && r.finding() != null && (r.finding().cause() instanceof Cause.Crash || r.finding().cause() instanceof Cause.Timeout))
