@@ -20,7 +20,7 @@ public final class RunOptions {
       "a spec file: library, ops, examples (docs/spec.md)").engine("specs")
       .repeated("(none beyond those discovered)");
   public static final RunOption<Path> LIBRARIES = RunOption.of("--library", "LIB", Type.PATH,
-      "every op a shared library registers, without examples").repeated("(none)");
+      "a shared library of custom ops (check: every op it registers)").repeated("(none)");
   public static final RunOption<String> OPS = RunOption.of("--op", "NAME", Type.TEXT, "only this op (ns::name)")
       .engine("ops").repeated("(all)");
   public static final RunOption<String> CHECKS = RunOption.of("--check", "ID|FAMILY", Type.TEXT,
@@ -35,8 +35,8 @@ public final class RunOptions {
       "worker processes at once (default: one per core)").engine("jobs")
       .orElse(() -> Runtime.getRuntime().availableProcessors());
   public static final RunOption<Duration> TIMEOUT = RunOption.of("--timeout", "SECONDS", Type.DURATION,
-      "deadline of one unit of work (default {default}; a spec's op may set its own)").engine("timeout")
-      .spec("timeout").orElse(Duration.ofSeconds(60));
+      "deadline of one unit of work (default {default})").engine("timeout")
+      .spec("ops[].timeout").orElse(Duration.ofSeconds(60));
   public static final RunOption<RunRequest.Shard> SHARD = RunOption.of("--shard", "I/N", Type.SHARD,
       "check part I of N of the ops").orElse(RunRequest.Shard.ALL);
   public static final RunOption<Boolean> WARNINGS_AS_ERRORS = RunOption.of("--warnings-as-errors", "", Type.SWITCH,
