@@ -2,9 +2,9 @@ package dev.opcheck4j.cli;
 
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.junit.CheckFailedError;
-import dev.opcheck4j.junit.EngineSettings;
 import dev.opcheck4j.junit.OpCheckEngine;
-import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.run.RunOption;
+import dev.opcheck4j.run.RunOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -38,43 +38,37 @@ final class JUnitXmlRun {
     this.err = err;
   }
 
-  ExitCode run(Main.Options o) throws UsageException, IOException {
-    if (!o.libraries.isEmpty() || o.specs.isEmpty()) {
+  ExitCode run(Arguments args) throws UsageException, IOException {
+    List<Path> specs = args.all(RunOptions.SPECS);
+    Path xmlDir = args.get(RunOptions.JUNIT_XML);
+    if (!args.all(RunOptions.LIBRARIES).isEmpty() || specs.isEmpty()) {
       throw new UsageException("--junit-xml checks spec files: give --spec FILE (not --library)");
     }
-    if (o.shard.count() > 1) {
+    if (args.get(RunOptions.SHARD).count() > 1) {
       throw new UsageException("--junit-xml and --shard cannot be combined; merge the shards' reports instead");
     }
     try {
-      BuiltinChecks.select(o.checks);
+      BuiltinChecks.select(args.all(RunOptions.CHECKS));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    for (Path spec : o.specs) {
+    for (Path spec : specs) {
       if (!Files.isRegularFile(spec)) {
         throw new UsageException(spec + ": spec file not found");
       }
     }
-    Files.createDirectories(o.junitXml);
-    String p = EngineSettings.PREFIX;
+    Files.createDirectories(xmlDir);
     LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
-        .selectors(o.specs.stream().map(s -> DiscoverySelectors.selectFile(s.toAbsolutePath().toFile())).toList())
+        .selectors(specs.stream().map(s -> DiscoverySelectors.selectFile(s.toAbsolutePath().toFile())).toList())
         .filters(EngineFilter.includeEngines(OpCheckEngine.ID))
-        .configurationParameter(p + "seed", Long.toString(o.seed))
-        .configurationParameter(p + "tries", Integer.toString(o.tries))
-        .configurationParameter(p + "timeout", o.timeout.toSeconds() + "s")
-        .configurationParameter(p + "reportDir", (o.reportDir != null ? o.reportDir : o.junitXml).toString());
-    if (o.jobs > 0) {
-      request.configurationParameter(p + "jobs", Integer.toString(o.jobs));
-    }
-    if (!o.ops.isEmpty()) {
-      request.configurationParameter(p + "ops", String.join(",", o.ops));
-    }
-    if (!o.checks.isEmpty()) {
-      request.configurationParameter(p + "checks", String.join(",", o.checks));
-    }
-    if (!o.devices.isEmpty()) {
-      request.configurationParameter(p + "devices", String.join(",", o.devices.stream().map(Device::label).toList()));
+        .configurationParameter(RunOptions.REPORT_DIR.engineKey(), RunOptions.REPORT_DIR.show(
+            args.has(RunOptions.REPORT_DIR) ? args.get(RunOptions.REPORT_DIR) : xmlDir));
+    // every option the engine has too goes to it by its key; the spec files are the selectors
+    for (RunOption<?> option : CheckCommand.OPTIONS) {
+      if (option.key() != null && option != RunOptions.SPECS && option != RunOptions.REPORT_DIR && args.has(option)) {
+        request.configurationParameter(option.engineKey(),
+            option.show(option.repeatable() ? args.all(option) : args.get(option)));
+      }
     }
     LauncherDiscoveryRequest discovery = request.build();
     Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
@@ -82,10 +76,10 @@ final class JUnitXmlRun {
         .enableTestExecutionListenerAutoRegistration(false)
         .addTestEngines(new OpCheckEngine())
         .build());
-    Outcomes outcomes = new Outcomes(o.verbose);
+    Outcomes outcomes = new Outcomes(args.get(RunOptions.VERBOSE));
     PrintWriter xmlLog = new PrintWriter(err, true);
-    launcher.execute(discovery, new LegacyXmlReportGeneratingListener(o.junitXml, xmlLog), outcomes);
-    out.println("junit xml: " + o.junitXml.resolve("TEST-" + OpCheckEngine.ID + ".xml"));
+    launcher.execute(discovery, new LegacyXmlReportGeneratingListener(xmlDir, xmlLog), outcomes);
+    out.println("junit xml: " + xmlDir.resolve("TEST-" + OpCheckEngine.ID + ".xml"));
     for (String e : outcomes.inputErrors) {
       err.println("opcheck: " + e);
     }

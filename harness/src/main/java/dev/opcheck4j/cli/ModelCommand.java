@@ -3,11 +3,15 @@ package dev.opcheck4j.cli;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.LibraryInfo;
 import dev.opcheck4j.run.ModelInfo;
+import dev.opcheck4j.run.RunOption;
+import dev.opcheck4j.run.RunOptions;
 import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,17 +20,49 @@ import java.util.List;
  * code calls with the schema each call site is bound to, and runs {@code forward} once when inputs are
  * given; this process prints what it found.
  */
-final class ModelCommand {
-  private final PrintStream out;
-  private final PrintStream err;
-
-  ModelCommand(PrintStream out, PrintStream err) {
-    this.out = out;
-    this.err = err;
+final class ModelCommand implements Command {
+  @Override
+  public String name() {
+    return "model";
   }
 
-  ExitCode run(Path model, List<Path> libraries, List<String> inputs, long seed)
+  @Override
+  public String summary() {
+    return "Lists the custom ops a TorchScript model calls and the schema each call site expects;"
+        + " runs forward once when inputs are given.";
+  }
+
+  @Override
+  public String synopsis() {
+    return "model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--seed N]";
+  }
+
+  @Override
+  public List<RunOption<?>> options() {
+    return List.of(RunOptions.LIBRARIES, RunOptions.SPECS, RunOptions.INPUTS, RunOptions.SEED);
+  }
+
+  @Override
+  public int operands() {
+    return 1;
+  }
+
+  @Override
+  public ExitCode run(Arguments args, Session s) throws UsageException, LibraryLoadException, SpecException {
+    if (args.operands().isEmpty()) {
+      throw new UsageException("model needs a model file: opcheck model MODEL.pt [--library LIB]");
+    }
+    List<Path> libraries = new ArrayList<>(args.all(RunOptions.LIBRARIES));
+    for (Path spec : args.all(RunOptions.SPECS)) {
+      libraries.add(SpecReader.read(spec).library());
+    }
+    return run(Path.of(args.operands().get(0)), libraries, args.all(RunOptions.INPUTS), args.get(RunOptions.SEED), s);
+  }
+
+  private ExitCode run(Path model, List<Path> libraries, List<String> inputs, long seed, Session session)
       throws UsageException, LibraryLoadException, SpecException {
+    PrintStream out = session.out();
+    PrintStream err = session.err();
     if (!Files.isRegularFile(model)) {
       throw new UsageException("model not found: " + model);
     }
@@ -37,7 +73,7 @@ final class ModelCommand {
     }
     List<LibraryInfo> libs = run.info().libraries();
     if (run.model().failure() != null) {
-      return failed(model, libs, run.model().failure());
+      return failed(model, libs, run.model().failure(), err);
     }
     out.println("model " + model + ": loaded with torch::jit::load (libtorch " + run.info().torchVersion() + ")");
     List<ModelInfo.Call> calls = run.model().calls();
@@ -80,7 +116,7 @@ final class ModelCommand {
     return "resolved (registered outside the given libraries)";
   }
 
-  private ExitCode failed(Path model, List<LibraryInfo> libs, ModelInfo.Failure f) {
+  private static ExitCode failed(Path model, List<LibraryInfo> libs, ModelInfo.Failure f, PrintStream err) {
     String where = f.callSite() == null ? "" : " (call site: " + f.callSite() + ")";
     switch (f.kind()) {
       case UNKNOWN_OP -> {

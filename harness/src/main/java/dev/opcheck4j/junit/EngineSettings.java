@@ -1,13 +1,14 @@
 package dev.opcheck4j.junit;
 
+import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
-import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.RunOption;
+import dev.opcheck4j.run.RunOptions;
 import dev.opcheck4j.torch.Device;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +49,7 @@ public record EngineSettings(
     Path reportDir,
     String docsBase) {
 
-  public static final String PREFIX = "opcheck4j.";
+  public static final String PREFIX = RunOptions.ENGINE_PREFIX;
 
   public EngineSettings {
     specs = List.copyOf(specs);
@@ -58,34 +59,35 @@ public record EngineSettings(
   }
 
   /**
-   * Reads the parameters.
+   * Reads the parameters, each by its row of {@link RunOptions}.
    *
    * @throws IllegalArgumentException naming the parameter and what it accepts
    */
   public static EngineSettings from(ConfigurationParameters p) {
-    Function<String, Optional<String>> get = k -> p.get(PREFIX + k).map(String::strip).filter(s -> !s.isEmpty());
-    List<String> checks = list(get.apply("checks"));
+    Function<String, Optional<String>> get = p::get;
+    List<String> checks = RunOptions.CHECKS.readAll(get);
     if (!checks.isEmpty()) {
       BuiltinChecks.select(checks); // an unknown id fails here, with the known ones
     }
-    List<Device> devices = new ArrayList<>();
-    for (String d : list(get.apply("devices"))) {
-      devices.add(Device.parse(d).orElseThrow(() ->
-          new IllegalArgumentException(PREFIX + "devices: unknown device '" + d + "'; expected cpu, meta or cuda")));
-    }
     return new EngineSettings(
-        list(get.apply("specs")).stream().map(Path::of).toList(),
-        list(get.apply("ops")),
+        RunOptions.SPECS.readAll(get),
+        RunOptions.OPS.readAll(get),
         checks,
-        devices,
-        number(get, "seed", RunRequest.DEFAULT_SEED, Long::parseLong, Long.MIN_VALUE),
-        (int) number(get, "tries", RunRequest.DEFAULT_TRIES, Long::parseLong, 0),
-        (int) number(get, "jobs", Runtime.getRuntime().availableProcessors(), Long::parseLong, 1),
-        get.apply("timeout").map(EngineSettings::duration).orElse(RunRequest.DEFAULT_TIMEOUT),
-        get.apply("warningsAsErrors").map(Boolean::parseBoolean).orElse(false),
-        get.apply("expectedFailures").map(Path::of),
-        get.apply("reportDir").map(Path::of).orElse(Path.of("target", "opcheck")),
-        get.apply("docsUrl").orElse("docs/checks/"));
+        RunOptions.DEVICES.readAll(get),
+        RunOptions.SEED.value(get),
+        RunOptions.TRIES.value(get),
+        RunOptions.JOBS.value(get),
+        RunOptions.TIMEOUT.value(get),
+        RunOptions.WARNINGS_AS_ERRORS.value(get),
+        RunOptions.EXPECTED_FAILURES.read(get),
+        // a test run always writes its reports; the command line writes them only when asked
+        RunOptions.REPORT_DIR.read(get).orElse(Path.of("target", "opcheck")),
+        RunOptions.DOCS_URL.value(get));
+  }
+
+  /** What a finding becomes in this run. */
+  public SeverityPolicy severity() {
+    return warningsAsErrors ? SeverityPolicy.WARNINGS_AS_ERRORS : SeverityPolicy.DEFAULT;
   }
 
   /** The checks selected, in registry order. */
@@ -98,62 +100,27 @@ public record EngineSettings(
     return devices.isEmpty() ? List.of(Device.CPU, Device.META, Device.CUDA) : devices;
   }
 
-  /** Every parameter with the value in force, in a fixed order, for the console and the reports. */
+  /** Every parameter with the value in force, in the order of {@link RunOptions}, for the console and the reports. */
   public Map<String, String> describe() {
+    Map<RunOption<?>, Object> values = new HashMap<>();
+    values.put(RunOptions.SPECS, specs);
+    values.put(RunOptions.OPS, ops);
+    values.put(RunOptions.CHECKS, checks);
+    values.put(RunOptions.DEVICES, selectedDevices());
+    values.put(RunOptions.SEED, seed);
+    values.put(RunOptions.TRIES, tries);
+    values.put(RunOptions.JOBS, jobs);
+    values.put(RunOptions.TIMEOUT, timeout);
+    values.put(RunOptions.WARNINGS_AS_ERRORS, warningsAsErrors);
+    values.put(RunOptions.EXPECTED_FAILURES, expectedFailures);
+    values.put(RunOptions.REPORT_DIR, reportDir);
+    values.put(RunOptions.DOCS_URL, docsBase);
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(PREFIX + "specs", specs.isEmpty() ? "(none beyond those discovered)" : String.join(",", specs.stream().map(Path::toString).toList()));
-    m.put(PREFIX + "ops", ops.isEmpty() ? "(all)" : String.join(",", ops));
-    m.put(PREFIX + "checks", checks.isEmpty() ? "(all)" : String.join(",", checks));
-    m.put(PREFIX + "devices", String.join(",", selectedDevices().stream().map(Device::label).toList()));
-    m.put(PREFIX + "seed", Long.toString(seed));
-    m.put(PREFIX + "tries", Integer.toString(tries));
-    m.put(PREFIX + "jobs", Integer.toString(jobs));
-    m.put(PREFIX + "timeout", timeout.toSeconds() + "s");
-    m.put(PREFIX + "warningsAsErrors", Boolean.toString(warningsAsErrors));
-    m.put(PREFIX + "expectedFailures", expectedFailures.map(Path::toString).orElse("(none)"));
-    m.put(PREFIX + "reportDir", reportDir.toString());
-    m.put(PREFIX + "docsUrl", docsBase);
+    for (RunOption<?> row : RunOptions.all()) {
+      if (row.key() != null) {
+        m.put(row.engineKey(), row.show(values.get(row)));
+      }
+    }
     return m;
-  }
-
-  private static List<String> list(Optional<String> value) {
-    return value.map(v -> Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList())
-        .orElse(List.of());
-  }
-
-  private static long number(Function<String, Optional<String>> get, String key, long dflt,
-      Function<String, Long> parse, long min) {
-    Optional<String> v = get.apply(key);
-    if (v.isEmpty()) {
-      return dflt;
-    }
-    long n;
-    try {
-      n = parse.apply(v.get());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(PREFIX + key + " takes a whole number, got '" + v.get() + "'");
-    }
-    if (n < min) {
-      throw new IllegalArgumentException(PREFIX + key + " takes a whole number >= " + min + ", got '" + v.get() + "'");
-    }
-    return n;
-  }
-
-  /** {@code 90}, {@code 90s}, {@code 2m} or an ISO-8601 duration such as {@code PT90S}. */
-  static Duration duration(String v) {
-    try {
-      if (v.startsWith("P") || v.startsWith("p")) {
-        return Duration.parse(v);
-      }
-      if (v.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-      }
-      if (v.endsWith("m")) {
-        return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
-      }
-      return Duration.ofSeconds(Long.parseLong(v.endsWith("s") ? v.substring(0, v.length() - 1) : v));
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(PREFIX + "timeout takes a duration such as 90s or 2m, got '" + v + "'");
-    }
   }
 }

@@ -1,8 +1,10 @@
 package dev.opcheck4j.junit;
 
 import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.RunOptions;
 import dev.opcheck4j.run.RunRequest;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.Device;
@@ -21,7 +23,7 @@ import java.util.List;
  *
  * It goes through the same {@link Launcher} as the engine and the command line. To get JUnit tests
  * per op, check and device, put the spec under {@code src/test/resources/opcheck/}: the opcheck4j
- * engine runs it (docs/junit.md).
+ * engine runs it (docs/junit.md). What is not set takes the default of its row of {@link RunOptions}.
  */
 public final class OpCheck {
   private Path library;
@@ -29,10 +31,10 @@ public final class OpCheck {
   private final List<String> checks = new ArrayList<>();
   private final List<String> ops = new ArrayList<>();
   private final List<Device> devices = new ArrayList<>();
-  private long seed = RunRequest.DEFAULT_SEED;
-  private int tries = RunRequest.DEFAULT_TRIES;
+  private long seed = RunOptions.SEED.defaultValue();
+  private int tries = RunOptions.TRIES.defaultValue();
   private Path baseline;
-  private boolean warningsAsErrors;
+  private SeverityPolicy severity = SeverityPolicy.DEFAULT;
 
   private OpCheck() {}
 
@@ -69,7 +71,7 @@ public final class OpCheck {
   /** Devices to run on (default: every available one, plus cuda reported as skipped without a GPU). */
   public OpCheck devices(String... labels) {
     for (String l : labels) {
-      devices.add(Device.parse(l).orElseThrow(() -> new IllegalArgumentException("unknown device " + l)));
+      devices.add(RunOptions.DEVICES.parse("devices", l));
     }
     return this;
   }
@@ -99,14 +101,14 @@ public final class OpCheck {
 
   /** Whether findings of warning checks fail (as {@code --warnings-as-errors}); default false. */
   public OpCheck warningsAsErrors(boolean value) {
-    this.warningsAsErrors = value;
+    this.severity = value ? SeverityPolicy.WARNINGS_AS_ERRORS : SeverityPolicy.DEFAULT;
     return this;
   }
 
   /** Runs everything and returns the report (for any test engine, or none). */
   public Outcomes run() throws LibraryLoadException, SpecException {
     RunRequest.Builder request = RunRequest.builder().ops(ops).checks(checks).devices(devices).seed(seed).tries(tries)
-        .warningsAsErrors(warningsAsErrors).baseline(baseline);
+        .severity(severity).baseline(baseline);
     if (spec != null) {
       request.spec(spec, library);
     } else {

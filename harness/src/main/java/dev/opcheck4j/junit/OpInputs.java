@@ -35,11 +35,20 @@ public @interface OpInputs {
   /** The op, {@code ns::name}. */
   String op();
 
+  /** {@link #tries()}'s default: the default of {@code RunOptions.TRIES} (an annotation needs a constant). */
+  int TRIES_FROM_TABLE = -1;
+
+  /**
+   * {@link #seed()}'s default: the default of {@code RunOptions.SEED}. This one seed cannot be given
+   * explicitly; any other can.
+   */
+  long SEED_FROM_TABLE = Long.MIN_VALUE;
+
   /** Generated inputs to try after the examples (those the kernel rejects are left out). */
-  int tries() default 100;
+  int tries() default TRIES_FROM_TABLE;
 
   /** Seed of the generated inputs; the {@code opcheck4j.seed} parameter overrides it. */
-  long seed() default 20261122L;
+  long seed() default SEED_FROM_TABLE;
 
   /** Device the inputs are made on. */
   String device() default "cpu";

@@ -7,6 +7,7 @@ import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Materializer;
+import dev.opcheck4j.run.RunOptions;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
@@ -41,7 +42,9 @@ public final class OpInputsProvider implements ArgumentsProvider, AnnotationCons
 
   @Override
   public Stream<? extends Arguments> provideArguments(ExtensionContext context) throws Exception {
-    long seed = context.getConfigurationParameter(EngineSettings.PREFIX + "seed").map(Long::parseLong).orElse(inputs.seed());
+    long seed = RunOptions.SEED.read(context::getConfigurationParameter).orElse(
+        inputs.seed() == OpInputs.SEED_FROM_TABLE ? RunOptions.SEED.defaultValue() : inputs.seed());
+    int tries = inputs.tries() == OpInputs.TRIES_FROM_TABLE ? RunOptions.TRIES.defaultValue() : inputs.tries();
     Device device = Device.parse(inputs.device()).orElseThrow(() ->
         new IllegalArgumentException("@OpInputs device '" + inputs.device() + "': expected cpu, meta or cuda"));
     SpecFile spec = SpecReader.read(specPath(context));
@@ -59,7 +62,7 @@ public final class OpInputsProvider implements ArgumentsProvider, AnnotationCons
       generators.add(new ExampleGenerator(op.schema(), ex, opSpec.vary()));
     }
     SplittableRandom seeds = new SplittableRandom(seed ^ op.name().hashCode());
-    for (int t = 0; t < inputs.tries() && !generators.isEmpty(); t++) {
+    for (int t = 0; t < tries && !generators.isEmpty(); t++) {
       ExampleGenerator gen = generators.get(t % generators.size());
       Choices choices = Choices.random(seeds.nextLong());
       OpInput in = generated(lib, op, opSpec, device, seed, gen, choices, "generated #" + (t + 1));

@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.torch.Device;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,7 +10,8 @@ import java.util.Objects;
 
 /**
  * What one run checks and how: the plain input of {@link Launcher#execute}. Build it with
- * {@link #builder()}; every list may be empty (meaning "all" for ops, checks and devices).
+ * {@link #builder()}; every list may be empty (meaning "all" for ops, checks and devices). What is not
+ * set takes its default from {@link RunOptions}.
  *
  * @param targets what to check: spec files and libraries, in order
  * @param ops op names to check ({@code ns::name}); empty: all
@@ -23,7 +25,7 @@ import java.util.Objects;
  * @param reportDir where {@code opcheck-results.jsonl}, worker logs and JVM error files go; null: a
  *     temporary directory, deleted when the run ends
  * @param isolation where kernels run; {@link Isolation#WORKERS} unless measuring
- * @param warningsAsErrors whether findings of warning checks are failures ({@code --warnings-as-errors})
+ * @param severity what a finding becomes: warnings stay warnings unless {@code --warnings-as-errors}
  * @param baseline a schema baseline file to compare the libraries against ({@code --baseline}), or null
  */
 public record RunRequest(
@@ -38,12 +40,15 @@ public record RunRequest(
     Shard shard,
     Path reportDir,
     Isolation isolation,
-    boolean warningsAsErrors,
+    SeverityPolicy severity,
     Path baseline) {
 
-  public static final long DEFAULT_SEED = 20261122L;
-  public static final int DEFAULT_TRIES = 100;
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+  /** {@link RunOptions#SEED}'s default. */
+  public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
+  /** {@link RunOptions#TRIES}'s default. */
+  public static final int DEFAULT_TRIES = RunOptions.TRIES.defaultValue();
+  /** {@link RunOptions#TIMEOUT}'s default. */
+  public static final Duration DEFAULT_TIMEOUT = RunOptions.TIMEOUT.defaultValue();
 
   public RunRequest {
     targets = List.copyOf(targets);
@@ -53,12 +58,18 @@ public record RunRequest(
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(shard, "shard");
     Objects.requireNonNull(isolation, "isolation");
+    Objects.requireNonNull(severity, "severity");
     if (jobs < 1) {
       throw new IllegalArgumentException("jobs must be at least 1, got " + jobs);
     }
     if (tries < 0) {
       throw new IllegalArgumentException("tries must be at least 0, got " + tries);
     }
+  }
+
+  /** Whether findings of warning checks are failures (the run's own policy; a spec may add its own). */
+  public boolean warningsAsErrors() {
+    return severity.warningsAsErrors();
   }
 
   /**
@@ -134,14 +145,14 @@ public record RunRequest(
     private final List<String> ops = new ArrayList<>();
     private final List<String> checks = new ArrayList<>();
     private final List<Device> devices = new ArrayList<>();
-    private long seed = DEFAULT_SEED;
-    private int tries = DEFAULT_TRIES;
-    private int jobs = Runtime.getRuntime().availableProcessors();
-    private Duration timeout = DEFAULT_TIMEOUT;
-    private Shard shard = Shard.ALL;
+    private long seed = RunOptions.SEED.defaultValue();
+    private int tries = RunOptions.TRIES.defaultValue();
+    private int jobs = RunOptions.JOBS.defaultValue();
+    private Duration timeout = RunOptions.TIMEOUT.defaultValue();
+    private Shard shard = RunOptions.SHARD.defaultValue();
     private Path reportDir;
     private Isolation isolation = Isolation.WORKERS;
-    private boolean warningsAsErrors;
+    private SeverityPolicy severity = SeverityPolicy.DEFAULT;
     private Path baseline;
 
     private Builder() {}
@@ -217,7 +228,12 @@ public record RunRequest(
 
     /** Findings of warning checks are failures ({@code --warnings-as-errors}). */
     public Builder warningsAsErrors(boolean value) {
-      warningsAsErrors = value;
+      return severity(value ? SeverityPolicy.WARNINGS_AS_ERRORS : SeverityPolicy.DEFAULT);
+    }
+
+    /** What findings become (default: warnings stay warnings). */
+    public Builder severity(SeverityPolicy value) {
+      severity = Objects.requireNonNull(value, "severity");
       return this;
     }
 
@@ -229,7 +245,7 @@ public record RunRequest(
 
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, warningsAsErrors, baseline);
+          isolation, severity, baseline);
     }
   }
 }

@@ -1,0 +1,114 @@
+package dev.opcheck4j.cli;
+
+import static dev.opcheck4j.run.RunOptions.BASELINE;
+import static dev.opcheck4j.run.RunOptions.CHECKS;
+import static dev.opcheck4j.run.RunOptions.DEVICES;
+import static dev.opcheck4j.run.RunOptions.JOBS;
+import static dev.opcheck4j.run.RunOptions.JUNIT_XML;
+import static dev.opcheck4j.run.RunOptions.LIBRARIES;
+import static dev.opcheck4j.run.RunOptions.OPS;
+import static dev.opcheck4j.run.RunOptions.REPORT_DIR;
+import static dev.opcheck4j.run.RunOptions.SEED;
+import static dev.opcheck4j.run.RunOptions.SHARD;
+import static dev.opcheck4j.run.RunOptions.SPECS;
+import static dev.opcheck4j.run.RunOptions.TIMEOUT;
+import static dev.opcheck4j.run.RunOptions.TRIES;
+import static dev.opcheck4j.run.RunOptions.VERBOSE;
+import static dev.opcheck4j.run.RunOptions.WARNINGS_AS_ERRORS;
+
+import dev.opcheck4j.api.Rerun;
+import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.RunOption;
+import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.Versions;
+import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecReader;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
+final class CheckCommand implements Command {
+  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
+      SHARD, REPORT_DIR, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, VERBOSE);
+
+  @Override
+  public String name() {
+    return "check";
+  }
+
+  @Override
+  public String summary() {
+    return "Checks every op a spec file (or a library) names, on every device, and writes the reports.";
+  }
+
+  @Override
+  public String synopsis() {
+    return "check (--spec FILE | --library LIB)... [options]";
+  }
+
+  @Override
+  public List<RunOption<?>> options() {
+    return OPTIONS;
+  }
+
+  @Override
+  public ExitCode run(Arguments args, Session s) throws Exception {
+    if (args.all(LIBRARIES).isEmpty() && args.all(SPECS).isEmpty()) {
+      throw new UsageException("check needs --spec FILE or --library LIB");
+    }
+    if (args.has(JUNIT_XML)) {
+      return new JUnitXmlRun(s.out(), s.err()).run(args);
+    }
+    RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS))
+        .devices(args.all(DEVICES)).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
+        .timeout(args.get(TIMEOUT)).shard(args.get(SHARD)).reportDir(args.get(REPORT_DIR))
+        .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE));
+    args.all(SPECS).forEach(request::spec);
+    args.all(LIBRARIES).forEach(request::library);
+    try {
+      BuiltinChecks.select(args.all(CHECKS));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    RunRequest r = request.build();
+    printHeader(r, s);
+    Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), plannedOps(args));
+    RunOutcome outcome;
+    try {
+      outcome = Launcher.execute(r, console);
+    } finally {
+      console.finish();
+    }
+    RunReport report = outcome.report();
+    report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
+        report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
+    return RunSummary.finish(report, outcome.inputErrors(), args.get(REPORT_DIR), s);
+  }
+
+  /** Versions, seed, tries, workers; the devices follow when the run knows them ({@link Console#runStarted}). */
+  private static void printHeader(RunRequest r, Session s) {
+    Versions v = Versions.current();
+    s.out().println("opcheck4j " + v.tool() + " · libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")");
+    s.out().println("seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
+        + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
+  }
+
+  /** Ops the spec files name (after --op), for the progress line; 0 when a library is checked whole. */
+  private static int plannedOps(Arguments args) {
+    if (!args.all(LIBRARIES).isEmpty()) {
+      return 0;
+    }
+    int n = 0;
+    for (Path spec : args.all(SPECS)) {
+      try {
+        n += SpecReader.read(spec).selectOps(args.all(OPS)).size();
+      } catch (SpecException | RuntimeException e) {
+        return 0; // the run itself reports the problem with its file and line
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,40 @@
+package dev.opcheck4j.cli;
+
+import dev.opcheck4j.run.RunOption;
+import dev.opcheck4j.run.RunOptions;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code demo}: {@code check} on the bundled example specs, with reports in {@code reports/out} unless told otherwise. */
+final class DemoCommand implements Command {
+  @Override
+  public String name() {
+    return "demo";
+  }
+
+  @Override
+  public String summary() {
+    return "Checks the bundled example ops (fixtures/specs/my_ops.json, good_ops.json) and writes the reports"
+        + " to reports/out.";
+  }
+
+  @Override
+  public String synopsis() {
+    return "demo [options]";
+  }
+
+  @Override
+  public List<RunOption<?>> options() {
+    return CheckCommand.OPTIONS.stream().filter(o -> o != RunOptions.SPECS && o != RunOptions.LIBRARIES).toList();
+  }
+
+  @Override
+  public ExitCode run(Arguments args, Session s) throws Exception {
+    Path specs = s.home().resolve("fixtures/specs");
+    Arguments demo = args.with(RunOptions.SPECS, List.of(specs.resolve("my_ops.json"), specs.resolve("good_ops.json")));
+    if (!args.has(RunOptions.REPORT_DIR)) {
+      demo = demo.with(RunOptions.REPORT_DIR, List.of(s.home().resolve("reports/out")));
+    }
+    return new CheckCommand().run(demo, s);
+  }
+}

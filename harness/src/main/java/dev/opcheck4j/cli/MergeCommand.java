@@ -1,0 +1,98 @@
+package dev.opcheck4j.cli;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.ReportReader;
+import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.api.ResultText;
+import dev.opcheck4j.run.ResultsFile;
+import dev.opcheck4j.run.RunOption;
+import dev.opcheck4j.run.RunOptions;
+import dev.opcheck4j.run.RunOutcome;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/** {@code merge}: the result files of several runs (the shards of one) as the report the unsharded run writes. */
+final class MergeCommand implements Command {
+  @Override
+  public String name() {
+    return "merge";
+  }
+
+  @Override
+  public String summary() {
+    return "Merges the report dirs of the shards of one run into the report the unsharded run writes.";
+  }
+
+  @Override
+  public String synopsis() {
+    return "merge --report-dir OUT DIR...";
+  }
+
+  @Override
+  public List<RunOption<?>> options() {
+    return List.of(RunOptions.REPORT_DIR, RunOptions.VERBOSE);
+  }
+
+  @Override
+  public int operands() {
+    return Integer.MAX_VALUE;
+  }
+
+  @Override
+  public ExitCode run(Arguments args, Session s) throws Exception {
+    List<Path> dirs = args.operands().stream().map(Path::of).toList();
+    Path reportDir = args.get(RunOptions.REPORT_DIR);
+    if (reportDir == null || dirs.isEmpty()) {
+      throw new UsageException("merge needs --report-dir OUT and at least one DIR (the --report-dir of each shard)");
+    }
+    RunOutcome merged;
+    try {
+      merged = dirs.stream().allMatch(d -> !Files.exists(d.resolve(ResultsFile.NAME))
+          && Files.exists(d.resolve("opcheck-report.json"))) ? mergeReports(dirs) : ResultsFile.merge(dirs);
+    } catch (NoSuchFileException e) {
+      throw new UsageException("no such directory: " + e.getFile());
+    } catch (IOException e) {
+      throw new UsageException(e.getMessage());
+    }
+    for (var r : merged.report().results()) {
+      if (args.get(RunOptions.VERBOSE) || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+        s.out().println(ResultText.render(r));
+      }
+    }
+    RunReport report = merged.report();
+    report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(), report.results());
+    return RunSummary.finish(report, merged.inputErrors(), reportDir, s);
+  }
+
+  /**
+   * Report dirs that hold only {@code opcheck-report.json} (written before results files existed, or
+   * copied without them): each is read by the {@link ReportReader} of the reports module, which reads
+   * schema versions 1 and 2 and rejects others with a line naming the file and version.
+   */
+  private static RunOutcome mergeReports(List<Path> dirs) throws UsageException, IOException {
+    ReportReader reader = ServiceLoader.load(ReportReader.class).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no report reader on the classpath (opcheck4j-reports missing)"));
+    List<CheckResult> results = new ArrayList<>();
+    RunReport first = null;
+    long duration = 0;
+    for (Path dir : dirs) {
+      RunReport r;
+      try {
+        r = reader.read(dir.resolve("opcheck-report.json"));
+      } catch (ReportReader.UnsupportedReportException e) {
+        throw new UsageException(e.getMessage());
+      }
+      first = first == null ? r : first;
+      duration = Math.max(duration, r.durationMs());
+      results.addAll(r.results());
+    }
+    RunReport report = new RunReport(first.run().withDuration(duration), first.checks(), results);
+    return new RunOutcome(report, List.of(), results.stream().map(CheckResult::op).distinct().toList(), List.of());
+  }
+}

@@ -1,0 +1,70 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.run.RunOption.Type;
+import dev.opcheck4j.torch.Device;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Every option of a run, in the order help and the engine's description show them. The command
+ * line ({@code cli}), the JUnit engine ({@code junit/EngineSettings}), the {@code OpCheck} builder,
+ * {@code @OpInputs} and {@link RunRequest}'s defaults read these rows; a row is the one place an
+ * option's flag, keys, default and parser are written.
+ */
+public final class RunOptions {
+  /** The prefix of the engine's configuration keys. */
+  public static final String ENGINE_PREFIX = "opcheck4j.";
+
+  public static final RunOption<Path> SPECS = RunOption.of("--spec", "FILE", Type.PATH,
+      "a spec file: library, ops, examples (docs/spec.md)").engine("specs")
+      .repeated("(none beyond those discovered)");
+  public static final RunOption<Path> LIBRARIES = RunOption.of("--library", "LIB", Type.PATH,
+      "a shared library of custom ops (check: every op it registers)").repeated("(none)");
+  public static final RunOption<String> OPS = RunOption.of("--op", "NAME", Type.TEXT, "only this op (ns::name)")
+      .engine("ops").repeated("(all)");
+  public static final RunOption<String> CHECKS = RunOption.of("--check", "ID|FAMILY", Type.TEXT,
+      "only these checks (./opcheck checks lists them)").engine("checks").repeated("(all)");
+  public static final RunOption<Device> DEVICES = RunOption.of("--device", "DEVICE", Type.DEVICE,
+      "cpu, meta or cuda (default: all, cuda skipped without a GPU)").engine("devices").repeated("(all)");
+  public static final RunOption<Long> SEED = RunOption.of("--seed", "N", Type.LONG,
+      "seed of everything drawn at random (default {default})").engine("seed").orElse(20261122L);
+  public static final RunOption<Integer> TRIES = RunOption.of("--tries", "N", Type.atLeast(0),
+      "generated inputs per op and device (default {default}; 0: examples only)").engine("tries").orElse(100);
+  public static final RunOption<Integer> JOBS = RunOption.of("--jobs", "N", Type.atLeast(1),
+      "worker processes at once (default: one per core)").engine("jobs")
+      .orElse(() -> Runtime.getRuntime().availableProcessors());
+  public static final RunOption<Duration> TIMEOUT = RunOption.of("--timeout", "SECONDS", Type.DURATION,
+      "deadline of one unit of work (default {default})").engine("timeout")
+      .spec("ops[].timeout").orElse(Duration.ofSeconds(60));
+  public static final RunOption<RunRequest.Shard> SHARD = RunOption.of("--shard", "I/N", Type.SHARD,
+      "check part I of N of the ops").orElse(RunRequest.Shard.ALL);
+  public static final RunOption<Boolean> WARNINGS_AS_ERRORS = RunOption.of("--warnings-as-errors", "", Type.SWITCH,
+      "findings of warning checks fail the run").engine("warningsAsErrors").spec("warnings-as-errors").orElse(false);
+  public static final RunOption<Path> EXPECTED_FAILURES = RunOption.engineOnly("expectedFailures", Type.PATH,
+      "a file of failures that are expected (docs/junit.md)");
+  public static final RunOption<Path> REPORT_DIR = RunOption.of("--report-dir", "DIR", Type.PATH,
+      "write opcheck-report.json, .html, opcheck-summary.md and allure-results there").engine("reportDir");
+  public static final RunOption<String> DOCS_URL = RunOption.engineOnly("docsUrl", Type.TEXT,
+      "where report links to check pages point (<docsUrl><check>.md)").orElse("docs/checks/");
+  public static final RunOption<Path> BASELINE = RunOption.of("--baseline", "FILE", Type.PATH,
+      "a schema baseline (./opcheck baseline) to check the libraries against (docs/baseline.md)");
+  public static final RunOption<Path> JUNIT_XML = RunOption.of("--junit-xml", "DIR", Type.PATH,
+      "run the specs as JUnit Platform tests and write JUnit XML there");
+  public static final RunOption<Boolean> VERBOSE = RunOption.of("--verbose", "", Type.SWITCH,
+      "print every result, not only findings").orElse(false);
+  public static final RunOption<Path> OUT = RunOption.of("--out", "FILE", Type.PATH, "the file to write");
+  public static final RunOption<String> INPUTS = RunOption.of("--input", "VALUE", Type.TEXT,
+      "an argument of forward, e.g. float32[16,16] or int:8").repeated("(none)");
+
+  private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, DEVICES, SEED, TRIES, JOBS,
+      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE, OUT,
+      INPUTS);
+
+  private RunOptions() {}
+
+  /** Every row, in order. */
+  public static List<RunOption<?>> all() {
+    return ALL;
+  }
+}
