@@ -169,12 +169,10 @@ public final class Runner {
             }
             if (spec.examples().isEmpty()) {
               Verdict v = Verdict.skipped("no examples for this op (give some in a spec file)");
-              started(sink, op.name(), check, d, null);
               emit(units, op, check, d, null, v, 0, seen, sink);
             }
             for (Example ex : spec.examples()) {
               if (invalid.containsKey(ex)) {
-                started(sink, op.name(), check, d, ex);
                 emit(units, op, check, d, ex, Verdict.skipped("invalid example: " + invalid.get(ex)), 0, seen, sink);
               } else {
                 once(units, spec, op, check, d, ex, seen, sink);
@@ -204,7 +202,7 @@ public final class Runner {
     return null;
   }
 
-  /** Tells the listener a check starts on one (op, device, example). */
+  /** Tells the listener a check starts running on one (op, device, example). */
   static void started(RunListener sink, String op, Check check, Device device, Example example) {
     sink.unitStarted(new RunListener.UnitEvent(op, check.id(), device == null ? CheckResult.NONE : device.label(),
         example == null ? CheckResult.NONE : example.ref(), Instant.now()));
@@ -242,13 +240,14 @@ public final class Runner {
       Example example,
       Map<String, Outcome> seen,
       RunListener sink) {
-    started(sink, op.name(), check, device, example);
     long t = System.nanoTime();
     Verdict v = precondition(check, spec, device, seen);
     if (v == null) {
       v = units.stopped().orElse(null);
     }
     if (v == null) {
+      // a unit starts only when it runs: a check that cannot run is skipped, never started
+      started(sink, op.name(), check, device, example);
       try {
         v = units.evaluate(check.id(), op.name(), device, example);
       } catch (KernelDeath d) {
