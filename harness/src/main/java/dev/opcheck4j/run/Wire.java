@@ -31,11 +31,17 @@ public final class Wire {
   private static final JsonFactory JSON = new JsonFactory();
   private static final Map<Class<?>, Shape> SHAPES = new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** Per sealed interface, its records (through nested sealed interfaces) by simple name. */
+  /**
+   * Per sealed interface, its records (through nested sealed interfaces) by simple name; empty for
+   * any other type. Looked up once: {@link Class#isSealed()} costs a reflective call every time.
+   */
   private static final ClassValue<Map<String, Class<?>>> KINDS = new ClassValue<>() {
     @Override
     protected Map<String, Class<?>> computeValue(Class<?> sealed) {
       Map<String, Class<?>> kinds = new java.util.HashMap<>();
+      if (!sealed.isInterface() || !sealed.isSealed()) {
+        return kinds;
+      }
       for (Class<?> c : sealed.getPermittedSubclasses()) {
         if (c.isSealed() && c.isInterface()) {
           kinds.putAll(get(c));
@@ -271,7 +277,7 @@ public final class Wire {
     if (c.isEnum()) {
       return Enum.valueOf((Class) c, (String) v);
     }
-    if (c.isInterface() && c.isSealed()) {
+    if (c.isInterface() && !KINDS.get(c).isEmpty()) {
       List<Object> tagged = (List<Object>) v;
       Class<?> kind = KINDS.get(c).get((String) tagged.get(0));
       if (kind == null) {
