@@ -236,10 +236,18 @@ public final class Protocol {
   /** Whether an example could be materialized ({@link Bind}). */
   public sealed interface Binding extends Answer permits Bound, Unbindable {}
 
-  /** @param description the example's inputs as text */
+  /**
+   * The example was materialized.
+   *
+   * @param description its inputs as text
+   */
   public record Bound(String description) implements Binding {}
 
-  /** @param why why the example does not fit the op's schema or the machine */
+  /**
+   * The example cannot be materialized.
+   *
+   * @param why why it does not fit the op's schema or the machine
+   */
   public record Unbindable(String why) implements Binding {}
 
   /** What the search for an example found ({@link Synthesize}). */

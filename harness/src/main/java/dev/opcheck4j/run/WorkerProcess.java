@@ -201,6 +201,9 @@ final class WorkerProcess implements Kernels {
 
   @Override
   public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
+    if (units.isEmpty()) {
+      return List.of(); // a Run of nothing would have no Answered to wait for
+    }
     long first = nextId;
     nextId += units.size();
     send(new Protocol.Run(first, units, guarded));
