@@ -265,16 +265,16 @@ public final class Benchmarks {
           continue;
         }
         Example ex = op.examples().get(0);
-        List<Protocol.Unit> units = new ArrayList<>();
+        List<Protocol.Unit<?>> units = new ArrayList<>();
         for (Check c : checks) {
           boolean perExample = c.scope() == CheckInfo.Scope.EXAMPLE;
-          units.add(new Protocol.Unit(Protocol.Kind.EVALUATE, t, op.op(), c.id(), perExample ? Device.CPU : null,
-              perExample ? ex : null, 1L, null, null, null));
+          units.add(new Protocol.Evaluate(c.id(), new Protocol.On(t, op.op(), perExample ? Device.CPU : null,
+              perExample ? ex : null, 1L, null)));
         }
         double[] micros = new double[rounds];
         for (int r = -rounds / 5; r < rounds; r++) { // the first fifth warms up
           long t0 = System.nanoTime();
-          for (Protocol.Unit u : units) {
+          for (Protocol.Unit<?> u : units) {
             runner.run(u);
           }
           if (r >= 0) {

@@ -8,30 +8,39 @@ import java.util.List;
 /** Where the parent's units run: a supervised worker process, or (for measurement) this process. */
 public interface Kernels extends AutoCloseable {
   /**
-   * A unit's verdict and the time the unit itself took where it ran.
+   * A unit's answer and the time the unit itself took where it ran.
    *
    * @param micros the unit's own time in microseconds, without the exchange with the parent
    */
-  record Done(Verdict verdict, long micros) {}
+  record Done(Protocol.Answer answer, long micros) {
+    /** The verdict of a check's unit ({@link Protocol.Evaluate}, {@link Protocol.OnRejected}). */
+    public Verdict verdict() {
+      if (answer instanceof Protocol.Checked c) {
+        return c.verdict();
+      }
+      throw new IllegalStateException("not a check's answer: " + answer);
+    }
+  }
 
   /**
    * Runs {@code units} in order in one exchange (a generated input's kernel call and the checks on
    * it: one round trip instead of one per unit), each unit within {@code deadline}. With {@code
-   * guarded}, the first unit is a guard: when its verdict is not PASSED the rest are not run.
+   * guarded}, the first unit is an {@link Protocol.Accepts} guard: when the kernel does not accept
+   * the example the rest are not run.
    *
    * @return the units run, in order: all of them, or only the guard
    * @throws KernelDeath when the process running them died or missed the deadline on a unit; its
    *     {@link KernelDeath#completed()} holds the units that finished before it
    */
-  List<Done> run(List<Protocol.Unit> units, boolean guarded, Duration deadline) throws KernelDeath;
+  List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath;
 
   /**
-   * Runs one unit.
+   * Runs one unit and returns its answer.
    *
    * @throws KernelDeath when the process running it died or missed {@code deadline}
    */
-  default Verdict run(Protocol.Unit unit, Duration deadline) throws KernelDeath {
-    return run(List.of(unit), false, deadline).get(0).verdict();
+  default <A extends Protocol.Answer> A run(Protocol.Unit<A> unit, Duration deadline) throws KernelDeath {
+    return unit.answers().cast(run(List.of(unit), false, deadline).get(0).answer());
   }
 
   @Override
@@ -39,22 +48,22 @@ public interface Kernels extends AutoCloseable {
 
   /** One unit run in this process. */
   interface Local {
-    Verdict run(Protocol.Unit unit) throws KernelDeath;
+    Protocol.Answer run(Protocol.Unit<?> unit) throws KernelDeath;
   }
 
   /** {@link #run(List, boolean, Duration)} for kernels in this process: each unit in turn, timed here. */
-  static List<Done> inTurn(List<Protocol.Unit> units, boolean guarded, Local local) throws KernelDeath {
+  static List<Done> inTurn(List<Protocol.Unit<?>> units, boolean guarded, Local local) throws KernelDeath {
     List<Done> done = new ArrayList<>();
-    for (Protocol.Unit u : units) {
+    for (Protocol.Unit<?> u : units) {
       long t0 = System.nanoTime();
-      Verdict v;
+      Protocol.Answer a;
       try {
-        v = local.run(u);
+        a = local.run(u);
       } catch (KernelDeath d) {
         throw d.after(done);
       }
-      done.add(new Done(v, (System.nanoTime() - t0) / 1_000));
-      if (Protocol.endsExchange(done.size() - 1, units.size(), guarded, v)) {
+      done.add(new Done(a, (System.nanoTime() - t0) / 1_000));
+      if (Protocol.endsExchange(done.size() - 1, units.size(), guarded, a)) {
         break;
       }
     }

@@ -8,7 +8,6 @@ import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.api.SeverityPolicy;
-import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.worker.LocalKernels;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
@@ -166,9 +165,7 @@ public final class Launcher {
       List<ExampleSearch.Found> found = new ArrayList<>();
       for (LibraryInfo.Op op : lib.ops()) {
         try {
-          Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.SYNTHESIZE, 0, op.name(), null, Device.CPU, null, seed,
-              null, null, null), slot.request.timeout());
-          found.add(OpUnits.found(v));
+          found.add(slot.run(new Protocol.Synthesize(0, op.name(), seed), slot.request.timeout()).found());
         } catch (KernelDeath d) {
           found.add(new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
               + d.getMessage()));
@@ -213,13 +210,10 @@ public final class Launcher {
    */
   public static ModelRun model(List<Path> libraries, Path model, List<String> inputs, long seed)
       throws LibraryLoadException, SpecException {
-    Protocol.Model m = new Protocol.Model(model.toAbsolutePath(), inputs);
     return inOneWorker(libraries, (info, slot) -> {
       ModelInfo loaded;
       try {
-        Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.MODEL, 0, null, null, null, null, seed, null, null, m),
-            slot.request.timeout());
-        loaded = Wire.read(fact(v, "model"), ModelInfo.class);
+        loaded = slot.run(new Protocol.LoadModel(model.toAbsolutePath()), slot.request.timeout()).info();
       } catch (KernelDeath d) {
         return new ModelRun(info, null, null, d.getMessage());
       }
@@ -227,19 +221,12 @@ public final class Launcher {
         return new ModelRun(info, loaded, null, null);
       }
       try {
-        Verdict v = slot.run(new Protocol.Unit(Protocol.Kind.FORWARD, 0, null, null, null, null, seed, null, null, m),
-            slot.request.timeout());
-        return new ModelRun(info, loaded, Wire.read(fact(v, "forward"), ModelInfo.Forward.class), null);
+        ModelInfo.Forward forward = slot.run(new Protocol.Forward(inputs, seed), slot.request.timeout()).forward();
+        return new ModelRun(info, loaded, forward, null);
       } catch (KernelDeath d) {
         return new ModelRun(info, loaded, null, d.getMessage());
       }
     });
-  }
-
-  /** The fact {@code key} of a worker's verdict; a verdict without it is a harness error, reported as one. */
-  private static String fact(Verdict v, String key) {
-    return v.facts().stream().filter(f -> f.key().equals(key)).map(dev.opcheck4j.api.Fact::value).findFirst()
-        .orElseThrow(() -> new IllegalStateException("the worker answered " + v.outcome() + " " + v.facts()));
   }
 
   /** What a command does with one worker that has loaded its libraries. */
@@ -487,7 +474,7 @@ public final class Launcher {
     }
 
     @Override
-    public List<Done> run(List<Protocol.Unit> units, boolean guarded, Duration deadline) throws KernelDeath {
+    public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
       if (current == null) {
         try {
           current = WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(), lib -> {}).worker();

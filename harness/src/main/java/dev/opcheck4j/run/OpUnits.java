@@ -55,18 +55,11 @@ final class OpUnits {
 
   /** Searches (in the worker) for an example synthesized from the op's schema that the cpu kernel accepts. */
   ExampleSearch.Found synthesize(String op) throws KernelDeath {
-    return found(run(unit(Protocol.Kind.SYNTHESIZE, op, null, Device.CPU, null, null)));
+    return run(new Protocol.Synthesize(target.index(), op, plan.seed())).found();
   }
 
-  /** What a SYNTHESIZE unit's verdict says was found. */
-  static ExampleSearch.Found found(Verdict v) {
-    String json = first(v, "example");
-    return new ExampleSearch.Found(json.isEmpty() ? java.util.Optional.empty()
-        : java.util.Optional.of(Wire.read(json, Example.class)), first(v, "note"));
-  }
-
-  private Protocol.Unit unit(Protocol.Kind kind, String op, String check, Device device, Example example, String why) {
-    return new Protocol.Unit(kind, target.index(), op, check, device, example, plan.seed(), why, sent, null);
+  private Protocol.On on(String op, Device device, Example example) {
+    return new Protocol.On(target.index(), op, device, example, plan.seed(), sent);
   }
 
   /** What a finding of this op is: a failure, or a warning for a warning check. */
@@ -81,40 +74,41 @@ final class OpUnits {
   }
 
   Verdict evaluate(String check, String op, Device device, Example example) throws KernelDeath {
-    return run(unit(Protocol.Kind.EVALUATE, op, check, device, example, null));
+    return run(new Protocol.Evaluate(check, on(op, device, example))).verdict();
   }
 
   /** Null when the real kernel accepts the example; else the first line of what it raised (or why it cannot be made). */
   String rejection(String op, Device device, Example example) throws KernelDeath {
-    return rejection(run(unit(Protocol.Kind.ACCEPTS, op, null, device, example, null)));
+    return rejection(run(new Protocol.Accepts(on(op, device, example))));
   }
 
-  /** What an ACCEPTS unit's verdict says: null when the kernel accepted the example, else what it raised. */
-  static String rejection(Verdict accepts) {
-    if (accepts.outcome() == Outcome.PASSED) {
-      return null;
-    }
-    return accepts.finding() != null && accepts.finding().cause() instanceof Cause.Rejection r ? r.firstLine()
-        : accepts.facts().get(0).value();
+  /** What an {@link Protocol.Accepts} unit gave: null when the kernel accepted the example, else what it raised. */
+  static String rejection(Kernels.Done accepts) {
+    return rejection(accepts.answer());
+  }
+
+  private static String rejection(Protocol.Answer accepts) {
+    return accepts instanceof Protocol.Rejected r ? r.firstLine() : null;
   }
 
   /**
    * The real kernel on {@code example} and, when it accepts it, {@code checks} on it, in one exchange
-   * with the worker: the ACCEPTS unit first, then one EVALUATE unit per check.
+   * with the worker: the {@link Protocol.Accepts} unit first, then one {@link Protocol.Evaluate} unit per check.
    *
    * @throws KernelDeath when a unit killed the worker; its completed units come first
    */
   List<Kernels.Done> tryOn(String op, Device device, Example example, List<String> checks) throws KernelDeath {
-    List<Protocol.Unit> batch = new ArrayList<>();
-    batch.add(unit(Protocol.Kind.ACCEPTS, op, null, device, example, null));
+    Protocol.On on = on(op, device, example);
+    List<Protocol.Unit<?>> batch = new ArrayList<>();
+    batch.add(new Protocol.Accepts(on));
     for (String c : checks) {
-      batch.add(unit(Protocol.Kind.EVALUATE, op, c, device, example, null));
+      batch.add(new Protocol.Evaluate(c, on));
     }
     return run(batch, true);
   }
 
   /**
-   * The real kernel on each of {@code examples}, in one exchange: one ACCEPTS verdict per example.
+   * The real kernel on each of {@code examples}, in one exchange: one {@link Protocol.Accepts} answer per example.
    *
    * @throws KernelDeath when one killed the worker; the completed ones come first
    */
@@ -122,21 +116,23 @@ final class OpUnits {
     if (examples.isEmpty()) {
       return List.of();
     }
-    return run(examples.stream().map(e -> unit(Protocol.Kind.ACCEPTS, op, null, device, e, null)).toList(), false);
+    List<Protocol.Unit<?>> batch = new ArrayList<>();
+    examples.forEach(e -> batch.add(new Protocol.Accepts(on(op, device, e))));
+    return run(batch, false);
   }
 
   /** A rejection check's verdict on an input the real kernel raised {@code why} on. */
   Verdict onRejected(String check, String op, Device device, Example example, String why) throws KernelDeath {
-    return run(unit(Protocol.Kind.ON_REJECTED, op, check, device, example, why));
+    return run(new Protocol.OnRejected(check, on(op, device, example), why)).verdict();
   }
 
   /** The example's inputs as text, or the reason it does not fit the schema (as the exception's message). */
   String describe(String op, Device device, Example example) throws KernelDeath, InvalidExample {
-    Verdict v = run(unit(Protocol.Kind.BIND, op, null, device, example, null));
-    if (v.outcome() != Outcome.PASSED) {
-      throw new InvalidExample(v.finding() != null ? v.finding().actual() : v.facts().get(0).value());
+    Protocol.Binding b = run(new Protocol.Bind(on(op, device, example)));
+    if (b instanceof Protocol.Unbindable u) {
+      throw new InvalidExample(u.why());
     }
-    return first(v, "description");
+    return ((Protocol.Bound) b).description();
   }
 
   /** An example that does not fit the op's schema or the machine. */
@@ -146,15 +142,11 @@ final class OpUnits {
     }
   }
 
-  private static String first(Verdict v, String key) {
-    return v.facts().stream().filter(f -> f.key().equals(key)).map(Fact::value).findFirst().orElse("");
+  private <A extends Protocol.Answer> A run(Protocol.Unit<A> unit) throws KernelDeath {
+    return unit.answers().cast(run(List.of(unit), false).get(0).answer());
   }
 
-  private Verdict run(Protocol.Unit unit) throws KernelDeath {
-    return run(List.of(unit), false).get(0).verdict();
-  }
-
-  private List<Kernels.Done> run(List<Protocol.Unit> batch, boolean guarded) throws KernelDeath {
+  private List<Kernels.Done> run(List<Protocol.Unit<?>> batch, boolean guarded) throws KernelDeath {
     try {
       return kernels.run(batch, guarded, deadline());
     } catch (KernelDeath d) {

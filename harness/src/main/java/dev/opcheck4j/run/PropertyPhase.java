@@ -548,7 +548,7 @@ final class PropertyPhase {
     }
     account(keys, done, t, died != null);
     List<Verdict> verdicts = done.stream().skip(1).map(Kernels.Done::verdict).toList();
-    return new Tried(!done.isEmpty(), done.isEmpty() ? null : OpUnits.rejection(done.get(0).verdict()), verdicts, died);
+    return new Tried(!done.isEmpty(), done.isEmpty() ? null : OpUnits.rejection(done.get(0)), verdicts, died);
   }
 
   /** Kernel calls on several inputs in one exchange: per input finished, null or what it raised; and the death, or null. */
@@ -566,7 +566,7 @@ final class PropertyPhase {
     }
     account(java.util.Collections.nCopies(inputs.size(), PROBES), done, t, died != null);
     List<String> rejections = new ArrayList<>();
-    done.forEach(x -> rejections.add(OpUnits.rejection(x.verdict())));
+    done.forEach(x -> rejections.add(OpUnits.rejection(x)));
     return new Probed(rejections, died);
   }
 

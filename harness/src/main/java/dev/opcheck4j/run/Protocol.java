@@ -4,20 +4,31 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The messages between the parent and a worker, one {@link Wire} line each, over a Unix-domain
- * socket of their own (a kernel writing to stdout or stderr cannot reach it).
+ * socket of their own (a kernel writing to stdout or stderr cannot reach it). Each message is a
+ * record of its own kind: a {@link Request} from the parent, a {@link Reply} from the worker, a
+ * {@link Unit} of work and the {@link Answer} to it.
  *
- * <p>The parent first sends an {@link Init}; the worker announces each library before loading it
- * ({@code loading}), then replies {@code ready} with a {@link WorkerInfo} (or {@code load-error}).
- * Then a {@link Request} carries one or more units, run in order: the worker announces each unit
- * ({@code begin}) before starting it and answers {@code done} with its verdict, so a death is
- * attributed to exactly the unit in flight. A unit's {@code done} and the next one's {@code begin}
- * go out in one write: a unit costs the worker one write, and the parent one wake-up.
+ * <p>The parent first sends a {@link Start} with the protocol {@link #VERSION} it speaks; a worker of
+ * another version answers {@link Mismatch} and exits. Otherwise the worker announces each library
+ * before loading it ({@link Loading}), then replies {@link Ready} (or {@link LoadFailed}). Then a
+ * {@link Run} carries one or more units, run in order: the worker announces each unit ({@link
+ * Begin}) before starting it and replies {@link Answered} with its answer, so a death is attributed
+ * to exactly the unit in flight. A unit's {@link Answered} and the next one's {@link Begin} go out
+ * in one write: a unit costs the worker one write, and the parent one wake-up.
  */
 public final class Protocol {
+  /**
+   * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
+   * {@code protocol} and {@link Mismatch} keep theirs, so that two versions can tell they differ.
+   */
+  public static final int VERSION = 2;
+
   private Protocol() {}
 
   /**
@@ -28,90 +39,270 @@ public final class Protocol {
    */
   public record Init(List<RunRequest.Target> targets, List<String> ops) {}
 
-  /** What a unit asks of the worker. */
-  public enum Kind {
-    /** Evaluate a check: the verdict. */
-    EVALUATE,
-    /** Call the real kernel on the example: PASSED when it accepted it, FAILED (fact {@code raised}) when it raised. */
-    ACCEPTS,
-    /** A rejection check's verdict on an input the real kernel raised {@link Unit#rejected} on. */
-    ON_REJECTED,
-    /** Materialize the example: PASSED with its description, FAILED with why it does not fit. */
-    BIND,
-    /**
-     * Synthesize an example from the op's schema that the cpu kernel accepts: facts {@code note}, and
-     * {@code example} (the example as one {@link Wire} line) when one was found.
-     */
-    SYNTHESIZE,
-    /**
-     * Load the TorchScript model {@link Unit#model} names and keep it: PASSED with fact {@code model},
-     * a {@link ModelInfo} as one {@link Wire} line (its call sites, its forward parameters, or why it did not load).
-     */
-    MODEL,
-    /**
-     * Run {@code forward} of the model the last MODEL unit loaded on {@link Model#inputs}: PASSED with fact
-     * {@code forward}, a {@link ModelInfo.Forward} as one {@link Wire} line.
-     */
-    FORWARD
-  }
+  /** Parent to worker. */
+  public sealed interface Request permits Start, Run, Stop {}
 
   /**
-   * A TorchScript model for the MODEL and FORWARD units ({@code ./opcheck model}).
+   * The first message: the protocol the parent speaks and the libraries to load.
    *
-   * @param file the model archive
-   * @param inputs forward's inputs as typed on the command line ({@code float32[16,16]}, {@code int:8}, ...)
+   * @param protocol the parent's {@link #VERSION}
    */
-  public record Model(java.nio.file.Path file, List<String> inputs) {
-    public Model {
-      inputs = List.copyOf(inputs);
+  public record Start(int protocol, Init init) implements Request {}
+
+  /**
+   * Units to run, in order.
+   *
+   * @param id sequence number of the first unit (unit {@code i} is {@code id + i}), echoed by the worker
+   * @param guarded whether the first unit is an {@link Accepts} guard: when the kernel rejects the
+   *     example the rest are not run
+   */
+  public record Run(long id, List<Unit<?>> units, boolean guarded) implements Request {}
+
+  /** Asks the worker to flush its output, say {@link Bye} and exit. */
+  public record Stop() implements Request {}
+
+  /**
+   * The worker's side of the handshake: the parent's first line as a {@link Start} of this version,
+   * or empty when it is of another version (a line of another version may not even decode).
+   */
+  public static Optional<Start> start(String firstLine) {
+    try {
+      Request r = Wire.read(firstLine, Request.class);
+      return r instanceof Start s && s.protocol() == VERSION ? Optional.of(s) : Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.empty();
     }
   }
 
   /**
-   * One unit of work.
+   * What an op's unit runs on.
    *
-   * @param kind what to do
    * @param target index of the target (library) in {@link Init#targets()}
    * @param op qualified op name; null for a library-wide check
-   * @param check check id (EVALUATE), else null
    * @param device device, or null for checks that run on none
    * @param example the example as spec data, or null
    * @param seed the run's seed
-   * @param rejected what the real kernel raised on the example (ON_REJECTED), else null
    * @param spec the op's spec entry when it differs from the spec file's (synthesized examples), else null
-   * @param model the model (MODEL, FORWARD), else null
    */
-  public record Unit(Kind kind, int target, String op, String check, Device device, Example example, long seed,
-      String rejected, OpSpec spec, Model model) {}
+  public record On(int target, String op, Device device, Example example, long seed, OpSpec spec) {}
 
   /**
-   * Parent to worker: the libraries to load, units to run, or the request to exit when both are null.
+   * One unit of work, answered with an {@code A}.
    *
-   * @param id sequence number of the first unit (unit {@code i} is {@code id + i}), echoed by the worker
-   * @param init the libraries to load (first message only)
-   * @param units the units, run in order
-   * @param guarded whether the first unit is a guard: when its verdict is not PASSED the rest are not run
+   * @param <A> the kind of answer
    */
-  public record Request(long id, Init init, List<Unit> units, boolean guarded) {}
+  public sealed interface Unit<A extends Answer> permits OpUnit, Synthesize, LoadModel, Forward {
+    /** The class of this unit's answers. */
+    Class<A> answers();
 
-  /**
-   * Whether unit {@code index} of {@code count}, which gave {@code v}, is the last one of the exchange
-   * to run: it is the last unit, or a guard that did not pass. Both sides of the protocol ask this.
-   */
-  public static boolean endsExchange(int index, int count, boolean guarded, Verdict v) {
-    return index == count - 1 || guarded && index == 0 && v.outcome() != dev.opcheck4j.api.Outcome.PASSED;
+    /** The answer when the worker's own code (not the kernel) threw {@code error} running this unit. */
+    A failed(String error);
   }
 
   /**
-   * Worker to parent.
+   * A unit about an op, or with no op about a library.
    *
-   * @param id the request, or the unit of it, this answers
-   * @param event {@code loading}, {@code ready}, {@code load-error}, {@code begin}, {@code done}, or
-   *     {@code bye} (asked to exit, with its output flushed)
-   * @param text the library being loaded, or the load error
-   * @param verdict the unit's verdict ({@code done})
-   * @param info what was loaded ({@code ready})
-   * @param micros the unit's own time in microseconds ({@code done})
+   * @param <A> the kind of answer
    */
-  public record Reply(long id, String event, String text, Verdict verdict, WorkerInfo info, long micros) {}
+  public sealed interface OpUnit<A extends Answer> extends Unit<A> permits Evaluate, Accepts, OnRejected, Bind {
+    /** What it runs on. */
+    On on();
+  }
+
+  /** A check's verdict on {@code on}. */
+  public record Evaluate(String check, On on) implements OpUnit<Checked> {
+    @Override
+    public Class<Checked> answers() {
+      return Checked.class;
+    }
+
+    @Override
+    public Checked failed(String error) {
+      return new Checked(Verdict.errored(error));
+    }
+  }
+
+  /** The real kernel on {@code on}'s example: {@link Accepted} or {@link Rejected}. */
+  public record Accepts(On on) implements OpUnit<Acceptance> {
+    @Override
+    public Class<Acceptance> answers() {
+      return Acceptance.class;
+    }
+
+    @Override
+    public Acceptance failed(String error) {
+      return new Rejected(error);
+    }
+  }
+
+  /** A rejection check's verdict on an input the real kernel raised {@code rejected} on. */
+  public record OnRejected(String check, On on, String rejected) implements OpUnit<Checked> {
+    @Override
+    public Class<Checked> answers() {
+      return Checked.class;
+    }
+
+    @Override
+    public Checked failed(String error) {
+      return new Checked(Verdict.errored(error));
+    }
+  }
+
+  /** Materializes {@code on}'s example: {@link Bound} with its description, or {@link Unbindable}. */
+  public record Bind(On on) implements OpUnit<Binding> {
+    @Override
+    public Class<Binding> answers() {
+      return Binding.class;
+    }
+
+    @Override
+    public Binding failed(String error) {
+      return new Unbindable(error);
+    }
+  }
+
+  /**
+   * Synthesizes an example of {@code op} from its schema that the cpu kernel accepts.
+   *
+   * @param target index of the op's library in {@link Init#targets()}
+   */
+  public record Synthesize(int target, String op, long seed) implements Unit<Synthesized> {
+    @Override
+    public Class<Synthesized> answers() {
+      return Synthesized.class;
+    }
+
+    @Override
+    public Synthesized failed(String error) {
+      return new Synthesized(new ExampleSearch.Found(Optional.empty(), error));
+    }
+  }
+
+  /** Loads the TorchScript model in {@code file} and keeps it for the {@link Forward} units that follow. */
+  public record LoadModel(Path file) implements Unit<ModelLoaded> {
+    @Override
+    public Class<ModelLoaded> answers() {
+      return ModelLoaded.class;
+    }
+
+    @Override
+    public ModelLoaded failed(String error) {
+      return new ModelLoaded(new ModelInfo(new ModelInfo.Failure(ModelInfo.Failure.Kind.OTHER, null, error, null),
+          List.of(), List.of()));
+    }
+  }
+
+  /**
+   * Runs {@code forward} of the model the last {@link LoadModel} loaded.
+   *
+   * @param inputs forward's inputs as typed on the command line ({@code float32[16,16]}, {@code int:8}, ...)
+   * @param seed seeds the generator the tensor inputs' values come from
+   */
+  public record Forward(List<String> inputs, long seed) implements Unit<Forwarded> {
+    public Forward {
+      inputs = List.copyOf(inputs);
+    }
+
+    @Override
+    public Class<Forwarded> answers() {
+      return Forwarded.class;
+    }
+
+    @Override
+    public Forwarded failed(String error) {
+      return new Forwarded(new ModelInfo.Forward(null, error, null));
+    }
+  }
+
+  /** What a unit gave. */
+  public sealed interface Answer permits Checked, Acceptance, Binding, Synthesized, ModelLoaded, Forwarded {}
+
+  /** A check's verdict ({@link Evaluate}, {@link OnRejected}). */
+  public record Checked(Verdict verdict) implements Answer {}
+
+  /** What the real kernel did with an example ({@link Accepts}). */
+  public sealed interface Acceptance extends Answer permits Accepted, Rejected {}
+
+  /** The kernel ran on the example. */
+  public record Accepted() implements Acceptance {}
+
+  /**
+   * The kernel raised on the example, or it could not be made.
+   *
+   * @param firstLine the first line of what it raised, or why the example cannot be materialized
+   */
+  public record Rejected(String firstLine) implements Acceptance {}
+
+  /** Whether an example could be materialized ({@link Bind}). */
+  public sealed interface Binding extends Answer permits Bound, Unbindable {}
+
+  /**
+   * The example was materialized.
+   *
+   * @param description its inputs as text
+   */
+  public record Bound(String description) implements Binding {}
+
+  /**
+   * The example cannot be materialized.
+   *
+   * @param why why it does not fit the op's schema or the machine
+   */
+  public record Unbindable(String why) implements Binding {}
+
+  /** What the search for an example found ({@link Synthesize}). */
+  public record Synthesized(ExampleSearch.Found found) implements Answer {}
+
+  /** The model's call sites and forward parameters, or why it did not load ({@link LoadModel}). */
+  public record ModelLoaded(ModelInfo info) implements Answer {}
+
+  /** What forward gave ({@link Forward}). */
+  public record Forwarded(ModelInfo.Forward forward) implements Answer {}
+
+  /**
+   * Whether unit {@code index} of {@code count}, which gave {@code a}, is the last one of the exchange
+   * to run: it is the last unit, or a guard whose kernel did not accept the example. Both sides of
+   * the protocol ask this.
+   */
+  public static boolean endsExchange(int index, int count, boolean guarded, Answer a) {
+    return index == count - 1 || guarded && index == 0 && !(a instanceof Accepted);
+  }
+
+  /** Worker to parent. */
+  public sealed interface Reply permits Mismatch, Loading, Ready, LoadFailed, Begin, Answered, Bye {}
+
+  /**
+   * The worker speaks another version of the protocol than {@link Start} asked for; it exits.
+   *
+   * @param protocol the worker's {@link #VERSION}
+   */
+  public record Mismatch(int protocol) implements Reply {
+    /** The parent's one line about it, {@code parent} being the version it asked for. */
+    public String describe(int parent) {
+      return "the worker speaks opcheck4j worker protocol " + protocol + " and this harness " + parent
+          + ": its classes come from another build of opcheck4j than this process's (rebuild, or check the class path)";
+    }
+  }
+
+  /** The worker starts loading {@code library} (its path). */
+  public record Loading(String library) implements Reply {}
+
+  /** The worker has loaded libtorch and every library. */
+  public record Ready(WorkerInfo info) implements Reply {}
+
+  /** A library could not be loaded; {@code message} names it. */
+  public record LoadFailed(String message) implements Reply {}
+
+  /** Unit {@code id} starts. */
+  public record Begin(long id) implements Reply {}
+
+  /**
+   * Unit {@code id} finished.
+   *
+   * @param micros the unit's own time in microseconds
+   */
+  public record Answered(long id, Answer answer, long micros) implements Reply {}
+
+  /** Asked to exit, with its output flushed. */
+  public record Bye() implements Reply {}
 }

@@ -31,6 +31,41 @@ public final class Wire {
   private static final JsonFactory JSON = new JsonFactory();
   private static final Map<Class<?>, Shape> SHAPES = new java.util.concurrent.ConcurrentHashMap<>();
 
+  /**
+   * Per sealed interface, its records (through nested sealed interfaces) by simple name; empty for
+   * any other type. Looked up once: {@link Class#isSealed()} costs a reflective call every time.
+   */
+  private static final ClassValue<Map<String, Class<?>>> KINDS = new ClassValue<>() {
+    @Override
+    protected Map<String, Class<?>> computeValue(Class<?> sealed) {
+      Map<String, Class<?>> kinds = new java.util.HashMap<>();
+      if (!sealed.isInterface() || !sealed.isSealed()) {
+        return kinds;
+      }
+      for (Class<?> c : sealed.getPermittedSubclasses()) {
+        if (c.isSealed() && c.isInterface()) {
+          kinds.putAll(get(c));
+        } else {
+          kinds.put(c.getSimpleName(), c);
+        }
+      }
+      return kinds;
+    }
+  };
+
+  /** Whether a record implements a sealed interface: then its kind is written with it. */
+  private static final ClassValue<Boolean> TAGGED = new ClassValue<>() {
+    @Override
+    protected Boolean computeValue(Class<?> c) {
+      for (Class<?> i : c.getInterfaces()) {
+        if (i.isSealed()) {
+          return true;
+        }
+      }
+      return false;
+    }
+  };
+
   /** A record class's components, accessors and canonical constructor, looked up once. */
   private record Shape(RecordComponent[] components, java.lang.reflect.Method[] accessors, Class<?>[] types,
       Type[] genericTypes, Constructor<?> constructor) {
@@ -68,22 +103,6 @@ public final class Wire {
       throw new UncheckedIOException(e);
     }
     return out.toString();
-  }
-
-  /** The permitted record of the sealed interface {@code sealed} with this simple name. */
-  private static Class<?> permitted(Class<?> sealed, String name) {
-    for (Class<?> c : sealed.getPermittedSubclasses()) {
-      if (c.getSimpleName().equals(name)) {
-        return c;
-      }
-      if (c.isSealed() && c.isInterface()) {
-        Class<?> inner = permitted(c, name);
-        if (inner != null) {
-          return inner;
-        }
-      }
-    }
-    return null;
   }
 
   /** Reads one line written by {@link #write} as {@code type}. */
@@ -136,7 +155,7 @@ public final class Wire {
         emit(g, e.getValue());
       }
       g.writeEndObject();
-    } else if (v instanceof Record r && sealedParent(r.getClass())) {
+    } else if (v instanceof Record r && TAGGED.get(r.getClass())) {
       g.writeStartArray();
       g.writeString(r.getClass().getSimpleName());
       emitRecord(g, r);
@@ -146,16 +165,6 @@ public final class Wire {
     } else {
       throw new IllegalArgumentException("cannot encode " + v.getClass());
     }
-  }
-
-  /** Whether a record implements a sealed interface: then its kind is written with it. */
-  private static boolean sealedParent(Class<?> c) {
-    for (Class<?> i : c.getInterfaces()) {
-      if (i.isSealed()) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static void emitRecord(JsonGenerator g, Record r) throws IOException {
@@ -238,7 +247,7 @@ public final class Wire {
         }
         return out;
       }
-      throw new IllegalArgumentException("cannot decode " + type);
+      return convert(v, raw); // a generic record or sealed interface: its type argument is not on the wire
     }
     Class<?> c = (Class<?>) type;
     if (v == null) {
@@ -268,9 +277,9 @@ public final class Wire {
     if (c.isEnum()) {
       return Enum.valueOf((Class) c, (String) v);
     }
-    if (c.isInterface() && c.isSealed()) {
+    if (c.isInterface() && !KINDS.get(c).isEmpty()) {
       List<Object> tagged = (List<Object>) v;
-      Class<?> kind = permitted(c, (String) tagged.get(0));
+      Class<?> kind = KINDS.get(c).get((String) tagged.get(0));
       if (kind == null) {
         throw new IllegalArgumentException("no " + c.getSimpleName() + " named " + tagged.get(0));
       }
@@ -292,7 +301,7 @@ public final class Wire {
       return new SpecValue(value, (String) a.get(2));
     }
     if (c.isRecord()) {
-      if (v instanceof List<?> tagged && sealedParent(c)) {
+      if (v instanceof List<?> tagged && TAGGED.get(c)) {
         v = tagged.get(1);
       }
       Map<String, Object> m = (Map<String, Object>) v;

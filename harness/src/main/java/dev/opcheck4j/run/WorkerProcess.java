@@ -72,28 +72,34 @@ final class WorkerProcess implements Kernels {
    * @param dir where its log and JVM error file go (also its working directory)
    * @param loading called with each library's path as the worker starts loading it
    * @throws KernelDeath when it died while loading (a static initializer crashed)
-   * @throws LoadError when a library could not be loaded
+   * @throws LoadError when a library could not be loaded, or the worker speaks another protocol version
    */
   static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading)
       throws KernelDeath, LoadError {
+    return start(dir, number, init, deadline, loading, Protocol.VERSION);
+  }
+
+  /** {@link #start(Path, int, Protocol.Init, Duration, Consumer)} speaking protocol {@code version}. */
+  static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading,
+      int version) throws KernelDeath, LoadError {
     WorkerProcess w = launch(dir, number);
-    w.send(new Protocol.Request(w.nextId++, init, null, false));
+    w.send(new Protocol.Start(version, init));
     String library = null;
     while (true) {
       Protocol.Reply r = w.next(deadline, "loading " + (library == null ? "libtorch" : library));
-      switch (r.event()) {
-        case "loading" -> {
-          library = r.text();
-          loading.accept(library);
-        }
-        case "ready" -> {
-          return new Started(w, r.info());
-        }
-        case "load-error" -> {
-          w.close();
-          throw new LoadError(r.text());
-        }
-        default -> throw new IllegalStateException("unexpected reply " + r.event());
+      if (r instanceof Protocol.Loading l) {
+        library = l.library();
+        loading.accept(library);
+      } else if (r instanceof Protocol.Ready ready) {
+        return new Started(w, ready.info());
+      } else if (r instanceof Protocol.LoadFailed f) {
+        w.close();
+        throw new LoadError(f.message());
+      } else if (r instanceof Protocol.Mismatch m) {
+        w.close();
+        throw new LoadError(m.describe(version));
+      } else {
+        throw new IllegalStateException("unexpected reply while loading: " + r);
       }
     }
   }
@@ -194,10 +200,13 @@ final class WorkerProcess implements Kernels {
   }
 
   @Override
-  public List<Done> run(List<Protocol.Unit> units, boolean guarded, Duration deadline) throws KernelDeath {
+  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
+    if (units.isEmpty()) {
+      return List.of(); // a Run of nothing would have no Answered to wait for
+    }
     long first = nextId;
     nextId += units.size();
-    send(new Protocol.Request(first, null, units, guarded));
+    send(new Protocol.Run(first, units, guarded));
     List<Done> done = new ArrayList<>();
     while (true) {
       Protocol.Reply r;
@@ -206,9 +215,9 @@ final class WorkerProcess implements Kernels {
       } catch (KernelDeath d) {
         throw d.after(done);
       }
-      if (r.event().equals("done") && r.id() == first + done.size()) {
-        done.add(new Done(r.verdict(), r.micros()));
-        if (Protocol.endsExchange(done.size() - 1, units.size(), guarded, r.verdict())) {
+      if (r instanceof Protocol.Answered a && a.id() == first + done.size()) {
+        done.add(new Done(a.answer(), a.micros()));
+        if (Protocol.endsExchange(done.size() - 1, units.size(), guarded, a.answer())) {
           return done;
         }
       }
@@ -416,14 +425,14 @@ final class WorkerProcess implements Kernels {
   }
 
   /**
-   * Asks the worker to stop and ends it. Once it said {@code bye} (it has flushed its output) it is
+   * Asks the worker to stop and ends it. Once it said {@link Protocol.Bye} (it has flushed its output) it is
    * killed: libtorch's exit handlers take about 0.1 s and leave nothing behind that the run needs.
    * A worker writing the class-data archive exits by itself instead, as the archive is written at exit.
    */
   @Override
   public void close() {
     if (process.isAlive()) {
-      send(new Protocol.Request(nextId++, null, null, false));
+      send(new Protocol.Stop());
       try {
         if (archiveTmp != null) {
           if (process.waitFor(60, TimeUnit.SECONDS)) {
@@ -431,7 +440,7 @@ final class WorkerProcess implements Kernels {
             archiveTmp = null;
           }
         } else {
-          for (Protocol.Reply r = next(Duration.ofSeconds(5), "stopping"); !r.event().equals("bye");
+          for (Protocol.Reply r = next(Duration.ofSeconds(5), "stopping"); !(r instanceof Protocol.Bye);
               r = next(Duration.ofSeconds(5), "stopping")) {
             // replies to nothing in flight: skipped
           }

@@ -37,26 +37,28 @@ class SupervisionTests {
 
   /** Kernels that die (as a crash) on every unit {@code dies} accepts, and pass the rest. */
   private static final class Scripted implements Kernels {
-    final Predicate<Protocol.Unit> dies;
-    final List<Protocol.Unit> seen = new ArrayList<>();
+    final Predicate<Protocol.Unit<?>> dies;
+    final List<Protocol.Unit<?>> seen = new ArrayList<>();
 
-    Scripted(Predicate<Protocol.Unit> dies) {
+    Scripted(Predicate<Protocol.Unit<?>> dies) {
       this.dies = dies;
     }
 
     @Override
-    public List<Done> run(List<Protocol.Unit> units, boolean guarded, Duration deadline) throws KernelDeath {
+    public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
       return Kernels.inTurn(units, guarded, this::one);
     }
 
-    private Verdict one(Protocol.Unit unit) throws KernelDeath {
+    private Protocol.Answer one(Protocol.Unit<?> unit) throws KernelDeath {
       seen.add(unit);
       if (dies.test(unit)) {
         throw new KernelDeath(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
             List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")));
       }
-      return unit.kind() == Protocol.Kind.BIND ? Verdict.passed(Fact.of("description", "numel=" + numel(unit.example())))
-          : Verdict.passed();
+      if (unit instanceof Protocol.Bind b) {
+        return new Protocol.Bound("numel=" + numel(b.on().example()));
+      }
+      return unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed());
     }
 
     @Override
@@ -90,8 +92,8 @@ class SupervisionTests {
   @Test
   void afterThreeDeathsTheRestOfTheOpIsSkippedWithTheReason() {
     // every check that calls the kernel kills the worker; nothing requires another check here
-    Scripted kernels = new Scripted(u -> u.kind() == Protocol.Kind.EVALUATE && u.example() != null
-        && !u.check().equals("kernel.error"));
+    Scripted kernels = new Scripted(u -> u instanceof Protocol.Evaluate e && e.on().example() != null
+        && !e.check().equals("kernel.error"));
     List<CheckResult> results = run(kernels, 0, example(3));
     List<CheckResult> deaths = results.stream().filter(r -> r.check().equals("kernel.crash")).toList();
     assertEquals(3, deaths.size(), results.toString());
@@ -104,7 +106,7 @@ class SupervisionTests {
       assertEquals(Outcome.SKIPPED, r.outcome(), r.toString());
       assertTrue(r.fact("reason").orElseThrow().contains("killed the worker 3 times"), r.toString());
     });
-    List<Protocol.Unit> died = kernels.seen.stream().filter(kernels.dies).toList();
+    List<Protocol.Unit<?>> died = kernels.seen.stream().filter(kernels.dies).toList();
     assertEquals(3, died.size());
     int third = kernels.seen.lastIndexOf(died.get(2));
     assertEquals(List.of(), kernels.seen.subList(third + 1, kernels.seen.size()), "no unit is sent after the third death");
@@ -113,8 +115,8 @@ class SupervisionTests {
   @Test
   void aGeneratedInputThatKillsTheWorkerIsShrunkToAMinimalOneThatStillDoes() {
     // dies on any input with more than 4 elements; the example itself (3 elements) is fine
-    Scripted kernels = new Scripted(u -> u.kind() == Protocol.Kind.ACCEPTS && u.example().salt() != 0
-        && numel(u.example()) > 4);
+    Scripted kernels = new Scripted(u -> u instanceof Protocol.Accepts a && a.on().example().salt() != 0
+        && numel(a.on().example()) > 4);
     List<CheckResult> results = run(kernels, 60, example(3));
     CheckResult crash = results.stream().filter(r -> r.check().equals("kernel.crash")).findFirst().orElseThrow(
         () -> new AssertionError(results.toString()));

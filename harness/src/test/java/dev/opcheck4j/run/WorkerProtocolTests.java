@@ -21,9 +21,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Several units in one exchange with a real worker: the verdicts come back in order, a guard that
- * does not pass stops the rest, a death is attributed to the unit in flight with the verdicts of
- * the units before it, and a stopped worker is gone.
+ * Several units in one exchange with a real worker: the answers come back in order, a guard that
+ * does not pass stops the rest, a death is attributed to the unit in flight with the answers of
+ * the units before it, each kind of unit has its own kind of answer, a parent of another protocol
+ * version gets one clear error, and a stopped worker is gone.
  */
 class WorkerProtocolTests {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
@@ -52,12 +53,16 @@ class WorkerProtocolTests {
         List.of(new SpecValue(Map.of("tensor", new SpecValue(shape, "t.json:1:1")), "t.json:1:1")), Map.of());
   }
 
-  private static Protocol.Unit accepts(String op, Example e) {
-    return new Protocol.Unit(Protocol.Kind.ACCEPTS, 0, op, null, Device.CPU, e, 1L, null, null, null);
+  private static Protocol.On on(String op, Example e) {
+    return new Protocol.On(0, op, Device.CPU, e, 1L, null);
   }
 
-  private static Protocol.Unit evaluate(String op, String check, Example e) {
-    return new Protocol.Unit(Protocol.Kind.EVALUATE, 0, op, check, Device.CPU, e, 1L, null, null, null);
+  private static Protocol.Unit<?> accepts(String op, Example e) {
+    return new Protocol.Accepts(on(op, e));
+  }
+
+  private static Protocol.Unit<?> evaluate(String op, String check, Example e) {
+    return new Protocol.Evaluate(check, on(op, e));
   }
 
   @Test
@@ -66,7 +71,8 @@ class WorkerProtocolTests {
         evaluate("crash_ops::chatty", "kernel.error", tensor(3)), evaluate("crash_ops::chatty", "kernel.error", tensor(2))),
         true, DEADLINE);
     assertEquals(3, done.size());
-    done.forEach(d -> assertEquals(Outcome.PASSED, d.verdict().outcome(), d.toString()));
+    assertEquals(new Protocol.Accepted(), done.get(0).answer());
+    done.subList(1, 3).forEach(d -> assertEquals(Outcome.PASSED, d.verdict().outcome(), d.toString()));
     done.forEach(d -> assertTrue(d.micros() > 0, d.toString()));
   }
 
@@ -76,8 +82,7 @@ class WorkerProtocolTests {
     List<Kernels.Done> done = worker.run(List.of(accepts("crash_ops::huge_alloc", tensor(3)),
         evaluate("crash_ops::huge_alloc", "kernel.error", tensor(3))), true, DEADLINE);
     assertEquals(1, done.size(), done.toString());
-    assertEquals(Outcome.FAILED, done.get(0).verdict().outcome());
-    assertTrue(OpUnits.rejection(done.get(0).verdict()) != null);
+    assertTrue(done.get(0).answer() instanceof Protocol.Rejected r && !r.firstLine().isEmpty(), done.toString());
   }
 
   @Test
@@ -87,8 +92,29 @@ class WorkerProtocolTests {
         accepts("crash_ops::chatty", tensor(5))), false, DEADLINE));
     assertEquals(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), d.death());
     assertEquals(2, d.completed().size(), "the third unit was in flight");
-    d.completed().forEach(x -> assertEquals(Outcome.PASSED, x.verdict().outcome()));
+    d.completed().forEach(x -> assertEquals(new Protocol.Accepted(), x.answer()));
     assertTrue(d.getMessage().contains("SIGSEGV"), d.getMessage());
+  }
+
+  @Test
+  void eachKindOfUnitGetsItsOwnKindOfAnswer() throws Exception {
+    Protocol.Bound bound = (Protocol.Bound) worker.run(new Protocol.Bind(on("crash_ops::chatty", tensor(3))), DEADLINE);
+    assertTrue(bound.description().contains("[3]"), bound.toString());
+    Example wrong = new Example("t.json#ops[0].examples[1]", List.of(), Map.of());
+    assertTrue(worker.run(new Protocol.Bind(on("crash_ops::chatty", wrong)), DEADLINE) instanceof Protocol.Unbindable);
+    Protocol.Synthesized s = worker.run(new Protocol.Synthesize(0, "crash_ops::chatty", 1L), DEADLINE);
+    assertTrue(s.found().example().isPresent(), s.toString());
+  }
+
+  @Test
+  void aWorkerOfAnotherProtocolVersionIsOneLoadErrorNotAHang() throws Exception {
+    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of());
+    long t0 = System.nanoTime();
+    WorkerProcess.LoadError e = assertThrows(WorkerProcess.LoadError.class,
+        () -> WorkerProcess.start(dir, 2, init, DEADLINE, lib -> {}, Protocol.VERSION + 1));
+    assertEquals(new Protocol.Mismatch(Protocol.VERSION).describe(Protocol.VERSION + 1), e.getMessage());
+    assertFalse(e.getMessage().contains("\n"));
+    assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(20).toNanos(), "answered at once, without loading anything");
   }
 
   @Test

@@ -30,7 +30,7 @@ public final class LocalKernels implements Kernels {
   }
 
   @Override
-  public List<Done> run(List<Protocol.Unit> units, boolean guarded, Duration deadline) throws KernelDeath {
+  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
     return Kernels.inTurn(units, guarded, runner::run);
   }
 

@@ -1,11 +1,7 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.TensorSpec;
 import dev.opcheck4j.run.ModelInfo;
-import dev.opcheck4j.run.Protocol;
-import dev.opcheck4j.run.Wire;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.Operators;
 import dev.opcheck4j.torch.ScriptModels;
@@ -31,20 +27,20 @@ import org.bytedeco.pytorch.global.torch;
 /**
  * The worker's side of {@code ./opcheck model}: loads a TorchScript model as the tutorial's C++
  * program does ({@code torch::jit::load}), describes the custom ops its code calls, and runs
- * {@code forward} on inputs given as text. The loaded model is kept for the FORWARD unit that follows.
+ * {@code forward} on inputs given as text. The loaded model is kept for the Forward units that follow.
  */
 final class ModelUnits {
   private JitModule module;
 
-  /** Loads the model (outside any unit's {@link PointerScope}: it lives until the next MODEL unit). */
-  Verdict load(Protocol.Model m) {
+  /** Loads the model (outside any unit's {@link PointerScope}: it lives until the next LoadModel unit). */
+  ModelInfo load(Path file) {
     module = null;
     try {
-      module = ScriptModels.load(m.file());
+      module = ScriptModels.load(file);
     } catch (ScriptModels.LoadFailure f) {
       ModelInfo.Failure failure = new ModelInfo.Failure(ModelInfo.Failure.Kind.valueOf(f.kind().name()), f.op(),
-          f.getMessage(), callSite(m.file(), f.op()));
-      return model(new ModelInfo(failure, List.of(), List.of()));
+          f.getMessage(), callSite(file, f.op()));
+      return new ModelInfo(failure, List.of(), List.of());
     }
     try (PointerScope scope = new PointerScope()) {
       List<ModelInfo.Call> calls = new ArrayList<>();
@@ -57,12 +53,8 @@ final class ModelUnits {
         }
         calls.add(new ModelInfo.Call(c.op(), c.where(), c.schema(), registered));
       }
-      return model(new ModelInfo(null, calls, ScriptModels.forwardParameters(module)));
+      return new ModelInfo(null, calls, ScriptModels.forwardParameters(module));
     }
-  }
-
-  private static Verdict model(ModelInfo info) {
-    return Verdict.passed(Fact.of("model", Wire.write(info)));
   }
 
   private static String callSite(Path model, String op) {
@@ -81,13 +73,13 @@ final class ModelUnits {
     return null;
   }
 
-  /** Runs forward of the loaded model on {@code m.inputs()}, with values from a generator seeded by {@code seed}. */
-  Verdict forward(Protocol.Model m, long seed) {
+  /** Runs forward of the loaded model on {@code inputs}, with values from a generator seeded by {@code seed}. */
+  ModelInfo.Forward forward(List<String> inputs, long seed) {
     if (module == null) {
-      throw new IllegalStateException("FORWARD before a MODEL unit loaded " + m.file());
+      throw new IllegalStateException("a Forward unit before a LoadModel unit loaded a model");
     }
     try (PointerScope scope = new PointerScope()) {
-      return Verdict.passed(Fact.of("forward", Wire.write(run(m.inputs(), seed))));
+      return run(inputs, seed);
     }
   }
 

@@ -1,8 +1,5 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.api.Cause;
-import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.OpCall;
@@ -15,7 +12,6 @@ import dev.opcheck4j.run.ExampleSearch;
 import dev.opcheck4j.run.LibraryInfo;
 import dev.opcheck4j.run.Protocol;
 import dev.opcheck4j.run.RunRequest;
-import dev.opcheck4j.run.Wire;
 import dev.opcheck4j.run.WorkerInfo;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
@@ -85,73 +81,67 @@ public final class UnitRunner {
     return new WorkerInfo(runtime.torchVersion(), runtime.presetsVersion(), runtime.cudaAvailable(), out);
   }
 
-  /** Runs one unit and returns its verdict; native memory it allocated is freed before returning. */
-  public Verdict run(Protocol.Unit u) {
-    switch (u.kind()) {
-      case MODEL -> {
-        return models.load(u.model());
-      }
-      case FORWARD -> {
-        return models.forward(u.model(), u.seed());
-      }
-      default -> {
-        // a unit about an op or a library, below
+  /** Runs one unit and returns its answer; native memory it allocated is freed before returning. */
+  public Protocol.Answer run(Protocol.Unit<?> unit) {
+    if (unit instanceof Protocol.LoadModel m) {
+      return new Protocol.ModelLoaded(models.load(m.file()));
+    }
+    if (unit instanceof Protocol.Forward f) {
+      return new Protocol.Forwarded(models.forward(f.inputs(), f.seed()));
+    }
+    if (unit instanceof Protocol.Synthesize s) {
+      OpLibrary lib = libraries.get(s.target());
+      Operator op = operator(lib, s.op());
+      try (PointerScope scope = new PointerScope()) {
+        return new Protocol.Synthesized(ExampleSearch.search(lib, op, s.seed()));
       }
     }
-    OpLibrary lib = libraries.get(u.target());
-    Operator op = u.op() == null ? null : operator(lib, u.op());
-    OpSpec spec = u.spec() != null ? u.spec() : u.op() == null ? OpSpec.bare(String.join("|", lib.namespaces()) + "::*")
-        : specs.get(u.target()).getOrDefault(u.op(), OpSpec.bare(u.op()));
-    Subject subject = new Subject(lib, op, spec, u.device(), u.example(), u.seed());
+    Protocol.OpUnit<?> u = (Protocol.OpUnit<?>) unit;
+    Subject subject = subject(u.on());
     try (PointerScope scope = new PointerScope()) {
-      return switch (u.kind()) {
-        case EVALUATE -> evaluate(check(u), subject);
-        case ACCEPTS -> accepts(subject);
-        case ON_REJECTED -> onRejected(check(u), subject, u.rejected());
-        case BIND -> bind(subject);
-        case SYNTHESIZE -> synthesize(lib, op, u.seed());
-        case MODEL, FORWARD -> throw new IllegalStateException("handled above");
-      };
+      if (u instanceof Protocol.Evaluate e) {
+        return new Protocol.Checked(evaluate(check(e.check()), subject));
+      }
+      if (u instanceof Protocol.OnRejected r) {
+        return new Protocol.Checked(onRejected(check(r.check()), subject, r.rejected()));
+      }
+      return u instanceof Protocol.Accepts ? accepts(subject) : bind(subject);
     }
   }
 
-  private static Check check(Protocol.Unit u) {
-    return BuiltinChecks.byId(u.check()).orElseThrow(() -> new IllegalArgumentException("unknown check " + u.check()));
+  /** What a unit about an op (or, with no op, a library) runs on; the operator is looked up outside its scope. */
+  private Subject subject(Protocol.On on) {
+    OpLibrary lib = libraries.get(on.target());
+    Operator op = on.op() == null ? null : operator(lib, on.op());
+    OpSpec spec = on.spec() != null ? on.spec() : on.op() == null ? OpSpec.bare(String.join("|", lib.namespaces()) + "::*")
+        : specs.get(on.target()).getOrDefault(on.op(), OpSpec.bare(on.op()));
+    return new Subject(lib, op, spec, on.device(), on.example(), on.seed());
   }
 
-  private static Verdict accepts(Subject s) {
+  private static Check check(String id) {
+    return BuiltinChecks.byId(id).orElseThrow(() -> new IllegalArgumentException("unknown check " + id));
+  }
+
+  private static Protocol.Acceptance accepts(Subject s) {
     try {
       OpCall.call(s, Materializer.bind(s.op(), s.example(), s.device(), s.seed()));
-      return Verdict.passed();
+      return new Protocol.Accepted();
     } catch (ExampleException e) {
-      return rejected("cannot be materialized: " + e.getMessage());
+      return new Protocol.Rejected("cannot be materialized: " + e.getMessage());
     } catch (OpCall.KernelError e) {
-      return rejected(e.getMessage());
+      return new Protocol.Rejected(e.getMessage());
     }
-  }
-
-  private static Verdict rejected(String raised) {
-    return Verdict.failed(Finding.of("the kernel accepts the input", raised, null, new Cause.Rejection(raised)));
   }
 
   private static Verdict onRejected(Check check, Subject s, String realError) {
     return Evaluator.onRejected(check, s, realError);
   }
 
-  private static Verdict synthesize(OpLibrary lib, Operator op, long seed) {
-    ExampleSearch.Found f = ExampleSearch.search(lib, op, seed);
-    List<Fact> facts = new ArrayList<>();
-    facts.add(Fact.of("note", f.note()));
-    f.example().ifPresent(e -> facts.add(Fact.of("example", Wire.write(e))));
-    return Verdict.passed(facts);
-  }
-
-  private static Verdict bind(Subject s) {
+  private static Protocol.Binding bind(Subject s) {
     try {
-      return Verdict.passed(Fact.of("description", Materializer.bind(s.op(), s.example(), s.device(), s.seed()).description()));
+      return new Protocol.Bound(Materializer.bind(s.op(), s.example(), s.device(), s.seed()).description());
     } catch (ExampleException e) {
-      return Verdict.failed(Finding.of("the example fits the schema", e.getMessage(), null,
-          new Cause.Contract("example does not fit the schema", "")));
+      return new Protocol.Unbindable(e.getMessage());
     }
   }
 

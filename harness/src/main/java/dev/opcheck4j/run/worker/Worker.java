@@ -1,6 +1,5 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.Protocol;
 import dev.opcheck4j.run.Wire;
 import dev.opcheck4j.spec.SpecException;
@@ -14,10 +13,12 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * The main class of a worker JVM: connects to the parent's socket (argument 1), loads what the
- * {@link Protocol.Init} names and runs units until asked to exit. Everything the kernels print goes
+ * The main class of a worker JVM: connects to the parent's socket (argument 1), answers a parent
+ * of another protocol version with {@link Protocol.Mismatch}, else loads what the {@link
+ * Protocol.Start} names and runs units until asked to exit. Everything the kernels print goes
  * to this process's stdout and stderr, which the parent sends to a log file, never to the socket.
  */
 public final class Worker {
@@ -52,47 +53,48 @@ public final class Worker {
     if (first == null) {
       return;
     }
-    Protocol.Request init = Wire.read(first, Protocol.Request.class);
-    UnitRunner runner;
-    try {
-      runner = UnitRunner.load(init.init(), lib -> send(reply(init.id(), "loading", lib)));
-    } catch (LibraryLoadException | SpecException | RuntimeException e) {
-      send(reply(init.id(), "load-error", e.getMessage()));
+    Optional<Protocol.Start> start = Protocol.start(first);
+    if (start.isEmpty()) {
+      send(new Protocol.Mismatch(Protocol.VERSION));
       return;
     }
-    send(new Protocol.Reply(init.id(), "ready", null, null, runner.info(), 0));
+    UnitRunner runner;
+    try {
+      runner = UnitRunner.load(start.get().init(), lib -> send(new Protocol.Loading(lib)));
+    } catch (LibraryLoadException | SpecException | RuntimeException e) {
+      send(new Protocol.LoadFailed(e.getMessage()));
+      return;
+    }
+    send(new Protocol.Ready(runner.info()));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
-      Protocol.Request r = Wire.read(line, Protocol.Request.class);
-      List<Protocol.Unit> units = r.units();
-      if (units == null || units.isEmpty()) {
+      Protocol.Request request = Wire.read(line, Protocol.Request.class);
+      if (!(request instanceof Protocol.Run r)) {
         // the parent kills a worker once it said bye: what the kernels printed is flushed first
         System.out.flush();
         System.err.flush();
-        send(reply(r.id(), "bye", null));
+        send(new Protocol.Bye());
         return;
       }
-      send(reply(r.id(), "begin", null));
+      List<Protocol.Unit<?>> units = r.units();
+      send(new Protocol.Begin(r.id()));
       for (int i = 0; i < units.size(); i++) {
         long t0 = System.nanoTime();
-        Verdict v;
+        Protocol.Unit<?> unit = units.get(i);
+        Protocol.Answer a;
         try {
-          v = runner.run(units.get(i));
+          a = runner.run(unit);
         } catch (RuntimeException | LinkageError e) {
-          v = Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage());
+          a = unit.failed(e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        Protocol.Reply done = new Protocol.Reply(r.id() + i, "done", null, v, null, (System.nanoTime() - t0) / 1_000);
-        if (Protocol.endsExchange(i, units.size(), r.guarded(), v)) {
+        Protocol.Answered done = new Protocol.Answered(r.id() + i, a, (System.nanoTime() - t0) / 1_000);
+        if (Protocol.endsExchange(i, units.size(), r.guarded(), a)) {
           send(done);
           break;
         }
-        // the next unit is announced in the same write as this one's verdict, before it starts
-        send(done, reply(r.id() + i + 1, "begin", null));
+        // the next unit is announced in the same write as this one's answer, before it starts
+        send(done, new Protocol.Begin(r.id() + i + 1));
       }
     }
-  }
-
-  private static Protocol.Reply reply(long id, String event, String text) {
-    return new Protocol.Reply(id, event, text, null, null, 0);
   }
 
   /** Writes the replies, one line each, and flushes once. */
