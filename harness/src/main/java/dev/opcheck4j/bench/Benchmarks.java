@@ -247,7 +247,6 @@ public final class Benchmarks {
 
   /** {@link #examples}, in this JVM. */
   void examplesHere(Path specs, int rounds) throws Exception {
-    List<String> families = List.of("mutation", "alias", "fake", "autograd.registration");
     List<RunRequest.Target> targets = new ArrayList<>();
     List<SpecFile> files = new ArrayList<>();
     for (String name : List.of("my_ops.json", "good_ops.json")) {
@@ -256,7 +255,7 @@ public final class Benchmarks {
       targets.add(new RunRequest.Target(f.file().toAbsolutePath(), f.library().toAbsolutePath()));
     }
     UnitRunner runner = UnitRunner.load(new Protocol.Init(targets, List.of()), lib -> {});
-    List<Check> checks = BuiltinChecks.select(families).stream()
+    List<Check> checks = BuiltinChecks.opcheckCounterparts().stream()
         .filter(c -> c.scope() == CheckInfo.Scope.EXAMPLE || c.scope() == CheckInfo.Scope.OP).toList();
     List<Double> all = new ArrayList<>();
     for (int t = 0; t < files.size(); t++) {
@@ -285,7 +284,7 @@ public final class Benchmarks {
         double median = micros[rounds / 2];
         all.add(median);
         out.printf("bench examples %s (%s): %.0f us per example for %d checks (%s)%n", op.op(),
-            ex.ref().substring(ex.ref().indexOf('#') + 1), median, units.size(), String.join(", ", families));
+            ex.ref().substring(ex.ref().indexOf('#') + 1), median, units.size(), String.join(", ", checks.stream().map(Check::id).toList()));
       }
     }
     all.sort(null);

@@ -117,4 +117,12 @@ public final class BuiltinChecks {
         .filter(c -> c.id().equals(idOrFamily) || c.family().equals(idOrFamily))
         .toList();
   }
+
+  /**
+   * The checks of the families torch.library.opcheck covers (its test_schema: mutation and alias;
+   * test_faketensor: fake; test_autograd_registration), for measuring our cost beside its own.
+   */
+  public static List<Check> opcheckCounterparts() {
+    return select(List.of("mutation", "alias", "fake", AutogradRegistrationCheck.ID));
+  }
 }

@@ -248,14 +248,14 @@ final class ResultStream {
 
   private void report(EngineNode n, CheckResult r) {
     if (r.outcome() == Outcome.SKIPPED) {
-      skip(n, r.fact("reason").orElse("skipped (no reason given)"));
+      skip(n, r.reason() == null ? "skipped (no reason given)" : r.reason());
       return;
     }
     start(n);
     AllureResults.describe(r, checkInfo(r.check()), settings.docsBase());
     boolean warning = r.outcome() == Outcome.WARNING;
     if (warning) {
-      String text = r.fact("but was").orElse(ResultText.summaryLine(r));
+      String text = r.finding() != null ? r.finding().actual() : ResultText.summaryLine(r);
       listener.reportingEntryPublished(n, ReportEntry.from("warning", text));
       System.out.println(ResultText.render(r));
     }

@@ -107,6 +107,14 @@ public record CheckResult(
     return facts.stream().filter(f -> f.key().equals(key)).map(Fact::value).findFirst();
   }
 
+  /**
+   * Why a skipped result was skipped, or what an errored one hit: its first fact's value (the only
+   * fact such a result has); null for other outcomes.
+   */
+  public String reason() {
+    return (outcome == Outcome.SKIPPED || outcome == Outcome.ERRORED) && !facts.isEmpty() ? facts.get(0).value() : null;
+  }
+
   /** The op this result is about, or null for a library-scope result. */
   public String opOrNull() {
     return library == null ? op : null;
