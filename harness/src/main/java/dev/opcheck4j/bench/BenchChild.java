@@ -1,7 +1,7 @@
 package dev.opcheck4j.bench;
 
 import dev.opcheck4j.run.Launcher;
-import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.plan.RunRequest;
 import java.nio.file.Path;
 
 /**

@@ -1,5 +1,8 @@
 package dev.opcheck4j.checks;
 
+import dev.opcheck4j.api.Repro;
+import dev.opcheck4j.api.SeverityPolicy;
+import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
@@ -71,5 +74,17 @@ public record Verdict(Outcome outcome, Finding finding, List<Fact> context) {
 
   public static Verdict errored(String message) {
     return new Verdict(Outcome.ERRORED, null, List.of(new Fact("harness error", message)));
+  }
+
+  /**
+   * The result this verdict becomes for {@code check} on {@code op}: a finding (a FAILED verdict) has
+   * the outcome the severity policy gives it ({@link SeverityPolicy#findingOutcome}), and carries the
+   * finding and {@code repro}.
+   */
+  public CheckResult result(String op, Check check, String device, String example, long micros, SeverityPolicy severity,
+      Repro repro) {
+    Outcome o = outcome == Outcome.FAILED ? severity.findingOutcome(check.info()) : outcome;
+    CheckResult r = new CheckResult(op, check.id(), device, example, o, facts(), micros);
+    return finding == null ? r : r.withFinding(finding, repro);
   }
 }

@@ -1,6 +1,6 @@
 package dev.opcheck4j.cli;
 
-import dev.opcheck4j.run.RunOption;
+import dev.opcheck4j.run.plan.RunOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * A command line read against the options its command takes: the values given for each row of
- * {@link dev.opcheck4j.run.RunOptions}, the other words (operands), and the line as typed.
+ * {@link dev.opcheck4j.run.plan.RunOptions}, the other words (operands), and the line as typed.
  */
 final class Arguments {
   private final Map<RunOption<?>, List<Object>> given;

@@ -1,8 +1,8 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.run.Launcher;
-import dev.opcheck4j.run.RunOption;
-import dev.opcheck4j.run.RunOptions;
+import dev.opcheck4j.run.plan.RunOption;
+import dev.opcheck4j.run.plan.RunOptions;
 import dev.opcheck4j.torch.SchemaBaseline;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.opcheck4j.cli;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
-import dev.opcheck4j.run.RunOption;
+import dev.opcheck4j.run.plan.RunOption;
 import java.util.List;
 import java.util.Locale;
 

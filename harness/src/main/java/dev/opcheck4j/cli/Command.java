@@ -1,6 +1,6 @@
 package dev.opcheck4j.cli;
 
-import dev.opcheck4j.run.RunOption;
+import dev.opcheck4j.run.plan.RunOption;
 import java.util.List;
 
 /**
@@ -17,7 +17,7 @@ interface Command {
   /** Its usage after {@code opcheck }, as {@code --help} shows it: {@code list --library LIB}. */
   String synopsis();
 
-  /** The options it takes, rows of {@link dev.opcheck4j.run.RunOptions}, in the order its help lists them. */
+  /** The options it takes, rows of {@link dev.opcheck4j.run.plan.RunOptions}, in the order its help lists them. */
   List<RunOption<?>> options();
 
   /** How many words that are no option it takes (a model file, report dirs); more are usage errors. */

@@ -1,7 +1,7 @@
 package dev.opcheck4j.cli;
 
-import dev.opcheck4j.run.RunOption;
-import dev.opcheck4j.run.RunOptions;
+import dev.opcheck4j.run.plan.RunOption;
+import dev.opcheck4j.run.plan.RunOptions;
 import java.nio.file.Path;
 import java.util.List;
 

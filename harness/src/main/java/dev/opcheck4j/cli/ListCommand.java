@@ -1,9 +1,9 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.run.Launcher;
-import dev.opcheck4j.run.LibraryInfo;
-import dev.opcheck4j.run.RunOption;
-import dev.opcheck4j.run.RunOptions;
+import dev.opcheck4j.run.plan.LibraryInfo;
+import dev.opcheck4j.run.plan.RunOption;
+import dev.opcheck4j.run.plan.RunOptions;
 import java.util.List;
 
 /** {@code list --library LIB}: the ops a library registers, with schemas and the dispatch keys that have kernels. */

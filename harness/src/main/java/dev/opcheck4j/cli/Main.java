@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The {@code ./opcheck} command line: finds the command in {@link Commands}, reads its options from
- * the rows of {@link dev.opcheck4j.run.RunOptions}, runs it and maps what went wrong to an exit code.
+ * the rows of {@link dev.opcheck4j.run.plan.RunOptions}, runs it and maps what went wrong to an exit code.
  */
 public final class Main {
   private final PrintStream out;

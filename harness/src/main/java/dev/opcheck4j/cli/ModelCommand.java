@@ -1,10 +1,10 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.run.Launcher;
-import dev.opcheck4j.run.LibraryInfo;
-import dev.opcheck4j.run.ModelInfo;
-import dev.opcheck4j.run.RunOption;
-import dev.opcheck4j.run.RunOptions;
+import dev.opcheck4j.run.plan.LibraryInfo;
+import dev.opcheck4j.run.worker.ModelInfo;
+import dev.opcheck4j.run.plan.RunOption;
+import dev.opcheck4j.run.plan.RunOptions;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.LibraryLoadException;

@@ -1,10 +1,10 @@
 package dev.opcheck4j.cli;
 
-import dev.opcheck4j.run.RunOption;
+import dev.opcheck4j.run.plan.RunOption;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The help texts, made from {@link Commands} and the rows of {@link dev.opcheck4j.run.RunOptions}. */
+/** The help texts, made from {@link Commands} and the rows of {@link dev.opcheck4j.run.plan.RunOptions}. */
 final class Usage {
   static final String EXIT_CODES =
       "exit codes: 0 all passed, 1 a check failed, 2 usage/spec/library error, 3 harness error";

@@ -7,7 +7,7 @@ import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.RunOutcome;
-import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.torch.LibraryLoadException;

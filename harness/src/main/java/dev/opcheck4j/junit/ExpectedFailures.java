@@ -62,7 +62,7 @@ public record ExpectedFailures(Map<String, Map<String, String>> entries, Map<Str
    *
    * @throws SpecException at the first op it does not, naming it and the ops it does
    */
-  public void requireOpsOf(dev.opcheck4j.run.LibraryInfo library) throws SpecException {
+  public void requireOpsOf(dev.opcheck4j.run.plan.LibraryInfo library) throws SpecException {
     for (String op : entries.keySet()) {
       if (!library.opNames().contains(op) && !library.dangling().contains(op)) {
         throw new SpecException(locations.getOrDefault(op, "expected failures"), "\"" + op + "\" is not an op "

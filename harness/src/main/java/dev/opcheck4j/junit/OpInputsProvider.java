@@ -7,7 +7,7 @@ import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Materializer;
-import dev.opcheck4j.run.RunOptions;
+import dev.opcheck4j.run.plan.RunOptions;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;

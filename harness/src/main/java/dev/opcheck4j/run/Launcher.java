@@ -1,5 +1,16 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.plan.LibraryInfo;
+import dev.opcheck4j.run.plan.RunPlan;
+import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.worker.ExampleSearch;
+import dev.opcheck4j.run.worker.KernelDeath;
+import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.worker.ModelInfo;
+import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.worker.WorkerInfo;
+import dev.opcheck4j.run.worker.WorkerProcess;
+
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunInfo;

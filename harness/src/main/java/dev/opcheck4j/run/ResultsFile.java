@@ -1,5 +1,7 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.worker.Wire;
+
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunReport;

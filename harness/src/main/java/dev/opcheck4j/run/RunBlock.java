@@ -1,5 +1,7 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.plan.RunRequest;
+
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.torch.Device;
@@ -16,7 +18,7 @@ import java.util.List;
 
 /** Builds the {@code run} block every report carries from what a run was asked and given. */
 public final class RunBlock {
-  static final String NO_CUDA = "no CUDA device in this process (torch.cuda_is_available() is false)";
+  public static final String NO_CUDA = "no CUDA device in this process (torch.cuda_is_available() is false)";
 
   private RunBlock() {}
 

@@ -1,5 +1,7 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.plan.LibraryInfo;
+
 import dev.opcheck4j.api.RunReport;
 import java.util.List;
 

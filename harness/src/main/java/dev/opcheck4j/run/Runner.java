@@ -1,5 +1,13 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.plan.LibraryInfo;
+import dev.opcheck4j.run.plan.RunPlan;
+import dev.opcheck4j.run.property.PropertyPhase;
+import dev.opcheck4j.run.worker.ExampleSearch;
+import dev.opcheck4j.run.worker.KernelDeath;
+import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.worker.OpUnits;
+
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Repro;
@@ -50,7 +58,7 @@ public final class Runner {
     return List.copyOf(inputErrors);
   }
 
-  void runLibraryChecks(RunPlan.Target target, Kernels kernels, RunListener sink) {
+  public void runLibraryChecks(RunPlan.Target target, Kernels kernels, RunListener sink) {
     SeverityPolicy severity = severity(target);
     String op = String.join("|", target.library().namespaces()) + "::*";
     OpUnits units = new OpUnits(plan, target, OpSpec.bare(op), kernels, severity);
@@ -108,7 +116,7 @@ public final class Runner {
     return plan.severity().and(target.severity());
   }
 
-  void runOp(RunPlan.Target target, OpSpec given, Kernels kernels, RunListener sink) {
+  public void runOp(RunPlan.Target target, OpSpec given, Kernels kernels, RunListener sink) {
     SeverityPolicy severity = severity(target);
     OpSpec spec = given;
     LibraryInfo.Op op = target.library().op(spec.op()).orElse(null);
@@ -203,7 +211,7 @@ public final class Runner {
   }
 
   /** Tells the listener a check starts running on one (op, device, example). */
-  static void started(RunListener sink, String op, Check check, Device device, Example example) {
+  public static void started(RunListener sink, String op, Check check, Device device, Example example) {
     sink.unitStarted(new RunListener.UnitEvent(op, check.id(), device == null ? CheckResult.NONE : device.label(),
         example == null ? CheckResult.NONE : example.ref(), Instant.now()));
   }
@@ -293,7 +301,7 @@ public final class Runner {
     sink.result(r);
   }
 
-  static long micros(long t0) {
+  public static long micros(long t0) {
     return (System.nanoTime() - t0) / 1_000;
   }
 
@@ -316,30 +324,19 @@ public final class Runner {
     return checkId + "@" + (device == null ? "-" : device.label());
   }
 
-  /** {@link #result(String, Check, String, String, Verdict, long, SeverityPolicy, Repro)} for a unit of {@code units}. */
-  static CheckResult result(String op, Check check, Device device, Example example, Verdict v, long micros,
+  /** {@link Verdict#result} for a unit of {@code units}. */
+  private static CheckResult result(String op, Check check, Device device, Example example, Verdict v, long micros,
       SeverityPolicy severity, OpUnits units) {
-    return result(op, check, device == null ? CheckResult.NONE : device.label(),
-        example == null ? CheckResult.NONE : example.ref(), v, micros, severity,
+    return v.result(op, check, device == null ? CheckResult.NONE : device.label(),
+        example == null ? CheckResult.NONE : example.ref(), micros, severity,
         units.repro(op, check.id(), device, example, null, false));
   }
 
   /** A result about {@code op} of the target, on no device and no example. */
   private CheckResult result(RunPlan.Target target, String op, Check check, Verdict v, long micros,
       SeverityPolicy severity) {
-    return result(op, check, CheckResult.NONE, CheckResult.NONE, v, micros, severity,
+    return v.result(op, check, CheckResult.NONE, CheckResult.NONE, micros, severity,
         new Repro(target.source(), op, check.id(), null, plan.seed(), plan.tries(), null, null, false));
-  }
-
-  /**
-   * The result of a verdict: a check's finding (a FAILED verdict) has the outcome the severity
-   * policy gives it ({@link SeverityPolicy#findingOutcome}), and carries the finding and {@code repro}.
-   */
-  static CheckResult result(String op, Check check, String device, String example, Verdict v, long micros,
-      SeverityPolicy severity, Repro repro) {
-    Outcome o = v.outcome() == Outcome.FAILED ? severity.findingOutcome(check.info()) : v.outcome();
-    CheckResult r = new CheckResult(op, check.id(), device, example, o, v.facts(), micros);
-    return v.finding() == null ? r : r.withFinding(v.finding(), repro);
   }
 
 }

@@ -9,7 +9,7 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.RunOutcome;
-import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.testing.NativeOps;
 import dev.opcheck4j.torch.Device;

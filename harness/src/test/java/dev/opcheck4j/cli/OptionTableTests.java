@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.junit.EngineSettings;
-import dev.opcheck4j.run.RunOption;
-import dev.opcheck4j.run.RunOptions;
-import dev.opcheck4j.run.RunRequest;
+import dev.opcheck4j.run.plan.RunOption;
+import dev.opcheck4j.run.plan.RunOptions;
+import dev.opcheck4j.run.plan.RunRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,5 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.run.KernelDeath;
-import dev.opcheck4j.run.Kernels;
-import dev.opcheck4j.run.Protocol;
-import dev.opcheck4j.run.WorkerInfo;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.time.Duration;

@@ -1,7 +1,6 @@
 package dev.opcheck4j.run.worker;
 
 import dev.opcheck4j.generate.TensorSpec;
-import dev.opcheck4j.run.ModelInfo;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.Operators;
 import dev.opcheck4j.torch.ScriptModels;
@@ -29,11 +28,11 @@ import org.bytedeco.pytorch.global.torch;
  * program does ({@code torch::jit::load}), describes the custom ops its code calls, and runs
  * {@code forward} on inputs given as text. The loaded model is kept for the Forward units that follow.
  */
-final class ModelUnits {
+public final class ModelUnits {
   private JitModule module;
 
   /** Loads the model (outside any unit's {@link PointerScope}: it lives until the next LoadModel unit). */
-  ModelInfo load(Path file) {
+  public ModelInfo load(Path file) {
     module = null;
     try {
       module = ScriptModels.load(file);
@@ -74,7 +73,7 @@ final class ModelUnits {
   }
 
   /** Runs forward of the loaded model on {@code inputs}, with values from a generator seeded by {@code seed}. */
-  ModelInfo.Forward forward(List<String> inputs, long seed) {
+  public ModelInfo.Forward forward(List<String> inputs, long seed) {
     if (module == null) {
       throw new IllegalStateException("a Forward unit before a LoadModel unit loaded a model");
     }
@@ -136,7 +135,7 @@ final class ModelUnits {
    * values in [0, 1), {@code int:8}, {@code float:0.5} and {@code bool:true} are scalars; empty when
    * the text is none of these.
    */
-  static Optional<IValue> input(String text, GeneratorOptional gen) {
+  public static Optional<IValue> input(String text, GeneratorOptional gen) {
     String t = text.strip().toLowerCase(Locale.ROOT);
     try {
       if (t.startsWith("int:")) {

@@ -1,7 +1,5 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.run.Protocol;
-import dev.opcheck4j.run.Wire;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.io.BufferedReader;

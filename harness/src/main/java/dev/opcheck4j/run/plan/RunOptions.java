@@ -1,6 +1,6 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.plan;
 
-import dev.opcheck4j.run.RunOption.Type;
+import dev.opcheck4j.run.plan.RunOption.Type;
 import dev.opcheck4j.torch.Device;
 import java.nio.file.Path;
 import java.time.Duration;

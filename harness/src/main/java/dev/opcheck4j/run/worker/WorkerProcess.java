@@ -1,8 +1,7 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
 
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.worker.Worker;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -30,7 +29,7 @@ import java.util.function.Consumer;
  * thread and child with it), its output appended to {@code worker-N.log} and its JVM error file
  * written to the run directory, and spoken to over a Unix-domain socket of its own.
  */
-final class WorkerProcess implements Kernels {
+public final class WorkerProcess implements Kernels {
   private static final Set<WorkerProcess> LIVE = ConcurrentHashMap.newKeySet();
   private static final boolean SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"));
   private static final String EOF = "\u0000eof";
@@ -74,13 +73,13 @@ final class WorkerProcess implements Kernels {
    * @throws KernelDeath when it died while loading (a static initializer crashed)
    * @throws LoadError when a library could not be loaded, or the worker speaks another protocol version
    */
-  static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading)
+  public static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading)
       throws KernelDeath, LoadError {
     return start(dir, number, init, deadline, loading, Protocol.VERSION);
   }
 
   /** {@link #start(Path, int, Protocol.Init, Duration, Consumer)} speaking protocol {@code version}. */
-  static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading,
+  public static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading,
       int version) throws KernelDeath, LoadError {
     WorkerProcess w = launch(dir, number);
     w.send(new Protocol.Start(version, init));
@@ -105,10 +104,10 @@ final class WorkerProcess implements Kernels {
   }
 
   /** A worker with what it loaded. */
-  record Started(WorkerProcess worker, WorkerInfo info) {}
+  public record Started(WorkerProcess worker, WorkerInfo info) {}
 
   /** A library the worker could not load (its message names it). */
-  static final class LoadError extends Exception {
+  public static final class LoadError extends Exception {
     LoadError(String message) {
       super(message);
     }
@@ -384,7 +383,7 @@ final class WorkerProcess implements Kernels {
   }
 
   /** Kills the worker's whole process group, then the worker. */
-  void kill() {
+  public void kill() {
     killedByUs = true;
     if (SETSID && process.isAlive()) {
       try {
@@ -420,7 +419,7 @@ final class WorkerProcess implements Kernels {
     }
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
@@ -462,7 +461,7 @@ final class WorkerProcess implements Kernels {
    * @param cause the signal line, e.g. {@code SIGSEGV (0xb) at pc=0x00007f..., pid=123, tid=124}
    * @param frames the top native frames
    */
-  record ErrorFile(String cause, List<String> frames) {
+  public record ErrorFile(String cause, List<String> frames) {
     static Optional<ErrorFile> read(Path file) {
       if (!Files.isRegularFile(file)) {
         return Optional.empty();

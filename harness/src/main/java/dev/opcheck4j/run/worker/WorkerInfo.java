@@ -1,4 +1,6 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
+
+import dev.opcheck4j.run.plan.LibraryInfo;
 
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
 
 import java.io.File;
 import java.io.IOException;
@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code ./opcheck}) and every class path entry is a jar, as CDS requires. Under Surefire the class
  * path is a manifest-only jar that changes each run: an archive per run would cost more than it saves.
  */
-final class WorkerArchive {
-  static final String PROPERTY = "opcheck4j.workerArchives";
+public final class WorkerArchive {
+  public static final String PROPERTY = "opcheck4j.workerArchives";
   /** One worker of this process writes an archive at a time. */
   private static final AtomicBoolean WRITING = new AtomicBoolean();
 
@@ -40,10 +40,10 @@ final class WorkerArchive {
    * @param jvm options to add to its command line
    * @param writing where that worker writes the archive as it exits (see {@link #written}), or null
    */
-  record Options(List<String> jvm, Path writing) {}
+  public record Options(List<String> jvm, Path writing) {}
 
   /** The archive for workers with {@code classPath}, when archives are configured and CDS can archive it. */
-  static Optional<WorkerArchive> configured(String classPath) {
+  public static Optional<WorkerArchive> configured(String classPath) {
     String dir = System.getProperty(PROPERTY, "");
     if (dir.isBlank()) {
       return Optional.empty();
@@ -76,7 +76,7 @@ final class WorkerArchive {
    * Maps the archive when it exists; else has this worker write it at exit, unless another worker of
    * this process is writing it or writing it failed before (then neither).
    */
-  Options options() {
+  public Options options() {
     if (Files.isRegularFile(file)) {
       return new Options(List.of("-XX:SharedArchiveFile=" + file), null);
     }
@@ -98,7 +98,7 @@ final class WorkerArchive {
    * put in place for the next workers (in one move, so none maps a half-written one) and the
    * archives of earlier builds are deleted; when none was written, it is not tried again.
    */
-  void written(Path tmp, int status) {
+  public void written(Path tmp, int status) {
     try {
       if (status == 0 && Files.isRegularFile(tmp) && Files.size(tmp) > 0) {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -122,7 +122,7 @@ final class WorkerArchive {
   }
 
   /** The archive was written and killed unfinished: the next worker may try again. */
-  void abandoned(Path tmp) {
+  public void abandoned(Path tmp) {
     try {
       Files.deleteIfExists(tmp);
     } catch (IOException e) {

@@ -1,4 +1,6 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
+
+import dev.opcheck4j.run.plan.RunRequest;
 
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.spec.Example;

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.plan;
 
 import dev.opcheck4j.torch.OpSchema;
 import java.nio.file.Path;

@@ -1,4 +1,9 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
+
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.ResultsFile;
+import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.plan.RunRequest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,6 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
+
+import dev.opcheck4j.run.plan.RunPlan;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
@@ -24,8 +26,8 @@ import java.util.Optional;
  * The units of one op, sent to its kernels (a worker) with the op's deadline. Counts the worker
  * deaths the op caused: after {@link #MAX_DEATHS} the rest of the op is not run.
  */
-final class OpUnits {
-  static final int MAX_DEATHS = 3;
+public final class OpUnits {
+  public static final int MAX_DEATHS = 3;
 
   private final RunPlan plan;
   private final RunPlan.Target target;
@@ -37,7 +39,7 @@ final class OpUnits {
   private int deaths;
   private boolean counting = true;
 
-  OpUnits(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, SeverityPolicy severity) {
+  public OpUnits(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, SeverityPolicy severity) {
     this.plan = plan;
     this.target = target;
     this.spec = spec;
@@ -47,14 +49,14 @@ final class OpUnits {
   }
 
   /** The same op's units with its spec entry changed (synthesized examples); deaths so far still count. */
-  OpUnits withSpec(OpSpec changed) {
+  public OpUnits withSpec(OpSpec changed) {
     OpUnits u = new OpUnits(plan, target, changed, kernels, severity);
     u.deaths = deaths;
     return u;
   }
 
   /** Searches (in the worker) for an example synthesized from the op's schema that the cpu kernel accepts. */
-  ExampleSearch.Found synthesize(String op) throws KernelDeath {
+  public ExampleSearch.Found synthesize(String op) throws KernelDeath {
     return run(new Protocol.Synthesize(target.index(), op, plan.seed())).found();
   }
 
@@ -63,27 +65,27 @@ final class OpUnits {
   }
 
   /** What a finding of this op is: a failure, or a warning for a warning check. */
-  SeverityPolicy severity() {
+  public SeverityPolicy severity() {
     return severity;
   }
 
   /** What reproduces a result of this op; the rerun of a crash or hang runs with one worker. */
-  Repro repro(String op, String check, Device device, Example example, String description, boolean oneWorker) {
+  public Repro repro(String op, String check, Device device, Example example, String description, boolean oneWorker) {
     return new Repro(target.source(), op, check, device == null ? null : device.label(), plan.seed(), plan.tries(),
         example == null ? null : example.ref(), description, oneWorker);
   }
 
-  Verdict evaluate(String check, String op, Device device, Example example) throws KernelDeath {
+  public Verdict evaluate(String check, String op, Device device, Example example) throws KernelDeath {
     return run(new Protocol.Evaluate(check, on(op, device, example))).verdict();
   }
 
   /** Null when the real kernel accepts the example; else the first line of what it raised (or why it cannot be made). */
-  String rejection(String op, Device device, Example example) throws KernelDeath {
+  public String rejection(String op, Device device, Example example) throws KernelDeath {
     return rejection(run(new Protocol.Accepts(on(op, device, example))));
   }
 
   /** What an {@link Protocol.Accepts} unit gave: null when the kernel accepted the example, else what it raised. */
-  static String rejection(Kernels.Done accepts) {
+  public static String rejection(Kernels.Done accepts) {
     return rejection(accepts.answer());
   }
 
@@ -97,7 +99,7 @@ final class OpUnits {
    *
    * @throws KernelDeath when a unit killed the worker; its completed units come first
    */
-  List<Kernels.Done> tryOn(String op, Device device, Example example, List<String> checks) throws KernelDeath {
+  public List<Kernels.Done> tryOn(String op, Device device, Example example, List<String> checks) throws KernelDeath {
     Protocol.On on = on(op, device, example);
     List<Protocol.Unit<?>> batch = new ArrayList<>();
     batch.add(new Protocol.Accepts(on));
@@ -112,7 +114,7 @@ final class OpUnits {
    *
    * @throws KernelDeath when one killed the worker; the completed ones come first
    */
-  List<Kernels.Done> accepts(String op, Device device, List<Example> examples) throws KernelDeath {
+  public List<Kernels.Done> accepts(String op, Device device, List<Example> examples) throws KernelDeath {
     if (examples.isEmpty()) {
       return List.of();
     }
@@ -122,12 +124,12 @@ final class OpUnits {
   }
 
   /** A rejection check's verdict on an input the real kernel raised {@code why} on. */
-  Verdict onRejected(String check, String op, Device device, Example example, String why) throws KernelDeath {
+  public Verdict onRejected(String check, String op, Device device, Example example, String why) throws KernelDeath {
     return run(new Protocol.OnRejected(check, on(op, device, example), why)).verdict();
   }
 
   /** The example's inputs as text, or the reason it does not fit the schema (as the exception's message). */
-  String describe(String op, Device device, Example example) throws KernelDeath, InvalidExample {
+  public String describe(String op, Device device, Example example) throws KernelDeath, InvalidExample {
     Protocol.Binding b = run(new Protocol.Bind(on(op, device, example)));
     if (b instanceof Protocol.Unbindable u) {
       throw new InvalidExample(u.why());
@@ -136,7 +138,7 @@ final class OpUnits {
   }
 
   /** An example that does not fit the op's schema or the machine. */
-  static final class InvalidExample extends Exception {
+  public static final class InvalidExample extends Exception {
     InvalidExample(String message) {
       super(message);
     }
@@ -158,21 +160,21 @@ final class OpUnits {
   }
 
   /** Whether deaths count towards {@link #MAX_DEATHS}; not while shrinking, which re-finds a death already counted. */
-  void counting(boolean on) {
+  public void counting(boolean on) {
     counting = on;
   }
 
   /** How the command line named the op's target, for rerun lines. */
-  String source() {
+  public String source() {
     return target.source();
   }
 
-  Duration deadline() {
+  public Duration deadline() {
     return spec.timeout().orElse(plan.timeout());
   }
 
   /** A Skipped verdict once the op has killed its worker {@link #MAX_DEATHS} times, else empty. */
-  Optional<Verdict> stopped() {
+  public Optional<Verdict> stopped() {
     return deaths >= MAX_DEATHS
         ? Optional.of(Verdict.skipped("not run: this op's kernels killed the worker " + deaths
             + " times (see " + BuiltinChecks.supervisors() + "); the rest of the op is skipped"))
@@ -187,7 +189,7 @@ final class OpUnits {
    * @param doing what was running, as shown: the check's id, or what the harness was doing
    * @param more facts to add before the rerun line (the generated and minimal example)
    */
-  CheckResult result(KernelDeath d, String op, Check check, String doing, Device device, Example example,
+  public CheckResult result(KernelDeath d, String op, Check check, String doing, Device device, Example example,
       List<Fact> more, long micros) {
     List<Fact> details = new ArrayList<>();
     details.add(Fact.of("check", doing));

@@ -1,4 +1,8 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
+
+import dev.opcheck4j.run.Runner;
+import dev.opcheck4j.run.plan.LibraryInfo;
+import dev.opcheck4j.run.plan.RunPlan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,6 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
+
+import dev.opcheck4j.run.plan.RunRequest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
 
 import java.util.List;
 import java.util.Optional;

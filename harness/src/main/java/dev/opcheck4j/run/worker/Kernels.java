@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
 
 import dev.opcheck4j.checks.Verdict;
 import java.time.Duration;
@@ -12,7 +12,7 @@ public interface Kernels extends AutoCloseable {
    *
    * @param micros the unit's own time in microseconds, without the exchange with the parent
    */
-  record Done(Protocol.Answer answer, long micros) {
+  public record Done(Protocol.Answer answer, long micros) {
     /** The verdict of a check's unit ({@link Protocol.Evaluate}, {@link Protocol.OnRejected}). */
     public Verdict verdict() {
       if (answer instanceof Protocol.Checked c) {
@@ -32,7 +32,7 @@ public interface Kernels extends AutoCloseable {
    * @throws KernelDeath when the process running them died or missed the deadline on a unit; its
    *     {@link KernelDeath#completed()} holds the units that finished before it
    */
-  List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath;
+  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath;
 
   /**
    * Runs one unit and returns its answer.
@@ -47,12 +47,12 @@ public interface Kernels extends AutoCloseable {
   void close();
 
   /** One unit run in this process. */
-  interface Local {
+  public interface Local {
     Protocol.Answer run(Protocol.Unit<?> unit) throws KernelDeath;
   }
 
   /** {@link #run(List, boolean, Duration)} for kernels in this process: each unit in turn, timed here. */
-  static List<Done> inTurn(List<Protocol.Unit<?>> units, boolean guarded, Local local) throws KernelDeath {
+  public static List<Done> inTurn(List<Protocol.Unit<?>> units, boolean guarded, Local local) throws KernelDeath {
     List<Done> done = new ArrayList<>();
     for (Protocol.Unit<?> u : units) {
       long t0 = System.nanoTime();

@@ -1,4 +1,5 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.plan;
+
 
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.torch.Device;
@@ -9,7 +10,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What one run checks and how: the plain input of {@link Launcher#execute}. Build it with
+ * What one run checks and how: the plain input of {@code Launcher.execute}. Build it with
  * {@link #builder()}; every list may be empty (meaning "all" for ops, checks and devices). What is not
  * set takes its default from {@link RunOptions}.
  *

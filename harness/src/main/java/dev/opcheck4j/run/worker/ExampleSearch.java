@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
 
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;

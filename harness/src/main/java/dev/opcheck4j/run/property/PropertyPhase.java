@@ -1,4 +1,10 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.property;
+
+import dev.opcheck4j.run.plan.LibraryInfo;
+import dev.opcheck4j.run.plan.RunPlan;
+import dev.opcheck4j.run.worker.KernelDeath;
+import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.worker.OpUnits;
 
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
@@ -51,12 +57,12 @@ import java.util.function.Predicate;
  * covers how it died, and ends generation on that device. Each result's duration is the time
  * of its own calls.
  */
-final class PropertyPhase {
-  static final int SHRINK_BUDGET = 300;
+public final class PropertyPhase {
+  public static final int SHRINK_BUDGET = 300;
   /** Rejected tries whose cause is looked for by putting back one argument at a time. */
-  static final int BLAME_BUDGET = 10;
+  public static final int BLAME_BUDGET = 10;
   /** Each death costs a new worker (seconds): shrinking a crash gets fewer steps. */
-  static final int DEATH_SHRINK_BUDGET = 24;
+  public static final int DEATH_SHRINK_BUDGET = 24;
   /** Time spent in rejection probes, for generate-scope results. */
   private static final String PROBES = "";
 
@@ -67,7 +73,7 @@ final class PropertyPhase {
   private final RunListener sink;
   private final Map<String, Long> nanos = new HashMap<>();
 
-  PropertyPhase(RunPlan plan, OpUnits units, OpSpec spec, LibraryInfo.Op op, RunListener sink) {
+  public PropertyPhase(RunPlan plan, OpUnits units, OpSpec spec, LibraryInfo.Op op, RunListener sink) {
     this.plan = plan;
     this.units = units;
     this.spec = spec;
@@ -91,7 +97,7 @@ final class PropertyPhase {
   private record Discovery(Map<String, Set<String>> layouts, Set<String> dtypes, List<String> lines) {}
 
   /** Runs the tries on {@code device} for the checks whose example results were all passed. */
-  void run(Device device, Map<String, Outcome> examplePhase) {
+  public void run(Device device, Map<String, Outcome> examplePhase) {
     List<Check> open = new ArrayList<>();
     List<GenerationCheck> judges = new ArrayList<>();
     List<RejectionCheck> rejecters = new ArrayList<>();
@@ -461,7 +467,7 @@ final class PropertyPhase {
 
   /** The result of {@code v} for check {@code c} on {@code device}; an errored one keeps {@code repro} too. */
   private CheckResult emitted(Check c, Device device, String where, Verdict v, long micros, Repro repro) {
-    CheckResult r = Runner.result(op.name(), c, device.label(), where, v, micros, units.severity(), repro);
+    CheckResult r = v.result(op.name(), c, device.label(), where, micros, units.severity(), repro);
     return v.outcome() == Outcome.ERRORED && repro != null ? r.withFinding(null, repro) : r;
   }
 
@@ -474,7 +480,7 @@ final class PropertyPhase {
    * Whether the input the choices describe gives a finding of the same outcome and cause as
    * {@code original}; a call that kills the worker still fails.
    */
-  static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, Verdict> judge, Verdict original) {
+  public static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, Verdict> judge, Verdict original) {
     return replay -> {
       Verdict v;
       try {

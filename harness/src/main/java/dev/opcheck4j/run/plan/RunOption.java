@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.plan;
 
 import dev.opcheck4j.torch.Device;
 import java.nio.file.Path;
@@ -32,36 +32,36 @@ public record RunOption<T>(String flag, String metavar, String key, String specK
     Supplier<T> fallback, String unset, String help) {
 
   /** An option of one value, with no engine key, spec key or fallback yet. */
-  static <T> RunOption<T> of(String flag, String metavar, Type<T> type, String help) {
+  public static <T> RunOption<T> of(String flag, String metavar, Type<T> type, String help) {
     return new RunOption<>(flag, metavar, null, null, type, false, null, "(none)", help);
   }
 
   /** An option the engine has and the command line has not. */
-  static <T> RunOption<T> engineOnly(String key, Type<T> type, String help) {
+  public static <T> RunOption<T> engineOnly(String key, Type<T> type, String help) {
     return new RunOption<>(null, "", key, null, type, false, null, "(none)", help);
   }
 
-  RunOption<T> engine(String configurationKey) {
+  public RunOption<T> engine(String configurationKey) {
     return new RunOption<>(flag, metavar, configurationKey, specKey, type, repeatable, fallback, unset, help);
   }
 
-  RunOption<T> spec(String key) {
+  public RunOption<T> spec(String key) {
     return new RunOption<>(flag, metavar, this.key, key, type, repeatable, fallback, unset, help);
   }
 
-  RunOption<T> repeated(String whenUnset) {
+  public RunOption<T> repeated(String whenUnset) {
     return new RunOption<>(flag, metavar, key, specKey, type, true, fallback, whenUnset, help);
   }
 
-  RunOption<T> orElse(Supplier<T> value) {
+  public RunOption<T> orElse(Supplier<T> value) {
     return new RunOption<>(flag, metavar, key, specKey, type, repeatable, value, unset, help);
   }
 
-  RunOption<T> orElse(T value) {
+  public RunOption<T> orElse(T value) {
     return orElse(() -> value);
   }
 
-  RunOption<T> unset(String label) {
+  public RunOption<T> unset(String label) {
     return new RunOption<>(flag, metavar, key, specKey, type, repeatable, fallback, label, help);
   }
 

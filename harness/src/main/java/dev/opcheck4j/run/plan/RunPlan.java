@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.plan;
 
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.Check;

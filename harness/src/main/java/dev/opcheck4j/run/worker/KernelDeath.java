@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.worker;
 
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
@@ -18,7 +18,7 @@ public final class KernelDeath extends Exception {
    * @param message what the supervisor saw, one line
    * @param facts what is known about the death, in display order
    */
-  KernelDeath(Cause death, String message, List<Fact> facts) {
+  public KernelDeath(Cause death, String message, List<Fact> facts) {
     this(death, message, facts, List.of());
   }
 
@@ -30,7 +30,7 @@ public final class KernelDeath extends Exception {
   }
 
   /** The same death, after {@code completed} units of the same exchange had finished. */
-  KernelDeath after(List<Kernels.Done> completed) {
+  public KernelDeath after(List<Kernels.Done> completed) {
     return new KernelDeath(death, getMessage(), facts, completed);
   }
 
