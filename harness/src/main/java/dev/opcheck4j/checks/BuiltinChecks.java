@@ -28,6 +28,7 @@ import dev.opcheck4j.checks.schema.AliasTargetCheck;
 import dev.opcheck4j.checks.schema.FunctionalizableCheck;
 import dev.opcheck4j.checks.schema.InplaceNameCheck;
 import dev.opcheck4j.checks.schema.MutableArgsCheck;
+import dev.opcheck4j.checks.schema.OutVariantCheck;
 import dev.opcheck4j.checks.schema.TypesCheck;
 import dev.opcheck4j.checks.schema.CompatibleCheck;
 import dev.opcheck4j.checks.torchscript.ScriptCallCheck;
@@ -48,6 +49,7 @@ public final class BuiltinChecks {
           new AliasTargetCheck(),
           new FunctionalizableCheck(),
           new InplaceNameCheck(),
+          new OutVariantCheck(),
           new CompatibleCheck(),
           new ExamplesCheck(),
           new FakeMissingCheck(),
