@@ -3,7 +3,6 @@ package dev.opcheck4j.cli;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
-import dev.opcheck4j.run.plan.RunOption;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,11 +27,6 @@ final class ExplainCommand implements Command {
   @Override
   public String synopsis() {
     return "explain CHECK";
-  }
-
-  @Override
-  public List<RunOption<?>> options() {
-    return List.of();
   }
 
   @Override
