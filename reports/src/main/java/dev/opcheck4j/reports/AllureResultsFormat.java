@@ -102,8 +102,8 @@ public final class AllureResultsFormat implements ReportFormat {
         JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
       g.useDefaultPrettyPrinter();
       g.writeStartArray();
-      category(g, "Kernel crashes", "(?s)CRASHED \\[kernel\\.crash\\].*", "failed");
-      category(g, "Kernel timeouts", "(?s)CRASHED \\[kernel\\.timeout\\].*", "failed");
+      category(g, "Kernel crashes", "(?s)CRASHED \\(crash\\).*", "failed");
+      category(g, "Kernel timeouts", "(?s)CRASHED \\(timeout\\).*", "failed");
       for (String f : families) {
         category(g, f + " findings", "(?s)FAILED \\[" + Pattern.quote(f) + "(\\.[^\\]]*)?\\].*", "failed");
       }
