@@ -1,5 +1,6 @@
 package dev.opcheck4j.checks;
 
+import dev.opcheck4j.checks.coverage.RequiredCoverageCheck;
 import dev.opcheck4j.checks.alias.OutputsAliasCheck;
 import dev.opcheck4j.checks.alias.ReturnsInputCheck;
 import dev.opcheck4j.checks.alias.UndeclaredAliasCheck;
@@ -72,7 +73,8 @@ public final class BuiltinChecks {
           new ScriptRoundtripCheck(),
           new RejectedLayoutCheck(),
           new PermissiveMetaCheck(),
-          new DomainCheck());
+          new DomainCheck(),
+          new RequiredCoverageCheck());
 
   private BuiltinChecks() {}
 

@@ -8,6 +8,7 @@ import static dev.opcheck4j.run.plan.RunOptions.JUNIT_XML;
 import static dev.opcheck4j.run.plan.RunOptions.LIBRARIES;
 import static dev.opcheck4j.run.plan.RunOptions.OPS;
 import static dev.opcheck4j.run.plan.RunOptions.REPORT_DIR;
+import static dev.opcheck4j.run.plan.RunOptions.REQUIRE;
 import static dev.opcheck4j.run.plan.RunOptions.SEED;
 import static dev.opcheck4j.run.plan.RunOptions.SHARD;
 import static dev.opcheck4j.run.plan.RunOptions.SPECS;
@@ -31,7 +32,7 @@ import java.util.List;
 
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
-  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
+  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
       SHARD, REPORT_DIR, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, VERBOSE);
 
   @Override
@@ -62,7 +63,7 @@ final class CheckCommand implements Command {
     if (args.has(JUNIT_XML)) {
       return new JUnitXmlRun(s.out(), s.err()).run(args);
     }
-    RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS))
+    RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS)).require(args.all(REQUIRE))
         .devices(args.all(DEVICES)).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).shard(args.get(SHARD)).reportDir(args.get(REPORT_DIR))
         .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE));
@@ -70,6 +71,7 @@ final class CheckCommand implements Command {
     args.all(LIBRARIES).forEach(request::library);
     try {
       BuiltinChecks.select(args.all(CHECKS));
+      BuiltinChecks.select(args.all(REQUIRE));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

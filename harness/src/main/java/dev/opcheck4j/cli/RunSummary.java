@@ -1,6 +1,7 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
@@ -77,5 +78,26 @@ final class RunSummary {
     }
     out.println("summary: " + String.join(", ", parts) + " (" + report.results().size() + " results, "
         + HumanText.duration(report.durationMs()) + ")");
+    for (String line : gapLines(report.coverage())) {
+      out.println(line);
+    }
+  }
+
+  /** One line per family that never ran on some ops, with the commonest reason and how to gate on it. */
+  static List<String> gapLines(Coverage coverage) {
+    List<String> lines = new ArrayList<>();
+    for (Coverage.Gap g : coverage.gaps()) {
+      lines.add(g.family() + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops")
+          + ": " + visible(g.reason()) + " — or --require " + g.family() + " to fail on this");
+    }
+    return lines;
+  }
+
+  /** Text from the run with its control characters made visible, for the terminal. */
+  private static String visible(String text) {
+    StringBuilder b = new StringBuilder();
+    text.codePoints().forEach(c -> b.append(Character.isISOControl(c) ? String.format("\\u%04x", c)
+        : new String(Character.toChars(c))));
+    return b.toString();
   }
 }

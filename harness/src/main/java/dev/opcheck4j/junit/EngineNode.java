@@ -20,7 +20,8 @@ final class EngineNode extends AbstractTestDescriptor {
     CHECK,
     EXAMPLE,
     GENERATED,
-    STALE_XFAIL
+    STALE_XFAIL,
+    NEVER_RAN
   }
 
   final Kind kind;

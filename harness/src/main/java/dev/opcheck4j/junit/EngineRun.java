@@ -59,6 +59,7 @@ final class EngineRun {
           .spec(job.file().file())
           .ops(EngineTree.ops(job.file(), s).stream().map(o -> o.op()).toList())
           .checks(s.selectedChecks().stream().map(c -> c.id()).toList())
+          .require(s.require())
           .devices(s.selectedDevices())
           .seed(s.seed())
           .tries(s.tries())

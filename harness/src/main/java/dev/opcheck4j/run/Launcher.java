@@ -114,7 +114,7 @@ public final class Launcher {
           started, 0, null, null);
       listener.runStarted(run);
       RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), new SeverityPolicy(request.warningsAsErrors()),
-          request.timeout(), baseline);
+          request.timeout(), baseline, request.require());
       List<Job> all = jobs(plan, request.shard());
       Runner runner = new Runner(plan, info.cudaAvailable());
       try (ResultsFile file = ResultsFile.create(dir, info.torchVersion(), info.presetsVersion(), started,

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
@@ -117,7 +118,17 @@ public final class JsonReportReader implements ReportReader {
           facts(r.path("facts")), r.path("durationMicros").asLong(), example, op == null ? library : null,
           finding(r.get("finding")), repro(r.get("repro"))));
     }
-    return new RunReport(info, checks, results);
+    JsonNode covered = root.get("coverage");
+    if (covered == null || !covered.isArray()) {
+      return new RunReport(info, checks, results);
+    }
+    List<Coverage.Entry> entries = new ArrayList<>();
+    for (JsonNode e : covered) {
+      entries.add(new Coverage.Entry(e.get("op").asText(), e.get("family").asText(), text(e, "device"),
+          e.path("examples").asInt(), e.path("generated").isNull() ? null : e.path("generated").asInt(),
+          e.path("ran").asBoolean() ? null : text(e, "reason"), e.path("bySpec").asBoolean()));
+    }
+    return new RunReport(info, checks, results, new Coverage(entries));
   }
 
   /** A result's finding; null when it has none, or the report was written before findings were (early version 2). */

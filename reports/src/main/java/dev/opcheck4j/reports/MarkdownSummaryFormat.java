@@ -1,6 +1,7 @@
 package dev.opcheck4j.reports;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.ReportFormat;
@@ -112,6 +113,7 @@ public final class MarkdownSummaryFormat implements ReportFormat {
       cuts.add((counts.size() - rowsShown) + " of " + counts.size() + " ops left out of the table");
     }
     StringBuilder out = new StringBuilder(head).append(table);
+    out.append(coverage(report.coverage()));
     if (!findings.isEmpty()) {
       out.append("\n### Findings\n\n");
     }
@@ -133,6 +135,24 @@ public final class MarkdownSummaryFormat implements ReportFormat {
               + " `opcheck-report.html`.\n");
     }
     return out.toString();
+  }
+
+  /** The families that never ran on some ops, one line each with the commonest reason; empty when none. */
+  private static String coverage(Coverage coverage) {
+    List<Coverage.Gap> gaps = coverage.gaps();
+    if (gaps.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder("\n### Never ran\n\n");
+    for (Coverage.Gap g : gaps) {
+      List<String> named = g.ops().stream().limit(5).map(MarkdownSummaryFormat::code).toList();
+      sb.append("- **").append(escape(g.family())).append("** never ran on ").append(g.ops().size()).append(" of ")
+          .append(g.of()).append(g.of() == 1 ? " op" : " ops").append(" (").append(String.join(", ", named))
+          .append(g.ops().size() > named.size() ? ", ..." : "").append("): ")
+          .append(escape(Numbers.clip(g.reason(), FACT_LIMIT))).append(" — or `--require ").append(g.family())
+          .append("` to fail on this\n");
+    }
+    return sb.toString();
   }
 
   private static String verdict(RunReport report, List<Findings> findings) {

@@ -25,6 +25,9 @@ public final class RunOptions {
       .engine("ops").repeated("(all)");
   public static final RunOption<String> CHECKS = RunOption.of("--check", "ID|FAMILY", Type.TEXT,
       "only these checks (./opcheck checks lists them)").engine("checks").repeated("(all)");
+  public static final RunOption<String> REQUIRE = RunOption.of("--require", "FAMILY", Type.TEXT,
+      "fail (coverage.required) on an op where this check family never ran").engine("require").spec("require")
+      .repeated("(none)");
   public static final RunOption<Device> DEVICES = RunOption.of("--device", "DEVICE", Type.DEVICE,
       "cpu, meta or cuda (default: all, cuda skipped without a GPU)").engine("devices").repeated("(all)");
   public static final RunOption<Long> SEED = RunOption.of("--seed", "N", Type.LONG,
@@ -57,7 +60,7 @@ public final class RunOptions {
   public static final RunOption<String> INPUTS = RunOption.of("--input", "VALUE", Type.TEXT,
       "an argument of forward, e.g. float32[16,16] or int:8").repeated("(none)");
 
-  private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, DEVICES, SEED, TRIES, JOBS,
+  private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
       TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE, OUT,
       INPUTS);
 
