@@ -21,6 +21,8 @@ import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.ReportDirLock;
+import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.plan.RunRequest;
@@ -76,18 +78,41 @@ final class CheckCommand implements Command {
       throw new UsageException(e.getMessage());
     }
     RunRequest r = request.build();
-    printHeader(r, s);
-    Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), plannedOps(args));
-    RunOutcome outcome;
-    try {
-      outcome = Launcher.execute(r, console);
-    } finally {
-      console.finish();
+    try (ReportDirLock lock = lock(args.get(REPORT_DIR), args.commandLine(), s)) {
+      printHeader(r, s);
+      Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), plannedOps(args));
+      RunOutcome outcome;
+      try {
+        outcome = Launcher.execute(r, console, s.stop());
+      } catch (ResultsFile.NoSpace e) {
+        throw new UsageException(e.getMessage());
+      } finally {
+        console.finish();
+      }
+      RunReport report = outcome.report();
+      report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
+          report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
+      return RunSummary.finish(report, outcome.inputErrors(), args.get(REPORT_DIR), s);
     }
-    RunReport report = outcome.report();
-    report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
-        report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
-    return RunSummary.finish(report, outcome.inputErrors(), args.get(REPORT_DIR), s);
+  }
+
+  /**
+   * The report dir, locked for this run before anything runs (one run per dir, and one that can be
+   * written); null when the run writes no reports.
+   */
+  static ReportDirLock lock(Path dir, String commandLine, Session s) throws UsageException {
+    if (dir == null) {
+      return null;
+    }
+    try {
+      ReportDirLock lock = ReportDirLock.acquire(dir, commandLine);
+      if (lock.note() != null) {
+        s.err().println("opcheck: note: " + lock.note());
+      }
+      return lock;
+    } catch (ReportDirLock.Refused e) {
+      throw new UsageException(e.getMessage());
+    }
   }
 
   /** Versions, seed, tries, workers; the devices follow when the run knows them ({@link Console#runStarted}). */

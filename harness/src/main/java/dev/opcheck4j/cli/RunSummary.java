@@ -5,6 +5,8 @@ import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.run.ResultsFile;
+import dev.opcheck4j.run.RunOutcome;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -21,29 +23,41 @@ final class RunSummary {
   private RunSummary() {}
 
   /** Writes the reports into {@code reportDir} (none when null), prints the summary and the input errors. */
-  static ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir, Session s) throws IOException {
+  static ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir, Session s)
+      throws IOException, UsageException {
     writeReports(report, reportDir, s.out());
     printSummary(report, s.out());
     for (String e : inputErrors) {
       s.err().println("opcheck: " + e);
     }
-    if (report.count(Outcome.ERRORED) > 0) {
-      return ExitCode.HARNESS_ERROR;
+    String signal = report.run().completion().interrupted();
+    if (signal != null) {
+      s.err().println("opcheck: interrupted by " + signal + " after " + report.results().size() + " results; "
+          + (reportDir == null ? "no --report-dir, so no reports were written"
+              : "every report in " + reportDir + " holds them, marked interrupted"));
+      return ExitCode.of(signal);
     }
-    if (!inputErrors.isEmpty()) {
-      return ExitCode.INPUT_ERROR;
-    }
-    return report.count(Outcome.FAILED) > 0 ? ExitCode.CHECK_FAILED : ExitCode.OK;
+    return ExitCode.of(RunOutcome.exitStatus(report.count(Outcome.ERRORED), inputErrors.size(),
+        report.count(Outcome.FAILED)));
   }
 
-  private static void writeReports(RunReport report, Path dir, PrintStream out) throws IOException {
+  private static void writeReports(RunReport report, Path dir, PrintStream out) throws IOException, UsageException {
     if (dir == null) {
       return;
     }
     Files.createDirectories(dir);
     boolean any = false;
     for (ReportFormat format : ServiceLoader.load(ReportFormat.class)) {
-      Path written = format.write(report, dir);
+      Path written;
+      try {
+        written = format.write(report, dir);
+      } catch (IOException e) {
+        if (e.getMessage() != null && e.getMessage().contains("No space left on device")) {
+          throw new UsageException("report dir: no space left on device while writing the " + format.name()
+              + " report; the results are in " + dir.resolve(ResultsFile.NAME) + " (complete lines)");
+        }
+        throw e;
+      }
       out.println("report (" + format.name() + "): " + written);
       any = true;
     }
@@ -76,8 +90,13 @@ final class RunSummary {
     for (Outcome o : Outcome.values()) {
       parts.add(report.count(o) + " " + o.label());
     }
-    out.println("summary: " + String.join(", ", parts) + " (" + report.results().size() + " results, "
-        + HumanText.duration(report.durationMs()) + ")");
+    String mark = report.run().completion().mark();
+    out.println("summary" + (mark == null ? "" : " (" + (report.run().completion().interrupted() != null
+        ? "interrupted" : "incomplete") + ")") + ": " + String.join(", ", parts) + " ("
+        + report.results().size() + " results, " + HumanText.duration(report.durationMs()) + ")");
+    if (mark != null) {
+      out.println(mark);
+    }
     for (String line : gapLines(report.coverage())) {
       out.println(line);
     }

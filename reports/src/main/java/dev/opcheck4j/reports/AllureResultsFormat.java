@@ -153,6 +153,9 @@ public final class AllureResultsFormat implements ReportFormat {
     if (run.commandLine() != null) {
       rows.add(new String[] {"command line", run.commandLine()});
     }
+    if (run.completion().mark() != null) {
+      rows.add(new String[] {"completion", run.completion().mark()});
+    }
     if (run.configuration() != null) {
       new java.util.TreeMap<>(run.configuration()).forEach((k, v) -> rows.add(new String[] {"junit " + k, v}));
     }

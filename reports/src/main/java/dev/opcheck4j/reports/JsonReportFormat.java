@@ -131,6 +131,27 @@ public final class JsonReportFormat implements ReportFormat {
       }
       g.writeEndObject();
     }
+    writeCompletion(g, run.completion());
+    g.writeEndObject();
+  }
+
+  private static void writeCompletion(JsonGenerator g, RunInfo.Completion c) throws IOException {
+    g.writeObjectFieldStart("completion");
+    g.writeBooleanField("complete", c.complete());
+    g.writeStringField("interrupted", c.interrupted());
+    g.writeArrayFieldStart("incomplete");
+    for (RunInfo.Incomplete i : c.incomplete()) {
+      g.writeStartObject();
+      g.writeStringField("shard", i.shard());
+      g.writeArrayFieldStart("missingOps");
+      for (String op : i.missingOps()) {
+        g.writeString(op);
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeStringField("mark", c.mark());
     g.writeEndObject();
   }
 

@@ -92,7 +92,7 @@ public final class JsonReportReader implements ReportReader {
     RunInfo info = new RunInfo(text(run.path("tool"), "version"), text(run, "libtorch"), text(run, "presets"),
         number(run, "seed"), run.path("tries").isNull() ? null : run.path("tries").asInt(),
         run.path("jobs").asInt(1), devices, checksRun, inputs, Instant.parse(run.get("startedAt").asText()),
-        run.path("durationMs").asLong(), text(run, "commandLine"), configuration);
+        run.path("durationMs").asLong(), text(run, "commandLine"), configuration, completion(run.path("completion")));
     List<CheckInfo> checks = new ArrayList<>();
     for (JsonNode c : root.path("checks")) {
       // the report carries what readers need (id, summary, severity, scope); prerequisites stay with the tool
@@ -184,5 +184,19 @@ public final class JsonReportReader implements ReportReader {
   private static Long number(JsonNode node, String field) {
     JsonNode v = node.get(field);
     return v == null || v.isNull() ? null : v.asLong();
+  }
+
+  /** The run's completion; a report written before it was recorded is complete. */
+  private static RunInfo.Completion completion(JsonNode c) {
+    if (!c.isObject()) {
+      return RunInfo.Completion.COMPLETE;
+    }
+    List<RunInfo.Incomplete> incomplete = new ArrayList<>();
+    for (JsonNode i : c.path("incomplete")) {
+      List<String> ops = new ArrayList<>();
+      i.path("missingOps").forEach(o -> ops.add(o.asText()));
+      incomplete.add(new RunInfo.Incomplete(i.get("shard").asText(), ops));
+    }
+    return new RunInfo.Completion(text(c, "interrupted"), incomplete);
   }
 }

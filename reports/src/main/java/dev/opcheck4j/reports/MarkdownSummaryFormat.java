@@ -75,6 +75,10 @@ public final class MarkdownSummaryFormat implements ReportFormat {
     List<Findings> findings = Findings.of(report);
     head.append("## opcheck4j: ").append(verdict(report, findings)).append("\n\n");
     head.append(runLine(report.run())).append("\n\n");
+    String mark = report.run().completion().mark();
+    if (mark != null) {
+      head.append("> **").append(escape(mark)).append("**\n\n");
+    }
 
     Map<String, EnumMap<Outcomes.Kind, Integer>> counts = new LinkedHashMap<>();
     Map<String, Set<String>> failing = new LinkedHashMap<>();
