@@ -75,7 +75,8 @@ final class CheckCommand implements Command {
     }
     RunRequest r = request.build();
     printHeader(r, s);
-    Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), plannedOps(args));
+    Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), args.get(REPORT_DIR) != null,
+        plannedOps(args));
     RunOutcome outcome;
     try {
       outcome = Launcher.execute(r, console);

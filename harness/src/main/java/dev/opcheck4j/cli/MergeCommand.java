@@ -4,7 +4,6 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportReader;
 import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;
@@ -62,7 +61,7 @@ final class MergeCommand implements Command {
     }
     for (var r : merged.report().results()) {
       if (args.get(RunOptions.VERBOSE) || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
-        s.out().println(ResultText.render(r));
+        s.out().println(HumanText.render(r, r.deviceOrNull() == null ? List.of() : List.of(r.device()), reportDir != null));
       }
     }
     RunReport report = merged.report();

@@ -24,6 +24,14 @@ public final class ResultText {
      * @param indent what a continuation line starts with to stay under the value
      */
     String show(Fact fact, String indent);
+
+    /**
+     * The text of a name in the summary line: the subject, a device, the example (an op name, a
+     * library or spec file, a spec's own words); as it is unless a front end escapes it.
+     */
+    default String name(String text) {
+      return text;
+    }
   }
 
   /** {@code FAILED [check] op on device (example)}: the op and device of the result. */
@@ -38,18 +46,26 @@ public final class ResultText {
    * @param devices the devices it happened on; none for a check that runs on no device
    */
   public static String summaryLine(CheckResult r, String subject, List<String> devices) {
-    return r.outcome().label().toUpperCase(Locale.ROOT) + " " + title(r, subject, devices);
+    return summaryLine(r, subject, devices, Values.AS_IS);
+  }
+
+  private static String summaryLine(CheckResult r, String subject, List<String> devices, Values values) {
+    return r.outcome().label().toUpperCase(Locale.ROOT) + " " + title(r, subject, devices, values);
   }
 
   /** {@code [check] subject on devices (example)}: the summary line without the outcome, a test's title. */
   public static String title(CheckResult r, String subject, List<String> devices) {
+    return title(r, subject, devices, Values.AS_IS);
+  }
+
+  private static String title(CheckResult r, String subject, List<String> devices, Values values) {
     StringBuilder sb = new StringBuilder();
-    sb.append('[').append(r.check()).append("] ").append(subject);
+    sb.append('[').append(r.check()).append("] ").append(values.name(subject));
     if (!devices.isEmpty()) {
-      sb.append(" on ").append(String.join(", ", devices));
+      sb.append(" on ").append(String.join(", ", devices.stream().map(values::name).toList()));
     }
     if (!r.example().equals(CheckResult.NONE)) {
-      sb.append(" (").append(r.example()).append(')');
+      sb.append(" (").append(values.name(r.example())).append(')');
     }
     return sb.toString();
   }
@@ -59,9 +75,12 @@ public final class ResultText {
     return summaryLine(r) + facts(r.facts(), "\n  ", Values.AS_IS);
   }
 
-  /** The summary line for {@code subject} on {@code devices}, and the facts with their values written by {@code values}. */
+  /**
+   * The summary line for {@code subject} on {@code devices}, its names written by {@code values}, and
+   * the facts with their values written by {@code values}.
+   */
   public static String render(CheckResult r, String subject, List<String> devices, Values values) {
-    return summaryLine(r, subject, devices) + facts(r.facts(), "\n  ", values);
+    return summaryLine(r, subject, devices, values) + facts(r.facts(), "\n  ", values);
   }
 
   /**
