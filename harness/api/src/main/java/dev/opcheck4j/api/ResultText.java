@@ -19,6 +19,22 @@ public final class ResultText {
     Values AS_IS = (fact, indent) -> fact.value();
 
     /**
+     * Values and names with their control characters visible ({@link TerminalText}), for text that a
+     * terminal, a log or an XML file will carry; a value keeps its line breaks.
+     */
+    Values VISIBLE = new Values() {
+      @Override
+      public String show(Fact fact, String indent) {
+        return TerminalText.visible(fact.value(), true);
+      }
+
+      @Override
+      public String name(String text) {
+        return TerminalText.visible(text);
+      }
+    };
+
+    /**
      * The text of {@code fact}'s value.
      *
      * @param indent what a continuation line starts with to stay under the value
@@ -70,9 +86,12 @@ public final class ResultText {
     return sb.toString();
   }
 
-  /** The summary line and the facts, values as they are. */
+  /**
+   * The summary line and the facts, control characters visible: the text of a test failure or a
+   * console line, which a terminal, a log or the JUnit XML carries.
+   */
   public static String render(CheckResult r) {
-    return summaryLine(r) + facts(r.facts(), "\n  ", Values.AS_IS);
+    return render(r, r.op(), r.deviceOrNull() == null ? List.of() : List.of(r.device()), Values.VISIBLE);
   }
 
   /**
