@@ -80,7 +80,8 @@ final class CheckCommand implements Command {
     RunRequest r = request.build();
     try (ReportDirLock lock = lock(args.get(REPORT_DIR), args.commandLine(), s)) {
       printHeader(r, s);
-      Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), plannedOps(args));
+      Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), args.get(REPORT_DIR) != null,
+          plannedOps(args));
       RunOutcome outcome;
       try {
         outcome = Launcher.execute(r, console, s.stop());

@@ -81,7 +81,7 @@ final class MergeCommand implements Command {
     }
     for (var r : merged.report().results()) {
       if (args.get(RunOptions.VERBOSE) || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
-        s.out().println(ResultText.render(r));
+        s.out().println(HumanText.render(r, r.deviceOrNull() == null ? List.of() : List.of(r.device()), reportDir != null));
       }
     }
     RunReport report = merged.report();

@@ -28,7 +28,7 @@ final class RunSummary {
     writeReports(report, reportDir, s.out());
     printSummary(report, s.out());
     for (String e : inputErrors) {
-      s.err().println("opcheck: " + e);
+      s.err().println("opcheck: " + HumanText.name(e, HumanText.FACT_LIMIT));
     }
     String signal = report.run().completion().interrupted();
     if (signal != null) {
@@ -69,7 +69,7 @@ final class RunSummary {
   private static void printSummary(RunReport report, PrintStream out) {
     Map<String, EnumMap<Outcome, Integer>> byOp = new LinkedHashMap<>();
     for (CheckResult r : report.results()) {
-      String row = r.library() != null ? r.library() : r.op();
+      String row = HumanText.name(r.library() != null ? r.library() : r.op());
       byOp.computeIfAbsent(row, k -> new EnumMap<>(Outcome.class)).merge(r.outcome(), 1, Integer::sum);
     }
     int width = byOp.keySet().stream().mapToInt(String::length).max().orElse(2);

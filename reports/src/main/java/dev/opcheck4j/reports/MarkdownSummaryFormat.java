@@ -4,6 +4,7 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.ResultText;
+import dev.opcheck4j.api.TerminalText;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
@@ -214,7 +215,7 @@ public final class MarkdownSummaryFormat implements ReportFormat {
     sb.append("</summary>\n\n");
     List<Fact> facts = r.facts();
     StringBuilder body = new StringBuilder(ResultText.facts(facts.subList(0, Math.min(FACTS_SHOWN, facts.size())), "\n",
-        (fact, indent) -> Numbers.clip(fact.value(), FACT_LIMIT)).substring(facts.isEmpty() ? 0 : 1));
+        (fact, indent) -> TerminalText.visible(Numbers.clip(fact.value(), FACT_LIMIT), true)).substring(facts.isEmpty() ? 0 : 1));
     if (!facts.isEmpty()) {
       body.append('\n');
     }
@@ -235,15 +236,18 @@ public final class MarkdownSummaryFormat implements ReportFormat {
     while (s.contains(tick)) {
       tick += "`";
     }
-    String body = s.replace("|", "\\|");
+    String body = TerminalText.visible(s).replace("|", "\\|");
     return tick + (body.startsWith("`") || body.endsWith("`") ? " " + body + " " : body) + tick;
   }
 
-  /** HTML-escapes text that goes outside code (GitHub renders inline HTML). */
+  /**
+   * HTML-escapes text that goes outside code (GitHub renders inline HTML), its control characters
+   * visible (a summary is also read with cat and in CI logs).
+   */
   static String escape(String s) {
     if (s == null) {
       return "";
     }
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "&#124;");
+    return TerminalText.visible(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "&#124;");
   }
 }
