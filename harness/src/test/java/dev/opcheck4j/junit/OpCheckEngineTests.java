@@ -117,7 +117,10 @@ class OpCheckEngineTests {
       return;
     }
     List<String> reasons = r.testEvents().skipped().stream().map(e -> e.getPayload(String.class).orElseThrow()).distinct().toList();
-    assertEquals(List.of("no CUDA device in this process (torch.cuda_is_available() is false)"), reasons);
+    // the check's own skip, and the coverage node of its family that never ran on cuda, say the same reason
+    assertTrue(reasons.contains("no CUDA device in this process (torch.cuda_is_available() is false)"), reasons::toString);
+    assertTrue(reasons.stream().allMatch(x -> x.endsWith("no CUDA device in this process (torch.cuda_is_available() is false)")),
+        reasons::toString);
   }
 
   @Test
