@@ -79,6 +79,13 @@ final class CheckCommand implements Command {
     RunOutcome outcome;
     try {
       outcome = Launcher.execute(r, console);
+    } catch (SpecException e) {
+      for (String line : e.lines()) {
+        s.err().println("opcheck: " + line);
+      }
+      s.err().println("opcheck: " + (e.lines().size() == 1 ? "1 spec error" : e.lines().size() + " spec errors")
+          + "; no check ran and no report was written");
+      return ExitCode.INPUT_ERROR;
     } finally {
       console.finish();
     }
