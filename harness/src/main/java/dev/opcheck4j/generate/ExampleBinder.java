@@ -275,7 +275,7 @@ public final class ExampleBinder {
 
   private void vary(Vary vary) {
     List<String> names = schema.arguments().stream().map(OpSchema.Argument::name).toList();
-    for (Map.Entry<String, Vary.Range> r : vary.ranges().entrySet()) {
+    for (Map.Entry<String, Vary.Range> r : new java.util.TreeMap<>(vary.ranges()).entrySet()) {
       String subject = " \"vary\" argument " + SpecValue.quote(r.getKey()).replace('"', '\'');
       var arg = schema.argument(r.getKey());
       if (arg.isEmpty()) {

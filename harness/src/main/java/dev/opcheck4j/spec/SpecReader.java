@@ -33,8 +33,10 @@ public final class SpecReader {
       "int32", "int16", "int8", "uint8", "bool", "complex64");
   static final Set<String> DTYPE_NAMES = Set.copyOf(DTYPES);
 
-  /** The largest spec file read, in bytes; a larger one is refused before it is parsed. */
+  /** The largest JSON spec file read, in bytes; a larger one is refused before it is parsed. */
   public static final long MAX_BYTES = 4L << 20;
+  /** The largest YAML spec file read, in bytes: SnakeYAML reads a long comment or scalar in quadratic time. */
+  public static final long MAX_YAML_BYTES = 256L << 10;
   /** The deepest nesting of arrays and objects in a spec file. */
   public static final int MAX_DEPTH = 32;
   /** The longest deadline an op may give, in seconds (a day). */
@@ -68,9 +70,11 @@ public final class SpecReader {
     factory.enable(JsonParser.Feature.ALLOW_COMMENTS);
     try {
       long size = Files.size(path);
-      if (size > MAX_BYTES) {
-        throw new SpecException(path.toString(), "spec file is " + size + " bytes; spec files may have at most "
-            + MAX_BYTES + " (4 MiB): give large tensors by shape and init, not by values");
+      long max = yaml ? MAX_YAML_BYTES : MAX_BYTES;
+      if (size > max) {
+        throw new SpecException(path.toString(), "spec file is " + size + " bytes; " + (yaml ? "YAML" : "JSON")
+            + " spec files may have at most " + max + " (" + (yaml ? "256 KiB; JSON ones 4 MiB" : "4 MiB")
+            + "): give large tensors by shape and init, not by values");
       }
     } catch (IOException e) {
       throw new SpecException(path.toString(), "cannot read: " + oneLine(e.getMessage()));
@@ -218,8 +222,7 @@ public final class SpecReader {
       }
       for (SpecValue d : named) {
         if (!d.isString() || !DEVICES.contains(d.value())) {
-          throw new SpecException(d.location(), "unknown device " + d.describe() + "; allowed: cpu, meta, cuda"
-              + (d.isString() ? NearestName.didYouMean((String) d.value(), List.of("cpu", "meta", "cuda")) : ""));
+          throw new SpecException(d.location(), "unknown device " + d.describe() + "; allowed: cpu, meta, cuda");
         }
         devices.add((String) d.value());
       }
@@ -316,7 +319,7 @@ public final class SpecReader {
             : NearestName.didYouMean((String) x.value(), sorted);
         throw new SpecException(x.location(), "unknown " + key.substring(0, key.length() - 1) + " "
             + (x.isString() ? SpecValue.quote((String) x.value()) : x.describe())
-            + " in \"" + key + "\"" + (hint.isEmpty() ? "; allowed: " + String.join(", ", sorted) : hint));
+            + " in \"" + key + "\"; allowed: " + String.join(", ", sorted) + hint);
       }
       out.add((String) x.value());
     }
@@ -397,7 +400,7 @@ public final class SpecReader {
           List<String> sorted = allowed.stream().sorted().toList();
           String hint = NearestName.didYouMean(e.getKey(), sorted);
           throw new SpecException(e.getValue().location(), "unknown key " + SpecValue.quote(e.getKey()) + " in " + what
-              + (hint.isEmpty() ? "; allowed: " + String.join(", ", sorted) : hint));
+              + "; allowed: " + String.join(", ", sorted) + hint);
         }
       }
     }
