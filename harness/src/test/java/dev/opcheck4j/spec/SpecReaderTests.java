@@ -128,7 +128,7 @@ class SpecReaderTests {
             + "[".repeat(900) + "]".repeat(900) + "]}]}]}"));
     assertTrue(error("b.yaml", "library: !!binary aGVsbG8=\nops: [{op: a::b}]\n")
         .startsWith(":1:10: binary and other tagged YAML values (!!binary) cannot be given"));
-    assertEquals(":3:1: malformed YAML: found character '\\t' that cannot start any token",
+    assertEquals(":3:1: malformed YAML: found character '\\t(TAB)' that cannot start any token. (Do not use \\t(TAB) for indentation)",
         error("tab.yaml", "library: x.so\nops:\n\t- op: a::b\n"));
     assertEquals(":1:37: \"skip\" names \"nope.check\", which is no check or family (./opcheck checks lists them)",
         error("s.json", "{\"library\": \"x.so\", \"ops\": [{\"skip\": [\"nope.check\"], \"why\": \"x\", \"op\": \"a::b\"}]}"));
