@@ -130,9 +130,9 @@ class SpecReaderTests {
         .startsWith(":1:10: binary and other tagged YAML values (!!binary) cannot be given"));
     assertEquals(":3:1: malformed YAML: found character '\\t(TAB)' that cannot start any token. (Do not use \\t(TAB) for indentation)",
         error("tab.yaml", "library: x.so\nops:\n\t- op: a::b\n"));
-    assertEquals(":1:37: \"skip\" names \"nope.check\", which is no check or family (./opcheck checks lists them)",
+    assertEquals(":1:39: \"skip\" names \"nope.check\", which is no check or family (./opcheck checks lists them)",
         error("s.json", "{\"library\": \"x.so\", \"ops\": [{\"skip\": [\"nope.check\"], \"why\": \"x\", \"op\": \"a::b\"}]}"));
-    assertEquals(":1:37: \"skip\" names \"determinsm\", which is no check or family; did you mean determinism?",
+    assertEquals(":1:39: \"skip\" names \"determinsm\", which is no check or family; did you mean determinism?",
         error("s2.json", "{\"library\": \"x.so\", \"ops\": [{\"skip\": [\"determinsm\"], \"why\": \"x\", \"op\": \"a::b\"}]}"));
     assertEquals(":1:55: \"devices\" must name at least one device; leave it out to run on every available device",
         error("d.json", "{\"library\": \"x.so\", \"ops\": [{\"op\": \"a::b\", \"devices\": []}]}"));
