@@ -83,8 +83,9 @@ final class CheckCommand implements Command {
       for (String line : e.lines()) {
         s.err().println("opcheck: " + line);
       }
-      s.err().println("opcheck: " + (e.lines().size() == 1 ? "1 spec error" : e.lines().size() + " spec errors")
-          + "; no check ran and no report was written");
+      if (e.lines().size() > 1) {
+        s.err().println("opcheck: " + e.lines().size() + " spec errors; no check ran and no report was written");
+      }
       return ExitCode.INPUT_ERROR;
     } finally {
       console.finish();
