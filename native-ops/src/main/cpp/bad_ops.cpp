@@ -345,6 +345,24 @@ Tensor narrow_domain_meta(Tensor x) {
 // Declares out (a!) but never writes it: a stale annotation that costs torch.compile a copy.
 void stale_out(Tensor x, Tensor out) {}
 
+// OP: bad_ops::out_returns_new
+// EXPECT: schema.out-variant
+// An out= op that writes out = 2x and also returns a new tensor instead of out itself: a caller
+// that passes out= gets back a tensor it did not pass.
+void require_out_like(const Tensor& x, const Tensor& out) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "out_returns_new: out must have x's sizes");
+  STD_TORCH_CHECK(x.scalar_type() == out.scalar_type(), "out_returns_new: out must have x's dtype");
+}
+Tensor out_returns_new(Tensor x, Tensor out) {
+  require_out_like(x, out);
+  torch::stable::copy_(out, doubled(x));
+  return doubled(x);
+}
+Tensor out_returns_new_meta(Tensor x, Tensor out) {
+  require_out_like(x, out);
+  return elementwise_meta(x);
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(bad_ops, m) {
@@ -385,6 +403,7 @@ STABLE_TORCH_LIBRARY(bad_ops, m) {
   m.def("meta_unchecked(Tensor x) -> Tensor");
   m.def("narrow_domain(Tensor x) -> Tensor");
   m.def("stale_out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("out_returns_new(Tensor x, *, Tensor(a!) out) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, CompositeImplicitAutograd, m) {
@@ -428,6 +447,7 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, CPU, m) {
   m.impl("meta_unchecked", TORCH_BOX(&meta_unchecked));
   m.impl("narrow_domain", TORCH_BOX(&narrow_domain));
   m.impl("stale_out", TORCH_BOX(&stale_out));
+  m.impl("out_returns_new", TORCH_BOX(&out_returns_new));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
@@ -463,4 +483,5 @@ STABLE_TORCH_LIBRARY_IMPL(bad_ops, Meta, m) {
   m.impl("meta_unchecked", TORCH_BOX(&elementwise_meta));
   m.impl("narrow_domain", TORCH_BOX(&narrow_domain_meta));
   m.impl("stale_out", TORCH_BOX(&stale_out));
+  m.impl("out_returns_new", TORCH_BOX(&out_returns_new_meta));
 }

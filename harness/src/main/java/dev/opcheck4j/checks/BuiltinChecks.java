@@ -1,5 +1,6 @@
 package dev.opcheck4j.checks;
 
+import dev.opcheck4j.checks.coverage.RequiredCoverageCheck;
 import dev.opcheck4j.checks.alias.OutputsAliasCheck;
 import dev.opcheck4j.checks.alias.ReturnsInputCheck;
 import dev.opcheck4j.checks.alias.UndeclaredAliasCheck;
@@ -28,6 +29,7 @@ import dev.opcheck4j.checks.schema.AliasTargetCheck;
 import dev.opcheck4j.checks.schema.FunctionalizableCheck;
 import dev.opcheck4j.checks.schema.InplaceNameCheck;
 import dev.opcheck4j.checks.schema.MutableArgsCheck;
+import dev.opcheck4j.checks.schema.OutVariantCheck;
 import dev.opcheck4j.checks.schema.TypesCheck;
 import dev.opcheck4j.checks.schema.CompatibleCheck;
 import dev.opcheck4j.checks.torchscript.ScriptCallCheck;
@@ -48,6 +50,7 @@ public final class BuiltinChecks {
           new AliasTargetCheck(),
           new FunctionalizableCheck(),
           new InplaceNameCheck(),
+          new OutVariantCheck(),
           new CompatibleCheck(),
           new ExamplesCheck(),
           new FakeMissingCheck(),
@@ -70,7 +73,8 @@ public final class BuiltinChecks {
           new ScriptRoundtripCheck(),
           new RejectedLayoutCheck(),
           new PermissiveMetaCheck(),
-          new DomainCheck());
+          new DomainCheck(),
+          new RequiredCoverageCheck());
 
   private BuiltinChecks() {}
 

@@ -1,7 +1,6 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.bench.Benchmarks;
-import dev.opcheck4j.run.plan.RunOption;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -20,11 +19,6 @@ final class BenchCommand implements Command {
   @Override
   public String synopsis() {
     return "bench [gradcheck|generation|isolation|examples]...";
-  }
-
-  @Override
-  public List<RunOption<?>> options() {
-    return List.of();
   }
 
   @Override

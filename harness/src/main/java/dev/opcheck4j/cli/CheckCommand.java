@@ -8,6 +8,7 @@ import static dev.opcheck4j.run.plan.RunOptions.JUNIT_XML;
 import static dev.opcheck4j.run.plan.RunOptions.LIBRARIES;
 import static dev.opcheck4j.run.plan.RunOptions.OPS;
 import static dev.opcheck4j.run.plan.RunOptions.REPORT_DIR;
+import static dev.opcheck4j.run.plan.RunOptions.REQUIRE;
 import static dev.opcheck4j.run.plan.RunOptions.SEED;
 import static dev.opcheck4j.run.plan.RunOptions.SHARD;
 import static dev.opcheck4j.run.plan.RunOptions.SPECS;
@@ -20,6 +21,8 @@ import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.ReportDirLock;
+import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.plan.RunRequest;
@@ -31,7 +34,7 @@ import java.util.List;
 
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
-  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
+  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
       SHARD, REPORT_DIR, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, VERBOSE);
 
   @Override
@@ -62,7 +65,7 @@ final class CheckCommand implements Command {
     if (args.has(JUNIT_XML)) {
       return new JUnitXmlRun(s.out(), s.err()).run(args);
     }
-    RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS))
+    RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS)).require(args.all(REQUIRE))
         .devices(args.all(DEVICES)).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).shard(args.get(SHARD)).reportDir(args.get(REPORT_DIR))
         .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE));
@@ -70,30 +73,55 @@ final class CheckCommand implements Command {
     args.all(LIBRARIES).forEach(request::library);
     try {
       BuiltinChecks.select(args.all(CHECKS));
+      BuiltinChecks.select(args.all(REQUIRE));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
     RunRequest r = request.build();
-    printHeader(r, s);
-    Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), plannedOps(args));
-    RunOutcome outcome;
-    try {
-      outcome = Launcher.execute(r, console);
-    } catch (SpecException e) {
-      for (String line : e.lines()) {
-        s.err().println("opcheck: " + line);
+    try (ReportDirLock lock = lock(args.get(REPORT_DIR), args.commandLine(), s)) {
+      printHeader(r, s);
+      Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), args.get(REPORT_DIR) != null,
+          plannedOps(args));
+      RunOutcome outcome;
+      try {
+        outcome = Launcher.execute(r, console, s.stop());
+      } catch (ResultsFile.NoSpace e) {
+        throw new UsageException(e.getMessage());
+      } catch (SpecException e) {
+        for (String line : e.lines()) {
+          s.err().println("opcheck: " + line);
+        }
+        if (e.lines().size() > 1) {
+          s.err().println("opcheck: " + e.lines().size() + " spec errors; no check ran and no report was written");
+        }
+        return ExitCode.INPUT_ERROR;
+      } finally {
+        console.finish();
       }
-      if (e.lines().size() > 1) {
-        s.err().println("opcheck: " + e.lines().size() + " spec errors; no check ran and no report was written");
-      }
-      return ExitCode.INPUT_ERROR;
-    } finally {
-      console.finish();
+      RunReport report = outcome.report();
+      report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
+          report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
+      return RunSummary.finish(report, outcome.inputErrors(), args.get(REPORT_DIR), s);
     }
-    RunReport report = outcome.report();
-    report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
-        report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
-    return RunSummary.finish(report, outcome.inputErrors(), args.get(REPORT_DIR), s);
+  }
+
+  /**
+   * The report dir, locked for this run before anything runs (one run per dir, and one that can be
+   * written); null when the run writes no reports.
+   */
+  static ReportDirLock lock(Path dir, String commandLine, Session s) throws UsageException {
+    if (dir == null) {
+      return null;
+    }
+    try {
+      ReportDirLock lock = ReportDirLock.acquire(dir, commandLine);
+      if (lock.note() != null) {
+        s.err().println("opcheck: note: " + lock.note());
+      }
+      return lock;
+    } catch (ReportDirLock.Refused e) {
+      throw new UsageException(e.getMessage());
+    }
   }
 
   /** Versions, seed, tries, workers; the devices follow when the run knows them ({@link Console#runStarted}). */

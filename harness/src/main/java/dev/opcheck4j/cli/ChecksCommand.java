@@ -3,7 +3,6 @@ package dev.opcheck4j.cli;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
-import dev.opcheck4j.run.plan.RunOption;
 import java.util.List;
 import java.util.Locale;
 
@@ -22,11 +21,6 @@ final class ChecksCommand implements Command {
   @Override
   public String synopsis() {
     return "checks";
-  }
-
-  @Override
-  public List<RunOption<?>> options() {
-    return List.of();
   }
 
   @Override

@@ -17,8 +17,10 @@ interface Command {
   /** Its usage after {@code opcheck }, as {@code --help} shows it: {@code list --library LIB}. */
   String synopsis();
 
-  /** The options it takes, rows of {@link dev.opcheck4j.run.plan.RunOptions}, in the order its help lists them. */
-  List<RunOption<?>> options();
+  /** The options it takes, rows of {@link dev.opcheck4j.run.plan.RunOptions}, in the order its help lists them; none by default. */
+  default List<RunOption<?>> options() {
+    return List.of();
+  }
 
   /** How many words that are no option it takes (a model file, report dirs); more are usage errors. */
   default int operands() {

@@ -7,7 +7,7 @@ import java.util.Optional;
 final class Commands {
   private static final List<Command> ALL = List.of(new ListCommand(), new ChecksCommand(), new CheckCommand(),
       new InitCommand(), new ModelCommand(), new BaselineCommand(), new DemoCommand(), new MergeCommand(),
-      new ReportCommand(), new BenchCommand());
+      new ReportCommand(), new BenchCommand(), new ExplainCommand());
 
   private Commands() {}
 

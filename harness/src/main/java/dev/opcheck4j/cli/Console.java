@@ -23,6 +23,7 @@ final class Console implements RunListener {
   private final PrintStream out;
   private final boolean progress;
   private final boolean verbose;
+  private final boolean reportDir;
   private final int total;
   private final long started = System.nanoTime();
   private RunListener.OpEvent current;
@@ -34,12 +35,14 @@ final class Console implements RunListener {
 
   /**
    * @param progress redraw a progress line (a terminal) rather than print a line per op
+   * @param reportDir whether the run writes its reports, where a value cut on the console is whole
    * @param total ops the run will check, or 0 when not known in advance
    */
-  Console(PrintStream out, boolean progress, boolean verbose, int total) {
+  Console(PrintStream out, boolean progress, boolean verbose, boolean reportDir, int total) {
     this.out = out;
     this.progress = progress;
     this.verbose = verbose;
+    this.reportDir = reportDir;
     this.total = total;
   }
 
@@ -54,10 +57,10 @@ final class Console implements RunListener {
     List<String> skipped = new ArrayList<>();
     for (RunInfo.DeviceInfo d : run.devices()) {
       if (!d.runs()) {
-        skipped.add(d.name() + " skipped: " + d.skipReason());
+        skipped.add(HumanText.name(d.name()) + " skipped: " + HumanText.name(d.skipReason()));
       }
     }
-    out.println("devices: " + String.join(", ", run.devicesRun())
+    out.println("devices: " + HumanText.name(String.join(", ", run.devicesRun()))
         + (skipped.isEmpty() ? "" : " (" + String.join("; ", skipped) + ")"));
   }
 
@@ -104,7 +107,7 @@ final class Console implements RunListener {
           devices.add(r.device());
         }
       }
-      out.println(HumanText.render(g.get(0), List.copyOf(devices)));
+      out.println(HumanText.render(g.get(0), List.copyOf(devices), reportDir));
       if (g.size() > devices.size() && g.size() > 1) {
         out.println("  (" + g.size() + " results like this one; all are in the reports)");
       }
@@ -118,7 +121,7 @@ final class Console implements RunListener {
             parts.add(counts.get(o) + " " + o.label());
           }
         }
-        out.println("[" + done + (total > 0 ? "/" + total : "") + "] " + op.op() + ": " + String.join(", ", parts));
+        out.println("[" + done + (total > 0 ? "/" + total : "") + "] " + HumanText.name(op.op()) + ": " + String.join(", ", parts));
       }
     }
     current = null;
@@ -142,7 +145,7 @@ final class Console implements RunListener {
 
   private void drawProgress() {
     long ms = (System.nanoTime() - started) / 1_000_000;
-    String line = "ops " + done + (total > 0 ? "/" + total : "") + " | " + (current == null ? "" : current.op()) + " | "
+    String line = "ops " + done + (total > 0 ? "/" + total : "") + " | " + (current == null ? "" : HumanText.name(current.op(), 60)) + " | "
         + HumanText.duration(ms) + " | " + failures + (failures == 1 ? " failure" : " failures");
     out.print("\r\033[2K" + line);
     out.flush();

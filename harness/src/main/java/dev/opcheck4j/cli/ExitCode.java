@@ -9,7 +9,11 @@ public enum ExitCode {
   /** Bad usage, spec, library or op name. */
   INPUT_ERROR(2),
   /** A bug in the harness: a check errored or the run could not complete. */
-  HARNESS_ERROR(3);
+  HARNESS_ERROR(3),
+  /** The run was stopped by SIGINT; its reports hold what it gathered, marked interrupted. */
+  INTERRUPTED(130),
+  /** The run was stopped by SIGTERM; its reports hold what it gathered, marked interrupted. */
+  TERMINATED(143);
 
   private final int code;
 
@@ -19,5 +23,20 @@ public enum ExitCode {
 
   public int code() {
     return code;
+  }
+
+  /** The exit code of a run stopped by {@code signal} ({@code SIGINT} or {@code SIGTERM}). */
+  static ExitCode of(String signal) {
+    return signal.equals("SIGTERM") ? TERMINATED : INTERRUPTED;
+  }
+
+  /** The exit code of a status from {@link dev.opcheck4j.run.RunOutcome#exitStatus}. */
+  static ExitCode of(int status) {
+    for (ExitCode c : values()) {
+      if (c.code == status) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("no exit code " + status);
   }
 }

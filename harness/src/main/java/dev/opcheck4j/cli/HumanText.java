@@ -1,7 +1,9 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.ResultText;
+import dev.opcheck4j.api.TerminalText;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
@@ -10,9 +12,16 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Console text for people: numbers rounded ({@code 1.1e-16}), long values wrapped, durations short. */
+/**
+ * Console text for people: numbers rounded ({@code 1.1e-16}), long values wrapped, durations short,
+ * and untrusted text inert: its control characters visible ({@link TerminalText}), a fact's value cut
+ * at {@link #FACT_LIMIT} characters and a name at {@link #NAME_LIMIT}, so no console line is longer than
+ * a few thousand characters.
+ */
 final class HumanText {
   static final int WIDTH = 110;
+  static final int FACT_LIMIT = 3000;
+  static final int NAME_LIMIT = 300;
   /** A decimal with five or more fraction digits, or any number in E notation. */
   private static final Pattern LONG_NUMBER =
       Pattern.compile("(?<![\\w.])-?\\d+(?:\\.\\d{5,}(?:[eE][-+]?\\d+)?|(?:\\.\\d+)?[eE][-+]?\\d+)(?![\\w.])");
@@ -50,10 +59,49 @@ final class HumanText {
     return new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
   }
 
-  /** A result in the message shape of STYLE.md, numbers rounded and long values wrapped under their key. */
-  static String render(CheckResult r, List<String> devices) {
-    return ResultText.render(r, r.library() != null ? r.library() : r.op(), devices, (f, indent) -> String.join(
-        "\n" + indent, wrap(f.key().equals("rerun") ? f.value() : roundNumbers(f.value()), WIDTH - indent.length())));
+  /**
+   * A result in the message shape of STYLE.md, numbers rounded and long values wrapped under their key.
+   *
+   * @param reportDir whether the run writes opcheck-report.json, where a value cut here is whole
+   */
+  static String render(CheckResult r, List<String> devices, boolean reportDir) {
+    return ResultText.render(r, r.library() != null ? r.library() : r.op(), devices, new ResultText.Values() {
+      @Override
+      public String show(Fact f, String indent) {
+        String value = fact(f.value(), reportDir);
+        return String.join("\n" + indent, wrap(f.key().equals("rerun") ? value : roundNumbers(value), WIDTH - indent.length()));
+      }
+
+      @Override
+      public String name(String text) {
+        return HumanText.name(text);
+      }
+    });
+  }
+
+  /**
+   * A fact's value for the console: control characters visible (line breaks kept, for the caller to
+   * indent), cut after {@link #FACT_LIMIT} characters with a note saying how much more there is.
+   */
+  static String fact(String value, boolean reportDir) {
+    int kept = TerminalText.fit(value, true, FACT_LIMIT);
+    String shown = TerminalText.visible(value.substring(0, kept), true);
+    if (kept == value.length()) {
+      return shown;
+    }
+    return shown + " (… " + (value.length() - kept) + " more characters; "
+        + (reportDir ? "the whole text is in opcheck-report.json)" : "--report-dir DIR keeps the whole text in opcheck-report.json)");
+  }
+
+  /** Untrusted text that must stay on one line (an op name, a file name, an error): control characters visible, cut at {@link #NAME_LIMIT}. */
+  static String name(String text) {
+    return name(text, NAME_LIMIT);
+  }
+
+  /** Untrusted text that must stay on one line: control characters visible, cut at {@code limit}. */
+  static String name(String text, int limit) {
+    int kept = TerminalText.fit(text, false, limit);
+    return TerminalText.visible(text.substring(0, kept)) + (kept == text.length() ? "" : "…");
   }
 
   /** Splits {@code text} into lines of at most {@code width} characters at spaces (a longer word stays whole). */

@@ -107,7 +107,7 @@ final class JUnitXmlRun {
     public void executionFinished(TestIdentifier test, TestExecutionResult result) {
       if (result.getStatus() != TestExecutionResult.Status.FAILED) {
         if (verbose && test.isTest()) {
-          out.println("PASSED " + test.getDisplayName());
+          out.println("PASSED " + HumanText.name(test.getDisplayName()));
         }
         return;
       }
@@ -117,10 +117,10 @@ final class JUnitXmlRun {
         inputErrors.addAll(List.of(message.split("\n")));
       } else if (t instanceof CheckFailedError) {
         failures++;
-        out.println(message);
+        out.println(HumanText.fact(message, true));
       } else {
         harnessErrors++;
-        out.println(message);
+        out.println(HumanText.fact(message, true));
       }
     }
   }

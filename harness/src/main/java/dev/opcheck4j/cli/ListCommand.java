@@ -35,10 +35,11 @@ final class ListCommand implements Command {
     }
     LibraryInfo lib = Launcher.describe(args.all(RunOptions.LIBRARIES).get(0));
     for (LibraryInfo.Op op : lib.ops()) {
-      s.out().println(op.name() + "\t" + op.schema() + "\t[" + String.join(", ", op.dispatchKeys()) + "]");
+      s.out().println(HumanText.name(op.name()) + "\t" + HumanText.name(String.valueOf(op.schema()), HumanText.FACT_LIMIT) + "\t["
+          + HumanText.name(String.join(", ", op.dispatchKeys())) + "]");
     }
     for (String dangling : lib.dangling()) {
-      s.out().println(dangling + "\t(no schema: implemented but never defined)");
+      s.out().println(HumanText.name(dangling) + "\t(no schema: implemented but never defined)");
     }
     return ExitCode.OK;
   }

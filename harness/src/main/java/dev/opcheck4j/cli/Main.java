@@ -1,5 +1,6 @@
 package dev.opcheck4j.cli;
 
+import dev.opcheck4j.run.Interruption;
 import dev.opcheck4j.run.Versions;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;
@@ -7,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import sun.misc.Signal;
 
 /**
  * The {@code ./opcheck} command line: finds the command in {@link Commands}, reads its options from
@@ -16,6 +18,7 @@ public final class Main {
   private final PrintStream out;
   private final PrintStream err;
   private final Path home;
+  private final Interruption stop = new Interruption();
 
   /** A CLI writing to {@code out}/{@code err}, with {@code home} the repository root (for demo). */
   public Main(PrintStream out, PrintStream err, Path home) {
@@ -26,7 +29,9 @@ public final class Main {
 
   public static void main(String[] args) {
     Path home = Path.of(System.getProperty("opcheck4j.home", ".")).toAbsolutePath().normalize();
-    int code = new Main(System.out, System.err, home).run(args).code();
+    Main cli = new Main(System.out, System.err, home);
+    cli.onSignals();
+    int code = cli.run(args).code();
     System.out.flush();
     System.exit(code);
   }
@@ -47,7 +52,7 @@ public final class Main {
         out.println(Usage.of(command));
         return ExitCode.OK;
       }
-      return command.run(Arguments.parse(command, rest, commandLine(args)), new Session(out, err, home));
+      return command.run(Arguments.parse(command, rest, commandLine(args)), new Session(out, err, home, stop));
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
       return ExitCode.INPUT_ERROR;
@@ -57,6 +62,22 @@ public final class Main {
         e.printStackTrace(err);
       }
       return ExitCode.HARNESS_ERROR;
+    }
+  }
+
+  /**
+   * SIGINT and SIGTERM: the first stops a run that is under way, which then writes its reports from
+   * what it has and exits 130 or 143; a second, or one when no run is under way, exits at once (the
+   * workers are killed on the way out).
+   */
+  private void onSignals() {
+    for (String name : List.of("INT", "TERM")) {
+      Signal.handle(new Signal(name), signal -> {
+        int code = 128 + signal.getNumber();
+        if (!stop.watched() || !stop.request("SIG" + signal.getName())) {
+          System.exit(code);
+        }
+      });
     }
   }
 

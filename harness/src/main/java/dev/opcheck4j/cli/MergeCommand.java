@@ -5,6 +5,8 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportReader;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.ResultText;
+import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.run.ReportDirLock;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;
@@ -31,12 +33,12 @@ final class MergeCommand implements Command {
 
   @Override
   public String synopsis() {
-    return "merge --report-dir OUT DIR...";
+    return "merge --report-dir OUT [--allow-incomplete] DIR...";
   }
 
   @Override
   public List<RunOption<?>> options() {
-    return List.of(RunOptions.REPORT_DIR, RunOptions.VERBOSE);
+    return List.of(RunOptions.REPORT_DIR, RunOptions.ALLOW_INCOMPLETE, RunOptions.VERBOSE);
   }
 
   @Override
@@ -51,6 +53,12 @@ final class MergeCommand implements Command {
     if (reportDir == null || dirs.isEmpty()) {
       throw new UsageException("merge needs --report-dir OUT and at least one DIR (the --report-dir of each shard)");
     }
+    try (ReportDirLock lock = CheckCommand.lock(reportDir, args.commandLine(), s)) {
+      return merge(dirs, reportDir, args, s);
+    }
+  }
+
+  private ExitCode merge(List<Path> dirs, Path reportDir, Arguments args, Session s) throws Exception {
     RunOutcome merged;
     try {
       merged = dirs.stream().allMatch(d -> !Files.exists(d.resolve(ResultsFile.NAME))
@@ -60,9 +68,20 @@ final class MergeCommand implements Command {
     } catch (IOException e) {
       throw new UsageException(e.getMessage());
     }
+    List<RunInfo.Incomplete> incomplete = merged.report().run().completion().incomplete();
+    for (RunInfo.Incomplete i : incomplete) {
+      s.err().println("opcheck: " + i.shard() + " is incomplete (its run did not finish: no end line in its "
+          + ResultsFile.NAME + "); missing " + (i.missingOps().isEmpty() ? "no op, only its end"
+              : i.missingOps().size() + (i.missingOps().size() == 1 ? " op: " : " ops: ") + String.join(", ", i.missingOps())));
+    }
+    if (!incomplete.isEmpty() && !args.get(RunOptions.ALLOW_INCOMPLETE)) {
+      s.err().println("opcheck: nothing merged: " + incomplete.size() + " of " + dirs.size()
+          + " shards are incomplete (rerun them, or merge with --allow-incomplete to mark the report incomplete)");
+      return ExitCode.CHECK_FAILED;
+    }
     for (var r : merged.report().results()) {
       if (args.get(RunOptions.VERBOSE) || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
-        s.out().println(ResultText.render(r));
+        s.out().println(HumanText.render(r, r.deviceOrNull() == null ? List.of() : List.of(r.device()), reportDir != null));
       }
     }
     RunReport report = merged.report();

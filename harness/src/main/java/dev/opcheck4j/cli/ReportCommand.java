@@ -1,7 +1,6 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.ReportGenerator;
-import dev.opcheck4j.run.plan.RunOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -21,11 +20,6 @@ final class ReportCommand implements Command {
   @Override
   public String synopsis() {
     return "report allure DIR";
-  }
-
-  @Override
-  public List<RunOption<?>> options() {
-    return List.of();
   }
 
   @Override

@@ -1,9 +1,12 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.run.ResultsFile;
+import dev.opcheck4j.run.RunOutcome;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -20,29 +23,41 @@ final class RunSummary {
   private RunSummary() {}
 
   /** Writes the reports into {@code reportDir} (none when null), prints the summary and the input errors. */
-  static ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir, Session s) throws IOException {
+  static ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir, Session s)
+      throws IOException, UsageException {
     writeReports(report, reportDir, s.out());
     printSummary(report, s.out());
     for (String e : inputErrors) {
-      s.err().println("opcheck: " + e);
+      s.err().println("opcheck: " + HumanText.name(e, HumanText.FACT_LIMIT));
     }
-    if (report.count(Outcome.ERRORED) > 0) {
-      return ExitCode.HARNESS_ERROR;
+    String signal = report.run().completion().interrupted();
+    if (signal != null) {
+      s.err().println("opcheck: interrupted by " + signal + " after " + report.results().size() + " results; "
+          + (reportDir == null ? "no --report-dir, so no reports were written"
+              : "every report in " + reportDir + " holds them, marked interrupted"));
+      return ExitCode.of(signal);
     }
-    if (!inputErrors.isEmpty()) {
-      return ExitCode.INPUT_ERROR;
-    }
-    return report.count(Outcome.FAILED) > 0 ? ExitCode.CHECK_FAILED : ExitCode.OK;
+    return ExitCode.of(RunOutcome.exitStatus(report.count(Outcome.ERRORED), inputErrors.size(),
+        report.count(Outcome.FAILED)));
   }
 
-  private static void writeReports(RunReport report, Path dir, PrintStream out) throws IOException {
+  private static void writeReports(RunReport report, Path dir, PrintStream out) throws IOException, UsageException {
     if (dir == null) {
       return;
     }
     Files.createDirectories(dir);
     boolean any = false;
     for (ReportFormat format : ServiceLoader.load(ReportFormat.class)) {
-      Path written = format.write(report, dir);
+      Path written;
+      try {
+        written = format.write(report, dir);
+      } catch (IOException e) {
+        if (e.getMessage() != null && e.getMessage().contains("No space left on device")) {
+          throw new UsageException("report dir: no space left on device while writing the " + format.name()
+              + " report; the results are in " + dir.resolve(ResultsFile.NAME) + " (complete lines)");
+        }
+        throw e;
+      }
       out.println("report (" + format.name() + "): " + written);
       any = true;
     }
@@ -54,7 +69,7 @@ final class RunSummary {
   private static void printSummary(RunReport report, PrintStream out) {
     Map<String, EnumMap<Outcome, Integer>> byOp = new LinkedHashMap<>();
     for (CheckResult r : report.results()) {
-      String row = r.library() != null ? r.library() : r.op();
+      String row = HumanText.name(r.library() != null ? r.library() : r.op());
       byOp.computeIfAbsent(row, k -> new EnumMap<>(Outcome.class)).merge(r.outcome(), 1, Integer::sum);
     }
     int width = byOp.keySet().stream().mapToInt(String::length).max().orElse(2);
@@ -75,7 +90,33 @@ final class RunSummary {
     for (Outcome o : Outcome.values()) {
       parts.add(report.count(o) + " " + o.label());
     }
-    out.println("summary: " + String.join(", ", parts) + " (" + report.results().size() + " results, "
-        + HumanText.duration(report.durationMs()) + ")");
+    String mark = report.run().completion().mark();
+    out.println("summary" + (mark == null ? "" : " (" + (report.run().completion().interrupted() != null
+        ? "interrupted" : "incomplete") + ")") + ": " + String.join(", ", parts) + " ("
+        + report.results().size() + " results, " + HumanText.duration(report.durationMs()) + ")");
+    if (mark != null) {
+      out.println(mark);
+    }
+    for (String line : gapLines(report.coverage())) {
+      out.println(line);
+    }
+  }
+
+  /** One line per family that never ran on some ops, with the commonest reason and how to gate on it. */
+  static List<String> gapLines(Coverage coverage) {
+    List<String> lines = new ArrayList<>();
+    for (Coverage.Gap g : coverage.gaps()) {
+      lines.add(g.family() + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops")
+          + ": " + visible(g.reason()) + " — or --require " + g.family() + " to fail on this");
+    }
+    return lines;
+  }
+
+  /** Text from the run with its control characters made visible, for the terminal. */
+  private static String visible(String text) {
+    StringBuilder b = new StringBuilder();
+    text.codePoints().forEach(c -> b.append(Character.isISOControl(c) ? String.format("\\u%04x", c)
+        : new String(Character.toChars(c))));
+    return b.toString();
   }
 }

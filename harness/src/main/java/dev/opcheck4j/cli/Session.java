@@ -1,5 +1,6 @@
 package dev.opcheck4j.cli;
 
+import dev.opcheck4j.run.Interruption;
 import java.io.PrintStream;
 import java.nio.file.Path;
 
@@ -9,5 +10,6 @@ import java.nio.file.Path;
  * @param out results and reports
  * @param err errors, one line each
  * @param home the repository root (the demo's specs, the benchmarks' libraries)
+ * @param stop set by the first SIGINT or SIGTERM ({@link Main#main}); a run stops and reports what it has
  */
-record Session(PrintStream out, PrintStream err, Path home) {}
+record Session(PrintStream out, PrintStream err, Path home, Interruption stop) {}

@@ -1,5 +1,6 @@
 package dev.opcheck4j.junit;
 
+import dev.opcheck4j.api.TerminalText;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -20,7 +21,8 @@ final class EngineNode extends AbstractTestDescriptor {
     CHECK,
     EXAMPLE,
     GENERATED,
-    STALE_XFAIL
+    STALE_XFAIL,
+    NEVER_RAN
   }
 
   final Kind kind;
@@ -36,7 +38,7 @@ final class EngineNode extends AbstractTestDescriptor {
 
   EngineNode(UniqueId id, String displayName, NodeSources sources, Kind kind, Type type, int spec, String op,
       String check, String device, String example) {
-    super(id, displayName, sources.source());
+    super(id, TerminalText.visible(displayName), sources.source()); // a spec's strings and names, inert in every report
     this.sources = sources;
     this.kind = kind;
     this.type = type;

@@ -6,6 +6,8 @@ import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.ReportDirLock;
+import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.spec.SpecException;
@@ -59,6 +61,7 @@ final class EngineRun {
           .spec(job.file().file())
           .ops(EngineTree.ops(job.file(), s).stream().map(o -> o.op()).toList())
           .checks(s.selectedChecks().stream().map(c -> c.id()).toList())
+          .require(s.require())
           .devices(s.selectedDevices())
           .seed(s.seed())
           .tries(s.tries())
@@ -67,14 +70,16 @@ final class EngineRun {
           .warningsAsErrors(s.warningsAsErrors())
           .reportDir(s.reportDir().resolve("runs").resolve(job.file().file().getFileName().toString()))
           .build();
-      try {
+      try (ReportDirLock lock = ReportDirLock.acquire(request.reportDir(),
+          "the JUnit engine in pid " + ProcessHandle.current().pid() + ", " + job.file().file())) {
         RunOutcome outcome = Launcher.execute(request, sink.listener(job.spec()));
         all.addAll(outcome.report().results());
         RunInfo specRun = outcome.report().run();
         run = run == null ? specRun : run.followedBy(specRun);
         checks = outcome.report().checks();
         outcome.inputErrors().forEach(e -> sink.inputError(job.spec(), e));
-      } catch (LibraryLoadException | SpecException | IllegalArgumentException e) {
+      } catch (LibraryLoadException | SpecException | IllegalArgumentException | ReportDirLock.Refused
+          | ResultsFile.NoSpace e) {
         sink.inputError(job.spec(), e.getMessage());
       }
       sink.specDone(job.spec());

@@ -34,6 +34,7 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param reportDir where the report formats write ({@code opcheck4j.reportDir})
  * @param docsBase where check doc pages are, for report links ({@code opcheck4j.docsUrl}; the
  *     page of {@code fake.metadata} is {@code <docsBase>fake.metadata.md})
+ * @param require check families that must run on every op ({@code opcheck4j.require}; empty: none)
  */
 public record EngineSettings(
     List<Path> specs,
@@ -47,7 +48,8 @@ public record EngineSettings(
     boolean warningsAsErrors,
     Optional<Path> expectedFailures,
     Path reportDir,
-    String docsBase) {
+    String docsBase,
+    List<String> require) {
 
   public static final String PREFIX = RunOptions.ENGINE_PREFIX;
 
@@ -56,6 +58,15 @@ public record EngineSettings(
     ops = List.copyOf(ops);
     checks = List.copyOf(checks);
     devices = List.copyOf(devices);
+    require = List.copyOf(require);
+  }
+
+  /** Settings that require no family. */
+  public EngineSettings(List<Path> specs, List<String> ops, List<String> checks, List<Device> devices, long seed,
+      int tries, int jobs, Duration timeout, boolean warningsAsErrors, Optional<Path> expectedFailures, Path reportDir,
+      String docsBase) {
+    this(specs, ops, checks, devices, seed, tries, jobs, timeout, warningsAsErrors, expectedFailures, reportDir,
+        docsBase, List.of());
   }
 
   /**
@@ -69,6 +80,8 @@ public record EngineSettings(
     if (!checks.isEmpty()) {
       BuiltinChecks.select(checks); // an unknown id fails here, with the known ones
     }
+    List<String> require = RunOptions.REQUIRE.readAll(get);
+    BuiltinChecks.select(require);
     return new EngineSettings(
         RunOptions.SPECS.readAll(get),
         RunOptions.OPS.readAll(get),
@@ -82,7 +95,8 @@ public record EngineSettings(
         RunOptions.EXPECTED_FAILURES.read(get),
         // a test run always writes its reports; the command line writes them only when asked
         RunOptions.REPORT_DIR.read(get).orElse(Path.of("target", "opcheck")),
-        RunOptions.DOCS_URL.value(get));
+        RunOptions.DOCS_URL.value(get),
+        require);
   }
 
   /** What a finding becomes in this run. */
@@ -106,6 +120,7 @@ public record EngineSettings(
     values.put(RunOptions.SPECS, specs);
     values.put(RunOptions.OPS, ops);
     values.put(RunOptions.CHECKS, checks);
+    values.put(RunOptions.REQUIRE, require);
     values.put(RunOptions.DEVICES, selectedDevices());
     values.put(RunOptions.SEED, seed);
     values.put(RunOptions.TRIES, tries);

@@ -53,8 +53,8 @@ final class EngineTree {
           .filter(d -> op.devices().isEmpty() || op.devices().contains(d.label())).toList();
       for (Check c : checks) {
         switch (c.scope()) {
-          // library checks hang under the spec; crash and timeout results are registered when they happen
-          case LIBRARY, SUPERVISOR -> {}
+          // library checks hang under the spec; crash, timeout and coverage results are registered when they happen
+          case LIBRARY, SUPERVISOR, RESULTS -> {}
           case OP -> opNode.addChild(check(opNode, op, c, null, op.op(), c.id()));
           case DEVICE, EXAMPLE -> {
             for (Device d : devices) {

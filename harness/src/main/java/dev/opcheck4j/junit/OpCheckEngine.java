@@ -6,6 +6,7 @@ import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.run.ReportDirLock;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
@@ -138,6 +139,23 @@ public final class OpCheckEngine implements TestEngine {
       return;
     }
     EngineSettings settings = root.settings;
+    ReportDirLock lock;
+    try {
+      lock = ReportDirLock.acquire(settings.reportDir(),
+          "the JUnit engine " + ID + " in pid " + ProcessHandle.current().pid());
+    } catch (ReportDirLock.Refused e) {
+      listener.executionFinished(root, TestExecutionResult.failed(new IllegalStateException(e.getMessage())));
+      return;
+    }
+    try (lock) {
+      if (lock.note() != null) {
+        System.out.println("opcheck4j: note: " + lock.note());
+      }
+      execute(root, settings, listener);
+    }
+  }
+
+  private void execute(RunDescriptor root, EngineSettings settings, EngineExecutionListener listener) {
     System.out.println("opcheck4j: " + String.join(", ", settings.describe().entrySet().stream()
         .map(e -> e.getKey().substring(EngineSettings.PREFIX.length()) + "=" + e.getValue()).toList()));
     listener.reportingEntryPublished(root, ReportEntry.from(settings.describe()));
@@ -184,7 +202,7 @@ public final class OpCheckEngine implements TestEngine {
     s.selectedChecks().stream().filter(c -> c.scope() == CheckInfo.Scope.SUPERVISOR).forEach(c -> checks.add(c.id()));
     List<Device> devs = devices.isEmpty() ? s.selectedDevices() : s.selectedDevices().stream().filter(devices::contains).toList();
     return Optional.of(new EngineSettings(s.specs(), List.copyOf(ops), List.copyOf(checks), devs, s.seed(), s.tries(),
-        s.jobs(), s.timeout(), s.warningsAsErrors(), s.expectedFailures(), s.reportDir(), s.docsBase()));
+        s.jobs(), s.timeout(), s.warningsAsErrors(), s.expectedFailures(), s.reportDir(), s.docsBase(), s.require()));
   }
 
   private static void collect(TestDescriptor d, Set<String> ops, Set<String> checks, Set<Device> devices) {

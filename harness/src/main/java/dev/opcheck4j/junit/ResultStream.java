@@ -3,6 +3,7 @@ package dev.opcheck4j.junit;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.ResultText;
@@ -45,6 +46,7 @@ final class ResultStream {
   private final Map<String, Integer> extras = new HashMap<>();
   private final List<CheckResult> results = new ArrayList<>();
   private final Map<String, Integer> outcomes = new LinkedHashMap<>();
+  private final Map<Integer, Coverage.Fold> coverage = new HashMap<>();
 
   /** @param rerun how the rerun line of a result that carries a repro is written where the tests run */
   ResultStream(EngineExecutionListener listener, RunDescriptor root, ExpectedFailures expected, Rerun rerun) {
@@ -94,6 +96,7 @@ final class ResultStream {
   void onResult(int spec, CheckResult raw) {
     CheckResult r = raw.repro() == null ? raw : raw.withRerun(rerun);
     results.add(r);
+    coverage.computeIfAbsent(spec, k -> new Coverage.Fold(settings.tries())).result(r);
     ran.add(spec + "#" + r.op() + "|" + r.check());
     if (r.outcome() == Outcome.FAILED) {
       failed.add(spec + "#" + r.op() + "|" + r.check());
@@ -145,6 +148,7 @@ final class ResultStream {
       return;
     }
     staleExpectedFailures(spec, specNode);
+    neverRan(spec, specNode);
     close(specNode);
   }
 
@@ -208,6 +212,29 @@ final class ResultStream {
       return "not run: " + errors.get(0);
     }
     return "no result: the run produced none for this check (its prerequisites did not run)";
+  }
+
+  /** A family that never ran on an op and device is one skipped test of the op, with the reason. */
+  private void neverRan(int spec, EngineNode specNode) {
+    Coverage covered = coverage.getOrDefault(spec, new Coverage.Fold(settings.tries())).coverage();
+    for (TestDescriptor c : List.copyOf(specNode.getChildren())) {
+      EngineNode op = (EngineNode) c;
+      if (op.kind != EngineNode.Kind.OP) {
+        continue;
+      }
+      for (Coverage.Entry e : covered.of(op.op)) {
+        if (e.ran() || e.bySpec()) {
+          continue;
+        }
+        String name = e.family() + " never ran" + (e.device() == null ? "" : " on " + e.device());
+        EngineNode never = new EngineNode(op.getUniqueId().append("never-ran", e.family() + "@" + e.deviceLabel()),
+            name, op.sources.test(name), EngineNode.Kind.NEVER_RAN, TestDescriptor.Type.TEST, spec, op.op,
+            e.family(), e.deviceLabel(), null).tag(e.family());
+        register(op, never);
+        skip(never, e.family() + " never ran on " + op.op + (e.device() == null ? "" : " on " + e.device()) + ": "
+            + e.reason());
+      }
+    }
   }
 
   private void staleExpectedFailures(int spec, EngineNode specNode) {

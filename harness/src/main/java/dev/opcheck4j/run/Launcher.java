@@ -63,6 +63,21 @@ public final class Launcher {
    */
   public static RunOutcome execute(RunRequest request, RunListener listener)
       throws LibraryLoadException, SpecException {
+    return execute(request, listener, new Interruption());
+  }
+
+  /**
+   * Runs {@code request} until {@code stop} is requested: then no unit and no worker starts, the
+   * workers are killed, and the outcome holds the results gathered so far, its run block marked
+   * interrupted (the results file gets no end line).
+   *
+   * @throws LibraryLoadException when a library cannot be loaded, or crashes while loading (one line naming it)
+   * @throws SpecException when a spec file is invalid
+   * @throws IllegalArgumentException naming an unknown check or family
+   * @throws ResultsFile.NoSpace when the report dir's disk is full
+   */
+  public static RunOutcome execute(RunRequest request, RunListener listener, Interruption stop)
+      throws LibraryLoadException, SpecException {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
     List<Check> checks = request.checks().isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(request.checks());
@@ -99,11 +114,21 @@ public final class Launcher {
     Protocol.Init init = new Protocol.Init(resolved, request.ops());
     int jobs = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
     List<Slot> slots = new ArrayList<>();
+    // every worker of the process, including one still loading its libraries
+    stop.whenRequested(WorkerProcess::terminateAll);
     RunOutcome outcome = null;
     try {
-      Slot first = new Slot(request, dir, init, new AtomicInteger());
+      Slot first = new Slot(request, dir, init, new AtomicInteger(), stop);
       slots.add(first);
-      WorkerInfo info = first.start();
+      WorkerInfo info;
+      try {
+        info = first.start();
+      } catch (Interruption.Stopped s) {
+        RunInfo run = RunBlock.of(request, resolved.stream().map(RunRequest.Target::library).toList(), checks,
+            List.of(), started, (System.nanoTime() - t0) / 1_000_000, null, null)
+            .withCompletion(RunInfo.Completion.interruptedBy(stop.signal()));
+        return new RunOutcome(new RunReport(run, CheckCatalog.builtin(), List.of()), List.of(), List.of(), List.of());
+      }
       List<RunPlan.Target> targets = new ArrayList<>();
       for (int i = 0; i < resolved.size(); i++) {
         LibraryInfo lib = info.libraries().get(i);
@@ -122,27 +147,34 @@ public final class Launcher {
           started, 0, null, null);
       listener.runStarted(run);
       RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), new SeverityPolicy(request.warningsAsErrors()),
-          request.timeout(), baseline);
+          request.timeout(), baseline, request.require());
       List<Job> all = jobs(plan, request.shard());
       Runner runner = new Runner(plan, info.cudaAvailable());
+      List<Path> specs = resolved.stream().map(RunRequest.Target::spec).toList();
       try (ResultsFile file = ResultsFile.create(dir, info.torchVersion(), info.presetsVersion(), started,
-          checks.stream().map(Check::id).toList())) {
+          checks.stream().map(Check::id).toList(), all.stream().map(j -> name(j)).toList())) {
         Ordered ordered = new Ordered(all.size(), listener);
         for (int i = 1; i < Math.min(jobs, all.size()); i++) {
-          slots.add(new Slot(request, dir, init, first.numbers));
+          slots.add(new Slot(request, dir, init, first.numbers, stop));
         }
         boolean completed = false;
         try {
-          runAll(runner, all, slots, ordered, file, resolved.stream().map(RunRequest.Target::spec).toList());
-          completed = true;
+          runAll(runner, all, slots, ordered, file, specs, stop);
+          completed = !stop.requested();
+          if (!completed) {
+            ordered.releaseAll();
+          }
         } finally {
           List<String> inputErrors = runner.inputErrors().stream().sorted().toList();
           long ms = (System.nanoTime() - t0) / 1_000_000;
           RunInfo finished = RunBlock.of(request, libraries, checks, run.devices(), started, ms, null, null);
+          if (stop.requested()) {
+            finished = finished.withCompletion(RunInfo.Completion.interruptedBy(stop.signal()));
+          }
           RunListener.RunEnd end = new RunListener.RunEnd(completed, inputErrors);
           file.runFinished(finished, end);
           listener.runFinished(finished, end);
-          if (completed) {
+          if (completed || stop.requested()) {
             List<String> ops = all.stream().filter(j -> j.op() != null).map(j -> j.op().op()).toList();
             outcome = new RunOutcome(new RunReport(finished, CheckCatalog.builtin(), ordered.results()), inputErrors,
                 ops, info.libraries());
@@ -267,7 +299,7 @@ public final class Launcher {
     libraries.forEach(request::library);
     Protocol.Init init = new Protocol.Init(
         libraries.stream().map(l -> new RunRequest.Target(null, l.toAbsolutePath())).toList(), List.of());
-    Slot slot = new Slot(request.build(), dir, init, new AtomicInteger());
+    Slot slot = new Slot(request.build(), dir, init, new AtomicInteger(), new Interruption());
     try {
       return task.run(slot.start(), slot);
     } finally {
@@ -302,19 +334,23 @@ public final class Launcher {
     return out;
   }
 
+  /** What the results file and the listener call a job: its op, or its library's file name. */
+  private static String name(Job job) {
+    return job.op() == null ? job.target().library().path().getFileName().toString() : job.op().op();
+  }
+
   private static void runAll(Runner runner, List<Job> all, List<Slot> slots, Ordered ordered, ResultsFile file,
-      List<Path> specs) {
+      List<Path> specs, Interruption stop) {
     AtomicInteger next = new AtomicInteger();
     List<Thread> threads = new ArrayList<>();
     List<RuntimeException> failures = new ArrayList<>();
     for (Slot slot : slots) {
       Thread t = new Thread(() -> {
         try {
-          for (int i = next.getAndIncrement(); i < all.size(); i = next.getAndIncrement()) {
+          for (int i = next.getAndIncrement(); i < all.size() && !stop.requested(); i = next.getAndIncrement()) {
             Job job = all.get(i);
             RunListener sink = new Both(file.job(job.position()), ordered.job(i));
-            RunListener.OpEvent op = new RunListener.OpEvent(job.op() == null
-                ? job.target().library().path().getFileName().toString() : job.op().op(),
+            RunListener.OpEvent op = new RunListener.OpEvent(name(job),
                 job.target().library().path().toString(),
                 specs.get(job.target().index()) == null ? null : specs.get(job.target().index()).toString(),
                 Instant.now());
@@ -327,6 +363,8 @@ public final class Launcher {
             sink.opFinished(new RunListener.OpEvent(op.op(), op.library(), op.spec(), Instant.now()));
             ordered.finish(i);
           }
+        } catch (Interruption.Stopped e) {
+          // the run was interrupted: the job's results so far stay, the rest of it is not run
         } catch (RuntimeException e) {
           synchronized (failures) {
             failures.add(e);
@@ -442,6 +480,14 @@ public final class Launcher {
       }
     }
 
+    /** Releases the events of every job, finished or not, in plan order (the run was interrupted). */
+    synchronized void releaseAll() {
+      for (; next < done.length; next++) {
+        buffers.get(next).forEach(e -> e.accept(listener));
+        buffers.get(next).clear();
+      }
+    }
+
     synchronized List<CheckResult> results() {
       return List.copyOf(released);
     }
@@ -456,13 +502,24 @@ public final class Launcher {
     private final Path dir;
     private final Protocol.Init init;
     private final AtomicInteger numbers;
+    private final Interruption stop;
     private Kernels current;
 
-    Slot(RunRequest request, Path dir, Protocol.Init init, AtomicInteger numbers) {
+    Slot(RunRequest request, Path dir, Protocol.Init init, AtomicInteger numbers, Interruption stop) {
       this.request = request;
       this.dir = dir;
       this.init = init;
       this.numbers = numbers;
+      this.stop = stop;
+    }
+
+    /** A worker started after the run was interrupted is killed at once: none outlives the run. */
+    private WorkerProcess.Started started(WorkerProcess.Started s) {
+      if (stop.requested()) {
+        s.worker().kill();
+        throw new Interruption.Stopped();
+      }
+      return s;
     }
 
     /** Starts the first worker and returns what it loaded. */
@@ -473,14 +530,21 @@ public final class Launcher {
         return local.info();
       }
       String[] loading = {null};
+      if (stop.requested()) {
+        throw new Interruption.Stopped();
+      }
       try {
-        WorkerProcess.Started s = WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(),
-            lib -> loading[0] = lib);
+        WorkerProcess.Started s = started(WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(),
+            lib -> loading[0] = lib));
         current = s.worker();
         return s.info();
       } catch (WorkerProcess.LoadError e) {
         throw new LibraryLoadException(Path.of(loading[0] == null ? "-" : loading[0]), e.getMessage());
       } catch (KernelDeath d) {
+        if (stop.requested()) {
+          // killed from outside (a signal to the run), not by the library
+          throw new Interruption.Stopped();
+        }
         if (loading[0] == null) {
           throw new IllegalStateException("the worker JVM died while loading libtorch: " + d.getMessage());
         }
@@ -490,23 +554,37 @@ public final class Launcher {
       }
     }
 
+    /** Loading libtorch and the libraries is one unit of work: it gets --timeout like any other. */
     private Duration startDeadline() {
-      return request.timeout().compareTo(Duration.ofSeconds(120)) > 0 ? request.timeout() : Duration.ofSeconds(120);
+      return request.timeout();
     }
 
     @Override
     public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
+      if (stop.requested()) {
+        throw new Interruption.Stopped();
+      }
       if (current == null) {
         try {
-          current = WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(), lib -> {}).worker();
+          current = started(WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(), lib -> {}))
+              .worker();
         } catch (WorkerProcess.LoadError e) {
           throw new IllegalStateException("a replacement worker could not load the libraries: " + e.getMessage(), e);
+        } catch (KernelDeath d) {
+          if (stop.requested()) {
+            throw new Interruption.Stopped();
+          }
+          throw d;
         }
       }
       try {
         return current.run(units, guarded, deadline);
       } catch (KernelDeath d) {
         current = null;
+        if (stop.requested()) {
+          // the signal killed the worker: what the unit would have given is unknown, not a crash
+          throw new Interruption.Stopped();
+        }
         throw d;
       }
     }

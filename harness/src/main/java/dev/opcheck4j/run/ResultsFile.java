@@ -2,55 +2,106 @@ package dev.opcheck4j.run;
 
 import dev.opcheck4j.run.worker.Wire;
 
-import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.checks.Check;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code DIR/opcheck-results.jsonl}: one line per result, appended and flushed as each arrives, so a
- * run killed at any point leaves every result gathered so far. Lines carry the result's place in the
- * unsharded plan ({@code job}, {@code seq}), so the files of several shards merge into the report
- * the unsharded run writes, in the same order. It listens to each job ({@link #job}) as its events
- * arrive, not in the plan's order, and writes the end of the run at {@link #runFinished}.
+ * {@code DIR/opcheck-results.jsonl}: one line per result, written as each arrives with one write per
+ * line and synced to the disk as each op finishes, so a run killed at any point leaves whole lines and
+ * every op it finished. Lines carry the result's place in the unsharded plan ({@code job}, {@code seq}),
+ * so the files of several shards merge into the report the unsharded run writes, in the same order. A
+ * run that checked all it was to ends the file with an {@link Line.End} line; a file without one is
+ * the file of a run that did not finish, and {@link #merge} says which of its ops are missing.
  */
 public final class ResultsFile implements RunListener, AutoCloseable {
   public static final String NAME = "opcheck-results.jsonl";
 
-  /**
-   * One line: a header (torch, presets, startedAt, the ids of the checks run), a result (job, seq,
-   * result), an input error, or the end of the run (durationMs).
-   */
-  public record Line(String torch, String presets, String startedAt, List<String> checks, Integer job, Integer seq,
-      CheckResult result, String inputError, Long durationMs) {}
+  /** One line of the file, of one kind each. */
+  public sealed interface Line {
+    /**
+     * The first line.
+     *
+     * @param checks the ids of the checks run
+     * @param ops the ops (a library's name for its library-wide checks) this run is to check, in plan order
+     */
+    record Header(String torch, String presets, String startedAt, List<String> checks, List<String> ops)
+        implements Line {}
 
-  private final BufferedWriter out;
+    /** A result, at {@code seq} in the job at {@code job} in the unsharded plan. */
+    record Result(int job, int seq, CheckResult result) implements Line {}
 
-  private ResultsFile(BufferedWriter out) {
+    /** Every result of {@code op} (the job at {@code job}) is in the lines before. */
+    record OpDone(int job, String op) implements Line {}
+
+    /** A problem with the input found while running. */
+    record InputError(String text) implements Line {}
+
+    /**
+     * The last line of a run that checked all it was to.
+     *
+     * @param outcomes the count of results per outcome label
+     * @param exitStatus the exit status the run's results call for ({@link RunOutcome#exitStatus})
+     */
+    record End(long durationMs, int results, Map<String, Integer> outcomes, int inputErrors, int exitStatus)
+        implements Line {}
+  }
+
+  /** The report dir's disk is full; the file holds the whole lines written before. */
+  public static final class NoSpace extends RuntimeException {
+    NoSpace(int results, Path file) {
+      super("report dir: no space left on device after " + results + (results == 1 ? " result" : " results")
+          + "; the results so far are in " + file + " (complete lines)");
+    }
+  }
+
+  private final Path path;
+  private final FileChannel out;
+  private final Map<Outcome, Integer> counts = new java.util.EnumMap<>(Outcome.class);
+  private int results;
+  private NoSpace full;
+
+  private ResultsFile(Path path, FileChannel out) {
+    this.path = path;
     this.out = out;
   }
 
-  /** Creates (or truncates) the file in {@code dir} and writes its header. */
-  public static ResultsFile create(Path dir, String torch, String presets, Instant startedAt, List<String> checks) {
+  /**
+   * Creates (or truncates) the file in {@code dir} and writes its header.
+   *
+   * @param ops the ops (or library names) the run is to check, in plan order
+   * @throws NoSpace when not even the header fits on the disk
+   */
+  public static ResultsFile create(Path dir, String torch, String presets, Instant startedAt, List<String> checks,
+      List<String> ops) {
     try {
       Files.createDirectories(dir);
-      ResultsFile f = new ResultsFile(Files.newBufferedWriter(dir.resolve(NAME), StandardCharsets.UTF_8));
-      f.write(new Line(torch, presets, startedAt.toString(), checks, null, null, null, null, null));
+      Path path = dir.resolve(NAME);
+      ResultsFile f = new ResultsFile(path, FileChannel.open(path, StandardOpenOption.CREATE,
+          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
+      f.write(new Line.Header(torch, presets, startedAt.toString(), checks, ops));
       return f;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -63,24 +114,85 @@ public final class ResultsFile implements RunListener, AutoCloseable {
     return new RunListener() {
       @Override
       public void result(CheckResult r) {
-        write(new Line(null, null, null, null, position, seq.getAndIncrement(), r, null, null));
+        write(new Line.Result(position, seq.getAndIncrement(), r));
+        synchronized (ResultsFile.this) {
+          results++;
+          counts.merge(r.outcome(), 1, Integer::sum);
+        }
+      }
+
+      @Override
+      public void opFinished(OpEvent op) {
+        write(new Line.OpDone(position, op.op()));
+        sync();
       }
     };
   }
 
-  /** The input errors and the run's duration. */
+  /** The input errors and, when the run checked all it was to, the end line. */
   @Override
-  public void runFinished(RunInfo run, RunEnd end) {
-    end.inputErrors().forEach(text -> write(new Line(null, null, null, null, null, null, null, text, null)));
-    write(new Line(null, null, null, null, null, null, null, null, run.durationMs()));
+  public synchronized void runFinished(RunInfo run, RunEnd end) {
+    if (full != null) {
+      return;
+    }
+    end.inputErrors().forEach(text -> write(new Line.InputError(text)));
+    if (end.completed()) {
+      Map<String, Integer> outcomes = new LinkedHashMap<>();
+      counts.forEach((o, n) -> outcomes.put(o.label(), n));
+      write(new Line.End(run.durationMs(), results, outcomes, end.inputErrors().size(),
+          RunOutcome.exitStatus(counts.getOrDefault(Outcome.ERRORED, 0), end.inputErrors().size(),
+              counts.getOrDefault(Outcome.FAILED, 0))));
+    }
+    sync();
   }
 
+  /**
+   * Appends one line with one write; on a full disk the file is cut back to its whole lines and every
+   * later write throws {@link NoSpace} too.
+   */
   private synchronized void write(Line line) {
+    if (full != null) {
+      throw full;
+    }
+    ByteBuffer bytes = ByteBuffer.wrap((Wire.write(line) + "\n").getBytes(StandardCharsets.UTF_8));
+    long before = -1;
     try {
-      out.write(Wire.write(line));
-      out.write('\n');
-      out.flush();
+      before = out.position();
+      while (bytes.hasRemaining()) {
+        out.write(bytes);
+      }
     } catch (IOException e) {
+      if (!noSpace(e)) {
+        throw new UncheckedIOException(e);
+      }
+      try {
+        if (before >= 0) {
+          out.truncate(before);
+          out.position(before);
+        }
+      } catch (IOException ignored) {
+        // truncating frees space, so it does not fail for want of it
+      }
+      full = new NoSpace(results, path);
+      throw full;
+    }
+  }
+
+  private static boolean noSpace(IOException e) {
+    return e.getMessage() != null && e.getMessage().contains("No space left on device");
+  }
+
+  private synchronized void sync() {
+    if (full != null) {
+      return;
+    }
+    try {
+      out.force(false);
+    } catch (IOException e) {
+      if (noSpace(e)) {
+        full = new NoSpace(results, path);
+        throw full;
+      }
       throw new UncheckedIOException(e);
     }
   }
@@ -96,47 +208,62 @@ public final class ResultsFile implements RunListener, AutoCloseable {
 
   /**
    * The files of several runs (the shards of one) as one: results in the order of the unsharded
-   * plan, input errors of all, the longest duration.
+   * plan, input errors of all, the longest duration. A file without an end line makes the report
+   * incomplete: its run block's {@link RunInfo.Completion} names the dir and the ops it did not finish.
+   *
+   * @throws IOException naming the file and line of a line that is not one of a results file
    */
   public static RunOutcome merge(List<Path> dirs) throws IOException {
     record Placed(int job, int seq, CheckResult result) {}
     List<Placed> placed = new ArrayList<>();
     List<String> inputErrors = new ArrayList<>();
+    List<RunInfo.Incomplete> incomplete = new ArrayList<>();
     String torch = "unknown";
     String presets = "unknown";
     Instant started = null;
     long duration = 0;
-    java.util.Set<String> checkIds = new java.util.LinkedHashSet<>();
+    Set<String> checkIds = new LinkedHashSet<>();
     for (Path dir : dirs) {
       Path file = dir.resolve(NAME);
       if (!Files.isRegularFile(file)) {
         throw new IOException("no " + NAME + " in " + dir + " (not the --report-dir of a run)");
       }
+      List<String> planned = List.of();
+      Set<String> done = new LinkedHashSet<>();
+      boolean ended = false;
+      int number = 0;
       for (String text : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        number++;
         if (text.isBlank()) {
           continue;
         }
-        Line l;
+        Line line;
         try {
-          l = Wire.read(text, Line.class);
+          line = Wire.read(text, Line.class);
         } catch (RuntimeException e) {
-          continue; // the last line of a killed run may be cut short
+          throw new IOException(file + ":" + number + ": not a line of a results file of this version ("
+              + clip(String.valueOf(e.getMessage())) + ")");
         }
-        if (l.torch() != null) {
-          torch = l.torch();
-          presets = l.presets();
-          if (l.checks() != null) {
-            checkIds.addAll(l.checks());
-          }
-          Instant s = Instant.parse(l.startedAt());
+        if (line instanceof Line.Header h) {
+          torch = h.torch();
+          presets = h.presets();
+          checkIds.addAll(h.checks());
+          planned = h.ops();
+          Instant s = Instant.parse(h.startedAt());
           started = started == null || s.isBefore(started) ? s : started;
-        } else if (l.result() != null) {
-          placed.add(new Placed(l.job(), l.seq(), l.result()));
-        } else if (l.inputError() != null) {
-          inputErrors.add(l.inputError());
-        } else if (l.durationMs() != null) {
-          duration = Math.max(duration, l.durationMs());
+        } else if (line instanceof Line.Result r) {
+          placed.add(new Placed(r.job(), r.seq(), r.result()));
+        } else if (line instanceof Line.OpDone d) {
+          done.add(d.op());
+        } else if (line instanceof Line.InputError e) {
+          inputErrors.add(e.text());
+        } else if (line instanceof Line.End e) {
+          ended = true;
+          duration = Math.max(duration, e.durationMs());
         }
+      }
+      if (!ended) {
+        incomplete.add(new RunInfo.Incomplete(dir.toString(), planned.stream().filter(op -> !done.contains(op)).toList()));
       }
     }
     placed.sort(Comparator.comparingInt(Placed::job).thenComparingInt(Placed::seq));
@@ -145,8 +272,12 @@ public final class ResultsFile implements RunListener, AutoCloseable {
     // the shards' files keep versions, checks and times; the rest of the run block is the unsharded run's to say
     List<String> checksRun = BuiltinChecks.all().stream().map(Check::id).filter(checkIds::contains).toList();
     RunInfo run = new RunInfo(Versions.current().tool(), torch, presets, null, null, 1, List.of(), checksRun, List.of(),
-        started == null ? Instant.EPOCH : started, duration, null, null);
+        started == null ? Instant.EPOCH : started, duration, null, null, new RunInfo.Completion(null, incomplete));
     return new RunOutcome(new RunReport(run, CheckCatalog.builtin(), results), inputErrors.stream().sorted().toList(),
         ops, List.of());
+  }
+
+  private static String clip(String s) {
+    return s.length() > 120 ? s.substring(0, 120) + "…" : s;
   }
 }

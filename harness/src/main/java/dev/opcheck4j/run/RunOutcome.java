@@ -19,4 +19,12 @@ public record RunOutcome(RunReport report, List<String> inputErrors, List<String
     ops = List.copyOf(ops);
     libraries = List.copyOf(libraries);
   }
+
+  /**
+   * The exit status results call for: 3 when a check errored (a harness bug), 2 for input errors, 1
+   * when a check failed, else 0 (an interrupted run exits with its signal's status instead).
+   */
+  public static int exitStatus(int errored, int inputErrors, int failed) {
+    return errored > 0 ? 3 : inputErrors > 0 ? 2 : failed > 0 ? 1 : 0;
+  }
 }

@@ -19,6 +19,8 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.LibraryCheck;
 import dev.opcheck4j.checks.LibraryView;
 import dev.opcheck4j.checks.OpCheck;
+import dev.opcheck4j.checks.ResultsCheck;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.torch.DispatchTable;
 import dev.opcheck4j.torch.OpSchema;
@@ -115,7 +117,9 @@ public final class Runner {
     return plan.severity().and(target.severity());
   }
 
-  public void runOp(RunPlan.Target target, OpSpec given, Kernels kernels, RunListener sink) {
+  public void runOp(RunPlan.Target target, OpSpec given, Kernels kernels, RunListener out) {
+    Coverage.Fold covered = new Coverage.Fold(plan.tries());
+    RunListener sink = RunListener.both(out, covered);
     SeverityPolicy severity = severity(target);
     OpSpec spec = given;
     LibraryInfo.Op op = target.library().op(spec.op()).orElse(null);
@@ -154,7 +158,7 @@ public final class Runner {
     Map<Example, String> invalid = validate(op, spec, units);
     for (Check check : plan.checks()) {
       switch (check.scope()) {
-        case LIBRARY, GENERATED, SUPERVISOR -> {}
+        case LIBRARY, GENERATED, SUPERVISOR, RESULTS -> {}
         case OP -> once(units, spec, op, check, null, null, seen, sink);
         case DEVICE -> {
           for (Device d : devices) {
@@ -188,6 +192,22 @@ public final class Runner {
       for (Device d : devices) {
         if (d != Device.META && (d != Device.CUDA || cudaAvailable)) {
           generated.run(d, seen);
+        }
+      }
+    }
+    judgeCoverage(target, op.name(), spec, covered.coverage(), out);
+  }
+
+  /** The checks of the op's finished results, after every other result of it. */
+  private void judgeCoverage(RunPlan.Target target, String op, OpSpec spec, Coverage coverage, RunListener sink) {
+    List<String> required = new ArrayList<>(plan.require());
+    spec.require().stream().filter(f -> !required.contains(f)).forEach(required::add);
+    for (Check check : plan.checks()) {
+      if (check instanceof ResultsCheck judge) {
+        for (ResultsCheck.DeviceVerdict v : judge.judge(op, coverage, required)) {
+          // no rerun line: rerunning this check alone would not run the family it asks for
+          sink.result(v.verdict().result(op, check, v.device() == null ? CheckResult.NONE : v.device(),
+              CheckResult.NONE, 0, severity(target), null));
         }
       }
     }
@@ -264,7 +284,7 @@ public final class Runner {
   private Verdict precondition(Check check, OpSpec spec, Device device, Map<String, Outcome> seen) {
     var why = spec.skipReason(check.id());
     if (why.isPresent()) {
-      return Verdict.skipped("skipped by the spec: " + why.get());
+      return Verdict.skipped(dev.opcheck4j.api.Coverage.SPEC_SKIP + why.get());
     }
     if (device == Device.CUDA && !cudaAvailable) {
       return Verdict.skipped("no CUDA device in this process (torch.cuda_is_available() is false)");

@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param synthesis what the search for an example found, when the spec gave none and the harness
  *     synthesized them; empty when the examples are the spec's own (or nothing was searched)
  * @param timeout the op's deadline for one unit of work, when the spec gives one (else the run's)
+ * @param require check families that must run on this op (the spec's top-level and the entry's own
+ *     {@code "require"}); never null
  */
 public record OpSpec(
     String op,
@@ -32,12 +34,21 @@ public record OpSpec(
     Vary vary,
     Domain domain,
     String synthesis,
-    Optional<Duration> timeout) {
+    Optional<Duration> timeout,
+    List<String> require) {
 
   public OpSpec {
+    require = List.copyOf(require);
     devices = List.copyOf(devices);
     skips = Map.copyOf(skips);
     examples = List.copyOf(examples);
+  }
+
+  /** An entry that requires no family. */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain, String synthesis,
+      Optional<Duration> timeout) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, List.of());
   }
 
   /** An entry with no declared domain and the run's deadline. */
@@ -71,7 +82,14 @@ public record OpSpec(
 
   /** The same entry with these synthesized examples (possibly none), and what the search found. */
   public OpSpec synthesized(List<Example> found, String note) {
-    return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note, timeout);
+    return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note, timeout, require);
+  }
+
+  /** The same entry, also requiring these families (the spec's top-level {@code "require"}). */
+  public OpSpec requiring(List<String> families) {
+    List<String> all = new java.util.ArrayList<>(families);
+    require.stream().filter(f -> !all.contains(f)).forEach(all::add);
+    return new OpSpec(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, all);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

@@ -23,9 +23,10 @@ import java.util.Set;
  * {@code file:line:column}, says what is wrong and what is allowed.
  */
 public final class SpecReader {
-  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors");
+  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require");
   static final Set<String> OP_KEYS =
-      Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout");
+      Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
+          "require");
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
   /** The dtype names a spec may use, in the order errors list them. */
@@ -204,7 +205,24 @@ public final class SpecReader {
       }
       strict = (Boolean) w.value();
     }
+    if (top.containsKey("require")) {
+      List<String> families = require(top.get("require"));
+      entries.replaceAll(e -> e.requiring(families));
+    }
     return new SpecFile(path, library, entries, strict);
+  }
+
+  /** {@code "require": ["gradcheck", "fake"]}: check families that must run on the ops. */
+  private static List<String> require(SpecValue v) throws SpecException {
+    List<String> families = new ArrayList<>();
+    for (SpecValue f : list(v, "\"require\"")) {
+      if (!f.isString() || !((String) f.value()).matches("[a-z]+")) {
+        throw new SpecException(f.location(), "\"require\" entries are check families such as \"gradcheck\" or \"fake\", got "
+            + f.describe());
+      }
+      families.add((String) f.value());
+    }
+    return families;
   }
 
   private static OpSpec opEntry(SpecValue v, String ref, Set<String> checkNames) throws SpecException {
@@ -293,7 +311,9 @@ public final class SpecReader {
       timeout = Optional.of(Duration.ofMillis(Math.round(tv.number() * 1000)));
     }
     Domain domain = m.containsKey("domain") ? domain(m.get("domain")) : Domain.ANY;
-    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary, domain, timeout);
+    List<String> require = m.containsKey("require") ? require(m.get("require")) : List.of();
+    return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "",
+        timeout, require);
   }
 
   /** {@code "domain": {"layouts": ["contiguous"], "dtypes": ["float32"], "devices": ["cpu"]}}. */

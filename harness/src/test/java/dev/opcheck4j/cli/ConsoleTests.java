@@ -38,7 +38,7 @@ class ConsoleTests {
   @Test
   void inCiEachOpIsOneLineAndAFailureOnTwoDevicesPrintsOnceListingBoth() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), false, false, 2);
+    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), false, false, false, 2);
     op(console, "ns::a", passed("ns::a", "schema.types", "-"), failed("ns::a", "determinism", "cpu"),
         failed("ns::a", "determinism", "cuda"));
     op(console, "ns::b", passed("ns::b", "schema.types", "-"));
@@ -55,7 +55,7 @@ class ConsoleTests {
   @Test
   void theHeaderListsTheDevicesThatRunAndSaysOnceWhyTheOthersDoNot() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), false, false, 0);
+    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), false, false, false, 0);
     console.runStarted(new RunInfo("0.1.0", "2.10.0", "1.5.13", 1L, 0, 1,
         List.of(new RunInfo.DeviceInfo("cpu", true, null), new RunInfo.DeviceInfo("meta", true, null),
             new RunInfo.DeviceInfo("cuda", false, "no CUDA device in this process")),
@@ -66,7 +66,7 @@ class ConsoleTests {
   @Test
   void onATerminalTheProgressLineIsRedrawnInPlaceAndClearedBeforeFindings() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), true, false, 2);
+    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), true, false, false, 2);
     op(console, "ns::a", failed("ns::a", "determinism", "cpu"));
     op(console, "ns::b", passed("ns::b", "schema.types", "-"));
     console.finish();

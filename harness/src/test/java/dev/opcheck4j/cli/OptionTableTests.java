@@ -21,7 +21,7 @@ class OptionTableTests {
 
   /** A value each row's parser accepts. */
   private static String sample(RunOption<?> row) {
-    if (row == RunOptions.CHECKS) {
+    if (row == RunOptions.CHECKS || row == RunOptions.REQUIRE) {
       return "schema";
     }
     RunOption.Type<?> t = row.type();

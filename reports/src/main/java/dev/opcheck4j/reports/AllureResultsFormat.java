@@ -102,8 +102,8 @@ public final class AllureResultsFormat implements ReportFormat {
         JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
       g.useDefaultPrettyPrinter();
       g.writeStartArray();
-      category(g, "Kernel crashes", "(?s)CRASHED \\[kernel\\.crash\\].*", "failed");
-      category(g, "Kernel timeouts", "(?s)CRASHED \\[kernel\\.timeout\\].*", "failed");
+      category(g, "Kernel crashes", "(?s)CRASHED \\(crash\\).*", "failed");
+      category(g, "Kernel timeouts", "(?s)CRASHED \\(timeout\\).*", "failed");
       for (String f : families) {
         category(g, f + " findings", "(?s)FAILED \\[" + Pattern.quote(f) + "(\\.[^\\]]*)?\\].*", "failed");
       }
@@ -152,6 +152,9 @@ public final class AllureResultsFormat implements ReportFormat {
     rows.add(new String[] {"duration ms", String.valueOf(run.durationMs())});
     if (run.commandLine() != null) {
       rows.add(new String[] {"command line", run.commandLine()});
+    }
+    if (run.completion().mark() != null) {
+      rows.add(new String[] {"completion", run.completion().mark()});
     }
     if (run.configuration() != null) {
       new java.util.TreeMap<>(run.configuration()).forEach((k, v) -> rows.add(new String[] {"junit " + k, v}));

@@ -67,7 +67,7 @@ public final class AllureTestCase {
 
   /**
    * The message and text of a result that has facts or did not pass: the message is
-   * {@code OUTCOME [check] first fact} (the categories match on the check id), the text the result in
+   * {@code OUTCOME [check] first fact}, with the cause kind after CRASHED (the categories match on them), the text the result in
    * the one message shape; null for a passed result without facts.
    */
   public static StatusDetails details(CheckResult r) {
@@ -76,9 +76,15 @@ public final class AllureTestCase {
     }
     String first = r.facts().isEmpty() ? r.outcome().label() : r.facts().get(0).key() + ": " + r.facts().get(0).value();
     return new StatusDetails()
-        .setMessage(Outcomes.kind(r).label().toUpperCase(java.util.Locale.ROOT) + " [" + r.check() + "] " + first)
+        .setMessage(Outcomes.kind(r).label().toUpperCase(java.util.Locale.ROOT) + crashCause(r) + " [" + r.check() + "] "
+            + first)
         .setTrace(ResultText.render(r, Outcomes.subject(r), r.deviceOrNull() == null ? List.of() : List.of(r.device()),
             ResultText.Values.AS_IS) + "\n");
+  }
+
+  /** For a crashed result, its cause kind in parentheses (the categories tell crashes from timeouts by it); else empty. */
+  private static String crashCause(CheckResult r) {
+    return Outcomes.kind(r) == Outcomes.Kind.CRASHED ? " (" + r.finding().cause().kind() + ")" : "";
   }
 
   private static String namespace(String op) {

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /**
  * {@code opcheck-report.html}: one self-contained page (inline style and script, no network) with the
@@ -21,6 +22,7 @@ public final class HtmlReportFormat implements ReportFormat {
   public static final String FILE = "opcheck-report.html";
   private static final String TEMPLATE = "/dev/opcheck4j/reports/report-template.html";
   private static final String DATA = "/*OPCHECK4J-DATA*/null";
+  private static final Pattern INVISIBLE = Pattern.compile("[\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069]");
   private static final String DOCS = "/*OPCHECK4J-DOCS*/\"\"";
 
   private final String docBase;
@@ -74,11 +76,12 @@ public final class HtmlReportFormat implements ReportFormat {
 
   /**
    * JSON made safe inside a {@code <script>} element: {@code <}, {@code >} and {@code &} occur in JSON
-   * only inside strings, where their unicode escapes mean the same; U+2028/9 are escaped for old parsers.
+   * only inside strings, where their unicode escapes mean the same; U+2028/9 are escaped for old parsers,
+   * and C1 controls and bidi overrides so that the file itself carries no raw control character.
    */
   static String scriptSafe(String json) {
-    return json.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029");
+    return INVISIBLE.matcher(json.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+        .replaceAll(m -> String.format("\\\\u%04x", (int) m.group().charAt(0)));
   }
 
   private static String quote(String s) {

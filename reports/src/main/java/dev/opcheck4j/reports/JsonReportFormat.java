@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
@@ -21,7 +22,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code opcheck-report.json}, schema version 2: {@code {schemaVersion, run, checks, results, summary}},
+ * {@code opcheck-report.json}, schema version 2: {@code {schemaVersion, run, checks, results, coverage, summary}},
  * every field documented in {@code docs/report.md} and constrained by {@link #SCHEMA_RESOURCE}.
  * Absent values are {@code null}, never a placeholder.
  */
@@ -70,6 +71,7 @@ public final class JsonReportFormat implements ReportFormat {
         writeResult(g, r);
       }
       g.writeEndArray();
+      writeCoverage(g, report.coverage());
       g.writeObjectFieldStart("summary");
       for (Outcomes.Kind k : Outcomes.Kind.values()) {
         if (k.outcome() != null) {
@@ -129,7 +131,45 @@ public final class JsonReportFormat implements ReportFormat {
       }
       g.writeEndObject();
     }
+    writeCompletion(g, run.completion());
     g.writeEndObject();
+  }
+
+  private static void writeCompletion(JsonGenerator g, RunInfo.Completion c) throws IOException {
+    g.writeObjectFieldStart("completion");
+    g.writeBooleanField("complete", c.complete());
+    g.writeStringField("interrupted", c.interrupted());
+    g.writeArrayFieldStart("incomplete");
+    for (RunInfo.Incomplete i : c.incomplete()) {
+      g.writeStartObject();
+      g.writeStringField("shard", i.shard());
+      g.writeArrayFieldStart("missingOps");
+      for (String op : i.missingOps()) {
+        g.writeString(op);
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeStringField("mark", c.mark());
+    g.writeEndObject();
+  }
+
+  private static void writeCoverage(JsonGenerator g, Coverage coverage) throws IOException {
+    g.writeArrayFieldStart("coverage");
+    for (Coverage.Entry e : coverage.entries()) {
+      g.writeStartObject();
+      g.writeStringField("op", e.op());
+      g.writeStringField("family", e.family());
+      g.writeStringField("device", e.device());
+      g.writeBooleanField("ran", e.ran());
+      g.writeNumberField("examples", e.examples());
+      nullableNumber(g, "generated", e.generated() == null ? null : e.generated().longValue());
+      g.writeStringField("reason", e.reason());
+      g.writeBooleanField("bySpec", e.bySpec());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
   }
 
   private static void writeResult(JsonGenerator g, CheckResult r) throws IOException {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
@@ -91,7 +92,7 @@ public final class JsonReportReader implements ReportReader {
     RunInfo info = new RunInfo(text(run.path("tool"), "version"), text(run, "libtorch"), text(run, "presets"),
         number(run, "seed"), run.path("tries").isNull() ? null : run.path("tries").asInt(),
         run.path("jobs").asInt(1), devices, checksRun, inputs, Instant.parse(run.get("startedAt").asText()),
-        run.path("durationMs").asLong(), text(run, "commandLine"), configuration);
+        run.path("durationMs").asLong(), text(run, "commandLine"), configuration, completion(run.path("completion")));
     List<CheckInfo> checks = new ArrayList<>();
     for (JsonNode c : root.path("checks")) {
       // the report carries what readers need (id, summary, severity, scope); prerequisites stay with the tool
@@ -117,7 +118,17 @@ public final class JsonReportReader implements ReportReader {
           facts(r.path("facts")), r.path("durationMicros").asLong(), example, op == null ? library : null,
           finding(r.get("finding")), repro(r.get("repro"))));
     }
-    return new RunReport(info, checks, results);
+    JsonNode covered = root.get("coverage");
+    if (covered == null || !covered.isArray()) {
+      return new RunReport(info, checks, results);
+    }
+    List<Coverage.Entry> entries = new ArrayList<>();
+    for (JsonNode e : covered) {
+      entries.add(new Coverage.Entry(e.get("op").asText(), e.get("family").asText(), text(e, "device"),
+          e.path("examples").asInt(), e.path("generated").isNull() ? null : e.path("generated").asInt(),
+          e.path("ran").asBoolean() ? null : text(e, "reason"), e.path("bySpec").asBoolean()));
+    }
+    return new RunReport(info, checks, results, new Coverage(entries));
   }
 
   /** A result's finding; null when it has none, or the report was written before findings were (early version 2). */
@@ -173,5 +184,19 @@ public final class JsonReportReader implements ReportReader {
   private static Long number(JsonNode node, String field) {
     JsonNode v = node.get(field);
     return v == null || v.isNull() ? null : v.asLong();
+  }
+
+  /** The run's completion; a report written before it was recorded is complete. */
+  private static RunInfo.Completion completion(JsonNode c) {
+    if (!c.isObject()) {
+      return RunInfo.Completion.COMPLETE;
+    }
+    List<RunInfo.Incomplete> incomplete = new ArrayList<>();
+    for (JsonNode i : c.path("incomplete")) {
+      List<String> ops = new ArrayList<>();
+      i.path("missingOps").forEach(o -> ops.add(o.asText()));
+      incomplete.add(new RunInfo.Incomplete(i.get("shard").asText(), ops));
+    }
+    return new RunInfo.Completion(text(c, "interrupted"), incomplete);
   }
 }

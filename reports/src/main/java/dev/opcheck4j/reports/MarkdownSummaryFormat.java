@@ -1,8 +1,10 @@
 package dev.opcheck4j.reports;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.ResultText;
+import dev.opcheck4j.api.TerminalText;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
@@ -74,6 +76,10 @@ public final class MarkdownSummaryFormat implements ReportFormat {
     List<Findings> findings = Findings.of(report);
     head.append("## opcheck4j: ").append(verdict(report, findings)).append("\n\n");
     head.append(runLine(report.run())).append("\n\n");
+    String mark = report.run().completion().mark();
+    if (mark != null) {
+      head.append("> **").append(escape(mark)).append("**\n\n");
+    }
 
     Map<String, EnumMap<Outcomes.Kind, Integer>> counts = new LinkedHashMap<>();
     Map<String, Set<String>> failing = new LinkedHashMap<>();
@@ -112,6 +118,7 @@ public final class MarkdownSummaryFormat implements ReportFormat {
       cuts.add((counts.size() - rowsShown) + " of " + counts.size() + " ops left out of the table");
     }
     StringBuilder out = new StringBuilder(head).append(table);
+    out.append(coverage(report.coverage()));
     if (!findings.isEmpty()) {
       out.append("\n### Findings\n\n");
     }
@@ -133,6 +140,24 @@ public final class MarkdownSummaryFormat implements ReportFormat {
               + " `opcheck-report.html`.\n");
     }
     return out.toString();
+  }
+
+  /** The families that never ran on some ops, one line each with the commonest reason; empty when none. */
+  private static String coverage(Coverage coverage) {
+    List<Coverage.Gap> gaps = coverage.gaps();
+    if (gaps.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder("\n### Never ran\n\n");
+    for (Coverage.Gap g : gaps) {
+      List<String> named = g.ops().stream().limit(5).map(MarkdownSummaryFormat::code).toList();
+      sb.append("- **").append(escape(g.family())).append("** never ran on ").append(g.ops().size()).append(" of ")
+          .append(g.of()).append(g.of() == 1 ? " op" : " ops").append(" (").append(String.join(", ", named))
+          .append(g.ops().size() > named.size() ? ", ..." : "").append("): ")
+          .append(escape(Numbers.clip(g.reason(), FACT_LIMIT))).append(" — or `--require ").append(g.family())
+          .append("` to fail on this\n");
+    }
+    return sb.toString();
   }
 
   private static String verdict(RunReport report, List<Findings> findings) {
@@ -190,7 +215,7 @@ public final class MarkdownSummaryFormat implements ReportFormat {
     sb.append("</summary>\n\n");
     List<Fact> facts = r.facts();
     StringBuilder body = new StringBuilder(ResultText.facts(facts.subList(0, Math.min(FACTS_SHOWN, facts.size())), "\n",
-        (fact, indent) -> Numbers.clip(fact.value(), FACT_LIMIT)).substring(facts.isEmpty() ? 0 : 1));
+        (fact, indent) -> TerminalText.visible(Numbers.clip(fact.value(), FACT_LIMIT), true)).substring(facts.isEmpty() ? 0 : 1));
     if (!facts.isEmpty()) {
       body.append('\n');
     }
@@ -211,15 +236,18 @@ public final class MarkdownSummaryFormat implements ReportFormat {
     while (s.contains(tick)) {
       tick += "`";
     }
-    String body = s.replace("|", "\\|");
+    String body = TerminalText.visible(s).replace("|", "\\|");
     return tick + (body.startsWith("`") || body.endsWith("`") ? " " + body + " " : body) + tick;
   }
 
-  /** HTML-escapes text that goes outside code (GitHub renders inline HTML). */
+  /**
+   * HTML-escapes text that goes outside code (GitHub renders inline HTML), its control characters
+   * visible (a summary is also read with cat and in CI logs).
+   */
   static String escape(String s) {
     if (s == null) {
       return "";
     }
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "&#124;");
+    return TerminalText.visible(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "&#124;");
   }
 }

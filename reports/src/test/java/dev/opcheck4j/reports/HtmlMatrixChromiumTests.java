@@ -102,7 +102,10 @@ class HtmlMatrixChromiumTests {
     assertTrue(dom.contains("data-ready=\"true\""), dom);
     assertEquals(5, count(dom, "<tr data-op=\"[^\"]+\" data-kinds=\"[^\"]*\" class=\"hidden\""), "all rows but one hidden");
     assertTrue(dom.contains("<tr data-op=\"stub::hostile\" data-kinds=\"failed skipped errored\">"), dom);
-    assertTrue(dom.contains("<td class=\"cell k-skipped hidden\" data-family=\"fake\" data-device=\"meta\""), "meta column hidden");
+    assertTrue(dom.contains("<td class=\"cell k-skipped never-ran hidden\" data-family=\"fake\" data-device=\"meta\""), "meta column hidden");
+    // a family that applied but never ran is its own kind of cell, with the reason on hover
+    assertTrue(dom.matches("(?s).*data-device=\"meta\" data-kind=\"skipped\" data-op=\"stub::hostile\""
+        + " title=\"never ran: requires kernel.error, which failed\"[^>]*data-coverage=\"never-ran\"[^>]*>never ran<.*"), dom);
     assertTrue(dom.contains("<td class=\"cell k-errored hidden\" data-family=\"determinism\""), "determinism hidden");
     assertTrue(dom.contains("<td class=\"cell k-failed\" data-family=\"kernel\" data-device=\"cpu\""), dom);
     String failedOnly = chromium.dumpDom(url("outcome=crashed"), dir);

@@ -21,7 +21,8 @@ public record CheckInfo(
    * How often a check runs: once per library, per op, per (op, device), per (op, device, example), or
    * once per (op, device) over everything the generated inputs showed; or never on its own
    * ({@link #SUPERVISOR}): its results are given by the run's supervisor, about the unit of work that
-   * was running when a worker process died.
+   * was running when a worker process died; or once per op over what its other checks covered
+   * ({@link #RESULTS}), after every other result of the op.
    */
   public enum Scope {
     LIBRARY,
@@ -29,7 +30,8 @@ public record CheckInfo(
     DEVICE,
     EXAMPLE,
     GENERATED,
-    SUPERVISOR
+    SUPERVISOR,
+    RESULTS
   }
 
   public CheckInfo {

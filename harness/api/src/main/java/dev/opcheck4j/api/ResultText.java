@@ -19,11 +19,35 @@ public final class ResultText {
     Values AS_IS = (fact, indent) -> fact.value();
 
     /**
+     * Values and names with their control characters visible ({@link TerminalText}), for text that a
+     * terminal, a log or an XML file will carry; a value keeps its line breaks.
+     */
+    Values VISIBLE = new Values() {
+      @Override
+      public String show(Fact fact, String indent) {
+        return TerminalText.visible(fact.value(), true);
+      }
+
+      @Override
+      public String name(String text) {
+        return TerminalText.visible(text);
+      }
+    };
+
+    /**
      * The text of {@code fact}'s value.
      *
      * @param indent what a continuation line starts with to stay under the value
      */
     String show(Fact fact, String indent);
+
+    /**
+     * The text of a name in the summary line: the subject, a device, the example (an op name, a
+     * library or spec file, a spec's own words); as it is unless a front end escapes it.
+     */
+    default String name(String text) {
+      return text;
+    }
   }
 
   /** {@code FAILED [check] op on device (example)}: the op and device of the result. */
@@ -38,30 +62,44 @@ public final class ResultText {
    * @param devices the devices it happened on; none for a check that runs on no device
    */
   public static String summaryLine(CheckResult r, String subject, List<String> devices) {
-    return r.outcome().label().toUpperCase(Locale.ROOT) + " " + title(r, subject, devices);
+    return summaryLine(r, subject, devices, Values.AS_IS);
+  }
+
+  private static String summaryLine(CheckResult r, String subject, List<String> devices, Values values) {
+    return r.outcome().label().toUpperCase(Locale.ROOT) + " " + title(r, subject, devices, values);
   }
 
   /** {@code [check] subject on devices (example)}: the summary line without the outcome, a test's title. */
   public static String title(CheckResult r, String subject, List<String> devices) {
+    return title(r, subject, devices, Values.AS_IS);
+  }
+
+  private static String title(CheckResult r, String subject, List<String> devices, Values values) {
     StringBuilder sb = new StringBuilder();
-    sb.append('[').append(r.check()).append("] ").append(subject);
+    sb.append('[').append(r.check()).append("] ").append(values.name(subject));
     if (!devices.isEmpty()) {
-      sb.append(" on ").append(String.join(", ", devices));
+      sb.append(" on ").append(String.join(", ", devices.stream().map(values::name).toList()));
     }
     if (!r.example().equals(CheckResult.NONE)) {
-      sb.append(" (").append(r.example()).append(')');
+      sb.append(" (").append(values.name(r.example())).append(')');
     }
     return sb.toString();
   }
 
-  /** The summary line and the facts, values as they are. */
+  /**
+   * The summary line and the facts, control characters visible: the text of a test failure or a
+   * console line, which a terminal, a log or the JUnit XML carries.
+   */
   public static String render(CheckResult r) {
-    return summaryLine(r) + facts(r.facts(), "\n  ", Values.AS_IS);
+    return render(r, r.op(), r.deviceOrNull() == null ? List.of() : List.of(r.device()), Values.VISIBLE);
   }
 
-  /** The summary line for {@code subject} on {@code devices}, and the facts with their values written by {@code values}. */
+  /**
+   * The summary line for {@code subject} on {@code devices}, its names written by {@code values}, and
+   * the facts with their values written by {@code values}.
+   */
   public static String render(CheckResult r, String subject, List<String> devices, Values values) {
-    return summaryLine(r, subject, devices) + facts(r.facts(), "\n  ", values);
+    return summaryLine(r, subject, devices, values) + facts(r.facts(), "\n  ", values);
   }
 
   /**

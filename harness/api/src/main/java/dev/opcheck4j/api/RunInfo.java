@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param durationMs wall time of the whole run
  * @param commandLine the command line that made the run, or null when it came from JUnit
  * @param configuration JUnit configuration parameters when the run came from JUnit, else null
+ * @param completion whether the run checked all it was asked to (interrupted, or merged from shards
+ *     that did not finish); never null
  */
 public record RunInfo(
     String toolVersion,
@@ -36,14 +38,24 @@ public record RunInfo(
     Instant startedAt,
     long durationMs,
     String commandLine,
-    Map<String, String> configuration) {
+    Map<String, String> configuration,
+    Completion completion) {
 
   public RunInfo {
     Objects.requireNonNull(startedAt, "startedAt");
+    Objects.requireNonNull(completion, "completion");
     devices = List.copyOf(devices);
     checksRun = List.copyOf(checksRun);
     inputs = List.copyOf(inputs);
     configuration = configuration == null ? null : Map.copyOf(configuration);
+  }
+
+  /** A run that checked all it was asked to. */
+  public RunInfo(String toolVersion, String torchVersion, String presetsVersion, Long seed, Integer tries, int jobs,
+      List<DeviceInfo> devices, List<String> checksRun, List<Input> inputs, Instant startedAt, long durationMs,
+      String commandLine, Map<String, String> configuration) {
+    this(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs, startedAt,
+        durationMs, commandLine, configuration, Completion.COMPLETE);
   }
 
   /** Only the versions and timing (what a v1 report held). */
@@ -55,13 +67,19 @@ public record RunInfo(
   /** The same run with its duration known. */
   public RunInfo withDuration(long ms) {
     return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs,
-        startedAt, ms, commandLine, configuration);
+        startedAt, ms, commandLine, configuration, completion);
   }
 
   /** The same run, started by {@code commandLine} or by JUnit with {@code configuration}. */
   public RunInfo withInvocation(String commandLine, Map<String, String> configuration) {
     return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs,
-        startedAt, durationMs, commandLine, configuration);
+        startedAt, durationMs, commandLine, configuration, completion);
+  }
+
+  /** The same run with what it did not finish. */
+  public RunInfo withCompletion(Completion completion) {
+    return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs,
+        startedAt, durationMs, commandLine, configuration, completion);
   }
 
   /**
@@ -74,7 +92,7 @@ public record RunInfo(
     List<Input> all = new java.util.ArrayList<>(inputs);
     all.addAll(next.inputs);
     return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checks, all,
-        startedAt, durationMs, commandLine, configuration);
+        startedAt, durationMs, commandLine, configuration, completion.and(next.completion));
   }
 
   /** The devices that ran. */
@@ -105,6 +123,71 @@ public record RunInfo(
   public record Input(String spec, String library, String sha256) {
     public Input {
       Objects.requireNonNull(library, "library");
+    }
+  }
+
+  /**
+   * Whether a run checked all it was asked to: a report of a run that was interrupted, or merged from
+   * shards that did not finish, holds only part of the results and says so in every format.
+   *
+   * @param interrupted the signal that stopped the run ({@code SIGINT}, {@code SIGTERM}), or null when none did
+   * @param incomplete the merged shards that did not finish, each with the ops it is missing; empty when
+   *     every shard finished
+   */
+  public record Completion(String interrupted, List<Incomplete> incomplete) {
+    /** A run that checked all it was asked to. */
+    public static final Completion COMPLETE = new Completion(null, List.of());
+
+    public Completion {
+      incomplete = List.copyOf(incomplete);
+    }
+
+    /** A run stopped by {@code signal}. */
+    public static Completion interruptedBy(String signal) {
+      return new Completion(Objects.requireNonNull(signal, "signal"), List.of());
+    }
+
+    /** Whether the run checked all it was asked to. */
+    public boolean complete() {
+      return interrupted == null && incomplete.isEmpty();
+    }
+
+    /** Both runs' gaps: the first signal, the incomplete shards of both. */
+    public Completion and(Completion other) {
+      List<Incomplete> all = new java.util.ArrayList<>(incomplete);
+      all.addAll(other.incomplete);
+      return new Completion(interrupted != null ? interrupted : other.interrupted, all);
+    }
+
+    /**
+     * The one line every format shows above the results ({@code interrupted by SIGINT: the results
+     * are those gathered before it}), or null when the run is complete.
+     */
+    public String mark() {
+      List<String> parts = new java.util.ArrayList<>();
+      if (interrupted != null) {
+        parts.add("interrupted by " + interrupted + ": the results are those gathered before it");
+      }
+      if (!incomplete.isEmpty()) {
+        long missing = incomplete.stream().mapToLong(i -> i.missingOps().size()).sum();
+        parts.add("incomplete: " + incomplete.size() + (incomplete.size() == 1 ? " shard" : " shards")
+            + " did not finish (" + missing + (missing == 1 ? " op" : " ops") + " missing: "
+            + String.join(", ", incomplete.stream().flatMap(i -> i.missingOps().stream()).toList()) + ")");
+      }
+      return parts.isEmpty() ? null : String.join("; ", parts);
+    }
+  }
+
+  /**
+   * A shard (a run's report dir) that did not finish.
+   *
+   * @param shard the shard's report dir
+   * @param missingOps the ops it was to check and did not finish, in plan order
+   */
+  public record Incomplete(String shard, List<String> missingOps) {
+    public Incomplete {
+      Objects.requireNonNull(shard, "shard");
+      missingOps = List.copyOf(missingOps);
     }
   }
 }

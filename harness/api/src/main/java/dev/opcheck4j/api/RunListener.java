@@ -14,6 +14,47 @@ public interface RunListener {
   /** A listener that hears nothing, for callers that want only the returned report. */
   RunListener NONE = new RunListener() {};
 
+  /** A listener that tells {@code first}, then {@code second}, every event. */
+  static RunListener both(RunListener first, RunListener second) {
+    return new RunListener() {
+      @Override
+      public void runStarted(RunInfo run) {
+        first.runStarted(run);
+        second.runStarted(run);
+      }
+
+      @Override
+      public void opStarted(OpEvent op) {
+        first.opStarted(op);
+        second.opStarted(op);
+      }
+
+      @Override
+      public void unitStarted(UnitEvent unit) {
+        first.unitStarted(unit);
+        second.unitStarted(unit);
+      }
+
+      @Override
+      public void result(CheckResult result) {
+        first.result(result);
+        second.result(result);
+      }
+
+      @Override
+      public void opFinished(OpEvent op) {
+        first.opFinished(op);
+        second.opFinished(op);
+      }
+
+      @Override
+      public void runFinished(RunInfo run, RunEnd end) {
+        first.runFinished(run, end);
+        second.runFinished(run, end);
+      }
+    };
+  }
+
   /** Once, before anything else: the run block (devices, inputs, checks); its duration is still 0. */
   default void runStarted(RunInfo run) {}
 

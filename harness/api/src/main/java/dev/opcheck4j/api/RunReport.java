@@ -14,13 +14,20 @@ import java.util.Optional;
  * @param checks the metadata of the checks the run knew, in registry order (severity, summary); with
  *     {@link RunInfo#checksRun()} a reader tells "not run" from "not applicable"; empty when not known
  * @param results every result, in production order
+ * @param coverage per op, family and device, what ran on how many inputs and what never ran; never null
  */
-public record RunReport(RunInfo run, List<CheckInfo> checks, List<CheckResult> results) {
+public record RunReport(RunInfo run, List<CheckInfo> checks, List<CheckResult> results, Coverage coverage) {
 
   public RunReport {
     Objects.requireNonNull(run, "run");
+    Objects.requireNonNull(coverage, "coverage");
     checks = List.copyOf(checks);
     results = List.copyOf(results);
+  }
+
+  /** A report whose coverage is the fold of its results. */
+  public RunReport(RunInfo run, List<CheckInfo> checks, List<CheckResult> results) {
+    this(run, checks, results, Coverage.of(results, run.tries()));
   }
 
   /** A report that knows only versions, timing and the checks' metadata. */

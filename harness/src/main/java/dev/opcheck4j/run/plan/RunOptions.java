@@ -25,6 +25,9 @@ public final class RunOptions {
       .engine("ops").repeated("(all)");
   public static final RunOption<String> CHECKS = RunOption.of("--check", "ID|FAMILY", Type.TEXT,
       "only these checks (./opcheck checks lists them)").engine("checks").repeated("(all)");
+  public static final RunOption<String> REQUIRE = RunOption.of("--require", "FAMILY", Type.TEXT,
+      "fail (coverage.required) on an op where this check family never ran").engine("require").spec("require")
+      .repeated("(none)");
   public static final RunOption<Device> DEVICES = RunOption.of("--device", "DEVICE", Type.DEVICE,
       "cpu, meta or cuda (default: all, cuda skipped without a GPU)").engine("devices").repeated("(all)");
   public static final RunOption<Long> SEED = RunOption.of("--seed", "N", Type.LONG,
@@ -35,7 +38,7 @@ public final class RunOptions {
       "worker processes at once (default: one per core)").engine("jobs")
       .orElse(() -> Runtime.getRuntime().availableProcessors());
   public static final RunOption<Duration> TIMEOUT = RunOption.of("--timeout", "SECONDS", Type.DURATION,
-      "deadline of one unit of work (default {default})").engine("timeout")
+      "deadline of one unit of work, and of a worker loading its libraries (default {default})").engine("timeout")
       .spec("ops[].timeout").orElse(Duration.ofSeconds(60));
   public static final RunOption<RunRequest.Shard> SHARD = RunOption.of("--shard", "I/N", Type.SHARD,
       "check part I of N of the ops").orElse(RunRequest.Shard.ALL);
@@ -53,13 +56,15 @@ public final class RunOptions {
       "run the specs as JUnit Platform tests and write JUnit XML there");
   public static final RunOption<Boolean> VERBOSE = RunOption.of("--verbose", "", Type.SWITCH,
       "print every result, not only findings").orElse(false);
+  public static final RunOption<Boolean> ALLOW_INCOMPLETE = RunOption.of("--allow-incomplete", "", Type.SWITCH,
+      "merge shards that did not finish too, their reports marked incomplete").orElse(false);
   public static final RunOption<Path> OUT = RunOption.of("--out", "FILE", Type.PATH, "the file to write");
   public static final RunOption<String> INPUTS = RunOption.of("--input", "VALUE", Type.TEXT,
       "an argument of forward, e.g. float32[16,16] or int:8").repeated("(none)");
 
-  private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, DEVICES, SEED, TRIES, JOBS,
-      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE, OUT,
-      INPUTS);
+  private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
+      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE,
+      ALLOW_INCOMPLETE, OUT, INPUTS);
 
   private RunOptions() {}
 

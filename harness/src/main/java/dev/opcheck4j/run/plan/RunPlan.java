@@ -19,13 +19,21 @@ import java.util.List;
  * @param severity what a finding is: whether warnings are failures ({@code --warnings-as-errors})
  * @param timeout deadline of one unit, unless the op's spec gives its own
  * @param baseline the schema baseline the libraries are compared against, or null
+ * @param require check families that must run on every op ({@code --require}); a spec may add its own
  */
 public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
-    SeverityPolicy severity, Duration timeout, SchemaBaseline baseline) {
+    SeverityPolicy severity, Duration timeout, SchemaBaseline baseline, List<String> require) {
   public RunPlan {
+    require = List.copyOf(require);
     targets = List.copyOf(targets);
     devices = List.copyOf(devices);
     checks = List.copyOf(checks);
+  }
+
+  /** A plan that requires no family to run. */
+  public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
+      SeverityPolicy severity, Duration timeout, SchemaBaseline baseline) {
+    this(targets, devices, checks, seed, tries, severity, timeout, baseline, List.of());
   }
 
   public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,

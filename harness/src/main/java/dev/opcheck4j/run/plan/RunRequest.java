@@ -28,6 +28,7 @@ import java.util.Objects;
  * @param isolation where kernels run; {@link Isolation#WORKERS} unless measuring
  * @param severity what a finding becomes: warnings stay warnings unless {@code --warnings-as-errors}
  * @param baseline a schema baseline file to compare the libraries against ({@code --baseline}), or null
+ * @param require check families that must run on every op ({@code --require}); empty: none
  */
 public record RunRequest(
     List<Target> targets,
@@ -42,7 +43,8 @@ public record RunRequest(
     Path reportDir,
     Isolation isolation,
     SeverityPolicy severity,
-    Path baseline) {
+    Path baseline,
+    List<String> require) {
 
   /** {@link RunOptions#SEED}'s default. */
   public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
@@ -55,6 +57,7 @@ public record RunRequest(
     targets = List.copyOf(targets);
     ops = List.copyOf(ops);
     checks = List.copyOf(checks);
+    require = List.copyOf(require);
     devices = List.copyOf(devices);
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(shard, "shard");
@@ -155,6 +158,7 @@ public record RunRequest(
     private Isolation isolation = Isolation.WORKERS;
     private SeverityPolicy severity = SeverityPolicy.DEFAULT;
     private Path baseline;
+    private final List<String> require = new ArrayList<>();
 
     private Builder() {}
 
@@ -244,9 +248,15 @@ public record RunRequest(
       return this;
     }
 
+    /** Check families that must run on every op ({@code --require}). */
+    public Builder require(List<String> families) {
+      require.addAll(families);
+      return this;
+    }
+
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, severity, baseline);
+          isolation, severity, baseline, require);
     }
   }
 }

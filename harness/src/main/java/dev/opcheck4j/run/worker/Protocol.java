@@ -106,23 +106,29 @@ public final class Protocol {
    *
    * @param <A> the kind of answer
    */
-  public sealed interface OpUnit<A extends Answer> extends Unit<A> permits Evaluate, Accepts, OnRejected, Bind {
+  public sealed interface OpUnit<A extends Answer> extends Unit<A> permits CheckUnit, Accepts, Bind {
     /** What it runs on. */
     On on();
   }
 
-  /** A check's verdict on {@code on}. */
-  public record Evaluate(String check, On on) implements OpUnit<Checked> {
+  /** A unit whose answer is a check's verdict; the worker's own failure is an errored verdict. */
+  public sealed interface CheckUnit extends OpUnit<Checked> permits Evaluate, OnRejected {
+    /** The check's id. */
+    String check();
+
     @Override
-    public Class<Checked> answers() {
+    default Class<Checked> answers() {
       return Checked.class;
     }
 
     @Override
-    public Checked failed(String error) {
+    default Checked failed(String error) {
       return new Checked(Verdict.errored(error));
     }
   }
+
+  /** A check's verdict on {@code on}. */
+  public record Evaluate(String check, On on) implements CheckUnit {}
 
   /** The real kernel on {@code on}'s example: {@link Accepted} or {@link Rejected}. */
   public record Accepts(On on) implements OpUnit<Acceptance> {
@@ -138,17 +144,7 @@ public final class Protocol {
   }
 
   /** A rejection check's verdict on an input the real kernel raised {@code rejected} on. */
-  public record OnRejected(String check, On on, String rejected) implements OpUnit<Checked> {
-    @Override
-    public Class<Checked> answers() {
-      return Checked.class;
-    }
-
-    @Override
-    public Checked failed(String error) {
-      return new Checked(Verdict.errored(error));
-    }
-  }
+  public record OnRejected(String check, On on, String rejected) implements CheckUnit {}
 
   /** Materializes {@code on}'s example: {@link Bound} with its description, or {@link Unbindable}. */
   public record Bind(On on) implements OpUnit<Binding> {

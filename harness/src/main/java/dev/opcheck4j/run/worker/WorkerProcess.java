@@ -31,11 +31,19 @@ import java.util.function.Consumer;
  */
 public final class WorkerProcess implements Kernels {
   private static final Set<WorkerProcess> LIVE = ConcurrentHashMap.newKeySet();
+  /** The socket dirs of workers being started: deleted at exit too, however the JVM ends. */
+  private static final Set<Path> SOCKET_DIRS = ConcurrentHashMap.newKeySet();
+  /** Set as the JVM exits: no worker starts after, so none outlives it. */
+  private static volatile boolean exiting;
   private static final boolean SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"));
   private static final String EOF = "\u0000eof";
 
   static {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(WorkerProcess::kill), "opcheck4j-worker-reaper"));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      exiting = true;
+      LIVE.forEach(WorkerProcess::kill);
+      SOCKET_DIRS.forEach(WorkerProcess::deleteSocketDir);
+    }, "opcheck4j-worker-reaper"));
   }
 
   private final Process process;
@@ -118,7 +126,11 @@ public final class WorkerProcess implements Kernels {
     try {
       Files.createDirectories(dir);
       // socket paths are limited to ~108 bytes: a short temporary directory, not the report dir
+      if (exiting) {
+        throw new IllegalStateException("no worker starts while the JVM exits");
+      }
       sockDir = Files.createTempDirectory("opcheck4j-");
+      SOCKET_DIRS.add(sockDir);
       Path socket = sockDir.resolve("w.sock");
       try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
         server.bind(UnixDomainSocketAddress.of(socket));
@@ -157,6 +169,10 @@ public final class WorkerProcess implements Kernels {
               w.archiveTmp = cds.writing();
             }
             LIVE.add(w);
+            if (exiting) {
+              w.kill();
+              throw new IllegalStateException("no worker starts while the JVM exits");
+            }
             return w;
           }
           if (!p.isAlive() || System.nanoTime() > until) {
@@ -177,14 +193,44 @@ public final class WorkerProcess implements Kernels {
       throw new IllegalStateException("interrupted while starting a worker", e);
     } finally {
       if (sockDir != null) {
-        try {
-          Files.deleteIfExists(sockDir.resolve("w.sock"));
-          Files.deleteIfExists(sockDir);
-        } catch (IOException e) {
-          // a leftover empty temporary directory is harmless
-        }
+        deleteSocketDir(sockDir);
+        SOCKET_DIRS.remove(sockDir);
       }
     }
+  }
+
+  private static void deleteSocketDir(Path sockDir) {
+    try {
+      Files.deleteIfExists(sockDir.resolve("w.sock"));
+      Files.deleteIfExists(sockDir);
+    } catch (IOException e) {
+      // only an empty directory can be left, and only when the JVM is killed
+    }
+  }
+
+  /**
+   * Kills every worker of this process and its process group, leaving the threads that talk to them
+   * to find them dead (the run was interrupted).
+   */
+  public static void terminateAll() {
+    LIVE.forEach(WorkerProcess::terminate);
+  }
+
+  /** Kills the worker's process group; the thread reading its replies finds it dead. */
+  private void terminate() {
+    killedByUs = true;
+    if (SETSID && process.isAlive()) {
+      try {
+        new ProcessBuilder("kill", "-KILL", "--", "-" + process.pid()).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(5, TimeUnit.SECONDS);
+      } catch (IOException e) {
+        // the JVM's own kill below still ends the worker
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
   }
 
   /** This JVM's class path with every entry absolute: the worker's working directory is the run directory. */
@@ -384,19 +430,7 @@ public final class WorkerProcess implements Kernels {
 
   /** Kills the worker's whole process group, then the worker. */
   public void kill() {
-    killedByUs = true;
-    if (SETSID && process.isAlive()) {
-      try {
-        new ProcessBuilder("kill", "-KILL", "--", "-" + process.pid()).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(5, TimeUnit.SECONDS);
-      } catch (IOException e) {
-        // fall back to killing what Java can see
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    process.descendants().forEach(ProcessHandle::destroyForcibly);
-    process.destroyForcibly();
+    terminate();
     try {
       process.waitFor(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

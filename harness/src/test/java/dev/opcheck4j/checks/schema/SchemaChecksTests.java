@@ -22,4 +22,14 @@ class SchemaChecksTests {
   void anInplaceNameWithoutAMutableArgumentBreaksTheContract() throws Exception {
     assertFinds("schema.inplace-name", "bad_ops", "bad/bad_ops.json", "bad_ops::scale_", Cause.Contract.class);
   }
+
+  @Test
+  void anOutVariantReturningNothingPasses() throws Exception {
+    assertPasses("schema.out-variant", "ordinary_ops", "ordinary_ops.json", "ordinary::square_out");
+  }
+
+  @Test
+  void anOutVariantReturningANewTensorBreaksTheConvention() throws Exception {
+    assertFinds("schema.out-variant", "bad_ops", "bad/bad_ops.json", "bad_ops::out_returns_new", Cause.Contract.class);
+  }
 }

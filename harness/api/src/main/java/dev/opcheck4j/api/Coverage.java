@@ -1,0 +1,188 @@
+package dev.opcheck4j.api;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a run covered: for every op, check family and device, on how many inputs the family ran, or
+ * that it never ran and why. It is a fold of the run's results ({@link Fold}), so every front end
+ * reads the same data; a family with no result on an (op, device) does not apply there and has no entry.
+ *
+ * @param entries one per (op, family, device), in the order their first result came; never null
+ */
+public record Coverage(List<Entry> entries) {
+
+  /** How the runner words the reason of a check the spec skipped; such a skip is by design, not a gap. */
+  public static final String SPEC_SKIP = "skipped by the spec: ";
+
+  /** Coverage of no results. */
+  public static final Coverage EMPTY = new Coverage(List.of());
+
+  public Coverage {
+    entries = List.copyOf(entries);
+  }
+
+  /** The coverage of {@code results}, generated inputs counted as {@code tries} each (null: not known). */
+  public static Coverage of(List<CheckResult> results, Integer tries) {
+    Fold fold = new Fold(tries);
+    results.forEach(fold::result);
+    return fold.coverage();
+  }
+
+  /** The entries about {@code op}. */
+  public List<Entry> of(String op) {
+    return entries.stream().filter(e -> e.op().equals(op)).toList();
+  }
+
+  /** The entries whose family never ran, by design or not. */
+  public List<Entry> neverRan() {
+    return entries.stream().filter(e -> !e.ran()).toList();
+  }
+
+  /**
+   * Per family, the ops on which it never ran on any device (and not only because the spec skipped
+   * it), in the order families first appear; families that ran wherever they applied are absent.
+   */
+  public List<Gap> gaps() {
+    Map<String, Set<String>> opsOf = new LinkedHashMap<>();
+    Map<String, Map<String, List<Entry>>> byFamily = new LinkedHashMap<>();
+    for (Entry e : entries) {
+      opsOf.computeIfAbsent(e.family(), f -> new LinkedHashSet<>()).add(e.op());
+      byFamily.computeIfAbsent(e.family(), f -> new LinkedHashMap<>())
+          .computeIfAbsent(e.op(), o -> new ArrayList<>()).add(e);
+    }
+    List<Gap> gaps = new ArrayList<>();
+    for (Map.Entry<String, Map<String, List<Entry>>> f : byFamily.entrySet()) {
+      List<String> never = new ArrayList<>();
+      Map<String, Integer> reasons = new LinkedHashMap<>();
+      for (Map.Entry<String, List<Entry>> op : f.getValue().entrySet()) {
+        boolean ran = op.getValue().stream().anyMatch(Entry::ran);
+        boolean byDesign = op.getValue().stream().allMatch(Entry::bySpec);
+        if (!ran && !byDesign) {
+          never.add(op.getKey());
+          op.getValue().stream().filter(e -> !e.bySpec()).findFirst()
+              .ifPresent(e -> reasons.merge(e.reason(), 1, Integer::sum));
+        }
+      }
+      if (!never.isEmpty()) {
+        String commonest = reasons.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+            .orElse("");
+        gaps.add(new Gap(f.getKey(), never, opsOf.get(f.getKey()).size(), commonest));
+      }
+    }
+    return gaps;
+  }
+
+  /**
+   * One op, check family and device.
+   *
+   * @param op the op, {@code ns::name}; never null
+   * @param family the check family ({@link CheckInfo#family()}); never null
+   * @param device the device, or null for checks that run on no device
+   * @param examples how many spec examples a check of the family ran on (a result other than skipped)
+   * @param generated how many generated inputs it ran on: the run's tries when a check of the family
+   *     ran on generated inputs, 0 when none did, or null when it did but the run's tries are not known
+   * @param reason when it never ran, why (the commonest reason its checks were skipped); null when it ran
+   * @param bySpec whether it never ran only because the spec skipped it (by design, not a gap)
+   */
+  public record Entry(String op, String family, String device, int examples, Integer generated, String reason,
+      boolean bySpec) {
+    public Entry {
+      Objects.requireNonNull(op, "op");
+      Objects.requireNonNull(family, "family");
+    }
+
+    /** Whether a check of the family ran on at least one input. */
+    public boolean ran() {
+      return reason == null;
+    }
+
+    /** The device as shown: its name, or {@code -}. */
+    public String deviceLabel() {
+      return device == null ? CheckResult.NONE : device;
+    }
+
+    /** What it ran on, or why it never ran, as one line: {@code 2 examples + 100 generated}. */
+    public String describe() {
+      if (!ran()) {
+        return (bySpec ? "skipped by design: " : "never ran: ") + reason;
+      }
+      if (examples == 0 && Integer.valueOf(0).equals(generated)) {
+        return "ran (needs no input)";
+      }
+      String ex = examples + (examples == 1 ? " example" : " examples");
+      if (generated == null) {
+        return ex + " + generated inputs";
+      }
+      return generated == 0 ? ex : ex + " + " + generated + " generated";
+    }
+  }
+
+  /**
+   * A family that never ran on some ops.
+   *
+   * @param family the family
+   * @param ops the ops it never ran on, on any device
+   * @param of how many ops it applied to
+   * @param reason the commonest reason, over those ops
+   */
+  public record Gap(String family, List<String> ops, int of, String reason) {
+    public Gap {
+      ops = List.copyOf(ops);
+    }
+  }
+
+  /** Folds results into coverage as they come; a {@link RunListener}, so a run can tell it its results. */
+  public static final class Fold implements RunListener {
+    private final Integer tries;
+    private final Map<List<String>, Cell> cells = new LinkedHashMap<>();
+
+    /** @param tries generated inputs per op and device, or null when not known */
+    public Fold(Integer tries) {
+      this.tries = tries;
+    }
+
+    @Override
+    public synchronized void result(CheckResult r) {
+      if (r.opOrNull() == null) {
+        return;
+      }
+      Cell c = cells.computeIfAbsent(java.util.Arrays.asList(r.op(), r.family(), r.deviceOrNull()), k -> new Cell());
+      if (r.outcome() == Outcome.SKIPPED) {
+        c.reasons.merge(r.reason() == null ? "skipped" : r.reason(), 1, Integer::sum);
+      } else if (r.exampleInfo() != null && r.exampleInfo().generated()) {
+        c.generated = true;
+      } else {
+        c.examples.add(r.example());
+      }
+    }
+
+    /** The coverage of every result so far. */
+    public synchronized Coverage coverage() {
+      List<Entry> entries = new ArrayList<>();
+      for (Map.Entry<List<String>, Cell> e : cells.entrySet()) {
+        Cell c = e.getValue();
+        List<String> k = e.getKey();
+        boolean ran = c.generated || !c.examples.isEmpty();
+        String reason = ran ? null : c.reasons.entrySet().stream().max(Map.Entry.comparingByValue())
+            .map(Map.Entry::getKey).orElse("skipped");
+        boolean bySpec = !ran && c.reasons.keySet().stream().allMatch(x -> x.startsWith(SPEC_SKIP));
+        int examples = (int) c.examples.stream().filter(x -> !x.equals(CheckResult.NONE)).count();
+        Integer generated = !c.generated ? Integer.valueOf(0) : tries;
+        entries.add(new Entry(k.get(0), k.get(1), k.get(2), examples, generated, reason, bySpec));
+      }
+      return new Coverage(entries);
+    }
+
+    private static final class Cell {
+      final Set<String> examples = new LinkedHashSet<>();
+      final Map<String, Integer> reasons = new LinkedHashMap<>();
+      boolean generated;
+    }
+  }
+}

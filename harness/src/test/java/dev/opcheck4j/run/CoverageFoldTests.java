@@ -1,0 +1,71 @@
+package dev.opcheck4j.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Coverage;
+import dev.opcheck4j.api.ExampleRef;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.api.RunListener;
+import dev.opcheck4j.api.RunReport;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The fold of results into coverage, as the run's listener hears them. */
+class CoverageFoldTests {
+  private static CheckResult result(String op, String check, String device, String example, Outcome o, String reason) {
+    return new CheckResult(op, check, device, example, o, reason == null ? List.of() : List.of(Fact.of("reason", reason)), 0);
+  }
+
+  private static final String NO_GRAD = "no input requires grad in this example";
+
+  @Test
+  void countsExamplesAndGeneratedInputsAndSaysWhyAFamilyNeverRan() {
+    Coverage.Fold fold = new Coverage.Fold(30);
+    RunListener run = RunListener.both(RunListener.NONE, fold);
+    run.result(result("ns::a", "kernel.error", "cpu", "s.json#ops[0].examples[0]", Outcome.PASSED, null));
+    run.result(result("ns::a", "kernel.error", "cpu", "s.json#ops[0].examples[1]", Outcome.FAILED, null));
+    run.result(result("ns::a", "mutation.undeclared", "cpu", "s.json#ops[0].examples[0]", Outcome.PASSED, null)
+        .withExample(new ExampleRef(null, true, null, 7L, "30 tries from 2 examples")));
+    run.result(result("ns::a", "gradcheck.jacobian", "cpu", "s.json#ops[0].examples[0]", Outcome.SKIPPED, NO_GRAD));
+    run.result(result("ns::a", "gradcheck.grad-output", "cpu", "s.json#ops[0].examples[0]", Outcome.SKIPPED, NO_GRAD));
+    run.result(result("ns::a", "gradcheck.jacobian", "cpu", "s.json#ops[0].examples[1]", Outcome.SKIPPED, "other"));
+    run.result(result("ns::a", "determinism.repeat", "cpu", "s.json#ops[0].examples[0]", Outcome.SKIPPED,
+        Coverage.SPEC_SKIP + "uses atomics"));
+    run.result(result("ns::b", "gradcheck.jacobian", "cpu", "s.json#ops[1].examples[0]", Outcome.PASSED, null));
+    run.result(result("ns::b", "schema.types", CheckResult.NONE, CheckResult.NONE, Outcome.PASSED, null));
+    run.result(result("lib", "registration.dangling", CheckResult.NONE, CheckResult.NONE, Outcome.PASSED, null)
+        .aboutLibrary("lib.so"));
+    Coverage c = fold.coverage();
+
+    assertEquals(List.of("ns::a kernel cpu 2 0 null false", "ns::a mutation cpu 0 30 null false",
+        "ns::a gradcheck cpu 0 0 " + NO_GRAD + " false", "ns::a determinism cpu 0 0 skipped by the spec: uses atomics true",
+        "ns::b gradcheck cpu 1 0 null false", "ns::b schema - 0 0 null false"),
+        c.entries().stream().map(e -> e.op() + " " + e.family() + " " + e.deviceLabel() + " " + e.examples() + " "
+            + e.generated() + " " + e.reason() + " " + e.bySpec()).toList());
+    assertEquals("0 examples + 30 generated", c.entries().get(1).describe());
+    assertEquals("ran (needs no input)", c.entries().get(5).describe());
+    // a family the spec skipped is by design, not a gap; gradcheck never ran on one of its two ops
+    List<Coverage.Gap> gaps = c.gaps();
+    assertEquals(1, gaps.size());
+    assertEquals(new Coverage.Gap("gradcheck", List.of("ns::a"), 2, NO_GRAD), gaps.get(0));
+  }
+
+  @Test
+  void aReportFoldsItsResultsAndAnEmptyRunHasNoEntries() {
+    RunInfo run = RunInfo.minimal("2", "1", Instant.EPOCH, 0);
+    RunReport report = new RunReport(run, List.of(), List.of(
+        result("ns::a", "gradcheck.jacobian", "cpu", "e", Outcome.SKIPPED, NO_GRAD)));
+    Coverage.Entry e = report.coverage().entries().get(0);
+    assertFalse(e.ran());
+    assertEquals("never ran: " + NO_GRAD, e.describe());
+    assertTrue(new RunReport(run, List.of(), List.of()).coverage().entries().isEmpty());
+    assertNull(Coverage.EMPTY.gaps().isEmpty() ? null : "gaps");
+  }
+}

@@ -1,0 +1,105 @@
+package dev.opcheck4j.reports;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.ResultText;
+import dev.opcheck4j.api.RunReport;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * {@code opcheck-report.sarif}: failures and warnings as SARIF 2.1.0, the format code-scanning tools
+ * read (GitHub code scanning, GitLab, IDE viewers). Each check is a rule (its summary, severity and doc
+ * page); each finding a result located at its op (a logical location, since an op has no source line
+ * here), with the message in the one message shape.
+ */
+public final class SarifReportFormat implements ReportFormat {
+  static final String FILE = "opcheck-report.sarif";
+
+  @Override
+  public String name() {
+    return "sarif";
+  }
+
+  @Override
+  public Path write(RunReport report, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Path file = dir.resolve(FILE);
+    try (OutputStream out = Files.newOutputStream(file);
+        JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
+      g.useDefaultPrettyPrinter();
+      g.writeStartObject();
+      g.writeStringField("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+      g.writeStringField("version", "2.1.0");
+      g.writeArrayFieldStart("runs");
+      g.writeStartObject();
+      g.writeObjectFieldStart("tool");
+      g.writeObjectFieldStart("driver");
+      g.writeStringField("name", "opcheck4j");
+      if (report.run().toolVersion() != null) {
+        g.writeStringField("version", report.run().toolVersion());
+      }
+      g.writeArrayFieldStart("rules");
+      for (CheckInfo c : report.checks()) {
+        g.writeStartObject();
+        g.writeStringField("id", c.id());
+        g.writeObjectFieldStart("shortDescription");
+        g.writeStringField("text", c.summary());
+        g.writeEndObject();
+        g.writeObjectFieldStart("defaultConfiguration");
+        g.writeStringField("level", c.severity().label());
+        g.writeEndObject();
+        g.writeStringField("helpUri", c.doc());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+      g.writeEndObject();
+      g.writeArrayFieldStart("results");
+      for (CheckResult r : report.results()) {
+        if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING) {
+          result(g, r);
+        }
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+      g.writeEndArray();
+      g.writeEndObject();
+    }
+    return file;
+  }
+
+  private static void result(JsonGenerator g, CheckResult r) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("ruleId", r.check());
+    g.writeStringField("level", r.outcome() == Outcome.FAILED ? "error" : "warning");
+    g.writeObjectFieldStart("message");
+    g.writeStringField("text", ResultText.render(r));
+    g.writeEndObject();
+    g.writeArrayFieldStart("locations");
+    g.writeStartObject();
+    g.writeArrayFieldStart("logicalLocations");
+    g.writeStartObject();
+    g.writeStringField("fullyQualifiedName", r.library() != null ? r.library() : r.op());
+    g.writeStringField("kind", r.library() != null ? "module" : "function");
+    g.writeEndObject();
+    g.writeEndArray();
+    g.writeEndObject();
+    g.writeEndArray();
+    g.writeObjectFieldStart("properties");
+    g.writeStringField("device", r.device());
+    g.writeStringField("example", r.example());
+    if (r.finding() != null) {
+      g.writeStringField("cause", r.finding().cause().kind());
+    }
+    g.writeEndObject();
+    g.writeEndObject();
+  }
+}
