@@ -87,6 +87,14 @@ final class CheckCommand implements Command {
         outcome = Launcher.execute(r, console, s.stop());
       } catch (ResultsFile.NoSpace e) {
         throw new UsageException(e.getMessage());
+      } catch (SpecException e) {
+        for (String line : e.lines()) {
+          s.err().println("opcheck: " + line);
+        }
+        if (e.lines().size() > 1) {
+          s.err().println("opcheck: " + e.lines().size() + " spec errors; no check ran and no report was written");
+        }
+        return ExitCode.INPUT_ERROR;
       } finally {
         console.finish();
       }

@@ -52,8 +52,8 @@ public record TensorSpec(
     DTYPES.put("complex64", torch.ScalarType.ComplexFloat);
   }
 
-  static final List<String> INITS = List.of("randn", "rand", "zeros", "ones", "arange", "randint");
-  static final List<String> LAYOUTS = List.of("contiguous", "transposed", "strided", "offset", "channels_last");
+  static final List<String> INITS = ExampleBinder.INITS;
+  static final List<String> LAYOUTS = ExampleBinder.LAYOUTS;
 
   public TensorSpec {
     shape = shape.clone();
@@ -70,41 +70,11 @@ public record TensorSpec(
    * would not fit in half of this machine's memory: an input error naming the argument and the bytes.
    */
   static void checkFits(long[] shape, torch.ScalarType dtype, String where) throws ExampleException {
-    long limit = MEMORY / 2;
-    long bytes;
-    try {
-      long numel = 1;
-      for (long s : shape) {
-        numel = Math.multiplyExact(numel, s);
-      }
-      bytes = Math.multiplyExact(numel, 8 + elementSize(dtype));
-    } catch (ArithmeticException e) {
-      bytes = Long.MAX_VALUE;
-    }
-    if (bytes > limit) {
-      throw new ExampleException(where + "needs " + (bytes == Long.MAX_VALUE ? "more than 2^63" : bytes)
-          + " bytes for " + dtypeName(dtype) + Arrays.toString(shape) + " (its values are drawn in float64 first), more than "
-          + limit + " bytes (half of this machine's memory): use smaller sizes");
-    }
-  }
-
-  private static final long MEMORY = physicalMemory();
-
-  private static long physicalMemory() {
-    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os) {
-      return os.getTotalMemorySize();
-    }
-    return Runtime.getRuntime().maxMemory() * 4;
+    ExampleBinder.checkFits(shape, dtypeName(dtype), where);
   }
 
   static int elementSize(torch.ScalarType dtype) {
-    return switch (dtypeName(dtype)) {
-      case "float64", "int64", "complex64" -> 8;
-      case "float32", "int32" -> 4;
-      case "float16", "bfloat16", "int16" -> 2;
-      default -> 1;
-    };
+    return ExampleBinder.elementSize(dtypeName(dtype));
   }
 
   public static String dtypeName(torch.ScalarType st) {

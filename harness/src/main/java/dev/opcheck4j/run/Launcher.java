@@ -86,7 +86,7 @@ public final class Launcher {
     List<Boolean> strict = new ArrayList<>();
     for (RunRequest.Target t : request.targets()) {
       if (t.spec() != null) {
-        SpecFile file = SpecReader.read(t.spec());
+        SpecFile file = SpecReader.read(t.spec(), Preflight.checkNames());
         strict.add(file.warningsAsErrors());
         Path lib = t.library() != null ? t.library() : file.library();
         resolved.add(new RunRequest.Target(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
@@ -108,6 +108,9 @@ public final class Launcher {
       }
     }
     Path dir = request.reportDir() != null ? request.reportDir() : tempDir();
+    // a run that never starts (a library that does not load, a spec error) leaves no report dir behind
+    boolean dirExisted = request.reportDir() != null && Files.exists(dir);
+    boolean ran = false;
     Protocol.Init init = new Protocol.Init(resolved, request.ops());
     int jobs = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
     List<Slot> slots = new ArrayList<>();
@@ -133,6 +136,11 @@ public final class Launcher {
             : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
         targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, new SeverityPolicy(strict.get(i))));
       }
+      List<String> specErrors = Preflight.errors(targets);
+      if (!specErrors.isEmpty()) {
+        throw new SpecException(specErrors);
+      }
+      ran = true;
       List<Device> devices = request.devices().isEmpty() ? info.devicesUnderTest() : request.devices();
       List<Path> libraries = resolved.stream().map(RunRequest.Target::library).toList();
       RunInfo run = RunBlock.of(request, libraries, checks, RunBlock.devices(request.devices(), info.cudaAvailable()),
@@ -176,8 +184,10 @@ public final class Launcher {
       }
     } finally {
       slots.forEach(Slot::close);
-      if (request.reportDir() == null) {
+      if (request.reportDir() == null || !ran && !dirExisted) {
         deleteIfClean(dir);
+      } else if (!ran && !slots.isEmpty()) {
+        deleteWorkerLogs(dir, slots.get(0).numbers.get());
       }
     }
   }
@@ -593,6 +603,17 @@ public final class Launcher {
       return Files.createTempDirectory("opcheck4j-run-");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Deletes the logs of the first {@code count} workers of a run that never started (its dir was there before). */
+  private static void deleteWorkerLogs(Path dir, int count) {
+    for (int n = 1; n <= count; n++) {
+      try {
+        Files.deleteIfExists(dir.resolve("worker-" + n + ".log"));
+      } catch (IOException e) {
+        // a leftover log of a run that never started is harmless
+      }
     }
   }
 

@@ -28,7 +28,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
-import dev.opcheck4j.spec.Vary;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.UnknownOpException;
 import java.util.ArrayList;
@@ -157,12 +156,6 @@ public final class Runner {
     Map<String, Outcome> seen = new HashMap<>();
     List<Device> devices = devicesFor(spec);
     Map<Example, String> invalid = validate(op, spec, units);
-    for (Map.Entry<String, Vary.Range> r : spec.vary().ranges().entrySet()) {
-      if (op.schema().argument(r.getKey()).isEmpty()) {
-        inputErrors.add(r.getValue().location() + ": \"vary\" names '" + r.getKey() + "', which is not an argument of "
-            + op.name() + "; its arguments: " + String.join(", ", op.schema().arguments().stream().map(a -> a.name()).toList()));
-      }
-    }
     for (Check check : plan.checks()) {
       switch (check.scope()) {
         case LIBRARY, GENERATED, SUPERVISOR, RESULTS -> {}

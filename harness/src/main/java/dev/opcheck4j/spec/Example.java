@@ -11,11 +11,16 @@ import java.util.Map;
  * @param kwargs keyword values, by argument name
  * @param salt mixed into the seed its tensor values are drawn from (0 for a spec's own examples;
  *     generated variants draw theirs)
+ * @param location where the spec writes it, {@code file:line:column}; empty for examples the harness made
  */
-public record Example(String ref, List<SpecValue> args, Map<String, SpecValue> kwargs, long salt) {
+public record Example(String ref, List<SpecValue> args, Map<String, SpecValue> kwargs, long salt, String location) {
   public Example {
     args = List.copyOf(args);
     kwargs = Map.copyOf(kwargs);
+  }
+
+  public Example(String ref, List<SpecValue> args, Map<String, SpecValue> kwargs, long salt) {
+    this(ref, args, kwargs, salt, "");
   }
 
   public Example(String ref, List<SpecValue> args, Map<String, SpecValue> kwargs) {

@@ -29,60 +29,119 @@ public final class SpecReader {
           "require");
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
-  static final Set<String> DTYPE_NAMES = Set.of("float32", "float64", "float16", "bfloat16", "int64",
+  /** The dtype names a spec may use, in the order errors list them. */
+  public static final List<String> DTYPES = List.of("float32", "float64", "float16", "bfloat16", "int64",
       "int32", "int16", "int8", "uint8", "bool", "complex64");
+  static final Set<String> DTYPE_NAMES = Set.copyOf(DTYPES);
+
+  /** The largest JSON spec file read, in bytes; a larger one is refused before it is parsed. */
+  public static final long MAX_BYTES = 4L << 20;
+  /** The largest YAML spec file read, in bytes: SnakeYAML reads a long comment or scalar in quadratic time. */
+  public static final long MAX_YAML_BYTES = 256L << 10;
+  /** The deepest nesting of arrays and objects in a spec file. */
+  public static final int MAX_DEPTH = 32;
+  /** The longest deadline an op may give, in seconds (a day). */
+  static final double MAX_TIMEOUT_SECONDS = 86_400;
 
   private SpecReader() {}
 
+  /** Reads {@code file}, taking any well-formed check id or family in {@code "skip"}. */
   public static SpecFile read(Path file) throws SpecException {
+    return read(file, Set.of());
+  }
+
+  /**
+   * Reads {@code file}; {@code "skip"} may name only {@code checkNames} (check ids and families), or
+   * any well-formed name when it is empty.
+   */
+  public static SpecFile read(Path file, Set<String> checkNames) throws SpecException {
     Path path = file.toAbsolutePath().normalize();
     if (!Files.isRegularFile(path)) {
       throw new SpecException(path.toString(), "spec file not found");
     }
     SpecValue root = parseTree(path);
-    return interpret(path, root);
+    return interpret(path, root, checkNames);
   }
 
   /** Parses any JSON or YAML file into located values (for files shaped like specs). */
   public static SpecValue parseTree(Path path) throws SpecException {
     String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
-    JsonFactory factory =
-        name.endsWith(".yaml") || name.endsWith(".yml") ? new YAMLFactory() : new JsonFactory();
+    boolean yaml = name.endsWith(".yaml") || name.endsWith(".yml");
+    JsonFactory factory = yaml ? new YAMLFactory() : new JsonFactory();
     factory.enable(JsonParser.Feature.ALLOW_COMMENTS);
+    try {
+      long size = Files.size(path);
+      long max = yaml ? MAX_YAML_BYTES : MAX_BYTES;
+      if (size > max) {
+        throw new SpecException(path.toString(), "spec file is " + size + " bytes; " + (yaml ? "YAML" : "JSON")
+            + " spec files may have at most " + max + " (" + (yaml ? "256 KiB; JSON ones 4 MiB" : "4 MiB")
+            + "): give large tensors by shape and init, not by values");
+      }
+    } catch (IOException e) {
+      throw new SpecException(path.toString(), "cannot read: " + oneLine(e.getMessage()));
+    }
     try (JsonParser p = factory.createParser(path.toFile())) {
       if (p.nextToken() == null) {
         throw new SpecException(path + ":1:1", "empty spec file; expected an object with \"library\" and \"ops\"");
       }
-      SpecValue v = value(p, path);
+      SpecValue v = value(p, path, 0);
       if (p.nextToken() != null) {
         throw new SpecException(where(path, p.currentTokenLocation()), "unexpected content after the spec object");
       }
       return v;
     } catch (JsonProcessingException e) {
-      String msg = e.getOriginalMessage();
-      throw new SpecException(where(path, e.getLocation()), "malformed " + (factory instanceof YAMLFactory ? "YAML" : "JSON") + ": " + msg);
-    } catch (IOException e) {
-      throw new SpecException(path.toString(), "cannot read: " + e.getMessage());
+      throw malformed(path, yaml, e);
+    } catch (IOException | RuntimeException e) {
+      // SnakeYAML reports some problems (an unreadable encoding, a document over its own limits) unchecked
+      throw new SpecException(path.toString(), "cannot read: " + oneLine(String.valueOf(e.getMessage())));
     }
   }
 
-  private static SpecValue value(JsonParser p, Path path) throws IOException {
+  /** A parse error as one line: the parser's problem, where it is, without the parser's quoted excerpt. */
+  private static SpecException malformed(Path path, boolean yaml, JsonProcessingException e) {
+    String at = where(path, e.getLocation());
+    String problem = e.getOriginalMessage();
+    if (e.getCause() instanceof org.yaml.snakeyaml.error.MarkedYAMLException m) {
+      problem = m.getProblem() != null ? m.getProblem() : m.getContext();
+      if (m.getProblemMark() != null) {
+        at = path + ":" + (m.getProblemMark().getLine() + 1) + ":" + (m.getProblemMark().getColumn() + 1);
+      }
+    }
+    return new SpecException(at, "malformed " + (yaml ? "YAML" : "JSON") + ": " + oneLine(String.valueOf(problem)));
+  }
+
+  /** The first line of a parser's message, cut to a length a console line holds. */
+  static String oneLine(String message) {
+    String first = message.strip().lines().findFirst().orElse("").strip();
+    first = first.replaceAll("\\p{Cntrl}", "?");
+    return first.length() > 200 ? first.substring(0, 200) + "…" : first;
+  }
+
+  private static SpecValue value(JsonParser p, Path path, int depth) throws IOException, SpecException {
     String at = where(path, p.currentTokenLocation());
     JsonToken t = p.currentToken();
+    if ((t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) && depth >= MAX_DEPTH) {
+      throw new SpecException(at, "arrays and objects nested more than " + MAX_DEPTH + " deep; a spec needs far fewer");
+    }
     switch (t) {
       case START_OBJECT -> {
         Map<String, SpecValue> map = new LinkedHashMap<>();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
           String key = p.currentName();
+          String keyAt = where(path, p.currentTokenLocation());
           p.nextToken();
-          map.put(key, value(p, path));
+          SpecValue before = map.put(key, value(p, path, depth + 1));
+          if (before != null) {
+            throw new SpecException(keyAt, "duplicate key " + SpecValue.quote(key) + " (first given at "
+                + before.location().substring(path.toString().length() + 1) + "); give each key once");
+          }
         }
         return new SpecValue(map, at);
       }
       case START_ARRAY -> {
         List<SpecValue> list = new ArrayList<>();
         while (p.nextToken() != JsonToken.END_ARRAY) {
-          list.add(value(p, path));
+          list.add(value(p, path, depth + 1));
         }
         return new SpecValue(list, at);
       }
@@ -90,6 +149,10 @@ public final class SpecReader {
         return new SpecValue(p.getText(), at);
       }
       case VALUE_NUMBER_INT -> {
+        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+          throw new SpecException(at, "whole number with " + p.getTextLength() + " digits is out of range (at most "
+              + Long.MAX_VALUE + ")");
+        }
         return new SpecValue(p.getLongValue(), at);
       }
       case VALUE_NUMBER_FLOAT -> {
@@ -101,7 +164,10 @@ public final class SpecReader {
       case VALUE_NULL -> {
         return new SpecValue(null, at);
       }
-      default -> throw new IllegalStateException("unexpected token " + t + " at " + at);
+      case VALUE_EMBEDDED_OBJECT -> throw new SpecException(at, "binary and other tagged YAML values (!!binary) "
+          + "cannot be given in a spec; use strings, numbers, true/false, null, arrays and objects");
+      default -> throw new SpecException(at, "unexpected " + t + "; a spec holds strings, numbers, true/false, null, "
+          + "arrays and objects");
     }
   }
 
@@ -109,13 +175,19 @@ public final class SpecReader {
     return loc == null ? path.toString() : path + ":" + loc.getLineNr() + ":" + loc.getColumnNr();
   }
 
-  private static SpecFile interpret(Path path, SpecValue root) throws SpecException {
+  private static SpecFile interpret(Path path, SpecValue root, Set<String> checkNames) throws SpecException {
     Map<String, SpecValue> top = object(root, "the spec", TOP_KEYS);
     SpecValue lib = required(top, "library", root);
     if (!lib.isString() || ((String) lib.value()).isBlank()) {
       throw new SpecException(lib.location(), "\"library\" must be a path string (relative to the spec file), got " + lib.describe());
     }
-    Path library = path.getParent().resolve((String) lib.value()).normalize();
+    Path library;
+    try {
+      library = path.getParent().resolve((String) lib.value()).normalize();
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new SpecException(lib.location(), "\"library\" is not a usable path: " + lib.describe()
+          + " (" + oneLine(e.getReason()) + ")");
+    }
     SpecValue ops = required(top, "ops", root);
     if (!ops.isList() || ops.list().isEmpty()) {
       throw new SpecException(ops.location(), "\"ops\" must be a non-empty array of op entries, got " + ops.describe());
@@ -123,7 +195,7 @@ public final class SpecReader {
     String file = path.getFileName().toString();
     List<OpSpec> entries = new ArrayList<>();
     for (int i = 0; i < ops.list().size(); i++) {
-      entries.add(opEntry(ops.list().get(i), file + "#ops[" + i + "]"));
+      entries.add(opEntry(ops.list().get(i), file + "#ops[" + i + "]", checkNames));
     }
     boolean strict = false;
     if (top.containsKey("warnings-as-errors")) {
@@ -153,7 +225,7 @@ public final class SpecReader {
     return families;
   }
 
-  private static OpSpec opEntry(SpecValue v, String ref) throws SpecException {
+  private static OpSpec opEntry(SpecValue v, String ref, Set<String> checkNames) throws SpecException {
     Map<String, SpecValue> m = object(v, "an op entry", OP_KEYS);
     SpecValue op = required(m, "op", v);
     if (!op.isString() || !((String) op.value()).matches("[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z0-9_]+)?")) {
@@ -161,7 +233,12 @@ public final class SpecReader {
     }
     List<String> devices = new ArrayList<>();
     if (m.containsKey("devices")) {
-      for (SpecValue d : list(m.get("devices"), "\"devices\"")) {
+      List<SpecValue> named = list(m.get("devices"), "\"devices\"");
+      if (named.isEmpty()) {
+        throw new SpecException(m.get("devices").location(), "\"devices\" must name at least one device; "
+            + "leave it out to run on every available device");
+      }
+      for (SpecValue d : named) {
         if (!d.isString() || !DEVICES.contains(d.value())) {
           throw new SpecException(d.location(), "unknown device " + d.describe() + "; allowed: cpu, meta, cuda");
         }
@@ -174,9 +251,18 @@ public final class SpecReader {
       if (why == null || !why.isString() || ((String) why.value()).isBlank()) {
         throw new SpecException(m.get("skip").location(), "\"skip\" needs a \"why\" string giving the reason");
       }
-      for (SpecValue s : list(m.get("skip"), "\"skip\"")) {
+      List<SpecValue> skipped = list(m.get("skip"), "\"skip\"");
+      if (skipped.isEmpty()) {
+        throw new SpecException(m.get("skip").location(), "\"skip\" must name at least one check or family; leave it out to skip none");
+      }
+      for (SpecValue s : skipped) {
         if (!s.isString() || !((String) s.value()).matches("[a-z]+(\\.[a-z-]+)?")) {
           throw new SpecException(s.location(), "\"skip\" entries are check ids or families such as \"determinism\" or \"fake.metadata\", got " + s.describe());
+        }
+        if (!checkNames.isEmpty() && !checkNames.contains(s.value())) {
+          String hint = NearestName.didYouMean((String) s.value(), checkNames.stream().sorted().toList());
+          throw new SpecException(s.location(), "\"skip\" names " + SpecValue.quote((String) s.value())
+              + ", which is no check or family" + (hint.isEmpty() ? " (./opcheck checks lists them)" : hint));
         }
         skips.put((String) s.value(), (String) why.value());
       }
@@ -218,9 +304,9 @@ public final class SpecReader {
     Optional<Duration> timeout = Optional.empty();
     if (m.containsKey("timeout")) {
       SpecValue tv = m.get("timeout");
-      if (!tv.isNumber() || tv.number() <= 0) {
-        throw new SpecException(tv.location(), "\"timeout\" is the deadline of one unit in seconds (a number > 0), got "
-            + tv.describe());
+      if (!tv.isNumber() || !(tv.number() > 0) || tv.number() > MAX_TIMEOUT_SECONDS) {
+        throw new SpecException(tv.location(), "\"timeout\" is the deadline of one unit in seconds (a number > 0, at most "
+            + (long) MAX_TIMEOUT_SECONDS + "), got " + tv.describe());
       }
       timeout = Optional.of(Duration.ofMillis(Math.round(tv.number() * 1000)));
     }
@@ -248,9 +334,12 @@ public final class SpecReader {
     }
     for (SpecValue x : xs) {
       if (!x.isString() || !allowed.contains(x.value())) {
+        List<String> sorted = allowed.stream().sorted().toList();
+        String hint = !x.isString() ? "" : key.equals("dtypes") ? NearestName.didYouMeanDtype((String) x.value(), sorted)
+            : NearestName.didYouMean((String) x.value(), sorted);
         throw new SpecException(x.location(), "unknown " + key.substring(0, key.length() - 1) + " "
-            + (x.isString() ? "\"" + x.value() + "\"" : x.describe())
-            + " in \"" + key + "\"; allowed: " + String.join(", ", allowed.stream().sorted().toList()));
+            + (x.isString() ? SpecValue.quote((String) x.value()) : x.describe())
+            + " in \"" + key + "\"; allowed: " + String.join(", ", sorted) + hint);
       }
       out.add((String) x.value());
     }
@@ -271,7 +360,8 @@ public final class SpecReader {
       if (e.getKey().equals("dtype") && x.isList()) {
         for (SpecValue d : x.list()) {
           if (!d.isString() || !DTYPE_NAMES.contains(d.value())) {
-            throw new SpecException(d.location(), "\"dtype\" in \"vary\" lists dtypes such as \"float32\", got " + d.describe());
+            throw new SpecException(d.location(), "\"dtype\" in \"vary\" lists dtypes such as \"float32\", got " + d.describe()
+                + (d.isString() ? NearestName.didYouMeanDtype((String) d.value(), DTYPE_NAMES.stream().sorted().toList()) : ""));
           }
           dtypes.add((String) d.value());
         }
@@ -281,16 +371,18 @@ public final class SpecReader {
         }
         extremes = x.value().equals("extremes");
       } else {
-        Map<String, SpecValue> r = object(x, "the range of \"" + e.getKey() + "\"", Set.of("int", "float"));
+        Map<String, SpecValue> r = object(x, "the range of " + SpecValue.quote(e.getKey()), Set.of("int", "float"));
         if (r.size() != 1) {
           throw new SpecException(x.location(), "a range is {\"int\": [lo, hi]} or {\"float\": [lo, hi]}");
         }
         boolean integer = r.containsKey("int");
         SpecValue bounds = r.get(integer ? "int" : "float");
         if (!bounds.isList() || bounds.list().size() != 2 || !bounds.list().get(0).isNumber() || !bounds.list().get(1).isNumber()
+            || !Double.isFinite(bounds.list().get(0).number()) || !Double.isFinite(bounds.list().get(1).number())
             || bounds.list().get(0).number() > bounds.list().get(1).number()
             || integer && !(bounds.list().get(0).isInteger() && bounds.list().get(1).isInteger())) {
-          throw new SpecException(bounds.location(), "a range is [lo, hi] with lo <= hi" + (integer ? ", whole numbers" : "") + ", got " + bounds.describe());
+          throw new SpecException(bounds.location(), "a range is [lo, hi] with lo <= hi" + (integer ? ", whole numbers" : ", finite")
+              + ", got " + (bounds.isList() ? bounds.list().stream().map(SpecValue::describe).toList().toString() : bounds.describe()));
         }
         ranges.put(e.getKey(), new Vary.Range(integer, bounds.list().get(0).number(), bounds.list().get(1).number(), x.location()));
       }
@@ -303,7 +395,7 @@ public final class SpecReader {
     List<SpecValue> args = m.containsKey("args") ? list(m.get("args"), "\"args\"") : List.of();
     Map<String, SpecValue> kwargs =
         m.containsKey("kwargs") ? object(m.get("kwargs"), "\"kwargs\"", null) : Map.of();
-    return new Example(ref, args, kwargs);
+    return new Example(ref, args, kwargs, 0L, v.location());
   }
 
   private static double nonNegative(Map<String, SpecValue> m, String key, SpecValue owner, double dflt)
@@ -312,8 +404,8 @@ public final class SpecReader {
     if (v == null) {
       return dflt;
     }
-    if (!v.isNumber() || v.number() < 0) {
-      throw new SpecException(v.location(), "\"" + key + "\" must be a number >= 0, got " + v.describe());
+    if (!v.isNumber() || !(v.number() >= 0) || v.number() == Double.POSITIVE_INFINITY) {
+      throw new SpecException(v.location(), "\"" + key + "\" must be a finite number >= 0, got " + v.describe());
     }
     return v.number();
   }
@@ -325,8 +417,10 @@ public final class SpecReader {
     if (allowed != null) {
       for (Map.Entry<String, SpecValue> e : v.object().entrySet()) {
         if (!allowed.contains(e.getKey())) {
-          throw new SpecException(e.getValue().location(), "unknown key \"" + e.getKey() + "\" in " + what
-              + "; allowed: " + String.join(", ", allowed.stream().sorted().toList()));
+          List<String> sorted = allowed.stream().sorted().toList();
+          String hint = NearestName.didYouMean(e.getKey(), sorted);
+          throw new SpecException(e.getValue().location(), "unknown key " + SpecValue.quote(e.getKey()) + " in " + what
+              + "; allowed: " + String.join(", ", sorted) + hint);
         }
       }
     }

@@ -64,8 +64,45 @@ public record SpecValue(Object value, String location) {
       return "an object";
     }
     if (isString()) {
-      return "the string \"" + value + "\"";
+      return "the string " + quote((String) value);
     }
     return value.toString();
+  }
+
+  /** The longest text of a value quoted in a message; a longer one is cut and its length said. */
+  public static final int QUOTED = 80;
+
+  /**
+   * {@code text} in double quotes for a one-line message: control characters (and quotes) escaped,
+   * at most {@link #QUOTED} characters of it, then its whole length when it was cut.
+   */
+  public static String quote(String text) {
+    StringBuilder sb = new StringBuilder("\"");
+    int n = Math.min(text.length(), QUOTED);
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\t' -> sb.append("\\t");
+        default -> {
+          if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+              || Character.isSurrogate(c) && !(Character.isHighSurrogate(c) && i + 1 < n
+                  && Character.isLowSurrogate(text.charAt(i + 1)) || Character.isLowSurrogate(c) && i > 0
+                  && Character.isHighSurrogate(text.charAt(i - 1)))) {
+            sb.append(String.format("\\u%04x", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    sb.append(text.length() > n ? "…\"" : "\"");
+    if (text.length() > n) {
+      sb.append(" (").append(text.length()).append(" characters)");
+    }
+    return sb.toString();
   }
 }

@@ -74,6 +74,21 @@ class MainTests {
   }
 
   @Test
+  void aSpecErrorStopsTheRunBeforeAnyKernelAndWritesNoReport(@TempDir Path dir) throws IOException {
+    Path spec = Files.writeString(dir.resolve("typo.json"), "{\"library\": \"" + NativeOps.lib("my_ops") + "\",\n"
+        + "\"ops\": [{\"op\": \"my_ops::mul_add\",\n\"examples\": [{\"args\": [{\"tensor\": [2], \"dtype\": \"fp32\"},"
+        + " {\"tensor\": [2]}, 1.0, 7]}]}]}\n");
+    Path reports = dir.resolve("reports");
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString(), "--report-dir", reports.toString()));
+    assertTrue(err().startsWith("opcheck: " + spec + ":3:"), err());
+    assertTrue(err().contains("op 'my_ops::mul_add' example #1 argument 'a': unknown dtype \"fp32\"; did you mean float32?"), err());
+    assertTrue(err().contains("example #1: takes 3 positional arguments"), err());
+    assertTrue(err().contains("2 spec errors; no check ran and no report was written"), err());
+    assertTrue(!out().contains("summary: "), out());
+    assertTrue(Files.notExists(reports), "no report dir for a run that never started");
+  }
+
+  @Test
   void aMalformedSpecGivesFileLineAndColumn(@TempDir Path dir) throws IOException {
     Path spec = Files.writeString(dir.resolve("bad.json"), "{\n  \"library\": \"x.so\",\n  \"ops\": [ {\"op\": } ]\n}\n");
     assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString()));
@@ -148,7 +163,9 @@ class MainTests {
                      "examples": [ { "args": [ {"tensor": [3, 8, 8]}, [0, 0, 4, 4] ] } ] } ] }
         """.formatted(NativeOps.lib("my_ops")));
     assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString(), "--tries", "0", "--check", "schema"));
-    assertTrue(err().contains(spec + ":2:51: \"vary\" names 'bx', which is not an argument of my_ops::crop; its arguments: pic, box"), err());
+    assertEquals("opcheck: " + spec + ":2:51: op 'my_ops::crop' \"vary\" argument 'bx': is not an argument of the op;"
+        + " did you mean box?", err().strip());
+    assertTrue(!out().contains("summary: "), "the run never started: " + out());
   }
 
   @Test

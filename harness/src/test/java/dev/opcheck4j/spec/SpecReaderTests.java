@@ -64,7 +64,7 @@ class SpecReaderTests {
   void unknownKeysSayWhatIsAllowed() throws Exception {
     Path spec = write("u.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"exmples\": []} ]}");
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(spec));
-    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, domain, examples, gradcheck, op, require, skip, timeout, tolerance, vary, why",
+    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, domain, examples, gradcheck, op, require, skip, timeout, tolerance, vary, why; did you mean examples?",
         e.getMessage());
   }
 
@@ -72,7 +72,7 @@ class SpecReaderTests {
   void typosInDomainGradcheckAndToleranceAreErrorsWithTheirLocation() throws Exception {
     Path d = write("dom.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"domain\": {\"layout\": [\"contiguous\"]}} ]}");
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(d));
-    assertEquals(d + ":1:66: unknown key \"layout\" in \"domain\"; allowed: devices, dtypes, layouts", e.getMessage());
+    assertEquals(d + ":1:66: unknown key \"layout\" in \"domain\"; allowed: devices, dtypes, layouts; did you mean layouts?", e.getMessage());
     Path l = write("lay.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"domain\": {\"layouts\": [\"contigous\"]}} ]}");
     e = assertThrows(SpecException.class, () -> SpecReader.read(l));
     assertTrue(e.getMessage().startsWith(l + ":1:68: unknown layout \"contigous\" in \"layouts\"; allowed: channels_last, contiguous"), e.getMessage());
@@ -107,5 +107,46 @@ class SpecReaderTests {
     Path spec = write("d.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"devices\": [\"tpu\"]} ]}");
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(spec));
     assertEquals(spec + ":1:57: unknown device the string \"tpu\"; allowed: cpu, meta, cuda", e.getMessage());
+  }
+
+  private String error(String name, String text) throws IOException {
+    Path spec = write(name, text);
+    SpecException e = assertThrows(SpecException.class,
+        () -> SpecReader.read(spec, java.util.Set.of("determinism", "fake", "fake.metadata")));
+    assertEquals(1, e.lines().size());
+    return e.getMessage().substring(spec.toString().length());
+  }
+
+  @Test
+  void eachClassOfHostileSpecIsOneLocatedLine() throws Exception {
+    assertEquals(":1:55: \"timeout\" is the deadline of one unit in seconds (a number > 0, at most 86400), got 1.0E18",
+        error("t.json", "{\"library\": \"x.so\", \"ops\": [{\"op\": \"a::b\", \"timeout\": 1e18}]}"));
+    assertTrue(error("n.json", "{\"library\": \"a\\u0000b.so\", \"ops\": [{\"op\": \"a::b\"}]}")
+        .startsWith(":1:13: \"library\" is not a usable path: the string \"a\\u0000b.so\""));
+    assertEquals(":1:93: arrays and objects nested more than 32 deep; a spec needs far fewer",
+        error("deep.json", "{\"library\": \"x.so\", \"ops\": [{\"op\": \"a::b\", \"examples\": [{\"args\": ["
+            + "[".repeat(900) + "]".repeat(900) + "]}]}]}"));
+    assertTrue(error("b.yaml", "library: !!binary aGVsbG8=\nops: [{op: a::b}]\n")
+        .startsWith(":1:10: binary and other tagged YAML values (!!binary) cannot be given"));
+    assertEquals(":3:1: malformed YAML: found character '\\t(TAB)' that cannot start any token. (Do not use \\t(TAB) for indentation)",
+        error("tab.yaml", "library: x.so\nops:\n\t- op: a::b\n"));
+    assertEquals(":1:39: \"skip\" names \"nope.check\", which is no check or family (./opcheck checks lists them)",
+        error("s.json", "{\"library\": \"x.so\", \"ops\": [{\"skip\": [\"nope.check\"], \"why\": \"x\", \"op\": \"a::b\"}]}"));
+    assertEquals(":1:39: \"skip\" names \"determinsm\", which is no check or family; did you mean determinism?",
+        error("s2.json", "{\"library\": \"x.so\", \"ops\": [{\"skip\": [\"determinsm\"], \"why\": \"x\", \"op\": \"a::b\"}]}"));
+    assertEquals(":1:55: \"devices\" must name at least one device; leave it out to run on every available device",
+        error("d.json", "{\"library\": \"x.so\", \"ops\": [{\"op\": \"a::b\", \"devices\": []}]}"));
+    assertEquals(":1:21: duplicate key \"library\" (first given at 1:13); give each key once",
+        error("dup.json", "{\"library\": \"a.so\", \"library\": \"b.so\", \"ops\": [{\"op\": \"a::b\"}]}"));
+    String op = error("long.json", "{\"library\": \"x.so\", \"ops\": [{\"op\": \"" + "q".repeat(1_000_000) + "\"}]}");
+    assertTrue(op.length() < 300 && op.contains("(1000000 characters)"), op);
+  }
+
+  @Test
+  void aSpecFileOverTheLimitIsRefusedBeforeItIsParsed() throws Exception {
+    Path spec = write("big.yaml", "library: x.so\nops: [{op: a::b}]\n# " + "c".repeat((int) SpecReader.MAX_YAML_BYTES) + "\n");
+    SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(spec));
+    assertTrue(e.getMessage().startsWith(spec + ": spec file is "), e.getMessage());
+    assertTrue(e.getMessage().contains("YAML spec files may have at most 262144"), e.getMessage());
   }
 }

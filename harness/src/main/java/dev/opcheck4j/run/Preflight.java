@@ -1,0 +1,44 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.generate.ExampleBinder;
+import dev.opcheck4j.run.plan.LibraryInfo;
+import dev.opcheck4j.run.plan.RunPlan;
+import dev.opcheck4j.spec.OpSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What a run checks before any kernel runs: every example of every spec entry bound to its op's
+ * schema (as the worker reported it), in plain Java. A run with any problem never starts.
+ */
+final class Preflight {
+  private Preflight() {}
+
+  /** Every check id and family, the names a spec's {@code "skip"} may use. */
+  static Set<String> checkNames() {
+    Set<String> names = new TreeSet<>();
+    for (Check c : BuiltinChecks.all()) {
+      names.add(c.id());
+      names.add(c.family());
+    }
+    return names;
+  }
+
+  /** Every problem of the targets' spec entries with their ops' schemas, one located line each. */
+  static List<String> errors(List<RunPlan.Target> targets) {
+    List<String> errors = new ArrayList<>();
+    for (RunPlan.Target t : targets) {
+      for (OpSpec op : t.ops()) {
+        LibraryInfo.Op known = t.library().op(op.op()).orElse(null);
+        if (known != null) {
+          errors.addAll(ExampleBinder.errors(op, known.schema()));
+        }
+      }
+    }
+    return errors;
+  }
+}
