@@ -29,6 +29,7 @@ import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.Versions;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecReader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -78,6 +79,26 @@ final class CheckCommand implements Command {
       throw new UsageException(e.getMessage());
     }
     RunRequest r = request.build();
+    Path dir = args.get(REPORT_DIR);
+    boolean fresh = dir != null && !Files.exists(dir);
+    ExitCode code = null;
+    try {
+      code = run(r, args, s);
+      return code;
+    } finally {
+      // a run that never started (bad input, exit 2) leaves no report dir behind: the lock made it
+      if (fresh && (code == null || code == ExitCode.INPUT_ERROR) && Files.isDirectory(dir)) {
+        try (var left = Files.list(dir)) {
+          if (left.allMatch(f -> f.getFileName().toString().equals(ReportDirLock.NAME))) {
+            Files.deleteIfExists(dir.resolve(ReportDirLock.NAME));
+            Files.delete(dir);
+          }
+        }
+      }
+    }
+  }
+
+  private ExitCode run(RunRequest r, Arguments args, Session s) throws Exception {
     try (ReportDirLock lock = lock(args.get(REPORT_DIR), args.commandLine(), s)) {
       printHeader(r, s);
       Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), args.get(REPORT_DIR) != null,
