@@ -96,7 +96,8 @@ final class Console implements RunListener {
     for (CheckResult r : currentResults) {
       counts.merge(r.outcome(), 1, Integer::sum);
       if (shown(r)) {
-        groups.computeIfAbsent(r.check() + "\u0000" + r.outcome(), k -> new ArrayList<>()).add(r);
+        // per op too: a library-wide job gives results about many ops (schema.compatible, one per op)
+        groups.computeIfAbsent(r.op() + "\u0000" + r.check() + "\u0000" + r.outcome(), k -> new ArrayList<>()).add(r);
       }
     }
     clearLine();
