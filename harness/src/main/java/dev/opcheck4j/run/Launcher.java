@@ -152,7 +152,7 @@ public final class Launcher {
       Runner runner = new Runner(plan, info.cudaAvailable());
       List<Path> specs = resolved.stream().map(RunRequest.Target::spec).toList();
       try (ResultsFile file = ResultsFile.create(dir, info.torchVersion(), info.presetsVersion(), started,
-          checks.stream().map(Check::id).toList(), all.stream().map(j -> name(j)).toList())) {
+          checks.stream().map(Check::id).toList(), all.stream().map(j -> name(j)).toList(), plan.tries())) {
         Ordered ordered = new Ordered(all.size(), listener);
         for (int i = 1; i < Math.min(jobs, all.size()); i++) {
           slots.add(new Slot(request, dir, init, first.numbers, stop));

@@ -46,8 +46,9 @@ public final class ResultsFile implements RunListener, AutoCloseable {
      *
      * @param checks the ids of the checks run
      * @param ops the ops (a library's name for its library-wide checks) this run is to check, in plan order
+     * @param tries generated inputs per op and device (coverage counts them), or null in files that did not say
      */
-    record Header(String torch, String presets, String startedAt, List<String> checks, List<String> ops)
+    record Header(String torch, String presets, String startedAt, List<String> checks, List<String> ops, Integer tries)
         implements Line {}
 
     /** A result, at {@code seq} in the job at {@code job} in the unsharded plan. */
@@ -95,13 +96,13 @@ public final class ResultsFile implements RunListener, AutoCloseable {
    * @throws NoSpace when not even the header fits on the disk
    */
   public static ResultsFile create(Path dir, String torch, String presets, Instant startedAt, List<String> checks,
-      List<String> ops) {
+      List<String> ops, int tries) {
     try {
       Files.createDirectories(dir);
       Path path = dir.resolve(NAME);
       ResultsFile f = new ResultsFile(path, FileChannel.open(path, StandardOpenOption.CREATE,
           StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
-      f.write(new Line.Header(torch, presets, startedAt.toString(), checks, ops));
+      f.write(new Line.Header(torch, presets, startedAt.toString(), checks, ops, tries));
       return f;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -223,6 +224,7 @@ public final class ResultsFile implements RunListener, AutoCloseable {
     Instant started = null;
     long duration = 0;
     Set<String> checkIds = new LinkedHashSet<>();
+    Integer tries = null;
     for (Path dir : dirs) {
       Path file = dir.resolve(NAME);
       if (!Files.isRegularFile(file)) {
@@ -249,6 +251,7 @@ public final class ResultsFile implements RunListener, AutoCloseable {
           presets = h.presets();
           checkIds.addAll(h.checks());
           planned = h.ops();
+          tries = tries == null ? h.tries() : tries;
           Instant s = Instant.parse(h.startedAt());
           started = started == null || s.isBefore(started) ? s : started;
         } else if (line instanceof Line.Result r) {
@@ -271,7 +274,7 @@ public final class ResultsFile implements RunListener, AutoCloseable {
     List<String> ops = results.stream().map(CheckResult::op).distinct().toList();
     // the shards' files keep versions, checks and times; the rest of the run block is the unsharded run's to say
     List<String> checksRun = BuiltinChecks.all().stream().map(Check::id).filter(checkIds::contains).toList();
-    RunInfo run = new RunInfo(Versions.current().tool(), torch, presets, null, null, 1, List.of(), checksRun, List.of(),
+    RunInfo run = new RunInfo(Versions.current().tool(), torch, presets, null, tries, 1, List.of(), checksRun, List.of(),
         started == null ? Instant.EPOCH : started, duration, null, null, new RunInfo.Completion(null, incomplete));
     return new RunOutcome(new RunReport(run, CheckCatalog.builtin(), results), inputErrors.stream().sorted().toList(),
         ops, List.of());

@@ -28,7 +28,7 @@ class ResultsFileTests {
 
   /** A run of OPS that finished the first {@code finished} ops, and ended when {@code ended}. */
   private static void run(Path dir, int finished, boolean ended) {
-    try (ResultsFile file = ResultsFile.create(dir, "2.10.0", "1.5.13", Instant.EPOCH, List.of("kernel.error"), OPS)) {
+    try (ResultsFile file = ResultsFile.create(dir, "2.10.0", "1.5.13", Instant.EPOCH, List.of("kernel.error"), OPS, 3)) {
       for (int i = 0; i < finished; i++) {
         RunListener job = file.job(i);
         job.result(passed(OPS.get(i)));
@@ -72,7 +72,7 @@ class ResultsFileTests {
 
   @Test
   void everyLineIsWholeAndTheOutcomeCountsAreByLabel(@TempDir Path dir) throws IOException {
-    try (ResultsFile file = ResultsFile.create(dir, "t", "p", Instant.EPOCH, List.of(), List.of("ns::a"))) {
+    try (ResultsFile file = ResultsFile.create(dir, "t", "p", Instant.EPOCH, List.of(), List.of("ns::a"), 3)) {
       RunListener job = file.job(0);
       job.result(passed("ns::a"));
       job.result(new CheckResult("ns::a", "kernel.error", "cpu", CheckResult.NONE, Outcome.SKIPPED, List.of(), 1));
