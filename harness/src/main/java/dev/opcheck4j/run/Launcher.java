@@ -349,7 +349,8 @@ public final class Launcher {
         try {
           for (int i = next.getAndIncrement(); i < all.size() && !stop.requested(); i = next.getAndIncrement()) {
             Job job = all.get(i);
-            RunListener sink = new Both(file.job(job.position()), ordered.job(i));
+            // the results file as results arrive, the run's listener in plan order
+            RunListener sink = RunListener.both(file.job(job.position()), ordered.job(i));
             RunListener.OpEvent op = new RunListener.OpEvent(name(job),
                 job.target().library().path().toString(),
                 specs.get(job.target().index()) == null ? null : specs.get(job.target().index()).toString(),
@@ -384,33 +385,6 @@ public final class Launcher {
     }
     if (!failures.isEmpty()) {
       throw failures.get(0);
-    }
-  }
-
-  /** Tells two listeners the same events: the results file, as they arrive, and the run's listener, in order. */
-  private record Both(RunListener first, RunListener second) implements RunListener {
-    @Override
-    public void opStarted(OpEvent op) {
-      first.opStarted(op);
-      second.opStarted(op);
-    }
-
-    @Override
-    public void unitStarted(UnitEvent unit) {
-      first.unitStarted(unit);
-      second.unitStarted(unit);
-    }
-
-    @Override
-    public void result(CheckResult result) {
-      first.result(result);
-      second.result(result);
-    }
-
-    @Override
-    public void opFinished(OpEvent op) {
-      first.opFinished(op);
-      second.opFinished(op);
     }
   }
 

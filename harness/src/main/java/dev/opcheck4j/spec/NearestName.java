@@ -53,7 +53,7 @@ public final class NearestName {
   }
 
   /** Levenshtein distance, case-insensitive, with adjacent transpositions counted as one edit. */
-  static int distance(String typed, String name) {
+  public static int distance(String typed, String name) {
     String a = typed.toLowerCase(java.util.Locale.ROOT);
     String b = name.toLowerCase(java.util.Locale.ROOT);
     int[][] d = new int[a.length() + 1][b.length() + 1];
