@@ -37,29 +37,6 @@ public final class GradientInputs {
     return new Example(example.ref(), args, kwargs, example.salt());
   }
 
-  /** Whether {@code example} has a floating-point tensor in an argument the op does not write to. */
-  public static boolean hasFloatingInput(OpSchema schema, Example example) {
-    for (int i = 0; i < example.args().size(); i++) {
-      boolean written = i < schema.arguments().size() && schema.arguments().get(i).isWrite();
-      if (!written && floatingIn(example.args().get(i))) {
-        return true;
-      }
-    }
-    for (Map.Entry<String, SpecValue> e : example.kwargs().entrySet()) {
-      if (!schema.argument(e.getKey()).map(OpSchema.Argument::isWrite).orElse(false) && floatingIn(e.getValue())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean floatingIn(SpecValue v) {
-    if (ExampleGenerator.isTensor(v)) {
-      return floating(ExampleGenerator.dtypeOf(v.object()));
-    }
-    return v.isList() && v.list().stream().anyMatch(GradientInputs::floatingIn);
-  }
-
   private static SpecValue marked(SpecValue v) {
     if (ExampleGenerator.isTensor(v)) {
       if (!floating(ExampleGenerator.dtypeOf(v.object()))) {

