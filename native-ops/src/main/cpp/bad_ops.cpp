@@ -91,7 +91,8 @@ Tensor mutates_tiny(Tensor x) {
 }
 
 // OP: bad_ops::view_undeclared
-// EXPECT: alias.undeclared
+// EXPECT: alias.undeclared, autograd.registration
+// (its cpu kernel returns an aten view: with an input that requires grad, autograd is recorded inside it)
 // Returns a view of x (shares its storage) without declaring Tensor(a) on both sides.
 Tensor view_undeclared(Tensor x) { return torch::stable::view(x, x.sizes()); }
 
@@ -146,8 +147,8 @@ Tensor no_meta(Tensor x) { return doubled(x); }
 Tensor aten_in_cpu(Tensor x) { return mul(x, scalar_like(x, 2.0)); }
 
 // OP: bad_ops::grad_stops
-// EXPECT: autograd.registration
-// A float op with no autograd at all: gradients silently stop here.
+// EXPECT: autograd.differentiable
+// A float op with no autograd at all: gradients silently stop here (a warning: opcheck passes it).
 Tensor grad_stops(Tensor x) { return doubled(x); }
 
 // OP: bad_ops::nondeterministic
@@ -282,7 +283,8 @@ Tensor assumes_unit_stride_meta(Tensor x) {
 }
 
 // OP: bad_ops::declared_view
-// EXPECT: schema.functionalizable
+// EXPECT: schema.functionalizable, autograd.registration
+// (its cpu kernel returns an aten view: with an input that requires grad, autograd is recorded inside it)
 // Returns a view of x and declares it (Tensor(a) x -> Tensor(a)), with CPU and Meta kernels:
 // correct for SchemaCheckMode, but functionalization supports no custom op whose output has an alias
 // annotation, so torch.compile rejects it.

@@ -1,6 +1,9 @@
 // The bundled example library: the TorchScript tutorial's warp_perspective, ported to the stable
 // ABI with the output size taken from its arguments; mul_add; and the custom-ops tutorial's crop and
-// paste. All have CPU and Meta kernels.
+// paste. warp_perspective and mul_add have CPU and Meta kernels. crop and paste are composites of
+// differentiable aten ops registered at CompositeImplicitAutograd: that gives them autograd, meta and
+// every device from aten. (Registered as CPU kernels, the aten calls inside them record autograd in a
+// backend kernel, which real opcheck's test_autograd_registration rejects on PyTorch 2.14.1.)
 #include "kernels.h"
 
 #include <opencv2/core.hpp>
@@ -78,10 +81,6 @@ Tensor crop(Tensor pic, std::vector<int64_t> box) {
   return torch::stable::contiguous(torch::stable::clone(cols));
 }
 
-Tensor crop_meta(Tensor pic, std::vector<int64_t> box) {
-  return torch::stable::new_empty(pic, crop_size(pic, box));
-}
-
 // The tutorial's paste: a copy of im1 with im2 pasted at coord (left, upper).
 void check_paste(const Tensor& im1, const Tensor& im2, const std::vector<int64_t>& coord) {
   STD_TORCH_CHECK(im1.dim() == 3 && im2.dim() == 3, "paste: images must be 3-d (C, H, W)");
@@ -102,11 +101,6 @@ Tensor paste(Tensor im1, Tensor im2, std::vector<int64_t> coord) {
   return out;
 }
 
-Tensor paste_meta(Tensor im1, Tensor im2, std::vector<int64_t> coord) {
-  check_paste(im1, im2, coord);
-  return torch::stable::new_empty(im1, im1.sizes());
-}
-
 }  // namespace
 
 STABLE_TORCH_LIBRARY(my_ops, m) {
@@ -119,13 +113,14 @@ STABLE_TORCH_LIBRARY(my_ops, m) {
 STABLE_TORCH_LIBRARY_IMPL(my_ops, CPU, m) {
   m.impl("warp_perspective", TORCH_BOX(&warp_perspective));
   m.impl("mul_add", TORCH_BOX(&mul_add));
-  m.impl("crop", TORCH_BOX(&crop));
-  m.impl("paste", TORCH_BOX(&paste));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(my_ops, Meta, m) {
   m.impl("warp_perspective", TORCH_BOX(&warp_perspective_meta));
   m.impl("mul_add", TORCH_BOX(&mul_add_meta));
-  m.impl("crop", TORCH_BOX(&crop_meta));
-  m.impl("paste", TORCH_BOX(&paste_meta));
+}
+
+STABLE_TORCH_LIBRARY_IMPL(my_ops, CompositeImplicitAutograd, m) {
+  m.impl("crop", TORCH_BOX(&crop));
+  m.impl("paste", TORCH_BOX(&paste));
 }

@@ -5,6 +5,7 @@ import dev.opcheck4j.checks.alias.OutputsAliasCheck;
 import dev.opcheck4j.checks.alias.ReturnsInputCheck;
 import dev.opcheck4j.checks.alias.UndeclaredAliasCheck;
 import dev.opcheck4j.checks.autograd.AutogradRegistrationCheck;
+import dev.opcheck4j.checks.autograd.DifferentiableCheck;
 import dev.opcheck4j.checks.autograd.MetaBackwardCheck;
 import dev.opcheck4j.checks.gradcheck.GradOutputCheck;
 import dev.opcheck4j.checks.gradcheck.JacobianCheck;
@@ -64,6 +65,7 @@ public final class BuiltinChecks {
           new OutputsAliasCheck(),
           new FakeMetadataCheck(),
           new AutogradRegistrationCheck(),
+          new DifferentiableCheck(),
           new MetaBackwardCheck(),
           new JacobianCheck(),
           new GradOutputCheck(),

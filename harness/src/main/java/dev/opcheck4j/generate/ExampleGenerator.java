@@ -35,6 +35,10 @@ import java.util.TreeSet;
  *   <li>non-tensor arguments: only those the spec's {@code vary} gives a range.
  * </ul>
  *
+ * <p>A tensor keeps the example's {@code requires_grad} while its drawn dtype is floating-point, so
+ * the gradient checks run on generated inputs wherever the example (a synthesized one included)
+ * asks for gradients.
+ *
  * <p>Choice order: tied or untied, sizes, dtypes, salt, then per tensor layout and extremes, then
  * ranged arguments. The all-zero sequence is the simplest variant: tied, every varying size 0,
  * contiguous, the example's dtype.
@@ -454,7 +458,11 @@ public final class ExampleGenerator {
       String original = dtypeOf(m);
       String dtype = dtypeMap.getOrDefault(original, candidates(original).get(0));
       m.put("dtype", new SpecValue(dtype, at));
-      boolean floating = dtype.startsWith("float") || dtype.equals("bfloat16");
+      boolean floating = GradientInputs.floating(dtype);
+      if (!floating) {
+        // a drawn integer or bool dtype cannot require grad; the example's float inputs still do
+        m.remove("requires_grad");
+      }
       if (vary.extremes() && floating && !explicit && numel > 0) {
         double[] values = baseValues(m, numel, salt);
         long k = c.draw(Math.min(numel, 4));

@@ -14,8 +14,10 @@ import java.util.Optional;
  * small numbers. Candidate 0 is the simplest (every tensor {@code float32[3, 4]}); the others are
  * drawn from {@link Choices} seeded by the run's seed, so the search is deterministic. Pure Java:
  * which candidate the kernel accepts is for the caller to find out. Arguments with a default are
- * left out (the default is used); tensors never require grad (a kernel with no autograd formula is
- * not asked for one).
+ * left out (the default is used). When the op can carry gradients (a kernel at an Autograd key or
+ * CompositeImplicitAutograd), its floating-point inputs require grad ({@link GradientInputs}), so the
+ * autograd and gradcheck checks run on them; an op with backend kernels only is not asked for a
+ * gradient it has no formula for.
  */
 public final class ExampleSynthesizer {
   static final List<List<Long>> SHAPES = List.of(List.of(3L, 4L), List.of(4L), List.of(3L, 3L), List.of(2L, 3L, 4L),
@@ -32,11 +34,16 @@ public final class ExampleSynthesizer {
 
   private final OpSchema schema;
   private final String refPrefix;
+  private final boolean gradients;
 
-  /** @param refPrefix names the examples in reports, e.g. {@code my_ops::crop synthesized} */
-  public ExampleSynthesizer(OpSchema schema, String refPrefix) {
+  /**
+   * @param refPrefix names the examples in reports, e.g. {@code my_ops::crop synthesized}
+   * @param gradients whether floating-point inputs require grad (the op can carry gradients)
+   */
+  public ExampleSynthesizer(OpSchema schema, String refPrefix, boolean gradients) {
     this.schema = schema;
     this.refPrefix = refPrefix;
+    this.gradients = gradients;
   }
 
   /** Why no example can be written for this op (an argument type examples cannot give), if so. */
@@ -84,7 +91,8 @@ public final class ExampleSynthesizer {
         args.add(v);
       }
     }
-    return new Example(refPrefix + " #" + k, args, kwargs);
+    Example candidate = new Example(refPrefix + " #" + k, args, kwargs);
+    return gradients ? GradientInputs.requiringGrad(schema, candidate) : candidate;
   }
 
   private static SpecValue value(OpSchema.Type type, List<Long> shape, String dtype, int listOption, Choices c) {

@@ -22,6 +22,8 @@ import java.util.Optional;
  * @param timeout the op's deadline for one unit of work, when the spec gives one (else the run's)
  * @param require check families that must run on this op (the spec's top-level and the entry's own
  *     {@code "require"}); never null
+ * @param differentiable false when the spec declares the op non-differentiable ({@code "differentiable":
+ *     false}): gradients that stop at it are then by design, not a warning
  */
 public record OpSpec(
     String op,
@@ -35,7 +37,8 @@ public record OpSpec(
     Domain domain,
     String synthesis,
     Optional<Duration> timeout,
-    List<String> require) {
+    List<String> require,
+    boolean differentiable) {
 
   public OpSpec {
     require = List.copyOf(require);
@@ -44,11 +47,11 @@ public record OpSpec(
     examples = List.copyOf(examples);
   }
 
-  /** An entry that requires no family. */
+  /** An entry that requires no family and is differentiable (the spec says nothing else). */
   public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
       List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain, String synthesis,
       Optional<Duration> timeout) {
-    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, List.of());
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, List.of(), true);
   }
 
   /** An entry with no declared domain and the run's deadline. */
@@ -82,14 +85,16 @@ public record OpSpec(
 
   /** The same entry with these synthesized examples (possibly none), and what the search found. */
   public OpSpec synthesized(List<Example> found, String note) {
-    return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note, timeout, require);
+    return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note, timeout, require,
+        differentiable);
   }
 
   /** The same entry, also requiring these families (the spec's top-level {@code "require"}). */
   public OpSpec requiring(List<String> families) {
     List<String> all = new java.util.ArrayList<>(families);
     require.stream().filter(f -> !all.contains(f)).forEach(all::add);
-    return new OpSpec(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, all);
+    return new OpSpec(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, all,
+        differentiable);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

@@ -26,7 +26,7 @@ public final class SpecReader {
   static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require");
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
-          "require");
+          "require", "differentiable");
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
   /** The dtype names a spec may use, in the order errors list them. */
@@ -312,8 +312,13 @@ public final class SpecReader {
     }
     Domain domain = m.containsKey("domain") ? domain(m.get("domain")) : Domain.ANY;
     List<String> require = m.containsKey("require") ? require(m.get("require")) : List.of();
+    SpecValue differentiable = m.get("differentiable");
+    if (differentiable != null && !differentiable.isBoolean()) {
+      throw new SpecException(differentiable.location(), "\"differentiable\" must be true or false, got "
+          + differentiable.describe());
+    }
     return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "",
-        timeout, require);
+        timeout, require, differentiable == null || (Boolean) differentiable.value());
   }
 
   /** {@code "domain": {"layouts": ["contiguous"], "dtypes": ["float32"], "devices": ["cpu"]}}. */

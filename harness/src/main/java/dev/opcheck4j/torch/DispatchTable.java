@@ -78,6 +78,14 @@ public record DispatchTable(Map<String, String> kernels) {
     return firstPresent("Autograd", device.autogradKey(), "CompositeImplicitAutograd");
   }
 
+  /**
+   * Whether the op can carry gradients on some device: a kernel at an Autograd key ({@code Autograd},
+   * {@code AutogradCPU}, ...) or at CompositeImplicitAutograd (which decomposes into differentiable ops).
+   */
+  public boolean carriesGradients() {
+    return kernels.keySet().stream().anyMatch(k -> k.startsWith("Autograd") || k.equals(COMPOSITE_KEYS.get(0)));
+  }
+
   public boolean hasAutograd(Device device) {
     return autogradKernel(device).isPresent();
   }

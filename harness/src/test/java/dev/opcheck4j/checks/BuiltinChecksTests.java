@@ -39,6 +39,22 @@ class BuiltinChecksTests {
   @Test
   void warningChecksAreTheOnesStricterThanPyTorch() {
     List<String> warnings = BuiltinChecks.all().stream().filter(c -> c.severity() == Severity.WARNING).map(Check::id).toList();
-    assertEquals(List.of("schema.out-variant", "mutation.unused", "noncontiguous.rejected", "fake.permissive", "generate.domain"), warnings);
+    assertEquals(List.of("schema.out-variant", "mutation.unused", "autograd.differentiable", "noncontiguous.rejected", "fake.permissive",
+        "generate.domain"), warnings);
+  }
+
+  /** A new user read autograd.registration's page call it stricter than opcheck while it failed as an error. */
+  @Test
+  void theReadmeAndTheAutogradPagesGiveEachCheckItsOwnSeverity() throws Exception {
+    Path root = dev.opcheck4j.testing.NativeOps.repoRoot();
+    String readme = Files.readString(root.resolve("README.md"));
+    for (Check c : BuiltinChecks.all()) {
+      String severity = c.severity() == Severity.WARNING ? "warning" : "error";
+      if (c.family().equals("autograd")) {
+        String page = Files.readString(root.resolve("docs/checks").resolve(c.id() + ".md"));
+        assertTrue(page.contains("**Severity:** " + severity + "."), c.id() + ".md must say " + severity);
+      }
+      assertTrue(readme.contains("| `" + c.id() + "` | " + severity + " |"), "README's table must give " + c.id() + " as " + severity);
+    }
   }
 }

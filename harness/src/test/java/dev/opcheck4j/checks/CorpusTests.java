@@ -117,6 +117,8 @@ class CorpusTests {
     }
   }
 
+  private static final String DIFFERENTIABLE = dev.opcheck4j.checks.autograd.DifferentiableCheck.ID;
+
   @TestFactory
   Stream<DynamicTest> eachBadOpFailsExactlyItsMarkedChecks() throws Exception {
     Set<String> implemented = BuiltinChecks.all().stream().map(Check::id).collect(Collectors.toSet());
@@ -133,6 +135,11 @@ class CorpusTests {
                   "the outcome of a finding follows its check's severity: " + r))
               .map(CheckResult::check)
               .collect(Collectors.toCollection(TreeSet::new));
+          // every float op of the corpus with backend kernels only has gradients that stop (a warning by
+          // design); it is the defect only of the op marked for it
+          if (!want.contains(DIFFERENTIABLE)) {
+            got.remove(DIFFERENTIABLE);
+          }
           assertEquals(want, got, "checks with findings on " + e.getKey());
         }));
   }
@@ -184,7 +191,8 @@ class CorpusTests {
     }
     cuda.forEach(r -> {
       assertEquals(Outcome.SKIPPED, r.outcome(), r.toString());
-      assertTrue(r.fact("reason").orElseThrow().contains("no CUDA device"), r.toString());
+      String reason = r.fact("reason").orElseThrow();
+      assertTrue(reason.contains("no CUDA device") || reason.startsWith("skipped by the spec: "), r.toString());
     });
   }
 
@@ -231,6 +239,11 @@ class CorpusTests {
         .filter(r -> r.op().startsWith("ordinary::") && r.outcome() == Outcome.WARNING).toList();
     assertFalse(warnings.isEmpty(), "the ordinary corpus has preconditions, so some warnings");
     for (CheckResult w : warnings) {
+      if (w.check().equals("autograd.differentiable")) {
+        // backend kernels only: gradients stop there, which opcheck passes and the spec may declare
+        assertTrue(w.fact("but was").orElseThrow().startsWith("gradients stop at this op"), w.toString());
+        continue;
+      }
       assertTrue(Set.of("noncontiguous.rejected", "fake.permissive").contains(w.check()), w.toString());
       // every warning quotes the kernel's own precondition message
       assertTrue(w.facts().stream().anyMatch(f -> f.value().contains(": " + w.op().substring("ordinary::".length()) + ":")

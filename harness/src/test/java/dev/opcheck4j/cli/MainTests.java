@@ -144,8 +144,15 @@ class MainTests {
     assertTrue(yaml.contains("  - op: \"my_ops::crop\"\n    # my_ops::crop(Tensor pic, int[] box) -> Tensor\n"), yaml);
     assertTrue(yaml.contains("      - args: [{tensor: [3, 4], dtype: \"float32\"}, {tensor: [3, 4], dtype: \"float32\"}, 0.5]"), yaml);
     ExitCode code = run("check", "--spec", spec.toString(), "--tries", "10");
-    assertEquals(ExitCode.OK, code, out() + err());
+    // no input errors and no failure: crop and paste are composites, so init marked their inputs
+    // requires_grad and gradcheck ran on them; the backend-only ops get opcheck's verdict plus a warning
     assertEquals("", err());
+    assertEquals(ExitCode.OK, code, out());
+    assertTrue(yaml.contains("      - args: [{tensor: [2, 3, 4], dtype: \"float32\", requires_grad: true}, [0, 0, 1, 1]]"), yaml);
+    assertEquals(java.util.List.of("WARNING [autograd.differentiable] my_ops::mul_add on cpu, meta",
+        "WARNING [autograd.differentiable] my_ops::warp_perspective on cpu, meta"),
+        out().lines().filter(l -> l.startsWith("WARNING [autograd")).toList(), out());
+    assertTrue(out().contains("gradcheck never ran on 2 of 4 ops: the op has no Autograd or CompositeImplicitAutograd"), out());
   }
 
   @Test
@@ -153,6 +160,19 @@ class MainTests {
     assertEquals(ExitCode.OK, run("init", "--library", NativeOps.lib("good_ops").toString()));
     assertTrue(out().startsWith("# opcheck4j spec for libgood_ops.so"), out());
     assertTrue(out().contains("library: \"" + NativeOps.lib("good_ops").toAbsolutePath().normalize() + "\""), out());
+  }
+
+  @Test
+  void initAsksForGradientsOnlyOfOpsThatCanCarryThem() {
+    assertEquals(ExitCode.OK, run("init", "--library", NativeOps.lib("good_ops").toString()));
+    String yaml = out();
+    // scaled_square is CompositeImplicitAutograd; add_scalar has backend kernels only
+    String scaled = yaml.substring(yaml.indexOf("op: \"good_ops::scaled_square\""));
+    scaled = scaled.substring(0, scaled.indexOf("  - op:") < 0 ? scaled.length() : scaled.indexOf("  - op:"));
+    assertTrue(scaled.contains("- args: [{tensor: [3, 4], dtype: \"float32\", requires_grad: true}"), scaled);
+    String add = yaml.substring(yaml.indexOf("op: \"good_ops::add_scalar\""));
+    add = add.substring(0, add.indexOf("  - op:"));
+    assertTrue(add.contains("- args: [") && !add.contains("requires_grad"), add);
   }
 
   @Test

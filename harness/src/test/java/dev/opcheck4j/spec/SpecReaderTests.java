@@ -64,7 +64,7 @@ class SpecReaderTests {
   void unknownKeysSayWhatIsAllowed() throws Exception {
     Path spec = write("u.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"exmples\": []} ]}");
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(spec));
-    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, domain, examples, gradcheck, op, require, skip, timeout, tolerance, vary, why; did you mean examples?",
+    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, differentiable, domain, examples, gradcheck, op, require, skip, timeout, tolerance, vary, why; did you mean examples?",
         e.getMessage());
   }
 
@@ -148,5 +148,21 @@ class SpecReaderTests {
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(spec));
     assertTrue(e.getMessage().startsWith(spec + ": spec file is "), e.getMessage());
     assertTrue(e.getMessage().contains("YAML spec files may have at most 262144"), e.getMessage());
+  }
+
+  @Test
+  void differentiableFalseDeclaresTheOpNonDifferentiableAndAnythingButABooleanIsAnError() throws Exception {
+    Path spec = write("d.json", """
+        { "library": "lib/libfoo.so",
+          "ops": [ { "op": "foo::a", "differentiable": false }, { "op": "foo::b" } ] }
+        """);
+    List<OpSpec> ops = SpecReader.read(spec).ops();
+    assertEquals(false, ops.get(0).differentiable());
+    assertEquals(true, ops.get(1).differentiable());
+    Path bad = write("e.json", """
+        { "library": "lib/libfoo.so", "ops": [ { "op": "foo::a", "differentiable": "no" } ] }
+        """);
+    SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(bad));
+    assertTrue(e.getMessage().contains("\"differentiable\" must be true or false"), e.getMessage());
   }
 }

@@ -45,6 +45,14 @@ public final class CheckTestHelper {
     }
     OpSpec entry = SpecReader.read(NativeOps.spec(spec)).ops().stream().filter(o -> o.op().equals(op)).findFirst()
         .orElse(OpSpec.bare(op));
+    return evaluate(check, library, entry);
+  }
+
+  /** The verdict of {@code check} on the op of {@code entry} (a spec entry made by the test) of {@code library}. */
+  public static Verdict evaluate(String check, String library, OpSpec entry) throws Exception {
+    Check c = BuiltinChecks.byId(check).orElseThrow();
+    OpLibrary lib = load(library);
+    String op = entry.op();
     Device device = switch (c.scope()) {
       case OP -> null;
       default -> c.appliesTo(Device.CPU) ? Device.CPU : Device.META;

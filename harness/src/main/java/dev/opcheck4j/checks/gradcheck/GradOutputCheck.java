@@ -36,7 +36,7 @@ public final class GradOutputCheck extends ValueCheck implements ExampleCheck {
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
     GradFunction f = GradFunction.of(s, s.device());
-    String skip = Preconditions.skipReason(f);
+    String skip = Preconditions.skipReason(s, f);
     if (skip != null) {
       return Verdict.skipped(skip);
     }

@@ -1,13 +1,25 @@
 package dev.opcheck4j.checks.gradcheck;
 
+import dev.opcheck4j.checks.Subject;
+
 /** Why a gradient check cannot say anything about an example, or null when it can. */
 final class Preconditions {
   private Preconditions() {}
 
-  static String skipReason(GradFunction f) {
-    if (!f.hasInputs()) {
-      return "no floating-point input requires grad in this example (set \"requires_grad\": true)";
+  /**
+   * An op with no autograd on the device is named as the reason before the example is: marking its
+   * inputs would not help (the output would not require grad), and coverage shows this reason.
+   */
+  static String skipReason(Subject s, GradFunction f) {
+    if (f.hasInputs()) {
+      return null;
     }
-    return null;
+    if (!s.op().table().hasAutograd(s.device())) {
+      return s.spec().differentiable()
+          ? "the op has no Autograd or CompositeImplicitAutograd kernel for " + s.device().label()
+              + ": gradients stop at it (see autograd.differentiable)"
+          : "the spec declares the op non-differentiable (\"differentiable\": false)";
+    }
+    return "no floating-point input requires grad in this example (set \"requires_grad\": true)";
   }
 }

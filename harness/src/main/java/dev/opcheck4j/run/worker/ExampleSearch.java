@@ -17,7 +17,8 @@ import java.util.TreeMap;
 
 /**
  * Finds an example for an op that has none: candidates synthesized from its schema (pure Java), in
- * a fixed order from the seed, until the CPU kernel accepts one. No silent pass: when none is found,
+ * a fixed order from the seed, until the CPU kernel accepts one; an op that can carry gradients gets
+ * floating-point inputs that require grad. No silent pass: when none is found,
  * the note says why, and {@code generate.examples} fails with it.
  */
 public final class ExampleSearch {
@@ -40,7 +41,8 @@ public final class ExampleSearch {
   }
 
   public static Found search(OpLibrary library, Operator op, long seed) {
-    ExampleSynthesizer synth = new ExampleSynthesizer(op.schema(), op.name() + " synthesized");
+    boolean gradients = op.table().carriesGradients();
+    ExampleSynthesizer synth = new ExampleSynthesizer(op.schema(), op.name() + " synthesized", gradients);
     Optional<String> unsupported = synth.unsupported();
     if (unsupported.isPresent()) {
       return new Found(Optional.empty(), "no example can be synthesized: " + unsupported.get());
@@ -54,7 +56,8 @@ public final class ExampleSearch {
         var bound = Materializer.bind(op, candidate, Device.CPU, seed);
         OpCall.call(s, bound);
         return new Found(Optional.of(candidate), "synthesized from the schema: candidate " + k + " of " + CANDIDATES
-            + " the cpu kernel accepted (" + bound.description() + ")");
+            + " the cpu kernel accepted (" + bound.description() + ")" + (gradients
+            ? "; floating-point inputs require grad: the op has an autograd kernel" : ""));
       } catch (ExampleException e) {
         messages.merge("cannot be made: " + e.getMessage(), 1, Integer::sum);
       } catch (OpCall.KernelError e) {
