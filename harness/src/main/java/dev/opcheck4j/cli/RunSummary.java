@@ -45,24 +45,45 @@ final class RunSummary {
     if (dir == null) {
       return;
     }
+    List<ReportFormat> formats = new ArrayList<>();
+    ServiceLoader.load(ReportFormat.class).forEach(formats::add);
+    if (formats.isEmpty()) {
+      throw new IllegalStateException("no report formats on the classpath (opcheck4j-reports missing)");
+    }
+    writeReports(report, dir, out, formats);
+  }
+
+  /**
+   * Writes every format, or, when one fails midway, discards that format's cut-off file and the
+   * earlier run's files of the formats not yet written: every report left in {@code dir} is whole and
+   * of this run, and the one line says which were not written.
+   */
+  static void writeReports(RunReport report, Path dir, PrintStream out, List<ReportFormat> formats)
+      throws IOException, UsageException {
     Files.createDirectories(dir);
-    boolean any = false;
-    for (ReportFormat format : ServiceLoader.load(ReportFormat.class)) {
+    for (int i = 0; i < formats.size(); i++) {
+      ReportFormat format = formats.get(i);
       Path written;
       try {
         written = format.write(report, dir);
       } catch (IOException e) {
+        List<String> missing = new ArrayList<>();
+        for (ReportFormat left : formats.subList(i, formats.size())) {
+          try {
+            left.discard(dir);
+          } catch (IOException ignored) {
+            // the write's failure is the one to report; a file that cannot be deleted stays as it was
+          }
+          missing.add(left.name());
+        }
         if (e.getMessage() != null && e.getMessage().contains("No space left on device")) {
           throw new UsageException("report dir: no space left on device while writing the " + format.name()
-              + " report; the results are in " + dir.resolve(ResultsFile.NAME) + " (complete lines)");
+              + " report; no " + String.join(", ", missing) + " report was written (nothing cut off is left); the results are in "
+              + dir.resolve(ResultsFile.NAME) + " (complete lines)");
         }
         throw e;
       }
       out.println("report (" + format.name() + "): " + written);
-      any = true;
-    }
-    if (!any) {
-      throw new IllegalStateException("no report formats on the classpath (opcheck4j-reports missing)");
     }
   }
 

@@ -301,6 +301,11 @@ public final class OpCheckEngine implements TestEngine {
       try {
         System.out.println("opcheck4j: report (" + format.name() + "): " + format.write(report, dir).toAbsolutePath());
       } catch (Exception e) {
+        try {
+          format.discard(dir); // a cut-off report would be read as a whole one
+        } catch (Exception ignored) {
+          // the write's failure is the one to report
+        }
         System.out.println("opcheck4j: report (" + format.name() + ") not written: " + e);
       }
       any = true;

@@ -512,6 +512,11 @@ public final class Launcher {
             lib -> loading[0] = lib));
         current = s.worker();
         return s.info();
+      } catch (IllegalStateException e) {
+        if (stop.requested()) {
+          throw new Interruption.Stopped(); // the stop killed the worker JVM before it connected
+        }
+        throw e;
       } catch (WorkerProcess.LoadError e) {
         throw new LibraryLoadException(Path.of(loading[0] == null ? "-" : loading[0]), e.getMessage());
       } catch (KernelDeath d) {

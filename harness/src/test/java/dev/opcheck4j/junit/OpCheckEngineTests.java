@@ -133,4 +133,40 @@ class OpCheckEngineTests {
     assertEquals(List.of("schema.types (expected failure)"), names(r, e -> e.getType() == org.junit.platform.testkit.engine.EventType.FINISHED
         && e.getPayload(TestExecutionResult.class).map(x -> x.getStatus() == TestExecutionResult.Status.FAILED).orElse(false)));
   }
+
+  /** Issue 17: a spec error found when the examples are bound is the spec's failed test, and nothing passes. */
+  @Test
+  void aSpecErrorFailsTheSpecsInputTestWithItsLocationAndNoCheckPasses() throws Exception {
+    Path spec = Files.writeString(dir.resolve("typo.json"), "{\"library\": \"" + NativeOps.lib("my_ops")
+        + "\",\n \"ops\": [{\"op\": \"my_ops::mul_add\", \"examples\": [{\"args\": [\n"
+        + "  {\"tensor\": [4, 3], \"dtype\": \"fp32\"}, {\"tensor\": [4, 3]}, 0.5]}]}]}\n");
+    EngineExecutionResults r = EngineTestKit.engine(OpCheckEngine.ID).selectors(selectFile(spec.toFile()))
+        .configurationParameter("opcheck4j.reportDir", dir.resolve("reports").toString())
+        .configurationParameter("opcheck4j.checks", "schema,fake").execute();
+    Event failed = r.testEvents().failed().stream().findFirst().orElseThrow();
+    assertEquals(1, r.testEvents().failed().count(), r.testEvents().failed().stream().map(Object::toString).toList().toString());
+    assertEquals(EngineTree.INPUT_NAME, failed.getTestDescriptor().getDisplayName());
+    String message = failed.getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow().getMessage();
+    assertTrue(message.matches("(?s).*" + java.util.regex.Pattern.quote(spec.toString())
+        + ":3:\\d+: op 'my_ops::mul_add' example #1 argument 'a': unknown dtype.*"), message);
+    assertTrue(message.contains("did you mean float32?"), message);
+    assertEquals(0, r.testEvents().succeeded().count(), "no check passes on a spec that never ran");
+    assertTrue(r.testEvents().skipped().stream().allMatch(e -> e.getPayload(String.class).orElse("").startsWith("not run: ")),
+        "every check says it did not run because of the spec error");
+  }
+
+  /** Issue 18: the engine's per-spec run dir is locked like the CLI's report dir. */
+  @Test
+  void aSpecRunDirInUseByAnotherRunIsTheSpecsFailedInputTest() throws Exception {
+    Path runDir = dir.resolve("runs").resolve("my_ops.json");
+    try (dev.opcheck4j.run.ReportDirLock held = dev.opcheck4j.run.ReportDirLock.acquire(runDir, "another engine")) {
+      EngineExecutionResults r = kit("my_ops.json", "opcheck4j.checks", "schema.types").execute();
+      Event failed = r.testEvents().failed().stream().findFirst().orElseThrow();
+      assertEquals(EngineTree.INPUT_NAME, failed.getTestDescriptor().getDisplayName());
+      String message = failed.getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow().getMessage();
+      assertEquals("report dir " + runDir + " is in use by pid " + ProcessHandle.current().pid() + " (another engine); "
+          + "wait for that run to end or give another --report-dir", message);
+      assertEquals(0, r.testEvents().succeeded().count());
+    }
+  }
 }

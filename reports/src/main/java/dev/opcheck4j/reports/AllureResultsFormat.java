@@ -39,17 +39,27 @@ public final class AllureResultsFormat implements ReportFormat {
     return "allure";
   }
 
+  /** Deletes the result files in {@code allure-results}; files the user keeps there (categories, history) stay. */
+  @Override
+  public void discard(Path dir) throws IOException {
+    Path results = dir.resolve(DIR);
+    if (!Files.isDirectory(results)) {
+      return;
+    }
+    try (var old = Files.list(results)) {
+      for (Path p : old.toList()) {
+        if (p.getFileName().toString().endsWith("-result.json")) {
+          Files.delete(p);
+        }
+      }
+    }
+  }
+
   @Override
   public Path write(RunReport report, Path dir) throws IOException {
     Path results = dir.resolve(DIR);
     Files.createDirectories(results);
-    try (var old = Files.list(results)) {
-      for (Path p : old.toList()) {
-        if (p.getFileName().toString().endsWith("-result.json")) {
-          Files.delete(p); // results of an earlier run in the same folder would be mixed into this one
-        }
-      }
-    }
+    discard(dir); // results of an earlier run in the same folder would be mixed into this one
     FileSystemResultsWriter writer = new FileSystemResultsWriter(results);
     long start = report.startedAt().toEpochMilli();
     int i = 0;

@@ -38,6 +38,11 @@ public final class JsonReportFormat implements ReportFormat {
   }
 
   @Override
+  public void discard(Path dir) throws IOException {
+    Files.deleteIfExists(dir.resolve(FILE));
+  }
+
+  @Override
   public Path write(RunReport report, Path dir) throws IOException {
     Files.createDirectories(dir);
     Path file = dir.resolve(FILE);

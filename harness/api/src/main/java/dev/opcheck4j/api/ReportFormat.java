@@ -13,4 +13,10 @@ public interface ReportFormat {
 
   /** Writes the report into {@code dir} (created if missing) and returns the file written. */
   Path write(RunReport report, Path dir) throws IOException;
+
+  /**
+   * Deletes what {@link #write} leaves in {@code dir} (and nothing else), so that when a write fails
+   * midway (a full disk) no cut-off report of this format, and none of an earlier run, is left to be read.
+   */
+  void discard(Path dir) throws IOException;
 }

@@ -31,6 +31,8 @@ import java.util.function.Consumer;
  */
 public final class WorkerProcess implements Kernels {
   private static final Set<WorkerProcess> LIVE = ConcurrentHashMap.newKeySet();
+  /** Worker JVMs started but not yet connected: a stop must reach them too, not wait until they load. */
+  private static final Set<Process> LAUNCHING = ConcurrentHashMap.newKeySet();
   /** The socket dirs of workers being started: deleted at exit too, however the JVM ends. */
   private static final Set<Path> SOCKET_DIRS = ConcurrentHashMap.newKeySet();
   /** Set as the JVM exits: no worker starts after, so none outlives it. */
@@ -158,6 +160,7 @@ public final class WorkerProcess implements Kernels {
         // worker's log file, not to the console), so a caller's quieter level is not inherited
         pb.environment().remove("TORCH_CPP_LOG_LEVEL");
         Process p = pb.start();
+        LAUNCHING.add(p);
         server.configureBlocking(false);
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
@@ -169,6 +172,7 @@ public final class WorkerProcess implements Kernels {
               w.archiveTmp = cds.writing();
             }
             LIVE.add(w);
+            LAUNCHING.remove(p); // after joining LIVE, so terminateAll finds it in one set or the other
             if (exiting) {
               w.kill();
               throw new IllegalStateException("no worker starts while the JVM exits");
@@ -177,6 +181,7 @@ public final class WorkerProcess implements Kernels {
           }
           if (!p.isAlive() || System.nanoTime() > until) {
             p.destroyForcibly();
+            LAUNCHING.remove(p);
             if (cds.writing() != null) {
               archive.get().abandoned(cds.writing());
             }
@@ -213,6 +218,7 @@ public final class WorkerProcess implements Kernels {
    * to find them dead (the run was interrupted).
    */
   public static void terminateAll() {
+    LAUNCHING.forEach(Process::destroyForcibly);
     LIVE.forEach(WorkerProcess::terminate);
   }
 

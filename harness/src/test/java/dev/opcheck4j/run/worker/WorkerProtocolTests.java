@@ -125,4 +125,26 @@ class WorkerProtocolTests {
     worker.close();
     assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "worker " + pid + " still runs");
   }
+
+  /** Issue 18: a stop reaches a worker JVM that is still starting, instead of waiting for it to load libtorch. */
+  @Test
+  void terminateAllReachesAWorkerThatIsStillStarting() throws Exception {
+    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of());
+    Path log = dir.resolve("worker-7.log");
+    var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return WorkerProcess.start(dir, 7, init, DEADLINE, lib -> {});
+      } catch (Exception e) {
+        throw new java.util.concurrent.CompletionException(e);
+      }
+    });
+    while (!java.nio.file.Files.exists(log) && !result.isDone()) {
+      Thread.sleep(1);
+    }
+    Thread.sleep(20); // the JVM was started (its log exists) and takes far longer than this to connect
+    WorkerProcess.terminateAll();
+    var e = assertThrows(java.util.concurrent.CompletionException.class, result::join);
+    assertTrue(e.getCause() instanceof IllegalStateException && e.getCause().getMessage().startsWith("the worker JVM did not start"),
+        e.getCause().toString());
+  }
 }
