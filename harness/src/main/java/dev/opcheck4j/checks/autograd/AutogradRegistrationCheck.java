@@ -31,28 +31,20 @@ public final class AutogradRegistrationCheck extends CheckBase implements Device
   @Override
   public Verdict evaluateDevice(Subject s) throws Exception {
     DispatchTable table = s.op().table();
-    var autograd = table.autogradKernel(s.device());
-    if (autograd.isPresent()) {
-      return Verdict.passed(Fact.of("kernel", table.describe(autograd.get())));
-    }
-    GradProbe probe;
-    try {
-      probe = GradProbe.of(s);
-    } catch (GradProbe.Unavailable e) {
-      return Verdict.skipped(e.getMessage());
-    }
-    for (OpCall.Output o : probe.returned()) {
-      if (o.tensor().requires_grad()) {
-        return Verdict.failed(Finding.of(
-            "no output requires grad unless autograd is registered at Autograd/" + s.device().autogradKey(),
-            o.label() + " requires grad although the op has kernels only at " + String.join(", ", table.keys())
-                + ": autograd registered at a backend key (differentiable aten calls inside the kernel)",
-            "register the backward at the Autograd key, or implement the op as CompositeImplicitAutograd"
-                + " from differentiable aten ops; a backend kernel must not record autograd history",
-            new Cause.Contract("autograd at a backend key", o.label())), probe.example());
+    return GradProbe.judge(s, probe -> {
+      for (OpCall.Output o : probe.returned()) {
+        if (o.tensor().requires_grad()) {
+          return Verdict.failed(Finding.of(
+              "no output requires grad unless autograd is registered at Autograd/" + s.device().autogradKey(),
+              o.label() + " requires grad although the op has kernels only at " + String.join(", ", table.keys())
+                  + ": autograd registered at a backend key (differentiable aten calls inside the kernel)",
+              "register the backward at the Autograd key, or implement the op as CompositeImplicitAutograd"
+                  + " from differentiable aten ops; a backend kernel must not record autograd history",
+              new Cause.Contract("autograd at a backend key", o.label())), probe.example());
+        }
       }
-    }
-    return Verdict.passed(Fact.of("probe", "no output requires grad with inputs "
-        + String.join(", ", probe.inputs()) + " requiring grad (no autograd kernel, none recorded)"), probe.example());
+      return Verdict.passed(Fact.of("probe", "no output requires grad with inputs "
+          + String.join(", ", probe.inputs()) + " requiring grad (no autograd kernel, none recorded)"), probe.example());
+    });
   }
 }

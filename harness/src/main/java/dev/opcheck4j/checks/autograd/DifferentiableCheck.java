@@ -33,27 +33,19 @@ public final class DifferentiableCheck extends CheckBase implements DeviceCheck 
       return Verdict.skipped("the spec declares the op non-differentiable (\"differentiable\": false)");
     }
     DispatchTable table = s.op().table();
-    var autograd = table.autogradKernel(s.device());
-    if (autograd.isPresent()) {
-      return Verdict.passed(Fact.of("kernel", table.describe(autograd.get())));
-    }
-    GradProbe probe;
-    try {
-      probe = GradProbe.of(s);
-    } catch (GradProbe.Unavailable e) {
-      return Verdict.skipped(e.getMessage());
-    }
-    for (OpCall.Output o : probe.observed()) {
-      if (o.tensor().is_floating_point() && !o.tensor().requires_grad()) {
-        return Verdict.failed(Finding.of(
-            "gradients flow from " + o.label() + " back to " + String.join(", ", probe.inputs()),
-            "gradients stop at this op: " + o.label() + " does not require grad although '" + probe.inputs().get(0)
-                + "' does (kernels only at " + String.join(", ", table.keys()) + ")",
-            "register an Autograd kernel (or implement the op as CompositeImplicitAutograd), or declare it"
-                + " non-differentiable in the spec: \"differentiable\": false",
-            new Cause.Contract("gradients stop", o.label())), probe.example());
+    return GradProbe.judge(s, probe -> {
+      for (OpCall.Output o : probe.observed()) {
+        if (o.tensor().is_floating_point() && !o.tensor().requires_grad()) {
+          return Verdict.failed(Finding.of(
+              "gradients flow from " + o.label() + " back to " + String.join(", ", probe.inputs()),
+              "gradients stop at this op: " + o.label() + " does not require grad although '" + probe.inputs().get(0)
+                  + "' does (kernels only at " + String.join(", ", table.keys()) + ")",
+              "register an Autograd kernel (or implement the op as CompositeImplicitAutograd), or declare it"
+                  + " non-differentiable in the spec: \"differentiable\": false",
+              new Cause.Contract("gradients stop", o.label())), probe.example());
+        }
       }
-    }
-    return Verdict.passed(Fact.of("outputs", "no floating-point output that could stop gradients"), probe.example());
+      return Verdict.passed(Fact.of("outputs", "no floating-point output that could stop gradients"), probe.example());
+    });
   }
 }

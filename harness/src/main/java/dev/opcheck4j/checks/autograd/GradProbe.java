@@ -3,11 +3,14 @@ package dev.opcheck4j.checks.autograd;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.torch.DispatchTable;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.GradientInputs;
 import dev.opcheck4j.spec.Example;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * One call of an op on one device with inputs that require grad, as opcheck's {@code
@@ -27,6 +30,23 @@ record GradProbe(List<String> inputs, List<OpCall.Output> returned, List<OpCall.
   static final class Unavailable extends Exception {
     Unavailable(String reason) {
       super(reason);
+    }
+  }
+
+  /**
+   * Passed when the op has autograd on the device (nothing to probe), skipped when no probe can be
+   * made, else what {@code judge} makes of the probe.
+   */
+  static Verdict judge(Subject s, Function<GradProbe, Verdict> judge) throws Exception {
+    DispatchTable table = s.op().table();
+    var autograd = table.autogradKernel(s.device());
+    if (autograd.isPresent()) {
+      return Verdict.passed(Fact.of("kernel", table.describe(autograd.get())));
+    }
+    try {
+      return judge.apply(of(s));
+    } catch (Unavailable e) {
+      return Verdict.skipped(e.getMessage());
     }
   }
 
