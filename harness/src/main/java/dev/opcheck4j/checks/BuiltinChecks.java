@@ -21,6 +21,7 @@ import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
 import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
 import dev.opcheck4j.checks.noncontiguous.RejectedLayoutCheck;
+import dev.opcheck4j.checks.reference.ReferenceValuesCheck;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.DeviceKernelCheck;
@@ -69,6 +70,7 @@ public final class BuiltinChecks {
           new GradOutputCheck(),
           new DeterminismCheck(),
           new NoncontiguousCheck(),
+          new ReferenceValuesCheck(),
           new ScriptCallCheck(),
           new ScriptRoundtripCheck(),
           new RejectedLayoutCheck(),

@@ -49,6 +49,15 @@ public sealed interface Check
     return true;
   }
 
+  /**
+   * Why the check has nothing to say about an op whose spec entry is {@code spec}, when it needs
+   * something the entry does not declare (a reference, say); empty when it can run. The runner then
+   * says Skipped with this reason, without starting a unit.
+   */
+  default java.util.Optional<String> missingFrom(dev.opcheck4j.spec.OpSpec spec) {
+    return java.util.Optional.empty();
+  }
+
   /** The family: the part of the id before the first dot (the whole id when it has none). */
   default String family() {
     return info().family();

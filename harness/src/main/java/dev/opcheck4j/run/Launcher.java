@@ -136,7 +136,10 @@ public final class Launcher {
             : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
         targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, new SeverityPolicy(strict.get(i))));
       }
-      List<String> specErrors = Preflight.errors(targets);
+      List<String> specErrors = new ArrayList<>(Preflight.errors(targets));
+      if (specErrors.isEmpty()) {
+        specErrors.addAll(Preflight.referenceErrors(targets, first, request.timeout()));
+      }
       if (!specErrors.isEmpty()) {
         throw new SpecException(specErrors);
       }

@@ -286,6 +286,10 @@ public final class Runner {
     if (why.isPresent()) {
       return Verdict.skipped(dev.opcheck4j.api.Coverage.SPEC_SKIP + why.get());
     }
+    var missing = check.missingFrom(spec);
+    if (missing.isPresent()) {
+      return Verdict.skipped(missing.get());
+    }
     if (device == Device.CUDA && !cudaAvailable) {
       return Verdict.skipped("no CUDA device in this process (torch.cuda_is_available() is false)");
     }

@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param timeout the op's deadline for one unit of work, when the spec gives one (else the run's)
  * @param require check families that must run on this op (the spec's top-level and the entry's own
  *     {@code "require"}); never null
+ * @param reference what the op should compute ({@code "reference"}), when the spec says
  */
 public record OpSpec(
     String op,
@@ -35,13 +36,22 @@ public record OpSpec(
     Domain domain,
     String synthesis,
     Optional<Duration> timeout,
-    List<String> require) {
+    List<String> require,
+    Optional<Reference> reference) {
 
   public OpSpec {
     require = List.copyOf(require);
     devices = List.copyOf(devices);
     skips = Map.copyOf(skips);
     examples = List.copyOf(examples);
+  }
+
+  /** An entry with no reference. */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain, String synthesis,
+      Optional<Duration> timeout, List<String> require) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, require,
+        Optional.empty());
   }
 
   /** An entry that requires no family. */
@@ -82,14 +92,16 @@ public record OpSpec(
 
   /** The same entry with these synthesized examples (possibly none), and what the search found. */
   public OpSpec synthesized(List<Example> found, String note) {
-    return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note, timeout, require);
+    return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note, timeout, require,
+        reference);
   }
 
   /** The same entry, also requiring these families (the spec's top-level {@code "require"}). */
   public OpSpec requiring(List<String> families) {
     List<String> all = new java.util.ArrayList<>(families);
     require.stream().filter(f -> !all.contains(f)).forEach(all::add);
-    return new OpSpec(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, all);
+    return new OpSpec(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, all,
+        reference);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

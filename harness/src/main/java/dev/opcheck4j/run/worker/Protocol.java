@@ -29,7 +29,7 @@ public final class Protocol {
    * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
    * {@code protocol} and {@link Mismatch} keep theirs, so that two versions can tell they differ.
    */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   private Protocol() {}
 
@@ -93,7 +93,7 @@ public final class Protocol {
    *
    * @param <A> the kind of answer
    */
-  public sealed interface Unit<A extends Answer> permits OpUnit, Synthesize, LoadModel, Forward {
+  public sealed interface Unit<A extends Answer> permits OpUnit, Synthesize, CompileReference, LoadModel, Forward {
     /** The class of this unit's answers. */
     Class<A> answers();
 
@@ -176,6 +176,24 @@ public final class Protocol {
     }
   }
 
+  /**
+   * Compiles the spec's {@code "reference"} of {@code op} against its schema, before the run: {@link
+   * ReferenceCompiled} says what is wrong with it, if anything.
+   *
+   * @param target index of the op's library in {@link Init#targets()}
+   */
+  public record CompileReference(int target, String op) implements Unit<ReferenceCompiled> {
+    @Override
+    public Class<ReferenceCompiled> answers() {
+      return ReferenceCompiled.class;
+    }
+
+    @Override
+    public ReferenceCompiled failed(String error) {
+      return new ReferenceCompiled(List.of("compiling the reference failed in the worker: " + error));
+    }
+  }
+
   /** Loads the TorchScript model in {@code file} and keeps it for the {@link Forward} units that follow. */
   public record LoadModel(Path file) implements Unit<ModelLoaded> {
     @Override
@@ -213,7 +231,8 @@ public final class Protocol {
   }
 
   /** What a unit gave. */
-  public sealed interface Answer permits Checked, Acceptance, Binding, Synthesized, ModelLoaded, Forwarded {}
+  public sealed interface Answer
+      permits Checked, Acceptance, Binding, Synthesized, ReferenceCompiled, ModelLoaded, Forwarded {}
 
   /** A check's verdict ({@link Evaluate}, {@link OnRejected}). */
   public record Checked(Verdict verdict) implements Answer {}
@@ -250,6 +269,17 @@ public final class Protocol {
 
   /** What the search for an example found ({@link Synthesize}). */
   public record Synthesized(ExampleSearch.Found found) implements Answer {}
+
+  /**
+   * What is wrong with a spec's reference ({@link CompileReference}).
+   *
+   * @param problems one located line each ({@code file:line:column: ...}); empty when it compiles and fits the op
+   */
+  public record ReferenceCompiled(List<String> problems) implements Answer {
+    public ReferenceCompiled {
+      problems = List.copyOf(problems);
+    }
+  }
 
   /** The model's call sites and forward parameters, or why it did not load ({@link LoadModel}). */
   public record ModelLoaded(ModelInfo info) implements Answer {}

@@ -18,6 +18,7 @@ import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.OpLibrary;
 import dev.opcheck4j.torch.Operator;
+import dev.opcheck4j.torch.ReferenceFunction;
 import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.UnknownOpException;
 import java.util.ArrayList;
@@ -93,6 +94,11 @@ public final class UnitRunner {
         return new Protocol.Synthesized(ExampleSearch.search(lib, op, s.seed()));
       }
     }
+    if (unit instanceof Protocol.CompileReference c) {
+      try (PointerScope scope = new PointerScope()) {
+        return compileReference(c);
+      }
+    }
     Protocol.OpUnit<?> u = (Protocol.OpUnit<?>) unit;
     Subject subject = subject(u.on());
     try (PointerScope scope = new PointerScope()) {
@@ -113,6 +119,21 @@ public final class UnitRunner {
     OpSpec spec = on.spec() != null ? on.spec() : on.op() == null ? OpSpec.bare(String.join("|", lib.namespaces()) + "::*")
         : specs.get(on.target()).getOrDefault(on.op(), OpSpec.bare(on.op()));
     return new Subject(lib, op, spec, on.device(), on.example(), on.seed());
+  }
+
+  private Protocol.ReferenceCompiled compileReference(Protocol.CompileReference c) {
+    OpSpec spec = specs.get(c.target()).get(c.op());
+    if (spec == null || spec.reference().isEmpty()) {
+      return new Protocol.ReferenceCompiled(List.of());
+    }
+    var reference = spec.reference().get();
+    try {
+      ReferenceFunction.compile(operator(libraries.get(c.target()), c.op()).schema(), reference);
+      return new Protocol.ReferenceCompiled(List.of());
+    } catch (ReferenceFunction.Invalid e) {
+      return new Protocol.ReferenceCompiled(List.of(reference.location() + ": op '" + c.op() + "' \"reference\" "
+          + e.getMessage()));
+    }
   }
 
   private static Check check(String id) {
