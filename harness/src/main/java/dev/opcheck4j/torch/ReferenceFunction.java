@@ -68,16 +68,14 @@ public final class ReferenceFunction {
     try {
       unit = torch.compile(source);
     } catch (RuntimeException e) {
-      String first = NativeStrings.firstLine(e.getMessage()).strip();
-      if (first.endsWith(":")) {
-        first = first.substring(0, first.length() - 1);
-      }
-      Matcher m = UNDEFINED.matcher(first);
+      String message = String.valueOf(e.getMessage());
+      Matcher m = UNDEFINED.matcher(message);
       if (m.find() && !names.contains(m.group(1))) {
         throw new Invalid("names '" + m.group(1) + "', which is no argument of " + schema.qualifiedName()
             + " (its arguments: " + String.join(", ", names) + ")");
       }
-      throw new Invalid("does not compile as TorchScript: " + first);
+      String first = message.lines().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse(message);
+      throw new Invalid("does not compile as TorchScript: " + (first.endsWith(":") ? first.substring(0, first.length() - 1) : first));
     }
     Function function = find(unit);
     FunctionSchema fs = function.getSchema();
