@@ -58,6 +58,15 @@ public sealed interface Check
     return java.util.Optional.empty();
   }
 
+  /**
+   * Whether the check means anything in a run with {@code baseline} ({@code check --baseline}; null
+   * when the run has none). A check that does not gives no result at all, as on a device it does
+   * not apply to.
+   */
+  default boolean appliesWith(dev.opcheck4j.torch.SchemaBaseline baseline) {
+    return true;
+  }
+
   /** The family: the part of the id before the first dot (the whole id when it has none). */
   default String family() {
     return info().family();

@@ -57,8 +57,11 @@ public final class ValueComparison {
               + TensorSpec.dtypeName(expected.scalar_type()), List.of()));
     }
     OpSpec.Tolerance tol = tolerance.orElse(NoncontiguousCheck.defaultTolerance(expected.scalar_type()));
-    double[] e = TensorCopies.doubles(expected);
-    double[] a = TensorCopies.doubles(actual);
+    return compare(label, es, TensorCopies.doubles(expected), TensorCopies.doubles(actual), tol);
+  }
+
+  /** Compares the elements {@code a} of a tensor of sizes {@code shape} with {@code e}, of the same count. */
+  public static Optional<Mismatch> compare(String label, long[] shape, double[] e, double[] a, OpSpec.Tolerance tol) {
     int differing = 0;
     int first = -1;
     double maxAbs = 0;
@@ -80,7 +83,7 @@ public final class ValueComparison {
     if (differing == 0) {
       return Optional.empty();
     }
-    String at = TensorText.index(es, first);
+    String at = TensorText.index(shape, first);
     return Optional.of(new Mismatch(new Cause.ValueMismatch(label),
         label + ": " + differing + " of " + e.length + " elements differ beyond atol " + tol.atol() + ", rtol " + tol.rtol(),
         List.of(Fact.of("max abs error", maxAbs),

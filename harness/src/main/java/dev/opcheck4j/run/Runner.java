@@ -157,6 +157,9 @@ public final class Runner {
     List<Device> devices = devicesFor(spec);
     Map<Example, String> invalid = validate(op, spec, units);
     for (Check check : plan.checks()) {
+      if (!check.appliesWith(plan.baseline())) {
+        continue;
+      }
       switch (check.scope()) {
         case LIBRARY, GENERATED, SUPERVISOR, RESULTS -> {}
         case OP -> once(units, spec, op, check, null, null, seen, sink);

@@ -38,8 +38,15 @@ public final class Protocol {
    *
    * @param targets one per target of the run, library paths resolved
    * @param ops the op filter of the run
+   * @param baseline the run's baseline file ({@code check --baseline}), whose recorded outputs the worker
+   *     reads; null when the run has none
    */
-  public record Init(List<RunRequest.Target> targets, List<String> ops) {}
+  public record Init(List<RunRequest.Target> targets, List<String> ops, Path baseline) {
+    /** A run without a baseline. */
+    public Init(List<RunRequest.Target> targets, List<String> ops) {
+      this(targets, ops, null);
+    }
+  }
 
   /** Parent to worker. */
   public sealed interface Request permits Start, Run, Stop {}
@@ -106,7 +113,7 @@ public final class Protocol {
    *
    * @param <A> the kind of answer
    */
-  public sealed interface OpUnit<A extends Answer> extends Unit<A> permits CheckUnit, Accepts, Bind {
+  public sealed interface OpUnit<A extends Answer> extends Unit<A> permits CheckUnit, Accepts, Bind, RecordOutputs {
     /** What it runs on. */
     On on();
   }
@@ -156,6 +163,20 @@ public final class Protocol {
     @Override
     public Binding failed(String error) {
       return new Unbindable(error);
+    }
+  }
+
+  /** Calls the op on {@code on}'s example and answers what it gave, as a value baseline records it. */
+  public record RecordOutputs(On on) implements OpUnit<OutputsRecorded> {
+    @Override
+    public Class<OutputsRecorded> answers() {
+      return OutputsRecorded.class;
+    }
+
+    @Override
+    public OutputsRecorded failed(String error) {
+      return new OutputsRecorded(new dev.opcheck4j.torch.ValueBaseline.Recorded(on.op(),
+          on.example() == null ? "-" : on.example().ref(), on.seed(), List.of(), error));
     }
   }
 
@@ -232,7 +253,7 @@ public final class Protocol {
 
   /** What a unit gave. */
   public sealed interface Answer
-      permits Checked, Acceptance, Binding, Synthesized, ReferenceCompiled, ModelLoaded, Forwarded {}
+      permits Checked, Acceptance, Binding, Synthesized, ReferenceCompiled, OutputsRecorded, ModelLoaded, Forwarded {}
 
   /** A check's verdict ({@link Evaluate}, {@link OnRejected}). */
   public record Checked(Verdict verdict) implements Answer {}
@@ -280,6 +301,9 @@ public final class Protocol {
       problems = List.copyOf(problems);
     }
   }
+
+  /** What the op gave on an example ({@link RecordOutputs}). */
+  public record OutputsRecorded(dev.opcheck4j.torch.ValueBaseline.Recorded recorded) implements Answer {}
 
   /** The model's call sites and forward parameters, or why it did not load ({@link LoadModel}). */
   public record ModelLoaded(ModelInfo info) implements Answer {}

@@ -19,6 +19,9 @@ import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.OpLibrary;
 import dev.opcheck4j.torch.Operator;
 import dev.opcheck4j.torch.ReferenceFunction;
+import dev.opcheck4j.torch.SchemaBaseline;
+import dev.opcheck4j.torch.ValueBaseline;
+import dev.opcheck4j.checks.baseline.BaselineValuesCheck;
 import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.UnknownOpException;
 import java.util.ArrayList;
@@ -39,9 +42,12 @@ public final class UnitRunner {
   private final List<Map<String, OpSpec>> specs;
   private final Map<String, Operator> operators = new HashMap<>();
   private final ModelUnits models = new ModelUnits();
+  private final ValueBaseline recorded;
 
-  private UnitRunner(TorchRuntime runtime, List<OpLibrary> libraries, List<Map<String, OpSpec>> specs) {
+  private UnitRunner(TorchRuntime runtime, List<OpLibrary> libraries, List<Map<String, OpSpec>> specs,
+      ValueBaseline recorded) {
     this.runtime = runtime;
+    this.recorded = recorded;
     this.libraries = libraries;
     this.specs = specs;
   }
@@ -63,7 +69,24 @@ public final class UnitRunner {
       }
       specs.add(byName);
     }
-    return new UnitRunner(runtime, libs, specs);
+    return new UnitRunner(runtime, libs, specs, recorded(init.baseline()));
+  }
+
+  /** The outputs the run's baseline recorded, from the side file it names; null when it names none. */
+  private static ValueBaseline recorded(java.nio.file.Path baseline) throws SpecException {
+    if (baseline == null) {
+      return null;
+    }
+    try {
+      SchemaBaseline b = SchemaBaseline.read(baseline);
+      if (b.values() == null) {
+        return null;
+      }
+      java.nio.file.Path side = baseline.toAbsolutePath().resolveSibling(b.values());
+      return Wire.read(java.nio.file.Files.readString(side), ValueBaseline.class);
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new SpecException(baseline.toString(), "its recorded outputs cannot be read: " + e.getMessage());
+    }
   }
 
   public WorkerInfo info() {
@@ -108,6 +131,9 @@ public final class UnitRunner {
       if (u instanceof Protocol.OnRejected r) {
         return new Protocol.Checked(onRejected(check(r.check()), subject, r.rejected()));
       }
+      if (u instanceof Protocol.RecordOutputs) {
+        return new Protocol.OutputsRecorded(record(subject));
+      }
       return u instanceof Protocol.Accepts ? accepts(subject) : bind(subject);
     }
   }
@@ -118,7 +144,21 @@ public final class UnitRunner {
     Operator op = on.op() == null ? null : operator(lib, on.op());
     OpSpec spec = on.spec() != null ? on.spec() : on.op() == null ? OpSpec.bare(String.join("|", lib.namespaces()) + "::*")
         : specs.get(on.target()).getOrDefault(on.op(), OpSpec.bare(on.op()));
-    return new Subject(lib, op, spec, on.device(), on.example(), on.seed());
+    ValueBaseline.Recorded then = recorded == null || on.example() == null || on.op() == null ? null
+        : recorded.find(on.op(), on.example().ref()).orElse(null);
+    return new Subject(lib, op, spec, on.device(), on.example(), on.seed(), then);
+  }
+
+  private static ValueBaseline.Recorded record(Subject s) {
+    String ref = s.example().ref();
+    try {
+      var ex = Materializer.bind(s.op(), s.example(), s.device(), s.seed());
+      return new ValueBaseline.Recorded(s.op().name(), ref, s.seed(), BaselineValuesCheck.record(s, ex, OpCall.call(s, ex)), null);
+    } catch (ExampleException e) {
+      return new ValueBaseline.Recorded(s.op().name(), ref, s.seed(), List.of(), "cannot be materialized: " + e.getMessage());
+    } catch (OpCall.KernelError e) {
+      return new ValueBaseline.Recorded(s.op().name(), ref, s.seed(), List.of(), e.getMessage());
+    }
   }
 
   private Protocol.ReferenceCompiled compileReference(Protocol.CompileReference c) {
