@@ -270,6 +270,10 @@ public final class Runner {
       v = units.stopped().orElse(null);
     }
     if (v == null) {
+      // the spec declares nothing for it to check: no unit to start
+      v = check.missingFrom(spec).map(Verdict::skipped).orElse(null);
+    }
+    if (v == null) {
       // a unit starts only when it runs: a check that cannot run is skipped, never started
       started(sink, op.name(), check, device, example);
       try {
@@ -288,10 +292,6 @@ public final class Runner {
     var why = spec.skipReason(check.id());
     if (why.isPresent()) {
       return Verdict.skipped(dev.opcheck4j.api.Coverage.SPEC_SKIP + why.get());
-    }
-    var missing = check.missingFrom(spec);
-    if (missing.isPresent()) {
-      return Verdict.skipped(missing.get());
     }
     if (device == Device.CUDA && !cudaAvailable) {
       return Verdict.skipped("no CUDA device in this process (torch.cuda_is_available() is false)");
