@@ -22,6 +22,8 @@ import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
 import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
 import dev.opcheck4j.checks.noncontiguous.RejectedLayoutCheck;
+import dev.opcheck4j.checks.reference.ReferenceValuesCheck;
+import dev.opcheck4j.checks.baseline.BaselineValuesCheck;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.DeviceKernelCheck;
@@ -71,6 +73,8 @@ public final class BuiltinChecks {
           new GradOutputCheck(),
           new DeterminismCheck(),
           new NoncontiguousCheck(),
+          new ReferenceValuesCheck(),
+          new BaselineValuesCheck(),
           new ScriptCallCheck(),
           new ScriptRoundtripCheck(),
           new RejectedLayoutCheck(),

@@ -49,6 +49,24 @@ public sealed interface Check
     return true;
   }
 
+  /**
+   * Why the check has nothing to say about an op whose spec entry is {@code spec}, when it needs
+   * something the entry does not declare (a reference, say); empty when it can run. The runner then
+   * says Skipped with this reason, without starting a unit.
+   */
+  default java.util.Optional<String> missingFrom(dev.opcheck4j.spec.OpSpec spec) {
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * Whether the check means anything in a run with {@code baseline} ({@code check --baseline}; null
+   * when the run has none). A check that does not gives no result at all, as on a device it does
+   * not apply to.
+   */
+  default boolean appliesWith(dev.opcheck4j.torch.SchemaBaseline baseline) {
+    return true;
+  }
+
   /** The family: the part of the id before the first dot (the whole id when it has none). */
   default String family() {
     return info().family();

@@ -24,6 +24,8 @@ import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.torch.SchemaBaseline;
+import dev.opcheck4j.torch.ValueBaseline;
+import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
@@ -111,7 +113,8 @@ public final class Launcher {
     // a run that never starts (a library that does not load, a spec error) leaves no report dir behind
     boolean dirExisted = request.reportDir() != null && Files.exists(dir);
     boolean ran = false;
-    Protocol.Init init = new Protocol.Init(resolved, request.ops());
+    Protocol.Init init = new Protocol.Init(resolved, request.ops(),
+        request.baseline() == null ? null : request.baseline().toAbsolutePath());
     int jobs = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
     List<Slot> slots = new ArrayList<>();
     // every worker of the process, including one still loading its libraries
@@ -136,7 +139,10 @@ public final class Launcher {
             : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
         targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, new SeverityPolicy(strict.get(i))));
       }
-      List<String> specErrors = Preflight.errors(targets);
+      List<String> specErrors = new ArrayList<>(Preflight.errors(targets));
+      if (specErrors.isEmpty()) {
+        specErrors.addAll(Preflight.referenceErrors(targets, first, request.timeout()));
+      }
       if (!specErrors.isEmpty()) {
         throw new SpecException(specErrors);
       }
@@ -240,6 +246,48 @@ public final class Launcher {
       List<SchemaBaseline.Entry> entries = lib.ops().stream().map(op -> new SchemaBaseline.Entry(op.name(),
           op.schema().toString(), op.dispatchKeys().stream().sorted().distinct().toList(), op.tags())).toList();
       return new SchemaBaseline(SchemaBaseline.FORMAT, lib.path().getFileName().toString(), info.torchVersion(), entries);
+    });
+  }
+
+  /**
+   * A baseline recorded with a spec: the schemas of its library, and what each op gave on each of the
+   * spec's examples on the cpu ({@code ./opcheck baseline --spec}).
+   *
+   * @param schemas the schema baseline, its {@code values} not yet named
+   * @param values the recorded outputs
+   */
+  public record Recording(SchemaBaseline schemas, ValueBaseline values) {}
+
+  /**
+   * Records the schemas of {@code spec}'s library ({@code library} when not null) and the outputs of
+   * every op of the spec on each of its examples on the cpu, their tensors drawn from {@code seed}.
+   *
+   * @throws LibraryLoadException when the library cannot be loaded, or crashes while loading
+   * @throws SpecException when the spec is invalid, or an example does not fit its op
+   */
+  public static Recording record(Path spec, Path library, long seed) throws LibraryLoadException, SpecException {
+    SpecFile file = SpecReader.read(spec, Preflight.checkNames());
+    Path lib = library != null ? library : file.library();
+    return inOneWorker(List.of(lib), (info, slot) -> {
+      LibraryInfo li = info.libraries().get(0);
+      List<SchemaBaseline.Entry> entries = li.ops().stream().map(op -> new SchemaBaseline.Entry(op.name(),
+          op.schema().toString(), op.dispatchKeys().stream().sorted().distinct().toList(), op.tags())).toList();
+      List<ValueBaseline.Recorded> recorded = new ArrayList<>();
+      for (OpSpec op : file.ops()) {
+        if (li.op(op.op()).isEmpty()) {
+          continue;
+        }
+        for (Example ex : op.examples()) {
+          Protocol.On on = new Protocol.On(0, op.op(), Device.CPU, ex, seed, op);
+          try {
+            recorded.add(slot.run(new Protocol.RecordOutputs(on), slot.request.timeout()).recorded());
+          } catch (KernelDeath d) {
+            recorded.add(new ValueBaseline.Recorded(op.op(), ex.ref(), seed, List.of(), "the worker died: " + d.getMessage()));
+          }
+        }
+      }
+      return new Recording(new SchemaBaseline(SchemaBaseline.FORMAT, li.path().getFileName().toString(),
+          info.torchVersion(), entries), new ValueBaseline(ValueBaseline.FORMAT, seed, recorded));
     });
   }
 

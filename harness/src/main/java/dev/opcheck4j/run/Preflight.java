@@ -6,6 +6,10 @@ import dev.opcheck4j.generate.ExampleBinder;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.run.worker.KernelDeath;
+import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.worker.Protocol;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -26,6 +30,34 @@ final class Preflight {
       names.add(c.family());
     }
     return names;
+  }
+
+  /**
+   * Every problem of the targets' references ({@code "reference"}), one located line each: each is
+   * compiled by TorchScript against its op's schema in the worker {@code kernels} runs on, which runs
+   * no kernel to do so.
+   */
+  static List<String> referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline) {
+    List<Protocol.Unit<?>> units = new ArrayList<>();
+    for (RunPlan.Target t : targets) {
+      for (OpSpec op : t.ops()) {
+        if (op.reference().isPresent() && t.library().op(op.op()).isPresent()) {
+          units.add(new Protocol.CompileReference(t.index(), op.op()));
+        }
+      }
+    }
+    if (units.isEmpty()) {
+      return List.of();
+    }
+    List<String> errors = new ArrayList<>();
+    try {
+      for (Kernels.Done d : kernels.run(units, false, deadline)) {
+        errors.addAll(((Protocol.ReferenceCompiled) d.answer()).problems());
+      }
+    } catch (KernelDeath d) {
+      errors.add("compiling the spec's references killed the worker: " + d.getMessage());
+    }
+    return errors;
   }
 
   /** Every problem of the targets' spec entries with their ops' schemas, one located line each. */

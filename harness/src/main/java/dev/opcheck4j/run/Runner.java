@@ -157,6 +157,9 @@ public final class Runner {
     List<Device> devices = devicesFor(spec);
     Map<Example, String> invalid = validate(op, spec, units);
     for (Check check : plan.checks()) {
+      if (!check.appliesWith(plan.baseline())) {
+        continue;
+      }
       switch (check.scope()) {
         case LIBRARY, GENERATED, SUPERVISOR, RESULTS -> {}
         case OP -> once(units, spec, op, check, null, null, seen, sink);
@@ -265,6 +268,10 @@ public final class Runner {
     Verdict v = precondition(check, spec, device, seen);
     if (v == null) {
       v = units.stopped().orElse(null);
+    }
+    if (v == null) {
+      // the spec declares nothing for it to check: no unit to start
+      v = check.missingFrom(spec).map(Verdict::skipped).orElse(null);
     }
     if (v == null) {
       // a unit starts only when it runs: a check that cannot run is skipped, never started

@@ -24,6 +24,7 @@ import java.util.Optional;
  *     {@code "require"}); never null
  * @param differentiable false when the spec declares the op non-differentiable ({@code "differentiable":
  *     false}): gradients that stop at it are then by design, not a warning
+ * @param reference what the op should compute ({@code "reference"}), when the spec says
  */
 public record OpSpec(
     String op,
@@ -38,13 +39,29 @@ public record OpSpec(
     String synthesis,
     Optional<Duration> timeout,
     List<String> require,
-    boolean differentiable) {
+    boolean differentiable,
+    Optional<Reference> reference) {
 
   public OpSpec {
     require = List.copyOf(require);
     devices = List.copyOf(devices);
     skips = Map.copyOf(skips);
     examples = List.copyOf(examples);
+  }
+
+  /** An entry with no reference. */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain, String synthesis,
+      Optional<Duration> timeout, List<String> require, boolean differentiable) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, require,
+        differentiable, Optional.empty());
+  }
+
+  /** A differentiable entry with no reference. */
+  public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
+      List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain, String synthesis,
+      Optional<Duration> timeout, List<String> require) {
+    this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, require, true);
   }
 
   /** An entry that requires no family and is differentiable (the spec says nothing else). */
@@ -86,7 +103,7 @@ public record OpSpec(
   /** The same entry with these synthesized examples (possibly none), and what the search found. */
   public OpSpec synthesized(List<Example> found, String note) {
     return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note, timeout, require,
-        differentiable);
+        differentiable, reference);
   }
 
   /** The same entry, also requiring these families (the spec's top-level {@code "require"}). */
@@ -94,7 +111,7 @@ public record OpSpec(
     List<String> all = new java.util.ArrayList<>(families);
     require.stream().filter(f -> !all.contains(f)).forEach(all::add);
     return new OpSpec(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, all,
-        differentiable);
+        differentiable, reference);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

@@ -26,7 +26,7 @@ public final class SpecReader {
   static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require");
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
-          "require", "differentiable");
+          "require", "differentiable", "reference");
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
   /** The dtype names a spec may use, in the order errors list them. */
@@ -317,8 +317,17 @@ public final class SpecReader {
       throw new SpecException(differentiable.location(), "\"differentiable\" must be true or false, got "
           + differentiable.describe());
     }
+    Optional<Reference> reference = Optional.empty();
+    if (m.containsKey("reference")) {
+      SpecValue rv = m.get("reference");
+      if (!rv.isString() || ((String) rv.value()).isBlank()) {
+        throw new SpecException(rv.location(), "\"reference\" is TorchScript over the op's argument names, such as"
+            + " \"torch.sin(x) * alpha\", or a \"def reference(...)\" function; got " + rv.describe());
+      }
+      reference = Optional.of(new Reference((String) rv.value(), rv.location()));
+    }
     return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "",
-        timeout, require, differentiable == null || (Boolean) differentiable.value());
+        timeout, require, differentiable == null || (Boolean) differentiable.value(), reference);
   }
 
   /** {@code "domain": {"layouts": ["contiguous"], "dtypes": ["float32"], "devices": ["cpu"]}}. */

@@ -23,12 +23,24 @@ import java.util.Optional;
  * @param library the library's file name
  * @param libtorch the libtorch version it was recorded with
  * @param ops one entry per op, sorted by name
+ * @param values the file name (beside this one) of the outputs recorded on a spec's examples ({@link
+ *     ValueBaseline}), or null when only schemas were recorded
  */
-public record SchemaBaseline(String format, String library, String libtorch, List<Entry> ops) {
+public record SchemaBaseline(String format, String library, String libtorch, List<Entry> ops, String values) {
   public static final String FORMAT = "opcheck4j-baseline/1";
 
   public SchemaBaseline {
     ops = List.copyOf(ops);
+  }
+
+  /** A baseline of schemas alone. */
+  public SchemaBaseline(String format, String library, String libtorch, List<Entry> ops) {
+    this(format, library, libtorch, ops, null);
+  }
+
+  /** The same baseline, its recorded outputs in the side file named {@code file}. */
+  public SchemaBaseline withValues(String file) {
+    return new SchemaBaseline(format, library, libtorch, ops, file);
   }
 
   /**
@@ -63,6 +75,9 @@ public record SchemaBaseline(String format, String library, String libtorch, Lis
       g.writeStringField("format", format);
       g.writeStringField("library", library);
       g.writeStringField("libtorch", libtorch);
+      if (values != null) {
+        g.writeStringField("values", values);
+      }
       g.writeArrayFieldStart("ops");
       for (Entry e : ops) {
         g.writeStartObject();
@@ -98,6 +113,7 @@ public record SchemaBaseline(String format, String library, String libtorch, Lis
     String format = null;
     String library = "";
     String libtorch = "";
+    String values = null;
     List<Entry> ops = new ArrayList<>();
     try (JsonParser p = new JsonFactory().createParser(file.toFile())) {
       expect(p, p.nextToken() == JsonToken.START_OBJECT, file, "a JSON object");
@@ -108,6 +124,7 @@ public record SchemaBaseline(String format, String library, String libtorch, Lis
           case "format" -> format = p.getText();
           case "library" -> library = p.getText();
           case "libtorch" -> libtorch = p.getText();
+          case "values" -> values = p.getText();
           case "ops" -> {
             expect(p, p.currentToken() == JsonToken.START_ARRAY, file, "\"ops\" to be an array");
             while (p.nextToken() == JsonToken.START_OBJECT) {
@@ -123,7 +140,7 @@ public record SchemaBaseline(String format, String library, String libtorch, Lis
     if (!FORMAT.equals(format)) {
       throw new IOException(file + ": not an opcheck4j baseline (\"format\" is " + format + ", expected " + FORMAT + ")");
     }
-    return new SchemaBaseline(format, library, libtorch, ops);
+    return new SchemaBaseline(format, library, libtorch, ops, values);
   }
 
   private static Entry entry(JsonParser p, Path file) throws IOException {

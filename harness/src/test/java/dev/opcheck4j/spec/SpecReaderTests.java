@@ -64,7 +64,7 @@ class SpecReaderTests {
   void unknownKeysSayWhatIsAllowed() throws Exception {
     Path spec = write("u.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"exmples\": []} ]}");
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(spec));
-    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, differentiable, domain, examples, gradcheck, op, require, skip, timeout, tolerance, vary, why; did you mean examples?",
+    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, differentiable, domain, examples, gradcheck, op, reference, require, skip, timeout, tolerance, vary, why; did you mean examples?",
         e.getMessage());
   }
 

@@ -29,7 +29,7 @@ public final class Protocol {
    * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
    * {@code protocol} and {@link Mismatch} keep theirs, so that two versions can tell they differ.
    */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   private Protocol() {}
 
@@ -38,8 +38,15 @@ public final class Protocol {
    *
    * @param targets one per target of the run, library paths resolved
    * @param ops the op filter of the run
+   * @param baseline the run's baseline file ({@code check --baseline}), whose recorded outputs the worker
+   *     reads; null when the run has none
    */
-  public record Init(List<RunRequest.Target> targets, List<String> ops) {}
+  public record Init(List<RunRequest.Target> targets, List<String> ops, Path baseline) {
+    /** A run without a baseline. */
+    public Init(List<RunRequest.Target> targets, List<String> ops) {
+      this(targets, ops, null);
+    }
+  }
 
   /** Parent to worker. */
   public sealed interface Request permits Start, Run, Stop {}
@@ -93,7 +100,7 @@ public final class Protocol {
    *
    * @param <A> the kind of answer
    */
-  public sealed interface Unit<A extends Answer> permits OpUnit, Synthesize, LoadModel, Forward {
+  public sealed interface Unit<A extends Answer> permits OpUnit, Synthesize, CompileReference, LoadModel, Forward {
     /** The class of this unit's answers. */
     Class<A> answers();
 
@@ -106,7 +113,7 @@ public final class Protocol {
    *
    * @param <A> the kind of answer
    */
-  public sealed interface OpUnit<A extends Answer> extends Unit<A> permits CheckUnit, Accepts, Bind {
+  public sealed interface OpUnit<A extends Answer> extends Unit<A> permits CheckUnit, Accepts, Bind, RecordOutputs {
     /** What it runs on. */
     On on();
   }
@@ -159,6 +166,20 @@ public final class Protocol {
     }
   }
 
+  /** Calls the op on {@code on}'s example and answers what it gave, as a value baseline records it. */
+  public record RecordOutputs(On on) implements OpUnit<OutputsRecorded> {
+    @Override
+    public Class<OutputsRecorded> answers() {
+      return OutputsRecorded.class;
+    }
+
+    @Override
+    public OutputsRecorded failed(String error) {
+      return new OutputsRecorded(new dev.opcheck4j.torch.ValueBaseline.Recorded(on.op(),
+          on.example() == null ? "-" : on.example().ref(), on.seed(), List.of(), error));
+    }
+  }
+
   /**
    * Synthesizes an example of {@code op} from its schema that the cpu kernel accepts.
    *
@@ -173,6 +194,24 @@ public final class Protocol {
     @Override
     public Synthesized failed(String error) {
       return new Synthesized(new ExampleSearch.Found(Optional.empty(), error));
+    }
+  }
+
+  /**
+   * Compiles the spec's {@code "reference"} of {@code op} against its schema, before the run: {@link
+   * ReferenceCompiled} says what is wrong with it, if anything.
+   *
+   * @param target index of the op's library in {@link Init#targets()}
+   */
+  public record CompileReference(int target, String op) implements Unit<ReferenceCompiled> {
+    @Override
+    public Class<ReferenceCompiled> answers() {
+      return ReferenceCompiled.class;
+    }
+
+    @Override
+    public ReferenceCompiled failed(String error) {
+      return new ReferenceCompiled(List.of("compiling the reference failed in the worker: " + error));
     }
   }
 
@@ -213,7 +252,8 @@ public final class Protocol {
   }
 
   /** What a unit gave. */
-  public sealed interface Answer permits Checked, Acceptance, Binding, Synthesized, ModelLoaded, Forwarded {}
+  public sealed interface Answer
+      permits Checked, Acceptance, Binding, Synthesized, ReferenceCompiled, OutputsRecorded, ModelLoaded, Forwarded {}
 
   /** A check's verdict ({@link Evaluate}, {@link OnRejected}). */
   public record Checked(Verdict verdict) implements Answer {}
@@ -250,6 +290,20 @@ public final class Protocol {
 
   /** What the search for an example found ({@link Synthesize}). */
   public record Synthesized(ExampleSearch.Found found) implements Answer {}
+
+  /**
+   * What is wrong with a spec's reference ({@link CompileReference}).
+   *
+   * @param problems one located line each ({@code file:line:column: ...}); empty when it compiles and fits the op
+   */
+  public record ReferenceCompiled(List<String> problems) implements Answer {
+    public ReferenceCompiled {
+      problems = List.copyOf(problems);
+    }
+  }
+
+  /** What the op gave on an example ({@link RecordOutputs}). */
+  public record OutputsRecorded(dev.opcheck4j.torch.ValueBaseline.Recorded recorded) implements Answer {}
 
   /** The model's call sites and forward parameters, or why it did not load ({@link LoadModel}). */
   public record ModelLoaded(ModelInfo info) implements Answer {}

@@ -18,6 +18,10 @@ import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.OpLibrary;
 import dev.opcheck4j.torch.Operator;
+import dev.opcheck4j.torch.ReferenceFunction;
+import dev.opcheck4j.torch.SchemaBaseline;
+import dev.opcheck4j.torch.ValueBaseline;
+import dev.opcheck4j.checks.baseline.BaselineValuesCheck;
 import dev.opcheck4j.torch.TorchRuntime;
 import dev.opcheck4j.torch.UnknownOpException;
 import java.util.ArrayList;
@@ -38,9 +42,12 @@ public final class UnitRunner {
   private final List<Map<String, OpSpec>> specs;
   private final Map<String, Operator> operators = new HashMap<>();
   private final ModelUnits models = new ModelUnits();
+  private final ValueBaseline recorded;
 
-  private UnitRunner(TorchRuntime runtime, List<OpLibrary> libraries, List<Map<String, OpSpec>> specs) {
+  private UnitRunner(TorchRuntime runtime, List<OpLibrary> libraries, List<Map<String, OpSpec>> specs,
+      ValueBaseline recorded) {
     this.runtime = runtime;
+    this.recorded = recorded;
     this.libraries = libraries;
     this.specs = specs;
   }
@@ -62,7 +69,24 @@ public final class UnitRunner {
       }
       specs.add(byName);
     }
-    return new UnitRunner(runtime, libs, specs);
+    return new UnitRunner(runtime, libs, specs, recorded(init.baseline()));
+  }
+
+  /** The outputs the run's baseline recorded, from the side file it names; null when it names none. */
+  private static ValueBaseline recorded(java.nio.file.Path baseline) throws SpecException {
+    if (baseline == null) {
+      return null;
+    }
+    try {
+      SchemaBaseline b = SchemaBaseline.read(baseline);
+      if (b.values() == null) {
+        return null;
+      }
+      java.nio.file.Path side = baseline.toAbsolutePath().resolveSibling(b.values());
+      return Wire.read(java.nio.file.Files.readString(side), ValueBaseline.class);
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new SpecException(baseline.toString(), "its recorded outputs cannot be read: " + e.getMessage());
+    }
   }
 
   public WorkerInfo info() {
@@ -93,6 +117,11 @@ public final class UnitRunner {
         return new Protocol.Synthesized(ExampleSearch.search(lib, op, s.seed()));
       }
     }
+    if (unit instanceof Protocol.CompileReference c) {
+      try (PointerScope scope = new PointerScope()) {
+        return compileReference(c);
+      }
+    }
     Protocol.OpUnit<?> u = (Protocol.OpUnit<?>) unit;
     Subject subject = subject(u.on());
     try (PointerScope scope = new PointerScope()) {
@@ -101,6 +130,9 @@ public final class UnitRunner {
       }
       if (u instanceof Protocol.OnRejected r) {
         return new Protocol.Checked(onRejected(check(r.check()), subject, r.rejected()));
+      }
+      if (u instanceof Protocol.RecordOutputs) {
+        return new Protocol.OutputsRecorded(record(subject));
       }
       return u instanceof Protocol.Accepts ? accepts(subject) : bind(subject);
     }
@@ -112,7 +144,36 @@ public final class UnitRunner {
     Operator op = on.op() == null ? null : operator(lib, on.op());
     OpSpec spec = on.spec() != null ? on.spec() : on.op() == null ? OpSpec.bare(String.join("|", lib.namespaces()) + "::*")
         : specs.get(on.target()).getOrDefault(on.op(), OpSpec.bare(on.op()));
-    return new Subject(lib, op, spec, on.device(), on.example(), on.seed());
+    ValueBaseline.Recorded then = recorded == null || on.example() == null || on.op() == null ? null
+        : recorded.find(on.op(), on.example().ref()).orElse(null);
+    return new Subject(lib, op, spec, on.device(), on.example(), on.seed(), then);
+  }
+
+  private static ValueBaseline.Recorded record(Subject s) {
+    String ref = s.example().ref();
+    try {
+      var ex = Materializer.bind(s.op(), s.example(), s.device(), s.seed());
+      return new ValueBaseline.Recorded(s.op().name(), ref, s.seed(), BaselineValuesCheck.record(s, ex, OpCall.call(s, ex)), null);
+    } catch (ExampleException e) {
+      return new ValueBaseline.Recorded(s.op().name(), ref, s.seed(), List.of(), "cannot be materialized: " + e.getMessage());
+    } catch (OpCall.KernelError e) {
+      return new ValueBaseline.Recorded(s.op().name(), ref, s.seed(), List.of(), e.getMessage());
+    }
+  }
+
+  private Protocol.ReferenceCompiled compileReference(Protocol.CompileReference c) {
+    OpSpec spec = specs.get(c.target()).get(c.op());
+    if (spec == null || spec.reference().isEmpty()) {
+      return new Protocol.ReferenceCompiled(List.of());
+    }
+    var reference = spec.reference().get();
+    try {
+      ReferenceFunction.compile(operator(libraries.get(c.target()), c.op()).schema(), reference);
+      return new Protocol.ReferenceCompiled(List.of());
+    } catch (ReferenceFunction.Invalid e) {
+      return new Protocol.ReferenceCompiled(List.of(reference.location() + ": op '" + c.op() + "' \"reference\" "
+          + e.getMessage()));
+    }
   }
 
   private static Check check(String id) {

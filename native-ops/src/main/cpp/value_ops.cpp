@@ -1,0 +1,64 @@
+// Ops whose contracts are all kept but whose values may be wrong: only a reference (the spec's
+// "reference" expression) can tell. Each bad op has one defect, marked with the check it must trip.
+#include "kernels.h"
+
+#include <cmath>
+
+using namespace opcheck4j;
+
+namespace {
+
+// OP: value_ops::sine
+// EXPECT: reference.values
+// Computes cos where its name (and the spec's reference, torch.sin(x)) says sin. Built from aten ops,
+// so its meta kernel and its backward are those of cos: consistent with its own forward.
+Tensor sine(Tensor x) { return unary("aten::cos", x); }
+
+// scaled_sine(x, alpha) = sin(x) * alpha, from aten ops: the known-good twin of sine.
+Tensor scaled_sine(Tensor x, double alpha) { return mul(unary("aten::sin", x), scalar_like(x, alpha)); }
+
+// sin_(x!) writes sin(x) into x and returns nothing: the reference gives x's new value.
+void sin_inplace(Tensor x) {
+  check_floating(x, "sin_: x");
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor result = map_new(xc, [&](int64_t i) { return std::sin(elem(xc, i)); });
+  torch::stable::copy_(x, result);
+}
+void sin_inplace_meta(Tensor x) { check_floating(x, "sin_: x"); }
+
+// min_max(x) -> (min(x, 0), max(x, 0)) elementwise, with CPU and Meta kernels: two outputs.
+std::tuple<Tensor, Tensor> min_max(Tensor x) {
+  check_floating(x, "min_max: x");
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor lo = map_new(xc, [&](int64_t i) { return std::fmin(elem(xc, i), 0.0); });
+  Tensor hi = map_new(xc, [&](int64_t i) { return std::fmax(elem(xc, i), 0.0); });
+  return {lo, hi};
+}
+std::tuple<Tensor, Tensor> min_max_meta(Tensor x) {
+  check_floating(x, "min_max: x");
+  return {torch::stable::new_empty(x, x.sizes()), torch::stable::new_empty(x, x.sizes())};
+}
+
+}  // namespace
+
+STABLE_TORCH_LIBRARY(value_ops, m) {
+  m.def("sine(Tensor x) -> Tensor");
+  m.def("scaled_sine(Tensor x, float alpha) -> Tensor");
+  m.def("sin_(Tensor(a!) x) -> ()");
+  m.def("min_max(Tensor x) -> (Tensor, Tensor)");
+}
+
+STABLE_TORCH_LIBRARY_IMPL(value_ops, CPU, m) {
+  m.impl("sin_", TORCH_BOX(&sin_inplace));
+  m.impl("min_max", TORCH_BOX(&min_max));
+}
+
+STABLE_TORCH_LIBRARY_IMPL(value_ops, Meta, m) {
+  m.impl("sin_", TORCH_BOX(&sin_inplace_meta));
+  m.impl("min_max", TORCH_BOX(&min_max_meta));
+}
+
+STABLE_TORCH_LIBRARY_IMPL(value_ops, CompositeImplicitAutograd, m) {
+  m.impl("sine", TORCH_BOX(&sine));
+  m.impl("scaled_sine", TORCH_BOX(&scaled_sine));
+}
