@@ -321,13 +321,13 @@ public final class Benchmarks {
   }
 
   /** What one {@code ./opcheck check} run took, from outside and from its report. */
-  private record Measured(double wall, double firstResult, double checks, double reports, long inputs, long results,
-      long peakRssKb, long workers, String cachedLine, int exit) {
+  private record Measured(double wall, double cpu, double firstResult, double checks, double reports, long inputs,
+      long results, long peakRssKb, long workers, String cachedLine, int exit) {
     String line(String what) {
-      return String.format("bench library %s: wall %.2f s, first result at %.2f s, checks %.2f s, reports %.2f s,"
-          + " %d results on %d checked inputs (%.3f ms per input), peak RSS of the process tree %d MB,"
-          + " %d worker JVMs started, exit %d", what, wall, firstResult, checks, reports, results, inputs,
-          inputs == 0 ? 0 : checks * 1e3 / inputs, peakRssKb / 1024, workers, exit);
+      return String.format("bench library %s: wall %.2f s, CPU %.2f s (the process tree's user+system), first result"
+          + " at %.2f s, checks %.2f s, reports %.2f s, %d results on %d checked inputs (%.3f ms per input),"
+          + " peak RSS of the process tree %d MB, %d worker JVMs started, exit %d", what, wall, cpu, firstResult,
+          checks, reports, results, inputs, inputs == 0 ? 0 : checks * 1e3 / inputs, peakRssKb / 1024, workers, exit);
     }
   }
 
@@ -339,6 +339,7 @@ public final class Benchmarks {
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.opcheck4j.cli.Main", "check",
         "--spec", lib.spec().toString(), "--seed", "1", "--tries", String.valueOf(tries), "--jobs", String.valueOf(jobs),
         "--report-dir", report.toString(), "--cache", cache.toString()));
+    double cpu0 = childrenCpuSeconds();
     long t0 = System.nanoTime();
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     long[] firstResult = {-1};
@@ -378,6 +379,7 @@ public final class Benchmarks {
     }
     int exit = p.waitFor();
     double wall = (System.nanoTime() - t0) / 1e9;
+    double cpu = childrenCpuSeconds() - cpu0;
     sampler.join();
     dev.opcheck4j.api.RunReport rep = new dev.opcheck4j.reports.JsonReportReader().read(report.resolve("opcheck-report.json"));
     double checks = rep.run().durationMs() / 1e3;
@@ -396,7 +398,23 @@ public final class Benchmarks {
     long devices = rep.run().devices().stream().filter(dev.opcheck4j.api.RunInfo.DeviceInfo::runs).count();
     long inputs = (long) lib.ops() * devices * (1 + tries);
     double first = firstResult[0] < 0 ? Double.NaN : (firstResult[0] - t0) / 1e9;
-    return new Measured(wall, first, checks, reports, inputs, rep.results().size(), peak[0], workers.size(), cached, exit);
+    return new Measured(wall, cpu, first, checks, reports, inputs, rep.results().size(), peak[0], workers.size(), cached, exit);
+  }
+
+  /**
+   * CPU seconds (user and system) of this process's children that have ended and been waited for,
+   * with theirs in turn ({@code cutime} and {@code cstime} of /proc/self/stat): a measured run's
+   * parent and its worker JVMs. Unlike wall time, it hardly depends on what else the machine runs.
+   */
+  static double childrenCpuSeconds() {
+    try {
+      String stat = java.nio.file.Files.readString(Path.of("/proc/self/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // fields 16 and 17 of the whole line; f[0] is field 3
+      return (Long.parseLong(f[13]) + Long.parseLong(f[14])) / 100.0;
+    } catch (java.io.IOException | RuntimeException e) {
+      return Double.NaN;
+    }
   }
 
   /** Whether the results file holds a result yet (its first line is the header). */

@@ -66,7 +66,7 @@ public final class RunOptions {
       "replay each op's results from DIR when nothing they depend on changed, and store them there"
       + " (docs/performance.md)").engine("cache");
   public static final RunOption<Boolean> NO_CACHE = RunOption.of("--no-cache", "", Type.SWITCH,
-      "run every op even when --cache is given").engine("noCache").orElse(false);
+      "run every op even when --cache is given").orElse(false);
   public static final RunOption<Integer> BENCH_OPS = RunOption.of("--ops", "N", Type.atLeast(1),
       "ops in the generated library of bench library (default {default})").orElse(200);
 
