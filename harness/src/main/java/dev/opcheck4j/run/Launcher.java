@@ -125,7 +125,9 @@ public final class Launcher {
       WorkerInfo info;
       try {
         // a cache that knows the libraries spares the first worker until an op is not cached
-        java.util.Optional<WorkerInfo> known = cache == null ? java.util.Optional.empty() : cache.libraries();
+        // (in-process kernels are loaded by start() itself, so only workers can be spared)
+        java.util.Optional<WorkerInfo> known = cache == null || request.isolation() != RunRequest.Isolation.WORKERS
+            ? java.util.Optional.empty() : cache.libraries();
         info = known.isPresent() ? known.get() : first.start();
         if (cache != null && known.isEmpty()) {
           cache.storeLibraries(info);
@@ -381,6 +383,7 @@ public final class Launcher {
               cachedOps.add(name(job));
             } else {
               List<CheckResult> produced = new ArrayList<>();
+              int inputErrors = runner.inputErrors().size();
               RunListener run = key == null ? sink : RunListener.both(sink, new RunListener() {
                 @Override
                 public void result(CheckResult result) {
@@ -392,7 +395,9 @@ public final class Launcher {
               } else {
                 runner.runOp(job.target(), job.op(), slot, run);
               }
-              if (key != null && !stop.requested()) {
+              // an op with input errors is not stored: a replay would lose them (and the exit code they give);
+              // another job's error in the same moment only costs this op its entry
+              if (key != null && !stop.requested() && runner.inputErrors().size() == inputErrors) {
                 cache.store(key, produced);
               }
             }
