@@ -292,6 +292,151 @@ public final class Benchmarks {
         + " takes 15-44 ms per example warm)%n", all.get(all.size() / 2));
   }
 
+  /**
+   * {@code bench library}: generates and builds a {@link SyntheticLibrary} of {@code ops} ops under
+   * {@code dir}, checks it with {@code ./opcheck check} in a process of its own (as a user runs it,
+   * reports included) and prints where the time goes: start-up to the first result, the checks (the
+   * run block's duration), the reports (from the end of the run to the last report file written),
+   * per checked input, and the process tree's peak RSS. Then the same run again with {@code --cache}
+   * filled by the first: the cached re-run.
+   */
+  public void library(Path home, Path dir, int ops, int tries, int jobs)
+      throws Exception {
+    SyntheticLibrary lib = new SyntheticLibrary(dir, ops);
+    lib.write();
+    long b0 = System.nanoTime();
+    boolean built = lib.build(home);
+    out.printf("bench library: %d ops (%s) in %s, %s%n", ops, "elementwise, in-place, two outputs, row reduction,"
+        + " aten composite", lib.library(), built ? String.format("built in %.1f s", (System.nanoTime() - b0) / 1e9)
+        : "up to date");
+    Path cache = dir.resolve("cache");
+    deleteTree(cache);
+    Measured first = check(lib, dir.resolve("report"), cache, tries, jobs);
+    out.println(first.line("first run (fills --cache)"));
+    Measured again = check(lib, dir.resolve("report-cached"), cache, tries, jobs);
+    out.println(again.line("cached re-run"));
+    if (again.cachedLine() != null) {
+      out.println("bench library: cached re-run said: " + again.cachedLine());
+    }
+  }
+
+  /** What one {@code ./opcheck check} run took, from outside and from its report. */
+  private record Measured(double wall, double cpu, double firstResult, double checks, double reports, long inputs,
+      long results, long peakRssKb, long workers, String cachedLine, int exit) {
+    String line(String what) {
+      return String.format("bench library %s: wall %.2f s, CPU %.2f s (the process tree's user+system), first result"
+          + " at %.2f s, checks %.2f s, reports %.2f s, %d results on %d checked inputs (%.3f ms per input),"
+          + " peak RSS of the process tree %d MB, %d worker JVMs started, exit %d", what, wall, cpu, firstResult,
+          checks, reports, results, inputs, inputs == 0 ? 0 : checks * 1e3 / inputs, peakRssKb / 1024, workers, exit);
+    }
+  }
+
+  private Measured check(SyntheticLibrary lib, Path report, Path cache, int tries, int jobs) throws Exception {
+    deleteTree(report);
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.opcheck4j.cli.Main", "check",
+        "--spec", lib.spec().toString(), "--seed", "1", "--tries", String.valueOf(tries), "--jobs", String.valueOf(jobs),
+        "--report-dir", report.toString(), "--cache", cache.toString()));
+    double cpu0 = childrenCpuSeconds();
+    long t0 = System.nanoTime();
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    long[] firstResult = {-1};
+    long[] peak = {0};
+    java.util.Set<Long> workers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    Path results = report.resolve("opcheck-results.jsonl");
+    Thread sampler = new Thread(() -> {
+      while (p.isAlive()) {
+        long rss = rssKb(p.pid());
+        for (ProcessHandle d : p.descendants().toList()) {
+          rss += Math.max(0, rssKb(d.pid()));
+          if (d.info().commandLine().orElse("").contains("dev.opcheck4j.run.worker.Worker")) {
+            workers.add(d.pid());
+          }
+        }
+        peak[0] = Math.max(peak[0], rss);
+        if (firstResult[0] < 0 && hasResult(results)) {
+          firstResult[0] = System.nanoTime();
+        }
+        try {
+          Thread.sleep(20);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    sampler.setDaemon(true);
+    sampler.start();
+    String cached = null;
+    try (var r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+        java.nio.charset.StandardCharsets.UTF_8))) {
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        if (line.startsWith("cached: ")) {
+          cached = line;
+        }
+      }
+    }
+    int exit = p.waitFor();
+    double wall = (System.nanoTime() - t0) / 1e9;
+    double cpu = childrenCpuSeconds() - cpu0;
+    sampler.join();
+    dev.opcheck4j.api.RunReport rep = new dev.opcheck4j.reports.JsonReportReader().read(report.resolve("opcheck-report.json"));
+    double checks = rep.run().durationMs() / 1e3;
+    java.time.Instant runEnd = rep.run().startedAt().plusMillis(rep.run().durationMs());
+    java.time.Instant lastWrite;
+    try (var files = java.nio.file.Files.walk(report)) {
+      lastWrite = files.filter(java.nio.file.Files::isRegularFile).map(f -> {
+        try {
+          return java.nio.file.Files.getLastModifiedTime(f).toInstant();
+        } catch (java.io.IOException e) {
+          return java.time.Instant.EPOCH;
+        }
+      }).max(java.util.Comparator.naturalOrder()).orElse(runEnd);
+    }
+    double reports = Math.max(0, java.time.Duration.between(runEnd, lastWrite).toNanos() / 1e9);
+    long devices = rep.run().devices().stream().filter(dev.opcheck4j.api.RunInfo.DeviceInfo::runs).count();
+    long inputs = (long) lib.ops() * devices * (1 + tries);
+    double first = firstResult[0] < 0 ? Double.NaN : (firstResult[0] - t0) / 1e9;
+    return new Measured(wall, cpu, first, checks, reports, inputs, rep.results().size(), peak[0], workers.size(), cached, exit);
+  }
+
+  /**
+   * CPU seconds (user and system) of this process's children that have ended and been waited for,
+   * with theirs in turn ({@code cutime} and {@code cstime} of /proc/self/stat): a measured run's
+   * parent and its worker JVMs. Unlike wall time, it hardly depends on what else the machine runs.
+   */
+  static double childrenCpuSeconds() {
+    try {
+      String stat = java.nio.file.Files.readString(Path.of("/proc/self/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // fields 16 and 17 of the whole line; f[0] is field 3
+      return (Long.parseLong(f[13]) + Long.parseLong(f[14])) / 100.0;
+    } catch (java.io.IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /** Whether the results file holds a result yet (its first line is the header). */
+  private static boolean hasResult(Path results) {
+    try (var r = java.nio.file.Files.newBufferedReader(results)) {
+      return r.readLine() != null && r.readLine() != null;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
+  private static void deleteTree(Path dir) throws java.io.IOException {
+    if (!java.nio.file.Files.exists(dir)) {
+      return;
+    }
+    try (var files = java.nio.file.Files.walk(dir)) {
+      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.delete(f);
+      }
+    }
+  }
+
   static Example example(SpecValue... args) {
     return new Example("bench#example", List.of(args), Map.of());
   }

@@ -1,6 +1,12 @@
 package dev.opcheck4j.cli;
 
+import static dev.opcheck4j.run.plan.RunOptions.BENCH_OPS;
+import static dev.opcheck4j.run.plan.RunOptions.JOBS;
+import static dev.opcheck4j.run.plan.RunOptions.TRIES;
+
 import dev.opcheck4j.bench.Benchmarks;
+import dev.opcheck4j.bench.SyntheticLibrary;
+import dev.opcheck4j.run.plan.RunOption;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -13,12 +19,17 @@ final class BenchCommand implements Command {
 
   @Override
   public String summary() {
-    return "Measures and prints: gradcheck and generation by default, isolation and examples when named.";
+    return "Measures and prints: gradcheck and generation by default; isolation, examples and library when named.";
   }
 
   @Override
   public String synopsis() {
-    return "bench [gradcheck|generation|isolation|examples]...";
+    return "bench [gradcheck|generation|isolation|examples|library]... [--ops N] [--tries N] [--jobs N]";
+  }
+
+  @Override
+  public List<RunOption<?>> options() {
+    return List.of(BENCH_OPS, TRIES, JOBS);
   }
 
   @Override
@@ -37,8 +48,18 @@ final class BenchCommand implements Command {
         case "generation" -> b.generation(specs);
         case "isolation" -> b.isolation(specs, 30, 400);
         case "examples" -> b.examples(specs, 200);
+        case "library" -> {
+          int ops = args.get(BENCH_OPS);
+          try {
+            b.library(s.home(), s.home().resolve("harness/target/bench-library/ops-" + ops), ops, args.get(TRIES),
+                args.get(JOBS));
+          } catch (SyntheticLibrary.BuildError e) {
+            s.err().println("opcheck: bench library: " + e.getMessage());
+            return ExitCode.INPUT_ERROR;
+          }
+        }
         default -> throw new UsageException("unknown benchmark '" + w
-            + "'; expected gradcheck, generation, isolation or examples");
+            + "'; expected gradcheck, generation, isolation, examples or library");
       }
     }
     return ExitCode.OK;

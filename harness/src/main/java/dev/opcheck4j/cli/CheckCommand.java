@@ -1,6 +1,8 @@
 package dev.opcheck4j.cli;
 
 import static dev.opcheck4j.run.plan.RunOptions.BASELINE;
+import static dev.opcheck4j.run.plan.RunOptions.CACHE;
+import static dev.opcheck4j.run.plan.RunOptions.NO_CACHE;
 import static dev.opcheck4j.run.plan.RunOptions.CHECKS;
 import static dev.opcheck4j.run.plan.RunOptions.DEVICES;
 import static dev.opcheck4j.run.plan.RunOptions.JOBS;
@@ -36,7 +38,7 @@ import java.util.List;
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
   static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
-      SHARD, REPORT_DIR, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, VERBOSE);
+      SHARD, REPORT_DIR, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, VERBOSE, CACHE, NO_CACHE);
 
   @Override
   public String name() {
@@ -69,7 +71,8 @@ final class CheckCommand implements Command {
     RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS)).require(args.all(REQUIRE))
         .devices(args.all(DEVICES)).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).shard(args.get(SHARD)).reportDir(args.get(REPORT_DIR))
-        .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE));
+        .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE))
+        .cache(args.get(NO_CACHE) ? null : args.get(CACHE));
     args.all(SPECS).forEach(request::spec);
     args.all(LIBRARIES).forEach(request::library);
     try {

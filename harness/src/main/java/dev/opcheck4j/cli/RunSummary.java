@@ -118,6 +118,9 @@ final class RunSummary {
     if (mark != null) {
       out.println(mark);
     }
+    if (!report.run().cached().isEmpty()) {
+      out.println("cached: " + report.run().cached().size() + " of " + byOp.size() + " ops (results replayed from --cache)");
+    }
     for (String line : gapLines(report.coverage())) {
       out.println(line);
     }

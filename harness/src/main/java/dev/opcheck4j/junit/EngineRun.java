@@ -62,6 +62,7 @@ final class EngineRun {
           .ops(EngineTree.ops(job.file(), s).stream().map(o -> o.op()).toList())
           .checks(s.selectedChecks().stream().map(c -> c.id()).toList())
           .require(s.require())
+          .cache(s.cache())
           .devices(s.selectedDevices())
           .seed(s.seed())
           .tries(s.tries())

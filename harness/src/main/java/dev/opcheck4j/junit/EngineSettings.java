@@ -35,6 +35,7 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param docsBase where check doc pages are, for report links ({@code opcheck4j.docsUrl}; the
  *     page of {@code fake.metadata} is {@code <docsBase>fake.metadata.md})
  * @param require check families that must run on every op ({@code opcheck4j.require}; empty: none)
+ * @param cache the result cache's directory ({@code opcheck4j.cache}), or null for none
  */
 public record EngineSettings(
     List<Path> specs,
@@ -49,7 +50,8 @@ public record EngineSettings(
     Optional<Path> expectedFailures,
     Path reportDir,
     String docsBase,
-    List<String> require) {
+    List<String> require,
+    Path cache) {
 
   public static final String PREFIX = RunOptions.ENGINE_PREFIX;
 
@@ -66,7 +68,7 @@ public record EngineSettings(
       int tries, int jobs, Duration timeout, boolean warningsAsErrors, Optional<Path> expectedFailures, Path reportDir,
       String docsBase) {
     this(specs, ops, checks, devices, seed, tries, jobs, timeout, warningsAsErrors, expectedFailures, reportDir,
-        docsBase, List.of());
+        docsBase, List.of(), null);
   }
 
   /**
@@ -96,7 +98,8 @@ public record EngineSettings(
         // a test run always writes its reports; the command line writes them only when asked
         RunOptions.REPORT_DIR.read(get).orElse(Path.of("target", "opcheck")),
         RunOptions.DOCS_URL.value(get),
-        require);
+        require,
+        RunOptions.CACHE.read(get).orElse(null));
   }
 
   /** What a finding becomes in this run. */
@@ -128,6 +131,7 @@ public record EngineSettings(
     values.put(RunOptions.TIMEOUT, timeout);
     values.put(RunOptions.WARNINGS_AS_ERRORS, warningsAsErrors);
     values.put(RunOptions.EXPECTED_FAILURES, expectedFailures);
+    values.put(RunOptions.CACHE, cache);
     values.put(RunOptions.REPORT_DIR, reportDir);
     values.put(RunOptions.DOCS_URL, docsBase);
     Map<String, String> m = new LinkedHashMap<>();

@@ -202,7 +202,7 @@ public final class OpCheckEngine implements TestEngine {
     s.selectedChecks().stream().filter(c -> c.scope() == CheckInfo.Scope.SUPERVISOR).forEach(c -> checks.add(c.id()));
     List<Device> devs = devices.isEmpty() ? s.selectedDevices() : s.selectedDevices().stream().filter(devices::contains).toList();
     return Optional.of(new EngineSettings(s.specs(), List.copyOf(ops), List.copyOf(checks), devs, s.seed(), s.tries(),
-        s.jobs(), s.timeout(), s.warningsAsErrors(), s.expectedFailures(), s.reportDir(), s.docsBase(), s.require()));
+        s.jobs(), s.timeout(), s.warningsAsErrors(), s.expectedFailures(), s.reportDir(), s.docsBase(), s.require(), s.cache()));
   }
 
   private static void collect(TestDescriptor d, Set<String> ops, Set<String> checks, Set<Device> devices) {

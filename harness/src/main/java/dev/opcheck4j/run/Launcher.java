@@ -123,9 +123,18 @@ public final class Launcher {
     try {
       Slot first = new Slot(request, dir, init, new AtomicInteger(), stop);
       slots.add(first);
+      ResultCache cache = request.cache() == null ? null
+          : ResultCache.open(request.cache(), request, resolved, checks, line -> System.err.println("opcheck: " + line));
       WorkerInfo info;
       try {
-        info = first.start();
+        // a cache that knows the libraries spares the first worker until an op is not cached
+        // (in-process kernels are loaded by start() itself, so only workers can be spared)
+        java.util.Optional<WorkerInfo> known = cache == null || request.isolation() != RunRequest.Isolation.WORKERS
+            ? java.util.Optional.empty() : cache.libraries();
+        info = known.isPresent() ? known.get() : first.start();
+        if (cache != null && known.isEmpty()) {
+          cache.storeLibraries(info);
+        }
       } catch (Interruption.Stopped s) {
         RunInfo run = RunBlock.of(request, resolved.stream().map(RunRequest.Target::library).toList(), checks,
             List.of(), started, (System.nanoTime() - t0) / 1_000_000, null, null)
@@ -160,12 +169,13 @@ public final class Launcher {
       try (ResultsFile file = ResultsFile.create(dir, info.torchVersion(), info.presetsVersion(), started,
           checks.stream().map(Check::id).toList(), all.stream().map(j -> name(j)).toList(), plan.tries())) {
         Ordered ordered = new Ordered(all.size(), listener);
+        List<String> cachedOps = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int i = 1; i < Math.min(jobs, all.size()); i++) {
           slots.add(new Slot(request, dir, init, first.numbers, stop));
         }
         boolean completed = false;
         try {
-          runAll(runner, all, slots, ordered, file, specs, stop);
+          runAll(runner, all, slots, ordered, file, specs, stop, cache, cachedOps);
           completed = !stop.requested();
           if (!completed) {
             ordered.releaseAll();
@@ -173,7 +183,8 @@ public final class Launcher {
         } finally {
           List<String> inputErrors = runner.inputErrors().stream().sorted().toList();
           long ms = (System.nanoTime() - t0) / 1_000_000;
-          RunInfo finished = RunBlock.of(request, libraries, checks, run.devices(), started, ms, null, null);
+          RunInfo finished = RunBlock.of(request, libraries, checks, run.devices(), started, ms, null, null)
+              .withCached(cachedInPlanOrder(all, cachedOps));
           if (stop.requested()) {
             finished = finished.withCompletion(RunInfo.Completion.interruptedBy(stop.signal()));
           }
@@ -387,8 +398,17 @@ public final class Launcher {
     return job.op() == null ? job.target().library().path().getFileName().toString() : job.op().op();
   }
 
+  /** The ops (and library file names) replayed from the cache, in plan order. */
+  private static List<String> cachedInPlanOrder(List<Job> all, List<String> cached) {
+    java.util.Set<String> set;
+    synchronized (cached) {
+      set = new java.util.HashSet<>(cached);
+    }
+    return all.stream().map(Launcher::name).filter(set::contains).toList();
+  }
+
   private static void runAll(Runner runner, List<Job> all, List<Slot> slots, Ordered ordered, ResultsFile file,
-      List<Path> specs, Interruption stop) {
+      List<Path> specs, Interruption stop, ResultCache cache, List<String> cachedOps) {
     AtomicInteger next = new AtomicInteger();
     List<Thread> threads = new ArrayList<>();
     List<RuntimeException> failures = new ArrayList<>();
@@ -404,10 +424,30 @@ public final class Launcher {
                 specs.get(job.target().index()) == null ? null : specs.get(job.target().index()).toString(),
                 Instant.now());
             sink.opStarted(op);
-            if (job.op() == null) {
-              runner.runLibraryChecks(job.target(), slot, sink);
+            String key = cache == null ? null : cache.key(job.target().index(), job.op() == null ? null : job.op().op());
+            java.util.Optional<List<CheckResult>> replay = key == null ? java.util.Optional.empty() : cache.results(key);
+            if (replay.isPresent()) {
+              replay.get().forEach(sink::result);
+              cachedOps.add(name(job));
             } else {
-              runner.runOp(job.target(), job.op(), slot, sink);
+              List<CheckResult> produced = new ArrayList<>();
+              int inputErrors = runner.inputErrors().size();
+              RunListener run = key == null ? sink : RunListener.both(sink, new RunListener() {
+                @Override
+                public void result(CheckResult result) {
+                  produced.add(result);
+                }
+              });
+              if (job.op() == null) {
+                runner.runLibraryChecks(job.target(), slot, run);
+              } else {
+                runner.runOp(job.target(), job.op(), slot, run);
+              }
+              // an op with input errors is not stored: a replay would lose them (and the exit code they give);
+              // another job's error in the same moment only costs this op its entry
+              if (key != null && !stop.requested() && runner.inputErrors().size() == inputErrors) {
+                cache.store(key, produced);
+              }
             }
             sink.opFinished(new RunListener.OpEvent(op.op(), op.library(), op.spec(), Instant.now()));
             ordered.finish(i);

@@ -61,13 +61,16 @@ public final class AllureResultsFormat implements ReportFormat {
     Files.createDirectories(results);
     discard(dir); // results of an earlier run in the same folder would be mixed into this one
     FileSystemResultsWriter writer = new FileSystemResultsWriter(results);
-    long start = report.startedAt().toEpochMilli();
-    int i = 0;
-    for (CheckResult r : report.results()) {
-      long stop = start + Math.max(0, r.durationMicros() / 1000);
-      writer.write(testResult(report, r, i++, start, stop));
-      start = stop;
+    List<CheckResult> all = report.results();
+    long[] starts = new long[all.size() + 1];
+    starts[0] = report.startedAt().toEpochMilli();
+    for (int i = 0; i < all.size(); i++) {
+      starts[i + 1] = starts[i] + Math.max(0, all.get(i).durationMicros() / 1000);
     }
+    // one small file per result (Allure's model): serializing them is most of a large run's report
+    // time, and the writer is safe to share, so the cores share it
+    java.util.stream.IntStream.range(0, all.size()).parallel()
+        .forEach(i -> writer.write(testResult(report, all.get(i), i, starts[i], starts[i + 1])));
     writeCategories(report, results.resolve("categories.json"));
     writeEnvironment(report.run(), results.resolve("environment.properties"));
     return results;

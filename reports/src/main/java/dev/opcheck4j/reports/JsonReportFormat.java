@@ -137,6 +137,14 @@ public final class JsonReportFormat implements ReportFormat {
       g.writeEndObject();
     }
     writeCompletion(g, run.completion());
+    if (!run.cached().isEmpty()) {
+      // only a run that replayed results says so: a run without a cache writes the report it always did
+      g.writeArrayFieldStart("cached");
+      for (String op : run.cached()) {
+        g.writeString(op);
+      }
+      g.writeEndArray();
+    }
     g.writeEndObject();
   }
 

@@ -92,7 +92,8 @@ public final class JsonReportReader implements ReportReader {
     RunInfo info = new RunInfo(text(run.path("tool"), "version"), text(run, "libtorch"), text(run, "presets"),
         number(run, "seed"), run.path("tries").isNull() ? null : run.path("tries").asInt(),
         run.path("jobs").asInt(1), devices, checksRun, inputs, Instant.parse(run.get("startedAt").asText()),
-        run.path("durationMs").asLong(), text(run, "commandLine"), configuration, completion(run.path("completion")));
+        run.path("durationMs").asLong(), text(run, "commandLine"), configuration, completion(run.path("completion")),
+        texts(run.path("cached")));
     List<CheckInfo> checks = new ArrayList<>();
     for (JsonNode c : root.path("checks")) {
       // the report carries what readers need (id, summary, severity, scope); prerequisites stay with the tool
@@ -184,6 +185,13 @@ public final class JsonReportReader implements ReportReader {
   private static Long number(JsonNode node, String field) {
     JsonNode v = node.get(field);
     return v == null || v.isNull() ? null : v.asLong();
+  }
+
+  /** The strings of an array, or none when it is absent. */
+  private static List<String> texts(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
   }
 
   /** The run's completion; a report written before it was recorded is complete. */

@@ -78,6 +78,20 @@ class JsonReportTests {
   }
 
   @Test
+  void aCachedRunListsItsReplayedOpsValidAndReadBackAndOtherRunsWriteNoCachedKey(@TempDir Path dir) throws Exception {
+    assertFalse(stubJson().path("run").has("cached"), "a run without a cache writes the report it always did");
+    RunReport stub = StubRun.report();
+    RunReport cached = new RunReport(stub.run().withCached(List.of("libdemo.so", "demo::op")), stub.checks(),
+        stub.results());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new JsonReportFormat().write(cached, out);
+    JsonNode json = JSON.readTree(out.toByteArray());
+    assertEquals(List.of(), schema().validate(json).stream().map(Error::toString).toList());
+    assertEquals("[\"libdemo.so\",\"demo::op\"]", json.path("run").path("cached").toString());
+    assertEquals(List.of("libdemo.so", "demo::op"), reader().read(new JsonReportFormat().write(cached, dir)).run().cached());
+  }
+
+  @Test
   void readsWhatItWroteBack(@TempDir Path dir) throws Exception {
     RunReport stub = StubRun.report();
     Path file = new JsonReportFormat().write(stub, dir);

@@ -24,6 +24,8 @@ import java.util.Objects;
  * @param configuration JUnit configuration parameters when the run came from JUnit, else null
  * @param completion whether the run checked all it was asked to (interrupted, or merged from shards
  *     that did not finish); never null
+ * @param cached the ops (and, for library-wide checks, library file names) whose results were
+ *     replayed from a result cache ({@code --cache}) instead of run, in plan order; empty when none
  */
 public record RunInfo(
     String toolVersion,
@@ -39,15 +41,25 @@ public record RunInfo(
     long durationMs,
     String commandLine,
     Map<String, String> configuration,
-    Completion completion) {
+    Completion completion,
+    List<String> cached) {
 
   public RunInfo {
+    cached = cached == null ? List.of() : List.copyOf(cached);
     Objects.requireNonNull(startedAt, "startedAt");
     Objects.requireNonNull(completion, "completion");
     devices = List.copyOf(devices);
     checksRun = List.copyOf(checksRun);
     inputs = List.copyOf(inputs);
     configuration = configuration == null ? null : Map.copyOf(configuration);
+  }
+
+  /** A run none of whose results came from a cache. */
+  public RunInfo(String toolVersion, String torchVersion, String presetsVersion, Long seed, Integer tries, int jobs,
+      List<DeviceInfo> devices, List<String> checksRun, List<Input> inputs, Instant startedAt, long durationMs,
+      String commandLine, Map<String, String> configuration, Completion completion) {
+    this(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs, startedAt,
+        durationMs, commandLine, configuration, completion, List.of());
   }
 
   /** A run that checked all it was asked to. */
@@ -73,13 +85,19 @@ public record RunInfo(
   /** The same run, started by {@code commandLine} or by JUnit with {@code configuration}. */
   public RunInfo withInvocation(String commandLine, Map<String, String> configuration) {
     return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs,
-        startedAt, durationMs, commandLine, configuration, completion);
+        startedAt, durationMs, commandLine, configuration, completion, cached);
   }
 
   /** The same run with what it did not finish. */
   public RunInfo withCompletion(Completion completion) {
     return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs,
-        startedAt, durationMs, commandLine, configuration, completion);
+        startedAt, durationMs, commandLine, configuration, completion, cached);
+  }
+
+  /** The same run with {@code ops} replayed from a result cache. */
+  public RunInfo withCached(List<String> ops) {
+    return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checksRun, inputs,
+        startedAt, durationMs, commandLine, configuration, completion, ops);
   }
 
   /**
@@ -92,7 +110,8 @@ public record RunInfo(
     List<Input> all = new java.util.ArrayList<>(inputs);
     all.addAll(next.inputs);
     return new RunInfo(toolVersion, torchVersion, presetsVersion, seed, tries, jobs, devices, checks, all,
-        startedAt, durationMs, commandLine, configuration, completion.and(next.completion));
+        startedAt, durationMs, commandLine, configuration, completion.and(next.completion),
+        java.util.stream.Stream.concat(cached.stream(), next.cached.stream()).toList());
   }
 
   /** The devices that ran. */

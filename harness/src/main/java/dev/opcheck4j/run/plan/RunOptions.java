@@ -62,9 +62,17 @@ public final class RunOptions {
   public static final RunOption<String> INPUTS = RunOption.of("--input", "VALUE", Type.TEXT,
       "an argument of forward, e.g. float32[16,16] or int:8").repeated("(none)");
 
+  public static final RunOption<Path> CACHE = RunOption.of("--cache", "DIR", Type.PATH,
+      "replay each op's results from DIR when nothing they depend on changed, and store them there"
+      + " (docs/performance.md)").engine("cache");
+  public static final RunOption<Boolean> NO_CACHE = RunOption.of("--no-cache", "", Type.SWITCH,
+      "run every op even when --cache is given").orElse(false);
+  public static final RunOption<Integer> BENCH_OPS = RunOption.of("--ops", "N", Type.atLeast(1),
+      "ops in the generated library of bench library (default {default})").orElse(200);
+
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
       TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE,
-      ALLOW_INCOMPLETE, OUT, INPUTS);
+      ALLOW_INCOMPLETE, OUT, INPUTS, CACHE, NO_CACHE, BENCH_OPS);
 
   private RunOptions() {}
 

@@ -29,6 +29,7 @@ import java.util.Objects;
  * @param severity what a finding becomes: warnings stay warnings unless {@code --warnings-as-errors}
  * @param baseline a schema baseline file to compare the libraries against ({@code --baseline}), or null
  * @param require check families that must run on every op ({@code --require}); empty: none
+ * @param cache the result cache's directory ({@code --cache}), or null for none
  */
 public record RunRequest(
     List<Target> targets,
@@ -44,7 +45,8 @@ public record RunRequest(
     Isolation isolation,
     SeverityPolicy severity,
     Path baseline,
-    List<String> require) {
+    List<String> require,
+    Path cache) {
 
   /** {@link RunOptions#SEED}'s default. */
   public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
@@ -159,6 +161,7 @@ public record RunRequest(
     private SeverityPolicy severity = SeverityPolicy.DEFAULT;
     private Path baseline;
     private final List<String> require = new ArrayList<>();
+    private Path cache;
 
     private Builder() {}
 
@@ -254,9 +257,15 @@ public record RunRequest(
       return this;
     }
 
+    /** Null: no result cache (the default, and {@code --no-cache}). */
+    public Builder cache(Path dir) {
+      cache = dir;
+      return this;
+    }
+
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, severity, baseline, require);
+          isolation, severity, baseline, require, cache);
     }
   }
 }

@@ -1,0 +1,297 @@
+package dev.opcheck4j.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A library of {@code ops} correct operators for {@code ./opcheck bench library}, five kinds in turn
+ * (elementwise, in-place, two outputs, row reduction, aten composite), each with one example: its C++
+ * source on the stable ABI ({@code bench_ops.cpp}, self-contained so that the same file builds against
+ * another libtorch, e.g. real PyTorch's), its spec ({@code bench_ops.json}) and its build.
+ */
+public record SyntheticLibrary(Path dir, int ops) {
+  public static final String SOURCE = "bench_ops.cpp";
+  public static final String SPEC = "bench_ops.json";
+  public static final String LIBRARY = "libbench_ops.so";
+
+  /** The five kinds, in the order op {@code i} takes kind {@code i % 5}. */
+  enum Kind {
+    ELEMENTWISE("ew", "(Tensor x, float s) -> Tensor", "[ {\"tensor\": [4, 3]}, 1.5 ]", "CPU"),
+    IN_PLACE("inplace", "(Tensor(a!) x, float s) -> ()", "[ {\"tensor\": [4, 3]}, 0.5 ]", "CPU"),
+    TWO_OUTPUTS("pair", "(Tensor x) -> (Tensor, Tensor)", "[ {\"tensor\": [3, 4]} ]", "CPU"),
+    ROW_REDUCTION("rowsum", "(Tensor x) -> Tensor", "[ {\"tensor\": [4, 5]} ]", "CPU"),
+    COMPOSITE("comp", "(Tensor x, float s) -> Tensor",
+        "[ {\"tensor\": [3, 3], \"dtype\": \"float64\", \"requires_grad\": true}, 2.0 ]", "CompositeImplicitAutograd");
+
+    final String stem;
+    final String signature;
+    final String args;
+    final String dispatchKey;
+
+    Kind(String stem, String signature, String args, String dispatchKey) {
+      this.stem = stem;
+      this.signature = signature;
+      this.args = args;
+      this.dispatchKey = dispatchKey;
+    }
+  }
+
+  /** Thrown with the one line the user sees when the library cannot be built. */
+  public static final class BuildError extends Exception {
+    public BuildError(String message) {
+      super(message);
+    }
+  }
+
+  public SyntheticLibrary {
+    if (ops < 1) {
+      throw new IllegalArgumentException("a library needs at least one op, got " + ops);
+    }
+  }
+
+  public Path source() {
+    return dir.resolve(SOURCE);
+  }
+
+  public Path spec() {
+    return dir.resolve(SPEC);
+  }
+
+  public Path library() {
+    return dir.resolve(LIBRARY);
+  }
+
+  static Kind kind(int op) {
+    return Kind.values()[op % Kind.values().length];
+  }
+
+  static String name(int op) {
+    return kind(op).stem + "_" + op;
+  }
+
+  /** Writes the source and the spec (the source only when it changed, so that a rebuild can be skipped). */
+  public void write() throws IOException {
+    Files.createDirectories(dir);
+    String cpp = cpp();
+    if (!Files.exists(source()) || !Files.readString(source()).equals(cpp)) {
+      Files.writeString(source(), cpp);
+    }
+    Files.writeString(spec(), spec(LIBRARY));
+  }
+
+  /** The spec, naming {@code library} (relative to the spec's directory, or absolute). */
+  public String spec(String library) {
+    StringBuilder s = new StringBuilder("{\n  \"library\": \"" + library + "\",\n  \"ops\": [\n");
+    for (int i = 0; i < ops; i++) {
+      s.append("    { \"op\": \"bench_ops::").append(name(i)).append("\", \"examples\": [ { \"args\": ")
+          .append(kind(i).args).append(" } ] }").append(i + 1 < ops ? ",\n" : "\n");
+    }
+    return s.append("  ]\n}\n").toString();
+  }
+
+  String cpp() {
+    StringBuilder s = new StringBuilder(PRELUDE);
+    s.append("STABLE_TORCH_LIBRARY(bench_ops, m) {\n");
+    for (int i = 0; i < ops; i++) {
+      s.append("  m.def(\"").append(name(i)).append(kind(i).signature).append("\");\n");
+    }
+    s.append("}\n\n");
+    for (String key : List.of("CPU", "Meta", "CompositeImplicitAutograd")) {
+      StringBuilder impls = new StringBuilder();
+      for (int i = 0; i < ops; i++) {
+        Kind k = kind(i);
+        boolean meta = key.equals("Meta");
+        if (k.dispatchKey.equals(key) || meta && k.dispatchKey.equals("CPU")) {
+          impls.append("  m.impl(\"").append(name(i)).append("\", TORCH_BOX(&").append(k.stem)
+              .append(meta ? "_meta" : "").append('<').append(i).append(">));\n");
+        }
+      }
+      if (!impls.isEmpty()) {
+        s.append("STABLE_TORCH_LIBRARY_IMPL(bench_ops, ").append(key).append(", m) {\n").append(impls).append("}\n\n");
+      }
+    }
+    return s.toString();
+  }
+
+  /**
+   * Builds {@link #library()} with g++ against the LibTorch headers and the libtorch the native-ops
+   * build uses ({@code native-ops/target/torch-headers/include-dir.txt} and
+   * {@code native-ops/target/libtorch-dir.txt} under {@code home}), unless it is newer than its source.
+   *
+   * @return whether it was built (false: it was up to date)
+   * @throws BuildError when the headers or libtorch are not there, or g++ fails
+   */
+  public boolean build(Path home) throws BuildError, IOException, InterruptedException {
+    Path target = home.resolve("native-ops/target");
+    Path headersFile = target.resolve("torch-headers/include-dir.txt");
+    Path libtorchFile = target.resolve("libtorch-dir.txt");
+    if (!Files.isRegularFile(headersFile) || !Files.isRegularFile(libtorchFile)) {
+      throw new BuildError("the LibTorch headers are not available (" + target + " has no torch-headers/include-dir.txt"
+          + " or libtorch-dir.txt); build them with: mvn -o -B -q -pl native-ops package");
+    }
+    Path headers = Path.of(Files.readString(headersFile).strip());
+    Path libtorch = Path.of(Files.readString(libtorchFile).strip());
+    if (!Files.isRegularFile(headers.resolve("torch/csrc/stable/library.h"))) {
+      throw new BuildError("the LibTorch headers are not available: " + headers
+          + " has no torch/csrc/stable/library.h; build them with: mvn -o -B -q -pl native-ops package");
+    }
+    if (!Files.isRegularFile(libtorch.resolve("libtorch_cpu.so"))) {
+      throw new BuildError("libtorch is not available: " + libtorch + " has no libtorch_cpu.so");
+    }
+    if (Files.exists(library())
+        && Files.getLastModifiedTime(library()).compareTo(Files.getLastModifiedTime(source())) > 0) {
+      return false;
+    }
+    // the flags of native-ops/src/main/cpp/CMakeLists.txt's op_library
+    List<String> cmd = new ArrayList<>(List.of("g++", "-std=c++17", "-O1", "-fPIC", "-shared",
+        "-DTORCH_TARGET_VERSION=0x020a000000000000", "-D_GLIBCXX_USE_CXX11_ABI=1", "-isystem", headers.toString(),
+        source().toString(), "-o", library() + ".tmp", "-Wl,--no-as-needed",
+        libtorch.resolve("libtorch_cpu.so").toString(), libtorch.resolve("libc10.so").toString(),
+        "-Wl,-rpath," + libtorch));
+    Path log = dir.resolve("build.log");
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    } catch (IOException e) {
+      throw new BuildError("g++ could not be started (" + e.getMessage() + "); the benchmark builds its library with g++");
+    }
+    if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      p.destroyForcibly();
+      throw new BuildError("g++ failed to build " + library() + "; see " + log);
+    }
+    Files.move(Path.of(library() + ".tmp"), library(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    return true;
+  }
+
+  private static final String PRELUDE = """
+      // Generated by ./opcheck bench library: correct operators of five kinds, one template each,
+      // instantiated once per op (the template argument K makes each op compute something of its own).
+      #include <torch/csrc/stable/library.h>
+      #include <torch/csrc/stable/ops.h>
+      #include <torch/csrc/stable/tensor.h>
+      #include <torch/headeronly/core/ScalarType.h>
+      #include <torch/headeronly/util/Exception.h>
+
+      #include <array>
+      #include <cstdint>
+      #include <tuple>
+      #include <vector>
+
+      namespace {
+
+      using torch::stable::Tensor;
+      using torch::headeronly::ScalarType;
+
+      void check_floating(const Tensor& t) {
+        STD_TORCH_CHECK(t.scalar_type() == ScalarType::Float || t.scalar_type() == ScalarType::Double,
+                        "x must be float32 or float64");
+      }
+
+      double elem(const Tensor& t, int64_t i) {
+        if (t.scalar_type() == ScalarType::Double) return static_cast<const double*>(t.data_ptr())[i];
+        return static_cast<const float*>(t.data_ptr())[i];
+      }
+
+      void put(Tensor& t, int64_t i, double v) {
+        if (t.scalar_type() == ScalarType::Double) {
+          static_cast<double*>(t.data_ptr())[i] = v;
+        } else {
+          static_cast<float*>(t.data_ptr())[i] = static_cast<float>(v);
+        }
+      }
+
+      template <class F>
+      Tensor map_new(const Tensor& like, F f) {
+        Tensor out = torch::stable::new_empty(like, like.sizes());
+        int64_t n = out.numel();
+        for (int64_t i = 0; i < n; ++i) put(out, i, f(i));
+        return out;
+      }
+
+      std::vector<int64_t> without_last(const Tensor& x) {
+        auto s = x.sizes();
+        return std::vector<int64_t>(s.begin(), s.end() - 1);
+      }
+
+      template <size_t N>
+      Tensor aten(const char* name, const char* overload, std::array<StableIValue, N> stack) {
+        STABLE_TORCH_ERROR_CODE_CHECK(torch_call_dispatcher(name, overload, stack.data(), TORCH_ABI_VERSION));
+        return torch::stable::detail::to<Tensor>(stack[0]);
+      }
+
+      Tensor mul(const Tensor& a, const Tensor& b) {
+        return aten<2>("aten::mul", "Tensor", {torch::stable::detail::from(a), torch::stable::detail::from(b)});
+      }
+
+      Tensor scalar_like(const Tensor& a, double v) {
+        Tensor t = torch::stable::new_empty(a, {});
+        torch::stable::fill_(t, v);
+        return t;
+      }
+
+      // elementwise: x * K + s
+      template <int K> Tensor ew(Tensor x, double s) {
+        check_floating(x);
+        Tensor xc = torch::stable::contiguous(x);
+        return map_new(xc, [&](int64_t i) { return elem(xc, i) * (K % 7 + 1) + s; });
+      }
+      template <int K> Tensor ew_meta(Tensor x, double s) {
+        check_floating(x);
+        return torch::stable::new_empty(x, x.sizes());
+      }
+
+      // in-place: x += s * K, declared (a!)
+      template <int K> void inplace(Tensor x, double s) {
+        check_floating(x);
+        Tensor xc = torch::stable::contiguous(x);
+        Tensor r = map_new(xc, [&](int64_t i) { return elem(xc, i) + s * (K % 5 + 1); });
+        torch::stable::copy_(x, r);
+      }
+      template <int K> void inplace_meta(Tensor x, double s) { check_floating(x); }
+
+      // two outputs: (x * K, x - K)
+      template <int K> std::tuple<Tensor, Tensor> pair(Tensor x) {
+        check_floating(x);
+        Tensor xc = torch::stable::contiguous(x);
+        return {map_new(xc, [&](int64_t i) { return elem(xc, i) * (K % 3 + 1); }),
+                map_new(xc, [&](int64_t i) { return elem(xc, i) - K % 11; })};
+      }
+      template <int K> std::tuple<Tensor, Tensor> pair_meta(Tensor x) {
+        check_floating(x);
+        return {torch::stable::new_empty(x, x.sizes()), torch::stable::new_empty(x, x.sizes())};
+      }
+
+      // row reduction: K * the sum over the last dimension
+      template <int K> Tensor rowsum(Tensor x) {
+        check_floating(x);
+        STD_TORCH_CHECK(x.dim() >= 1, "x must have at least one dimension");
+        Tensor xc = torch::stable::contiguous(x);
+        Tensor out = torch::stable::new_empty(xc, without_last(xc));
+        int64_t last = xc.sizes()[xc.dim() - 1];
+        int64_t rows = out.numel();
+        for (int64_t r = 0; r < rows; ++r) {
+          double acc = 0;
+          for (int64_t j = 0; j < last; ++j) acc += elem(xc, r * last + j);
+          put(out, r, acc * (K % 4 + 1));
+        }
+        return out;
+      }
+      template <int K> Tensor rowsum_meta(Tensor x) {
+        check_floating(x);
+        STD_TORCH_CHECK(x.dim() >= 1, "x must have at least one dimension");
+        return torch::stable::new_empty(x, without_last(x));
+      }
+
+      // aten composite: x * x * (s * K); autograd and meta come from the decomposition
+      template <int K> Tensor comp(Tensor x, double s) { return mul(mul(x, x), scalar_like(x, s * (K % 3 + 1))); }
+
+      }  // namespace
+
+      """;
+}

@@ -1,0 +1,95 @@
+package dev.opcheck4j.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.RunListener;
+import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.testing.NativeOps;
+import dev.opcheck4j.torch.Device;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code --cache}: what is replayed, what is run again, and what is not trusted. */
+class ResultCacheTests {
+  @TempDir Path tmp;
+  private Path spec;
+  private Path cache;
+
+  /** good_ops' spec, copied so that a test can edit it, naming the library by its absolute path. */
+  @BeforeEach
+  void copySpec() throws Exception {
+    String text = Files.readString(NativeOps.spec("good_ops.json"))
+        .replace("../../native-ops/target/lib/libgood_ops.so", NativeOps.lib("good_ops").toString());
+    spec = tmp.resolve("good_ops.json");
+    Files.writeString(spec, text);
+    cache = tmp.resolve("cache");
+  }
+
+  private RunOutcome run(String reportDir) throws Exception {
+    return Launcher.execute(RunRequest.builder().spec(spec).devices(List.of(Device.CPU)).tries(3).seed(7L).jobs(1)
+        .reportDir(tmp.resolve(reportDir)).cache(cache).build(), RunListener.NONE);
+  }
+
+  private static List<String> verdicts(RunOutcome o) {
+    return o.report().results().stream()
+        .map(r -> String.join(" ", r.op(), r.check(), r.device(), r.example(), r.outcome().name())).toList();
+  }
+
+  private static boolean workerStarted(Path dir) throws Exception {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.anyMatch(f -> f.getFileName().toString().startsWith("worker-"));
+    }
+  }
+
+  @Test
+  void aCachedReRunStartsNoWorkerAndGivesTheSameResults() throws Exception {
+    RunOutcome first = run("first");
+    assertTrue(first.report().run().cached().isEmpty());
+    assertTrue(workerStarted(tmp.resolve("first")));
+
+    RunOutcome again = run("again");
+    assertFalse(workerStarted(tmp.resolve("again")), "a run whose ops are all cached starts no worker");
+    assertEquals(verdicts(first), verdicts(again));
+    assertEquals(first.report().results().stream().map(CheckResult::facts).toList(),
+        again.report().results().stream().map(CheckResult::facts).toList());
+    List<String> all = Stream.concat(Stream.of("libgood_ops.so"), first.ops().stream()).toList();
+    assertEquals(all, again.report().run().cached());
+  }
+
+  @Test
+  void changingOneOpsSpecEntryRerunsThatOpAlone() throws Exception {
+    RunOutcome first = run("first");
+    Files.writeString(spec, Files.readString(spec).replace("{ \"args\": [ {\"tensor\": [3, 4]} ] }",
+        "{ \"args\": [ {\"tensor\": [2, 5]} ] }"));
+
+    RunOutcome again = run("again");
+    List<String> expected = Stream.concat(Stream.of("libgood_ops.so"), first.ops().stream())
+        .filter(op -> !op.equals("good_ops::min_max")).toList();
+    assertEquals(expected, again.report().run().cached());
+    assertTrue(again.report().results().stream().anyMatch(r -> r.op().equals("good_ops::min_max")));
+  }
+
+  @Test
+  void aCorruptEntryIsIgnoredAndItsOpRuns() throws Exception {
+    RunOutcome first = run("first");
+    List<Path> entries;
+    try (Stream<Path> files = Files.walk(cache.resolve("ops"))) {
+      entries = files.filter(f -> f.toString().endsWith(".json")).toList();
+    }
+    Files.writeString(entries.get(0), "[\"Entry\",{\"key\":");
+
+    RunOutcome again = run("again");
+    assertEquals(first.ops().size(), again.report().run().cached().size(),
+        "one of the ops and the library-wide checks is run again, the rest replayed");
+    assertEquals(verdicts(first), verdicts(again));
+    assertTrue(workerStarted(tmp.resolve("again")));
+  }
+}
