@@ -97,7 +97,7 @@ public final class ResultCache {
         .append("\ndevices ").append(request.devices()).append("\nchecks ").append(checks.stream().map(Check::id).toList())
         .append("\ntimeout ").append(request.timeout()).append("\nseverity ").append(request.severity())
         .append("\nrequire ").append(request.require())
-        .append("\nbaseline ").append(request.baseline() == null ? "-" : hashes.fileHash(request.baseline()));
+        .append("\nbaseline ").append(request.baseline() == null ? "-" : hashes.baselineHash(request.baseline()));
     return new ResultCache(dir, sha256(key.toString()), specs, notes);
   }
 
@@ -179,6 +179,21 @@ public final class ResultCache {
    * SHA-256 of a file, remembered under its path, size, modification time and inode so that a large
    * library (libtorch) is read once, not on every run.
    */
+  /** The baseline's hash and, when it names one, its side file of recorded outputs (baseline.values reads both). */
+  private String baselineHash(Path baseline) {
+    String values = "-";
+    try {
+      String side = dev.opcheck4j.torch.SchemaBaseline.read(baseline).values();
+      if (side != null) {
+        Path file = baseline.toAbsolutePath().resolveSibling(side);
+        values = Files.exists(file) ? fileHash(file) : "missing " + side;
+      }
+    } catch (IOException | RuntimeException e) {
+      values = "unreadable"; // the run reports the baseline's own error; its results are not worth caching apart
+    }
+    return fileHash(baseline) + " values " + values;
+  }
+
   private String fileHash(Path file) {
     Path abs = file.toAbsolutePath().normalize();
     try {
