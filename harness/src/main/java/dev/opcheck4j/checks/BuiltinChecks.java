@@ -37,6 +37,7 @@ import dev.opcheck4j.checks.schema.TypesCheck;
 import dev.opcheck4j.checks.schema.CompatibleCheck;
 import dev.opcheck4j.checks.torchscript.ScriptCallCheck;
 import dev.opcheck4j.checks.torchscript.ScriptRoundtripCheck;
+import dev.opcheck4j.spec.NearestName;
 import java.util.List;
 import java.util.Optional;
 
@@ -113,8 +114,11 @@ public final class BuiltinChecks {
     for (String id : idsOrFamilies) {
       List<Check> found = select(id);
       if (found.isEmpty()) {
-        throw new IllegalArgumentException("unknown check or family '" + id + "'; known: "
-            + String.join(", ", ALL.stream().map(Check::id).toList()));
+        List<String> names = new java.util.ArrayList<>(ALL.stream().map(Check::family).distinct().toList());
+        names.addAll(ALL.stream().map(Check::id).toList());
+        String hint = NearestName.didYouMean(id, names);
+        throw new IllegalArgumentException("unknown check or family '" + id + "'" + (hint.isEmpty() ? "; known: "
+            + String.join(", ", ALL.stream().map(Check::id).toList()) : hint + " (./opcheck checks lists them)"));
       }
       selected.addAll(found);
     }

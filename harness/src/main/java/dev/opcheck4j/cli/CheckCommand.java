@@ -66,7 +66,7 @@ final class CheckCommand implements Command {
       throw new UsageException("check needs --spec FILE or --library LIB");
     }
     if (args.has(JUNIT_XML)) {
-      return new JUnitXmlRun(s.out(), s.err()).run(args);
+      return new JUnitXmlRun(s).run(args);
     }
     RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS)).require(args.all(REQUIRE))
         .devices(args.all(DEVICES)).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
@@ -103,9 +103,9 @@ final class CheckCommand implements Command {
 
   private ExitCode run(RunRequest r, Arguments args, Session s) throws Exception {
     try (ReportDirLock lock = lock(args.get(REPORT_DIR), args.commandLine(), s)) {
-      printHeader(r, s);
       Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), args.get(REPORT_DIR) != null,
           plannedOps(args));
+      console.header(header(r));
       RunOutcome outcome;
       try {
         outcome = Launcher.execute(r, console, s.stop());
@@ -125,7 +125,16 @@ final class CheckCommand implements Command {
       RunReport report = outcome.report();
       report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
           report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
-      return RunSummary.finish(report, outcome.inputErrors(), args.get(REPORT_DIR), s);
+      ExitCode code = RunSummary.finish(report, outcome.inputErrors(), args.get(REPORT_DIR), s);
+      annotate(report, args, s);
+      return code;
+    }
+  }
+
+  /** Under GitHub Actions, the failures as annotations at their spec lines ({@link WorkflowAnnotations}). */
+  static void annotate(RunReport report, Arguments args, Session s) {
+    if (WorkflowAnnotations.wanted(s.env())) {
+      WorkflowAnnotations.of(args.all(SPECS)).lines(report.results()).forEach(s.out()::println);
     }
   }
 
@@ -149,10 +158,10 @@ final class CheckCommand implements Command {
   }
 
   /** Versions, seed, tries, workers; the devices follow when the run knows them ({@link Console#runStarted}). */
-  private static void printHeader(RunRequest r, Session s) {
+  private static List<String> header(RunRequest r) {
     Versions v = Versions.current();
-    s.out().println("opcheck4j " + v.tool() + " · libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")");
-    s.out().println("seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
+    return List.of("opcheck4j " + v.tool() + " · libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")",
+        "seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
         + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
   }
 

@@ -25,6 +25,7 @@ final class Console implements RunListener {
   private final boolean verbose;
   private final boolean reportDir;
   private final int total;
+  private List<String> header = List.of();
   private final long started = System.nanoTime();
   private RunListener.OpEvent current;
   private final List<CheckResult> currentResults = new ArrayList<>();
@@ -51,9 +52,18 @@ final class Console implements RunListener {
     return System.console() != null && !"true".equalsIgnoreCase(System.getenv("CI"));
   }
 
-  /** The devices that will run, and once, why the others will not. */
+  /**
+   * Lines to print when the run starts (versions, seed): a run stopped before it starts by a missing
+   * file or a typo prints its one error line and nothing else.
+   */
+  void header(List<String> lines) {
+    header = List.copyOf(lines);
+  }
+
+  /** The header, the devices that will run, and once, why the others will not. */
   @Override
   public synchronized void runStarted(RunInfo run) {
+    header.forEach(out::println);
     List<String> skipped = new ArrayList<>();
     for (RunInfo.DeviceInfo d : run.devices()) {
       if (!d.runs()) {

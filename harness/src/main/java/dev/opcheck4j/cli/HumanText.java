@@ -2,15 +2,12 @@ package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.NumberText;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.TerminalText;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Console text for people: numbers rounded ({@code 1.1e-16}), long values wrapped, durations short,
@@ -22,41 +19,16 @@ final class HumanText {
   static final int WIDTH = 110;
   static final int FACT_LIMIT = 3000;
   static final int NAME_LIMIT = 300;
-  /** A decimal with five or more fraction digits, or any number in E notation. */
-  private static final Pattern LONG_NUMBER =
-      Pattern.compile("(?<![\\w.])-?\\d+(?:\\.\\d{5,}(?:[eE][-+]?\\d+)?|(?:\\.\\d+)?[eE][-+]?\\d+)(?![\\w.])");
 
   private HumanText() {}
 
-  /** Every long number in {@code text} rounded: tiny and huge ones to 2 significant digits, others to 4. */
+  /** Every long number in {@code text} rounded, as every format for people rounds ({@link NumberText}). */
   static String roundNumbers(String text) {
-    Matcher m = LONG_NUMBER.matcher(text);
-    StringBuilder sb = new StringBuilder();
-    while (m.find()) {
-      m.appendReplacement(sb, Matcher.quoteReplacement(round(m.group())));
-    }
-    m.appendTail(sb);
-    return sb.toString();
+    return NumberText.roundAll(text);
   }
 
   static String round(String number) {
-    double v;
-    try {
-      v = Double.parseDouble(number);
-    } catch (NumberFormatException e) {
-      return number;
-    }
-    if (!Double.isFinite(v) || v == 0) {
-      return number.contains("e") || number.contains("E") ? String.valueOf(v) : number;
-    }
-    double abs = Math.abs(v);
-    if (abs < 1e-3 || abs >= 1e6) {
-      String s = String.format(Locale.ROOT, "%.1e", v); // 1.1e-16
-      String mantissa = s.substring(0, s.indexOf('e')).replaceAll("\\.0$", "");
-      int exponent = Integer.parseInt(s.substring(s.indexOf('e') + 1));
-      return mantissa + "e" + exponent;
-    }
-    return new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
+    return NumberText.round(number);
   }
 
   /**

@@ -28,12 +28,12 @@ final class InitCommand implements Command {
 
   @Override
   public String synopsis() {
-    return "init --library LIB [--out FILE] [--seed N]";
+    return "init --library LIB [--out FILE [--force]] [--seed N]";
   }
 
   @Override
   public List<RunOption<?>> options() {
-    return List.of(RunOptions.LIBRARIES, RunOptions.OUT, RunOptions.SEED);
+    return List.of(RunOptions.LIBRARIES, RunOptions.OUT, RunOptions.FORCE, RunOptions.SEED);
   }
 
   @Override
@@ -43,6 +43,9 @@ final class InitCommand implements Command {
     }
     long seed = args.get(RunOptions.SEED);
     Path out = args.get(RunOptions.OUT);
+    if (out != null && Files.exists(out) && !args.get(RunOptions.FORCE)) {
+      throw new UsageException(out + " exists; init does not overwrite a spec you may have edited (give --force to)");
+    }
     // the search calls the kernels: it runs in a worker, like every other call
     Launcher.Synthesized lib = Launcher.synthesize(args.all(RunOptions.LIBRARIES).get(0), seed);
     List<SpecSkeleton.Entry> entries = new ArrayList<>();

@@ -1,7 +1,10 @@
 package dev.opcheck4j.cli;
 
+import dev.opcheck4j.api.ReportReader;
+import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.junit.CheckFailedError;
+import dev.opcheck4j.junit.ClasspathSpecTests;
 import dev.opcheck4j.junit.OpCheckEngine;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;
@@ -12,6 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.launcher.EngineFilter;
@@ -30,12 +37,16 @@ import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener
  * format Jenkins, GitLab and GitHub test reporters read. Exit codes are those of {@code check}.
  */
 final class JUnitXmlRun {
+  private static final Pattern SUITE = Pattern.compile(
+      "<testsuite [^>]*tests=\"(\\d+)\" skipped=\"(\\d+)\" failures=\"(\\d+)\" errors=\"(\\d+)\"");
+  private final Session session;
   private final PrintStream out;
   private final PrintStream err;
 
-  JUnitXmlRun(PrintStream out, PrintStream err) {
-    this.out = out;
-    this.err = err;
+  JUnitXmlRun(Session session) {
+    this.session = session;
+    this.out = session.out();
+    this.err = session.err();
   }
 
   ExitCode run(Arguments args) throws UsageException, IOException {
@@ -58,11 +69,18 @@ final class JUnitXmlRun {
       }
     }
     Files.createDirectories(xmlDir);
+    Path reportDir = args.has(RunOptions.REPORT_DIR) ? args.get(RunOptions.REPORT_DIR) : xmlDir;
+    List<DiscoverySelector> selectors = new ArrayList<>();
+    specs.forEach(s -> selectors.add(DiscoverySelectors.selectFile(s.toAbsolutePath().toFile())));
+    // The class Surefire selects: the engine then names each op as a class and each test as its
+    // method, so this XML has classname = op exactly as Surefire's has (no other class is selected)
+    selectors.add(DiscoverySelectors.selectClass(ClasspathSpecTests.class));
     LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
-        .selectors(specs.stream().map(s -> DiscoverySelectors.selectFile(s.toAbsolutePath().toFile())).toList())
+        .selectors(selectors)
         .filters(EngineFilter.includeEngines(OpCheckEngine.ID))
-        .configurationParameter(RunOptions.REPORT_DIR.engineKey(), RunOptions.REPORT_DIR.show(
-            args.has(RunOptions.REPORT_DIR) ? args.get(RunOptions.REPORT_DIR) : xmlDir));
+        // the command line says what runs: no junit-platform.properties or -D of a classpath it shares
+        .enableImplicitConfigurationParameters(false)
+        .configurationParameter(RunOptions.REPORT_DIR.engineKey(), RunOptions.REPORT_DIR.show(reportDir));
     // every option the engine has too goes to it by its key; the spec files are the selectors
     for (RunOption<?> option : CheckCommand.OPTIONS) {
       if (option.key() != null && option != RunOptions.SPECS && option != RunOptions.REPORT_DIR && args.has(option)) {
@@ -79,7 +97,16 @@ final class JUnitXmlRun {
     Outcomes outcomes = new Outcomes(args.get(RunOptions.VERBOSE));
     PrintWriter xmlLog = new PrintWriter(err, true);
     launcher.execute(discovery, new LegacyXmlReportGeneratingListener(xmlDir, xmlLog), outcomes);
-    out.println("junit xml: " + xmlDir.resolve("TEST-" + OpCheckEngine.ID + ".xml"));
+    Path xml = xmlDir.resolve("TEST-" + OpCheckEngine.ID + ".xml");
+    RunReport report = report(reportDir.resolve("opcheck-report.json"));
+    if (report != null) {
+      RunSummary.printSummary(report, out);
+    }
+    out.println("junit xml: " + xml);
+    if (report != null) {
+      out.println(testsLine(Files.readString(xml), report, specs.size()));
+      CheckCommand.annotate(report, args, session);
+    }
     for (String e : outcomes.inputErrors) {
       err.println("opcheck: " + e);
     }
@@ -90,6 +117,38 @@ final class JUnitXmlRun {
       return ExitCode.INPUT_ERROR;
     }
     return outcomes.failures > 0 ? ExitCode.CHECK_FAILED : ExitCode.OK;
+  }
+
+  /** The engine's report of the run, or null when it wrote none (no spec could run). */
+  private static RunReport report(Path json) throws IOException {
+    if (!Files.isRegularFile(json)) {
+      return null;
+    }
+    ReportReader reader = ServiceLoader.load(ReportReader.class).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no report reader on the classpath (opcheck4j-reports missing)"));
+    try {
+      return reader.read(json);
+    } catch (ReportReader.UnsupportedReportException e) {
+      throw new IllegalStateException(json + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * How the XML's tests relate to the results above (docs/report.md, "Results and tests"): each result
+   * is one test, and the tests that are no result are one per spec (its input) and the checks that
+   * never ran on a node (a device that does not run), skipped.
+   */
+  static String testsLine(String xml, RunReport report, int specs) {
+    Matcher m = SUITE.matcher(xml);
+    if (!m.find()) {
+      return "junit xml: no <testsuite> element";
+    }
+    int tests = Integer.parseInt(m.group(1));
+    int results = report.results().size();
+    int none = tests - results - specs;
+    return "junit xml: " + tests + " tests (" + m.group(3) + " failures, " + m.group(4) + " errors, " + m.group(2)
+        + " skipped) = " + results + " results + " + specs + (specs == 1 ? " spec input test" : " spec input tests")
+        + " + " + none + " skipped tests of checks that never ran there";
   }
 
   /** Counts what the tests said, and prints each failure as the check rendered it. */

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import sun.misc.Signal;
 
 /**
@@ -18,13 +19,20 @@ public final class Main {
   private final PrintStream out;
   private final PrintStream err;
   private final Path home;
+  private final UnaryOperator<String> env;
   private final Interruption stop = new Interruption();
 
   /** A CLI writing to {@code out}/{@code err}, with {@code home} the repository root (for demo). */
   public Main(PrintStream out, PrintStream err, Path home) {
+    this(out, err, home, System::getenv);
+  }
+
+  /** A CLI that reads environment variables through {@code env} (tests give a map's {@code get}). */
+  public Main(PrintStream out, PrintStream err, Path home, UnaryOperator<String> env) {
     this.out = out;
     this.err = err;
     this.home = home;
+    this.env = env;
   }
 
   public static void main(String[] args) {
@@ -52,7 +60,7 @@ public final class Main {
         out.println(Usage.of(command));
         return ExitCode.OK;
       }
-      return command.run(Arguments.parse(command, rest, commandLine(args)), new Session(out, err, home, stop));
+      return command.run(Arguments.parse(command, rest, commandLine(args)), new Session(out, err, home, stop, env));
     } catch (UsageException | LibraryLoadException | SpecException e) {
       err.println("opcheck: " + e.getMessage());
       return ExitCode.INPUT_ERROR;

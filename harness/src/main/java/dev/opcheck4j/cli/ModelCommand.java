@@ -7,12 +7,14 @@ import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.spec.TensorNotation;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code ./opcheck model MODEL.pt [--library LIB]... [--spec SPEC] [--input VALUE]...}: a worker loads
@@ -66,6 +68,13 @@ final class ModelCommand implements Command {
     if (!Files.isRegularFile(model)) {
       throw new UsageException("model not found: " + model);
     }
+    for (String in : inputs) {
+      if (!isValue(in)) {
+        // before the model loads: a worker and libtorch take seconds to start for a typo
+        throw new UsageException("--input '" + in + "' is not a value: expected DTYPE[d0,d1,...]"
+            + " (e.g. float32[16,16]), int:N, float:X or bool:B");
+      }
+    }
     Launcher.ModelRun run = Launcher.model(libraries, model, inputs, seed);
     if (run.model() == null) {
       err.println("opcheck: cannot load " + model + ": it crashed the worker: " + run.died());
@@ -105,6 +114,27 @@ final class ModelCommand implements Command {
       out.println("  " + o.label() + ": " + o.value());
     }
     return ExitCode.OK;
+  }
+
+  /** Whether {@code text} is an input {@code forward} can be given (the worker reads the same forms). */
+  static boolean isValue(String text) {
+    String t = text.strip().toLowerCase(Locale.ROOT);
+    try {
+      if (t.startsWith("int:")) {
+        Long.parseLong(t.substring(4));
+        return true;
+      }
+      if (t.startsWith("float:")) {
+        Double.parseDouble(t.substring(6));
+        return true;
+      }
+    } catch (NumberFormatException e) {
+      return false;
+    }
+    if (t.startsWith("bool:")) {
+      return t.equals("bool:true") || t.equals("bool:false");
+    }
+    return TensorNotation.parse(t).filter(n -> n.layout() == null && SpecReader.DTYPES.contains(n.dtype())).isPresent();
   }
 
   private static String resolution(String op, List<LibraryInfo> libs) {

@@ -87,7 +87,8 @@ final class RunSummary {
     }
   }
 
-  private static void printSummary(RunReport report, PrintStream out) {
+  /** The per-op table of outcomes, the summary line of the results, and the coverage gaps. */
+  static void printSummary(RunReport report, PrintStream out) {
     Map<String, EnumMap<Outcome, Integer>> byOp = new LinkedHashMap<>();
     for (CheckResult r : report.results()) {
       String row = HumanText.name(r.library() != null ? r.library() : r.op());

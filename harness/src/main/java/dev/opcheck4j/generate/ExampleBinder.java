@@ -138,7 +138,7 @@ public final class ExampleBinder {
 
   private void tensor(SpecValue v, String subject) {
     if (!v.isObject() || !v.object().containsKey("tensor")) {
-      error(v.location(), subject, "needs a tensor {\"tensor\": [sizes...]}, got " + v.describe());
+      error(v.location(), subject, "needs a tensor {\"tensor\": [sizes...]} or \"float32[4,3]\", got " + v.describe());
       return;
     }
     Map<String, SpecValue> m = v.object();

@@ -49,6 +49,16 @@ final class EngineNode extends AbstractTestDescriptor {
     this.example = example;
   }
 
+  /**
+   * The method name a build tool reports this test under ({@code kernel.error on cpu, example #1 (...)}),
+   * so JUnit XML written by the platform names a test as Surefire's does; a node sourced by file keeps its
+   * display name.
+   */
+  @Override
+  public String getLegacyReportingName() {
+    return sources.method() == null ? getDisplayName() : TerminalText.visible(sources.method());
+  }
+
   @Override
   public Type getType() {
     return type;

@@ -20,6 +20,7 @@ import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.run.worker.LocalKernels;
+import dev.opcheck4j.spec.NearestName;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
@@ -29,6 +30,7 @@ import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
+import dev.opcheck4j.torch.UnknownOpException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -55,6 +57,30 @@ import java.util.stream.Stream;
  */
 public final class Launcher {
   private Launcher() {}
+
+  /**
+   * One line for each {@code --op} that no spec entry and no library names, with the registered names
+   * nearest to it by edit distance: a typo stops the run before it starts rather than after it.
+   */
+  static List<String> unknownOps(List<String> ops, List<RunPlan.Target> targets) {
+    List<String> lines = new ArrayList<>();
+    List<String> known = new ArrayList<>();
+    targets.forEach(t -> known.addAll(t.library().opNames()));
+    for (String op : ops) {
+      boolean named = targets.stream().anyMatch(t -> t.library().op(op).isPresent()
+          || t.ops().stream().anyMatch(o -> o.op().equals(op) && !o.ref().equals(op)));
+      if (!named) {
+        List<String> near = UnknownOpException.nearest(op, known, 3);
+        if (near.isEmpty()) {
+          near = known.stream().sorted(Comparator.comparingInt((String n) -> NearestName.distance(op, n))
+              .thenComparing(n -> n)).limit(3).toList();
+        }
+        lines.add("--op " + op + ": no spec entry or library names it" + (near.isEmpty() ? ""
+            : "; nearest: " + String.join(", ", near)));
+      }
+    }
+    return lines;
+  }
 
   /**
    * Runs {@code request}.
@@ -148,7 +174,8 @@ public final class Launcher {
             : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
         targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, new SeverityPolicy(strict.get(i))));
       }
-      List<String> specErrors = new ArrayList<>(Preflight.errors(targets));
+      List<String> specErrors = new ArrayList<>(unknownOps(request.ops(), targets));
+      specErrors.addAll(Preflight.errors(targets));
       if (specErrors.isEmpty()) {
         specErrors.addAll(Preflight.referenceErrors(targets, first, request.timeout()));
       }

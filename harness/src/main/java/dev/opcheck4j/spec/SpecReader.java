@@ -409,7 +409,10 @@ public final class SpecReader {
     List<SpecValue> args = m.containsKey("args") ? list(m.get("args"), "\"args\"") : List.of();
     Map<String, SpecValue> kwargs =
         m.containsKey("kwargs") ? object(m.get("kwargs"), "\"kwargs\"", null) : Map.of();
-    return new Example(ref, args, kwargs, 0L, v.location());
+    // "float32[4,3] transposed", as the console prints a tensor, stands for its {"tensor": ...} object
+    Map<String, SpecValue> expanded = new LinkedHashMap<>();
+    kwargs.forEach((k, x) -> expanded.put(k, TensorNotation.expand(x)));
+    return new Example(ref, args.stream().map(TensorNotation::expand).toList(), expanded, 0L, v.location());
   }
 
   private static double nonNegative(Map<String, SpecValue> m, String key, SpecValue owner, double dflt)

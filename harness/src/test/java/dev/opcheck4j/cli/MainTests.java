@@ -1,6 +1,7 @@
 package dev.opcheck4j.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.testing.NativeOps;
@@ -65,12 +66,13 @@ class MainTests {
   }
 
   @Test
-  void anUnknownOpIsReportedWithSuggestionsAndOtherResultsAreKept() {
+  void anUnknownOpIsOneLineWithSuggestionsBeforeAnythingRuns() {
+    // issue 20: a typo in --op stops the run before it starts, rather than a failed registration.exists after it
     assertEquals(ExitCode.INPUT_ERROR, run("check", "--library", NativeOps.lib("my_ops").toString(),
         "--op", "my_ops::mul_ad", "--op", "my_ops::mul_add", "--check", "registration"));
-    assertTrue(err().contains("operator my_ops::mul_ad is not registered by libmy_ops.so; did you mean my_ops::mul_add"), err());
-    assertTrue(out().contains("summary: "), out());
-    assertTrue(out().contains("FAILED [registration.exists] my_ops::mul_ad"), out());
+    assertEquals("opcheck: --op my_ops::mul_ad: no spec entry or library names it; nearest: my_ops::mul_add, my_ops::crop,"
+        + " my_ops::paste\n", err());
+    assertEquals("", out());
   }
 
   @Test
@@ -237,5 +239,67 @@ class MainTests {
   void reportWithoutAKnownGeneratorSaysWhichExist() {
     assertEquals(ExitCode.INPUT_ERROR, run("report", "alure", "x"));
     assertTrue(err().startsWith("opcheck: report takes NAME DIR with NAME one of "), err());
+  }
+
+  @Test
+  void initRefusesToOverwriteAnExistingSpecWithoutForce(@TempDir Path dir) throws IOException {
+    Path spec = Files.writeString(dir.resolve("ops.yaml"), "# edited by hand\n");
+    assertEquals(ExitCode.INPUT_ERROR, run("init", "--library", NativeOps.lib("good_ops").toString(), "--out", spec.toString()));
+    assertEquals("opcheck: " + spec + " exists; init does not overwrite a spec you may have edited (give --force to)\n", err());
+    assertEquals("# edited by hand\n", Files.readString(spec));
+    assertEquals(ExitCode.OK, run("init", "--library", NativeOps.lib("good_ops").toString(), "--out", spec.toString(), "--force"),
+        err());
+    assertTrue(Files.readString(spec).contains("good_ops::"), Files.readString(spec));
+  }
+
+  @Test
+  void modelHelpShowsTheModelUsage() {
+    assertEquals(ExitCode.OK, run("model", "--help"));
+    assertTrue(out().contains("model MODEL.pt [--library LIB]..."), out());
+    assertTrue(out().contains("--input VALUE"), out());
+  }
+
+  @Test
+  void aMisspelledCheckSuggestsTheNearestOne() {
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--library", NativeOps.lib("good_ops").toString(), "--check", "gradchek"));
+    assertEquals("opcheck: unknown check or family 'gradchek'; did you mean gradcheck? (./opcheck checks lists them)\n", err());
+    assertEquals("", out());
+  }
+
+  @Test
+  void anUnknownOpIsOneLineWithTheNearestNamesAndNoBanner() {
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--library", NativeOps.lib("good_ops").toString(), "--op", "good_ops::add_scalr"));
+    assertTrue(err().startsWith("opcheck: --op good_ops::add_scalr: no spec entry or library names it; nearest: good_ops::add_scalar"),
+        err());
+    assertEquals(1, err().lines().count(), err());
+    assertEquals("", out());
+  }
+
+  @Test
+  void aMissingSpecOrLibraryIsOneLineWithNoBanner(@TempDir Path dir) throws IOException {
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", dir.resolve("nope.json").toString()));
+    assertEquals("opcheck: " + dir.resolve("nope.json") + ": spec file not found\n", err());
+    assertEquals("", out());
+    err.reset();
+    Path spec = Files.writeString(dir.resolve("s.json"), "{\"library\": \"missing.so\", \"ops\": [{\"op\": \"a::b\"}]}");
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString()));
+    assertEquals(1, err().lines().count(), err());
+    assertTrue(err().startsWith("opcheck: library not found: " + dir.resolve("missing.so")), err());
+    assertEquals("", out());
+  }
+
+  @Test
+  void aMalformedModelInputIsRejectedBeforeTheModelLoads(@TempDir Path dir) throws IOException {
+    // not a model at all: had it been loaded, the error would be about the file
+    Path model = Files.writeString(dir.resolve("m.pt"), "not a model");
+    assertEquals(ExitCode.INPUT_ERROR, run("model", model.toString(), "--input", "float32[16,x]"));
+    assertEquals("opcheck: --input 'float32[16,x]' is not a value: expected DTYPE[d0,d1,...] (e.g. float32[16,16]), int:N,"
+        + " float:X or bool:B\n", err());
+    for (String ok : new String[] {"float32[16,16]", "[2]", "int:8", "float:0.5", "bool:true", "int64[]"}) {
+      assertTrue(ModelCommand.isValue(ok), ok);
+    }
+    for (String bad : new String[] {"int:x", "bool:yes", "float32[4,3] transposed", "flaot32[2]", "16,16"}) {
+      assertFalse(ModelCommand.isValue(bad), bad);
+    }
   }
 }

@@ -52,4 +52,24 @@ class ExampleBinderTests {
     List<String> got = errors("[{\"args\": [{\"tensor\": [2], \"dtype\": \"fp32\"}, 1.0]}]", "{}");
     assertEquals(List.of(":3:49: op 't::f' example #1 argument 'x': unknown dtype \"fp32\"; did you mean float32?"), got);
   }
+
+  @Test
+  void theConsolesTensorNotationIsAShorthandForATensorObject() throws Exception {
+    Path spec = Files.writeString(dir.resolve("short.json"), "{\"library\": \"x.so\", \"ops\": [{\"op\": \"t::f\",\n"
+        + "\"examples\": [{\"args\": [\"float64[2,3] transposed\", 1.0]}, {\"args\": [\"float32[4,3]\", 2.0]}]}]}");
+    OpSpec op = SpecReader.read(spec).ops().get(0);
+    assertEquals(List.of(), ExampleBinder.errors(op, SCHEMA));
+    var first = op.examples().get(0).args().get(0).object();
+    assertEquals(List.of(2L, 3L), first.get("tensor").list().stream().map(v -> v.value()).toList());
+    assertEquals("float64", first.get("dtype").value());
+    assertEquals("transposed", first.get("layout").value());
+    assertEquals("float32", op.examples().get(1).args().get(0).object().get("dtype").value());
+    assertEquals(List.of(
+        ":4:11: op 't::f' example #1 argument 'x': unknown dtype \"flaot32\"; did you mean float32?",
+        ":5:11: op 't::f' example #2 argument 'x': unknown layout \"transposd\"; did you mean transposed?",
+        ":6:11: op 't::f' example #3 argument 'x': layout \"transposed\" needs at least 2 dims, the tensor has 1",
+        ":7:11: op 't::f' example #4 argument 'x': needs a tensor {\"tensor\": [sizes...]} or \"float32[4,3]\", got the string \"float32[4,x]\""),
+        errors("[\n{\"args\": [\"flaot32[4,3]\", 1.0]},\n{\"args\": [\"float32[4,3] transposd\", 1.0]},\n"
+            + "{\"args\": [\"float32[4] transposed\", 1.0]},\n{\"args\": [\"float32[4,x]\", 1.0]}]", "{}"));
+  }
 }

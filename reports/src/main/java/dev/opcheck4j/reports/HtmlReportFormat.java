@@ -24,20 +24,36 @@ public final class HtmlReportFormat implements ReportFormat {
   private static final String DATA = "/*OPCHECK4J-DATA*/null";
   private static final Pattern INVISIBLE = Pattern.compile("[\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069]");
   private static final String DOCS = "/*OPCHECK4J-DOCS*/\"\"";
+  private static final Pattern ABSOLUTE = Pattern.compile("[a-zA-Z][a-zA-Z0-9+.-]*:");
+
+  /** The system property (and JUnit engine key) of an absolute docs location, e.g. {@code https://example.org/checks/}. */
+  public static final String DOCS_URL = "opcheck4j.docsUrl";
 
   private final String docBase;
+  private final String docsUrl;
 
-  /** Doc links relative to the project root given by {@code -Dopcheck4j.home} (the launcher sets it). */
+  /**
+   * Doc links to {@code -Dopcheck4j.docsUrl} when it is an absolute URL ({@code <url><check>.md}, which
+   * work wherever the report is opened), else relative to the project root given by
+   * {@code -Dopcheck4j.home} (the launcher sets it).
+   */
   public HtmlReportFormat() {
-    this(System.getProperty("opcheck4j.home"));
+    this(System.getProperty("opcheck4j.home"), System.getProperty(DOCS_URL));
   }
 
   /**
    * @param home project root whose {@code docs/checks/} the links point to, or null for links relative
    *     to the report's own folder's root ({@code docs/checks/<id>.md})
+   * @param docsUrl an absolute location of the check pages, or null (or a relative path) for none
    */
-  HtmlReportFormat(String home) {
+  HtmlReportFormat(String home, String docsUrl) {
     this.docBase = home == null ? "" : home;
+    this.docsUrl = docsUrl != null && ABSOLUTE.matcher(docsUrl).lookingAt()
+        ? (docsUrl.endsWith("/") ? docsUrl : docsUrl + "/") : null;
+  }
+
+  HtmlReportFormat(String home) {
+    this(home, null);
   }
 
   @Override
@@ -54,7 +70,7 @@ public final class HtmlReportFormat implements ReportFormat {
   public Path write(RunReport report, Path dir) throws IOException {
     Files.createDirectories(dir);
     Path file = dir.resolve(FILE);
-    String base = docBase.isEmpty() ? "" : relative(dir, Path.of(docBase));
+    String base = docsUrl != null ? docsUrl : docBase.isEmpty() ? "" : relative(dir, Path.of(docBase));
     Files.writeString(file, render(report, base), StandardCharsets.UTF_8);
     return file;
   }
@@ -69,7 +85,7 @@ public final class HtmlReportFormat implements ReportFormat {
   String render(RunReport report, String docBase) {
     ByteArrayOutputStream json = new ByteArrayOutputStream();
     try {
-      new JsonReportFormat().write(report, json);
+      new JsonReportFormat().write(report, json, false);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -3,6 +3,7 @@ package dev.opcheck4j.reports;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.NumberText;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.TerminalText;
 import dev.opcheck4j.api.ReportFormat;
@@ -220,7 +221,7 @@ public final class MarkdownSummaryFormat implements ReportFormat {
     sb.append("</summary>\n\n");
     List<Fact> facts = r.facts();
     StringBuilder body = new StringBuilder(ResultText.facts(facts.subList(0, Math.min(FACTS_SHOWN, facts.size())), "\n",
-        (fact, indent) -> TerminalText.visible(Numbers.clip(fact.value(), FACT_LIMIT), true)).substring(facts.isEmpty() ? 0 : 1));
+        (fact, indent) -> TerminalText.visible(Numbers.clip(shown(fact), FACT_LIMIT), true)).substring(facts.isEmpty() ? 0 : 1));
     if (!facts.isEmpty()) {
       body.append('\n');
     }
@@ -233,6 +234,11 @@ public final class MarkdownSummaryFormat implements ReportFormat {
     }
     sb.append(fence).append("text\n").append(body).append(fence).append("\n\n</details>\n\n");
     return sb.toString();
+  }
+
+  /** A fact's value with its numbers rounded as the console rounds them; a rerun line stays exact. */
+  private static String shown(Fact fact) {
+    return fact.key().equals("rerun") ? fact.value() : NumberText.roundAll(fact.value());
   }
 
   /** Inline code that survives any content: the longest backtick run decides the delimiter. */

@@ -59,6 +59,8 @@ public final class RunOptions {
   public static final RunOption<Boolean> ALLOW_INCOMPLETE = RunOption.of("--allow-incomplete", "", Type.SWITCH,
       "merge shards that did not finish too, their reports marked incomplete").orElse(false);
   public static final RunOption<Path> OUT = RunOption.of("--out", "FILE", Type.PATH, "the file to write");
+  public static final RunOption<Boolean> FORCE = RunOption.of("--force", "", Type.SWITCH,
+      "overwrite the file --out names").orElse(false);
   public static final RunOption<String> INPUTS = RunOption.of("--input", "VALUE", Type.TEXT,
       "an argument of forward, e.g. float32[16,16] or int:8").repeated("(none)");
 
@@ -72,7 +74,7 @@ public final class RunOptions {
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
       TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE,
-      ALLOW_INCOMPLETE, OUT, INPUTS, CACHE, NO_CACHE, BENCH_OPS);
+      ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, CACHE, NO_CACHE, BENCH_OPS);
 
   private RunOptions() {}
 
