@@ -9,9 +9,9 @@ import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 
 /**
- * One node of the engine's tree: a spec, an op, a check on a device, or one example or the
- * generated inputs of a check. Unique ids follow spec → op → check → device → example, so they
- * stay the same from run to run and between discovery and an IDE's rerun.
+ * One node of the engine's tree: a spec, an op, an op's checks on cuda, a check on a device, or one
+ * example or the generated inputs of a check. Unique ids follow spec → op → (cuda) → check → device →
+ * example, so they stay the same from run to run and between discovery and an IDE's rerun.
  */
 final class EngineNode extends AbstractTestDescriptor {
   enum Kind {
@@ -19,6 +19,8 @@ final class EngineNode extends AbstractTestDescriptor {
     INPUT,
     OP,
     CHECK,
+    /** An op's checks on a device that may be absent (cuda): one node to skip when it is. */
+    DEVICE,
     EXAMPLE,
     GENERATED,
     STALE_XFAIL,

@@ -22,6 +22,12 @@ import org.junit.platform.engine.UniqueId;
  */
 final class EngineTree {
   static final String INPUT_NAME = "spec is valid and its library loads";
+  /**
+   * An op's checks on cuda hang under one container: without a GPU it is the op's one skipped
+   * node with the reason, instead of a skip per check and example. Discovery loads no libtorch, so
+   * whether cuda runs is known only when the run says so.
+   */
+  static final String CUDA_NAME = "checks on cuda";
 
   private EngineTree() {}
 
@@ -51,6 +57,9 @@ final class EngineTree {
       spec.addChild(opNode);
       List<Device> devices = settings.selectedDevices().stream()
           .filter(d -> op.devices().isEmpty() || op.devices().contains(d.label())).toList();
+      EngineNode cuda = new EngineNode(opNode.getUniqueId().append("device", Device.CUDA.label()), CUDA_NAME,
+          opNode.sources.test(CUDA_NAME), EngineNode.Kind.DEVICE, Type.CONTAINER, spec.spec, op.op(), null,
+          Device.CUDA.label(), null).tag(Device.CUDA.label());
       for (Check c : checks) {
         switch (c.scope()) {
           // library checks hang under the spec; crash, timeout and coverage results are registered when they happen
@@ -59,18 +68,23 @@ final class EngineTree {
           case DEVICE, EXAMPLE -> {
             for (Device d : devices) {
               if (c.appliesTo(d)) {
-                opNode.addChild(check(opNode, op, c, d, op.op(), c.id() + " on " + d.label()));
+                EngineNode parent = d == Device.CUDA ? cuda : opNode;
+                parent.addChild(check(parent, op, c, d, op.op(), c.id() + " on " + d.label()));
               }
             }
           }
           case GENERATED -> {
             for (Device d : devices) {
               if (d != Device.META && c.appliesTo(d) && settings.tries() > 0 && !op.examples().isEmpty()) {
-                opNode.addChild(check(opNode, op, c, d, op.op(), c.id() + " on " + d.label()));
+                EngineNode parent = d == Device.CUDA ? cuda : opNode;
+                parent.addChild(check(parent, op, c, d, op.op(), c.id() + " on " + d.label()));
               }
             }
           }
         }
+      }
+      if (!cuda.getChildren().isEmpty()) {
+        opNode.addChild(cuda);
       }
     }
   }
@@ -82,7 +96,7 @@ final class EngineTree {
 
   private static EngineNode check(EngineNode parent, OpSpec op, Check c, Device d, String opName, String name) {
     UniqueId id = parent.getUniqueId().append("check", c.id());
-    if (d != null) {
+    if (d != null && parent.kind != EngineNode.Kind.DEVICE) {
       id = id.append("device", d.label());
     }
     List<Example> examples = op == null ? List.of() : op.examples();

@@ -8,6 +8,7 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.RunListener;
+import dev.opcheck4j.run.RunBlock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -59,7 +60,7 @@ final class ResultStream {
   }
 
   private void index(TestDescriptor d) {
-    if (d instanceof EngineNode n && (n.kind == EngineNode.Kind.CHECK || n.kind == EngineNode.Kind.OP
+    if (d instanceof EngineNode n && (n.kind == EngineNode.Kind.CHECK || n.kind == EngineNode.Kind.OP || n.kind == EngineNode.Kind.DEVICE
         || n.kind == EngineNode.Kind.SPEC || n.kind == EngineNode.Kind.EXAMPLE)) {
       nodes.put(n.spec + "#" + n.kind + "#" + (n.kind == EngineNode.Kind.EXAMPLE ? n.key() + "|" + n.example : n.key()), n);
     }
@@ -101,6 +102,9 @@ final class ResultStream {
     if (r.outcome() == Outcome.FAILED) {
       failed.add(spec + "#" + r.op() + "|" + r.check());
     }
+    if (absentDevice(spec, r)) {
+      return;
+    }
     String opKey = spec + "#" + r.op();
     if (judged.add(opKey) && r.outcome() == Outcome.FAILED && r.device().equals(CheckResult.NONE)
         && r.example().equals(CheckResult.NONE)) {
@@ -135,6 +139,38 @@ final class ResultStream {
     } else {
       report(check, r);
     }
+  }
+
+  /**
+   * True when {@code r} is about an op's checks on cuda in a process without one: the op's cuda
+   * container is skipped once with the reason and its checks' results go to the reports only.
+   */
+  private boolean absentDevice(int spec, CheckResult r) {
+    EngineNode cuda = node(spec, EngineNode.Kind.DEVICE, EngineNode.key(r.op(), null, r.device()));
+    if (cuda == null) {
+      return false;
+    }
+    if (finished.contains(cuda)) {
+      return true;
+    }
+    if (r.outcome() != Outcome.SKIPPED || !RunBlock.NO_CUDA.equals(r.reason()) || started.contains(cuda)) {
+      return false;
+    }
+    descendants(cuda).forEach(finished::add);
+    cuda.getParent().ifPresent(this::start);
+    listener.executionSkipped(cuda, r.reason());
+    finished.add(cuda);
+    count("skipped");
+    return true;
+  }
+
+  private static List<TestDescriptor> descendants(TestDescriptor d) {
+    List<TestDescriptor> all = new ArrayList<>();
+    for (TestDescriptor c : d.getChildren()) {
+      all.add(c);
+      all.addAll(descendants(c));
+    }
+    return all;
   }
 
   void onInputError(int spec, String message) {
@@ -223,7 +259,7 @@ final class ResultStream {
         continue;
       }
       for (Coverage.Entry e : covered.of(op.op)) {
-        if (e.ran() || e.bySpec()) {
+        if (e.ran() || e.bySpec() || skippedDevice(spec, op.op, e.deviceLabel())) {
           continue;
         }
         String name = e.family() + " never ran" + (e.device() == null ? "" : " on " + e.device());
@@ -235,6 +271,12 @@ final class ResultStream {
             + e.reason());
       }
     }
+  }
+
+  /** The op's container of checks on {@code device} was skipped whole: its never-ran families are said there. */
+  private boolean skippedDevice(int spec, String op, String device) {
+    EngineNode d = node(spec, EngineNode.Kind.DEVICE, EngineNode.key(op, null, device));
+    return d != null && finished.contains(d) && !started.contains(d);
   }
 
   private void staleExpectedFailures(int spec, EngineNode specNode) {
@@ -274,12 +316,13 @@ final class ResultStream {
   }
 
   private void report(EngineNode n, CheckResult r) {
+    start(n);
+    // a skipped result too is started and then aborted, so Allure's listener has it open for its labels
+    AllureResults.describe(r, checkInfo(r.check()), settings.docsBase());
     if (r.outcome() == Outcome.SKIPPED) {
       skip(n, r.reason() == null ? "skipped (no reason given)" : r.reason());
       return;
     }
-    start(n);
-    AllureResults.describe(r, checkInfo(r.check()), settings.docsBase());
     boolean warning = r.outcome() == Outcome.WARNING;
     if (warning) {
       String text = r.finding() != null ? r.finding().actual() : ResultText.summaryLine(r);
