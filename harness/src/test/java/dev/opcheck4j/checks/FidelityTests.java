@@ -86,4 +86,16 @@ class FidelityTests {
     assertEquals(Outcome.FAILED, r.outcome(), r.toString());
     assertTrue(r.fact("hint").orElseThrow().contains("returns nothing ('-> ()') needs none"), r.toString());
   }
+
+  @Test
+  void aViewReturnedByACompositeImplicitAutogradKernelIsNoAliasingDefect() {
+    for (String check : List.of("alias.undeclared", "alias.returns-input", "alias.outputs")) {
+      CheckResult r = one("fidelity_ops::cia_unsqueeze", check, "cpu");
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+      assertTrue(r.fact("note").orElseThrow().contains("CompositeImplicitAutograd"), r.toString());
+    }
+    CheckResult explicit = one("fidelity_ops::cea_unsqueeze", "alias.undeclared", "cpu");
+    assertEquals(Outcome.FAILED, explicit.outcome(), explicit.toString());
+    assertTrue(explicit.fact("but was").orElseThrow().contains("is a view of 'x'"), explicit.toString());
+  }
 }

@@ -25,6 +25,10 @@ public final class OutputsAliasCheck extends CheckBase implements ExampleCheck {
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
+    var decomposed = Aliasing.decomposed(s);
+    if (decomposed.isPresent()) {
+      return Verdict.passed(decomposed.get());
+    }
     BoundExample ex = OpCall.bind(s, s.device());
     List<OpCall.Output> outs = OpCall.call(s, ex).tensors();
     if (outs.size() < 2) {

@@ -30,6 +30,10 @@ public final class ReturnsInputCheck extends CheckBase implements ExampleCheck {
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
+    var decomposed = Aliasing.decomposed(s);
+    if (decomposed.isPresent()) {
+      return Verdict.passed(decomposed.get());
+    }
     BoundExample ex = OpCall.bind(s, s.device());
     OpCall.Outputs out = OpCall.call(s, ex);
     if (out.tensors().isEmpty()) {
