@@ -98,4 +98,17 @@ class FidelityTests {
     assertEquals(Outcome.FAILED, explicit.outcome(), explicit.toString());
     assertTrue(explicit.fact("but was").orElseThrow().contains("is a view of 'x'"), explicit.toString());
   }
+
+  @Test
+  void nonTensorOutputsArePartOfTheMetaContract() {
+    CheckResult count = one("fidelity_ops::count_meta_wrong", "fake.metadata", "cpu");
+    assertEquals(Outcome.FAILED, count.outcome(), count.toString());
+    assertEquals("output 1 is 2 on meta, 6 real", count.fact("but was").orElseThrow(), count.toString());
+    CheckResult cpu = one("fidelity_ops::reports_cpu", "fake.metadata", "cpu");
+    assertEquals(Outcome.FAILED, cpu.outcome(), cpu.toString());
+    assertEquals("output 0 is false on meta, true real", cpu.fact("but was").orElseThrow(), cpu.toString());
+    CheckResult facts = one("fidelity_ops::shape_facts", "fake.metadata", "cpu");
+    assertEquals(Outcome.PASSED, facts.outcome(), facts.toString());
+    assertEquals("5", facts.fact("outputs compared").orElseThrow(), facts.toString());
+  }
 }
