@@ -4,6 +4,8 @@
 // through torch.library.opcheck 2.14.1; what it said is quoted above the op.
 #include "kernels.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -84,6 +86,30 @@ std::tuple<Tensor, int64_t> count_meta_wrong_meta(Tensor x) {
 // EXPECT: fake.metadata
 bool reports_cpu(Tensor x) { return x.is_cpu(); }
 
+// ---- Class 5: a crash report says why (crash_ops' conventions: the CPU kernel is correct here, the
+// Meta kernel is not, and only on inputs the spec's example does not have).
+
+// Its Meta kernel writes a diagnostic line to stderr and carries on.
+// OP: fidelity_ops::meta_notes
+Tensor copy_kernel(Tensor x) { return torch::stable::clone(x); }
+
+Tensor meta_notes_meta(Tensor x) {
+  std::fprintf(stderr, "meta_notes: a note, not an error\n");
+  return torch::stable::empty_like(x);
+}
+
+// Its Meta kernel aborts, after saying why, on more than 8 elements: found on a generated input.
+// OP: fidelity_ops::meta_aborts_large
+// EXPECT: kernel.crash
+Tensor meta_aborts_large_meta(Tensor x) {
+  if (x.numel() > 8) {
+    std::fprintf(stderr, "meta_aborts_large: no Meta rule for %lld elements\n", static_cast<long long>(x.numel()));
+    std::fflush(stderr);
+    std::abort();
+  }
+  return torch::stable::empty_like(x);
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(fidelity_ops, m) {
@@ -94,6 +120,8 @@ STABLE_TORCH_LIBRARY(fidelity_ops, m) {
   m.def("shape_facts(Tensor x) -> (Tensor, int, bool, float, int[])");
   m.def("count_meta_wrong(Tensor x) -> (Tensor, int)");
   m.def("reports_cpu(Tensor x) -> bool");
+  m.def("meta_notes(Tensor x) -> Tensor");
+  m.def("meta_aborts_large(Tensor x) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
@@ -101,11 +129,15 @@ STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
   m.impl("add_into_", TORCH_BOX(&add_into_));
   m.impl("shape_facts", TORCH_BOX(&shape_facts));
   m.impl("count_meta_wrong", TORCH_BOX(&count_meta_wrong));
+  m.impl("meta_notes", TORCH_BOX(&copy_kernel));
+  m.impl("meta_aborts_large", TORCH_BOX(&copy_kernel));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, Meta, m) {
   m.impl("shape_facts", TORCH_BOX(&shape_facts_meta));
   m.impl("count_meta_wrong", TORCH_BOX(&count_meta_wrong_meta));
+  m.impl("meta_notes", TORCH_BOX(&meta_notes_meta));
+  m.impl("meta_aborts_large", TORCH_BOX(&meta_aborts_large_meta));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CompositeImplicitAutograd, m) {

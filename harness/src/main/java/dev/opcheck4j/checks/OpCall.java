@@ -58,6 +58,8 @@ public final class OpCall {
   }
 
   public static BoundExample bind(Subject s, Device device) throws ExampleException {
+    Progress.step(device == Device.META && s.device() != Device.META ? "meta copies of the inputs"
+        : "the inputs on " + device.label());
     return Materializer.bind(s.op(), s.example(), device, s.seed());
   }
 
@@ -66,6 +68,7 @@ public final class OpCall {
       // what FakeTensorMode does for it: nothing (see Operator.hasTrivialFakeImpl)
       return new Outputs(List.of(), List.of());
     }
+    Progress.step("the " + (onMeta(ex) ? "meta" : s.device().label()) + " kernel");
     IValueVector stack = ex.stack();
     long logged = StableAbiErrors.mark();
     try {

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.TestFactory;
 class FidelityTests {
   private static RunReport report;
 
+
   @BeforeAll
   static void run() throws Exception {
     RunRequest request = RunRequest.builder().seed(7L).tries(CorpusTests.TRIES).jobs(2)
@@ -110,5 +111,16 @@ class FidelityTests {
     CheckResult facts = one("fidelity_ops::shape_facts", "fake.metadata", "cpu");
     assertEquals(Outcome.PASSED, facts.outcome(), facts.toString());
     assertEquals("5", facts.fact("outputs compared").orElseThrow(), facts.toString());
+  }
+
+  @Test
+  void aCrashReportNamesTheStepAndQuotesWhatTheKernelSaidBeforeDying() {
+    CheckResult r = of("fidelity_ops::meta_aborts_large").filter(x -> x.check().equals("kernel.crash"))
+        .findFirst().orElseThrow();
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertEquals("the meta kernel for fake.metadata", r.fact("check").orElseThrow(), r.toString());
+    assertTrue(r.fact("root cause").orElseThrow().startsWith("meta_aborts_large: no Meta rule for "), r.toString());
+    assertTrue(r.fact("exit status").orElseThrow().contains("SIGABRT"), r.toString());
+    assertTrue(r.fact("rerun").orElseThrow().contains("--check fake.metadata"), r.toString());
   }
 }
