@@ -58,10 +58,17 @@ public final class OpCall {
   }
 
   public static BoundExample bind(Subject s, Device device) throws ExampleException {
+    Progress.step(device == Device.META && s.device() != Device.META ? "meta copies of the inputs"
+        : "the inputs on " + device.label());
     return Materializer.bind(s.op(), s.example(), device, s.seed());
   }
 
   public static Outputs call(Subject s, BoundExample ex) throws KernelError {
+    if (onMeta(ex) && !s.op().table().serves(Device.META) && s.op().hasTrivialFakeImpl()) {
+      // what FakeTensorMode does for it: nothing (see Operator.hasTrivialFakeImpl)
+      return new Outputs(List.of(), List.of());
+    }
+    Progress.step("the " + (onMeta(ex) ? "meta" : s.device().label()) + " kernel");
     IValueVector stack = ex.stack();
     long logged = StableAbiErrors.mark();
     try {
@@ -85,6 +92,10 @@ public final class OpCall {
       }
     }
     return new Outputs(values, tensors);
+  }
+
+  private static boolean onMeta(BoundExample ex) {
+    return ex.tensors().stream().anyMatch(t -> t.tensor().is_meta());
   }
 
   /**

@@ -27,4 +27,17 @@ public record Operator(String name, OperatorHandle handle, OpSchema schema, Disp
     }
     return new ArrayList<>(out);
   }
+
+  /**
+   * Whether FakeTensorMode runs this op without a Meta kernel, as PyTorch's
+   * {@code can_generate_trivial_fake_impl} decides: a custom op (not aten, prim or prims) that writes
+   * an argument and returns nothing. Custom ops may not change their inputs' metadata, so doing
+   * nothing is its exact fake implementation.
+   */
+  public boolean hasTrivialFakeImpl() {
+    return !BUILTIN_NAMESPACES.contains(namespace()) && !schema.mutableArguments().isEmpty()
+        && schema.returns().isEmpty();
+  }
+
+  private static final java.util.Set<String> BUILTIN_NAMESPACES = java.util.Set.of("aten", "prim", "prims");
 }

@@ -1,11 +1,28 @@
 package dev.opcheck4j.checks.alias;
 
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.torch.OpSchema;
 import java.util.List;
+import java.util.Optional;
 
 /** What the schema declares about aliasing between returns and arguments. */
 final class Aliasing {
   private Aliasing() {}
+
+  /**
+   * Why aliasing is no defect of this op on the subject's device, when it is served there only by a
+   * CompositeImplicitAutograd kernel: the dispatcher decomposes it into the aten ops it calls before
+   * any schema or alias check (PyTorch's SchemaCheckMode, functionalization) sees it, so what it
+   * returns is those ops' outputs, with their own declared aliasing.
+   */
+  static Optional<Fact> decomposed(Subject s) {
+    return s.op().table().kernelServing(s.device().dispatchKey())
+        .filter("CompositeImplicitAutograd"::equals)
+        .map(k -> Fact.of("note", "served only by a CompositeImplicitAutograd kernel: decomposed into the aten ops"
+            + " it calls before PyTorch's schema and alias checks see it, so its outputs may alias its inputs"
+            + " as those ops' outputs do"));
+  }
 
   static List<String> sets(java.util.Optional<OpSchema.Alias> alias) {
     return alias.map(OpSchema.Alias::before).orElse(List.of());

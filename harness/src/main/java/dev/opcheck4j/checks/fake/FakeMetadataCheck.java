@@ -17,14 +17,17 @@ import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import org.bytedeco.pytorch.BooleanList;
 import org.bytedeco.pytorch.IValue;
 import org.bytedeco.pytorch.Tensor;
 
 /**
  * The meta kernel describes the real kernel's outputs: run on meta copies of the inputs (same
  * sizes, strides, storage offset, dtype) and on the real device, and compare the number of outputs,
- * which are tensors, sizes, dtype, strides (dims of size > 1, non-empty tensors), storage offset, and which outputs alias
- * which inputs. Runs for each real device; meta is the reference.
+ * which are tensors, the values of the others (bool, int, float, str, lists of them: a meta kernel must
+ * return what the real one does), and the tensors' sizes, dtype, strides (dims of size > 1, non-empty
+ * tensors), storage offset, and which outputs alias which inputs. Runs for each real device; meta is the reference.
  */
 public final class FakeMetadataCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "fake.metadata";
@@ -57,6 +60,14 @@ public final class FakeMetadataCheck extends ValueCheck implements ExampleCheck 
           ? "none (the op returns nothing; the meta kernel accepted the inputs)" : String.valueOf(realOut.values().size())));
     }
     Mismatch first = mismatches.get(0);
+    if (first.property().equals("value")) {
+      return Verdict.failed(Finding.of(
+          "meta outputs match " + s.device().label() + " outputs (values of the non-tensor outputs)",
+          first.text(),
+          "compute non-tensor outputs in the Meta kernel exactly as the real kernel does, from sizes, strides and"
+              + " dtypes only (never from the device or the data): torch.compile traces with what the Meta kernel returns",
+          new Cause.MetadataMismatch(first.where(), first.property())), example);
+    }
     return Verdict.failed(Finding.of(
         "meta outputs match " + s.device().label() + " outputs (sizes, dtype, strides, storage offset, aliasing)",
         String.join("; ", mismatches.stream().map(Mismatch::text).toList()),
@@ -81,6 +92,14 @@ public final class FakeMetadataCheck extends ValueCheck implements ExampleCheck 
       if (r.isTensor() != m.isTensor() || r.isTensorList() != m.isTensorList()) {
         out.add(new Mismatch("output " + i, "kind", "output " + i + " is " + (r.isTensor() ? "a tensor" : r.tagKind().getString())
             + " on the real device but " + (m.isTensor() ? "a tensor" : m.tagKind().getString()) + " on meta"));
+      }
+    }
+    for (int i = 0; i < real.values().size() && out.isEmpty(); i++) {
+      Optional<String> r = plainValue(real.values().get(i));
+      Optional<String> m = plainValue(meta.values().get(i));
+      if (r.isPresent() && !r.equals(m)) {
+        out.add(new Mismatch("output " + i, "value",
+            "output " + i + " is " + m.orElse(meta.values().get(i).tagKind().getString()) + " on meta, " + r.get() + " real"));
       }
     }
     if (!out.isEmpty() || real.tensors().size() != meta.tensors().size()) {
@@ -125,6 +144,34 @@ public final class FakeMetadataCheck extends ValueCheck implements ExampleCheck 
       }
     }
     return out;
+  }
+
+  /**
+   * A non-tensor output as comparable text: bool, int, float (exact: a meta kernel computes it from
+   * the same sizes and dtypes), str, and lists of int, float or bool. Empty for tensors and other kinds.
+   */
+  static Optional<String> plainValue(IValue v) {
+    if (v.isBool()) {
+      return Optional.of(String.valueOf(v.toBool()));
+    } else if (v.isInt()) {
+      return Optional.of(String.valueOf(v.toInt()));
+    } else if (v.isDouble()) {
+      return Optional.of(String.valueOf(v.toDouble()));
+    } else if (v.isString()) {
+      return Optional.of("'" + v.toStringRef().getString() + "'");
+    } else if (v.isIntList()) {
+      return Optional.of(Arrays.toString(v.toIntVector().get()));
+    } else if (v.isDoubleList()) {
+      return Optional.of(Arrays.toString(v.toDoubleVector().get()));
+    } else if (v.isBoolList()) {
+      BooleanList list = v.toBoolList();
+      List<Boolean> values = new ArrayList<>();
+      for (long i = 0; i < list.size(); i++) {
+        values.add(list.get(i));
+      }
+      return Optional.of(values.toString());
+    }
+    return Optional.empty();
   }
 
   private static String aliases(Tensor t, BoundExample in) {

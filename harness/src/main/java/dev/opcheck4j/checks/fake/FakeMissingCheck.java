@@ -12,9 +12,16 @@ import dev.opcheck4j.checks.registration.AnyKernelCheck;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.DispatchTable;
 
-/** The op has a Meta kernel or a composite kernel, so it can run on meta/fake tensors (torch.compile, export). */
+/**
+ * The op has a Meta kernel or a composite kernel, so it can run on meta/fake tensors (torch.compile,
+ * export), or it needs none: it returns nothing and only writes its arguments.
+ */
 public final class FakeMissingCheck extends CheckBase implements OpCheck {
   public static final String ID = "fake.missing";
+
+  /** Why an op that returns nothing and only writes its arguments needs no Meta kernel, for facts. */
+  public static final Fact TRIVIAL_NOTE = Fact.of("note", "the op returns nothing and only writes its (a!)"
+      + " arguments: FakeTensorMode runs it as a no-op (PyTorch's trivial fake implementation), as opcheck does");
 
   public FakeMissingCheck() {
     super(Declaration.error(ID, "the op has a Meta kernel or a composite kernel")
@@ -28,11 +35,16 @@ public final class FakeMissingCheck extends CheckBase implements OpCheck {
     if (serving.isPresent()) {
       return Verdict.passed(Fact.of("kernel", t.describe(serving.get())));
     }
+    if (s.op().hasTrivialFakeImpl()) {
+      return Verdict.passed(Fact.of("kernel", "none needed"), TRIVIAL_NOTE);
+    }
     return Verdict.failed(Finding.of(
         "a Meta kernel or a composite kernel for " + s.op().name(),
         "kernels only at " + String.join(", ", t.keys()),
         "add STABLE_TORCH_LIBRARY_IMPL(" + s.op().namespace() + ", Meta, m) with a kernel that computes"
-            + " the output's sizes, strides and dtype without touching data",
+            + " the output's sizes, strides and dtype without touching data"
+            + (s.op().schema().mutableArguments().isEmpty() ? ""
+                : "; an op that only writes its (a!) arguments and returns nothing ('-> ()') needs none"),
         new Cause.Contract("no meta kernel", s.op().name())));
   }
 }

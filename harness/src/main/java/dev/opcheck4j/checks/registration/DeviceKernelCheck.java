@@ -8,9 +8,14 @@ import dev.opcheck4j.checks.DeviceCheck;
 import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.fake.FakeMissingCheck;
+import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.DispatchTable;
 
-/** For the device under test, the op has a kernel for that backend or a composite kernel. */
+/**
+ * For the device under test, the op has a kernel for that backend or a composite kernel; on meta, an
+ * op that returns nothing and only writes its arguments needs none.
+ */
 public final class DeviceKernelCheck extends CheckBase implements DeviceCheck {
   public static final String ID = "registration.device-kernel";
 
@@ -26,6 +31,9 @@ public final class DeviceKernelCheck extends CheckBase implements DeviceCheck {
     var serving = table.kernelServing(key);
     if (serving.isPresent()) {
       return Verdict.passed(Fact.of("kernel", table.describe(serving.get())));
+    }
+    if (s.device() == Device.META && s.op().hasTrivialFakeImpl()) {
+      return Verdict.passed(Fact.of("kernel", "none needed"), FakeMissingCheck.TRIVIAL_NOTE);
     }
     return Verdict.failed(Finding.of(
         "a " + key + " kernel, or a composite kernel, for " + s.op().name(),

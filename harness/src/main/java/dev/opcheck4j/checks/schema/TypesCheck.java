@@ -36,11 +36,13 @@ public final class TypesCheck extends CheckBase implements OpCheck {
   private static final Set<String> RETURN_KINDS =
       Set.of("TensorType", "IntType", "SymIntType", "FloatType", "BoolType", "NumberType");
 
+  private static final Set<String> LIST_RETURN_KINDS = Set.of("TensorType", "IntType", "SymIntType");
+
   static final String LEGAL =
       "Tensor, Tensor?, Tensor[], Tensor?[], int, SymInt, float, bool, str, Scalar, ScalarType,"
           + " Device, Layout, MemoryFormat, Generator, their optional (?) forms, and lists (T[]) of"
           + " Tensor, int, SymInt, float, bool, Scalar; returns: Tensor, Tensor[], int, SymInt,"
-          + " float, bool, Scalar, or a tuple of them";
+          + " int[], SymInt[], float, bool, Scalar, or a tuple of them";
 
   @Override
   public Verdict evaluateOp(Subject s) {
@@ -82,7 +84,9 @@ public final class TypesCheck extends CheckBase implements OpCheck {
 
   static boolean legalReturn(OpSchema.Type t) {
     if (t.isList()) {
-      return t.contained().get(0).kind().equals("TensorType");
+      // int[] as well: torch.library's Python inference does not offer it, but a schema may declare it and
+      // opcheck passes such an op (torch.compile traces it)
+      return LIST_RETURN_KINDS.contains(t.contained().get(0).kind());
     }
     return RETURN_KINDS.contains(t.kind());
   }

@@ -192,7 +192,9 @@ public final class OpUnits {
   public CheckResult result(KernelDeath d, String op, Check check, String doing, Device device, Example example,
       List<Fact> more, long micros) {
     List<Fact> details = new ArrayList<>();
-    details.add(Fact.of("check", doing));
+    // the step the worker told last names what ran, down to the call that died or hung; what the
+    // caller planned is the fallback (a worker run in this process tells none)
+    details.add(Fact.of("check", d.step().orElse(doing)));
     if (example != null && more.isEmpty()) {
       details.add(Fact.of("example", example.ref()));
     }

@@ -4,6 +4,7 @@ import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Evaluator;
+import dev.opcheck4j.checks.Progress;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.ExampleException;
@@ -126,14 +127,18 @@ public final class UnitRunner {
     Subject subject = subject(u.on());
     try (PointerScope scope = new PointerScope()) {
       if (u instanceof Protocol.Evaluate e) {
+        Progress.unit(e.check());
         return new Protocol.Checked(evaluate(check(e.check()), subject));
       }
       if (u instanceof Protocol.OnRejected r) {
+        Progress.unit(r.check() + " (on an input the kernel rejected)");
         return new Protocol.Checked(onRejected(check(r.check()), subject, r.rejected()));
       }
       if (u instanceof Protocol.RecordOutputs) {
+        Progress.unit("recording the outputs for the baseline");
         return new Protocol.OutputsRecorded(record(subject));
       }
+      Progress.unit(u instanceof Protocol.Accepts ? "the real kernel on the input (before any check)" : "materializing the input");
       return u instanceof Protocol.Accepts ? accepts(subject) : bind(subject);
     }
   }

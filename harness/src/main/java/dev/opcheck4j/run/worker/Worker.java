@@ -1,5 +1,6 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.checks.Progress;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.io.BufferedReader;
@@ -62,6 +63,12 @@ public final class Worker {
     } catch (LibraryLoadException | SpecException | RuntimeException e) {
       send(new Protocol.LoadFailed(e.getMessage()));
       return;
+    }
+    String number = System.getProperty("opcheck4j.worker");
+    if (number != null) {
+      // the working directory is the one the parent reads the log and the step file from
+      StepFile steps = StepFile.create(StepFile.beside(Path.of("worker-" + number + ".log")));
+      Progress.keepIn(steps::write);
     }
     send(new Protocol.Ready(runner.info()));
     for (String line = in.readLine(); line != null; line = in.readLine()) {

@@ -59,6 +59,8 @@ public final class WorkerProcess implements Kernels {
   private int tail;
   private int scanned;
   private long nextId;
+  /** The log's length when the exchange in flight was sent: what follows is that exchange's output. */
+  private long logMark;
   private volatile boolean killedByUs;
   /** The class-data archive this worker writes as it exits, or null. */
   private WorkerArchive archive;
@@ -257,6 +259,7 @@ public final class WorkerProcess implements Kernels {
     }
     long first = nextId;
     nextId += units.size();
+    logMark = log.toFile().length();
     send(new Protocol.Run(first, units, guarded));
     List<Done> done = new ArrayList<>();
     while (true) {
@@ -340,7 +343,7 @@ public final class WorkerProcess implements Kernels {
               + "; the worker and its process group were killed",
           List.of(
               Fact.of("deadline", seconds(deadline) + " (--timeout SECONDS, or \"timeout\" for the op in the spec)"),
-              Fact.of("worker output", tail())));
+              Fact.of("worker output", tail())), StepFile.read(StepFile.beside(log)));
     }
     if (line.equals(EOF)) {
       throw death();
@@ -365,6 +368,10 @@ public final class WorkerProcess implements Kernels {
     List<Fact> facts = new ArrayList<>();
     Optional<ErrorFile> hs = ErrorFile.read(errorFile);
     String cause = hs.map(ErrorFile::cause).orElse(statusText(status));
+    String rootCause = rootCause();
+    if (!rootCause.isEmpty()) {
+      facts.add(Fact.of("root cause", rootCause));
+    }
     facts.add(Fact.of("exit status", status + (status > 128 ? " (signal " + (status - 128) + ", "
         + signalName(status - 128) + ")" : hs.isPresent() ? " (after the JVM wrote its error file)" : "")));
     hs.ifPresent(h -> {
@@ -376,8 +383,34 @@ public final class WorkerProcess implements Kernels {
     facts.add(Fact.of("worker output", tail()));
     String signal = hs.map(h -> h.cause().split(" ")[0]).filter(w -> w.startsWith("SIG"))
         .orElse(status > 128 ? signalName(status - 128) : "exit " + status);
-    return new KernelDeath(new dev.opcheck4j.api.Cause.Crash(signal), cause, facts);
+    return new KernelDeath(new dev.opcheck4j.api.Cause.Crash(signal), cause, facts, StepFile.read(StepFile.beside(log)));
   }
+
+  /**
+   * What the worker wrote while the exchange in flight ran, without the JVM's crash banner (its
+   * {@code #} lines): libtorch's error text, "terminate called after throwing ...", an abort or
+   * assertion message. The last {@value #ROOT_CAUSE_LINES} such lines, joined with " | ".
+   */
+  private String rootCause() {
+    try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
+      long from = Math.max(logMark, f.length() - 16_384);
+      byte[] buf = new byte[(int) Math.max(0, f.length() - from)];
+      f.seek(from);
+      f.readFully(buf);
+      List<String> lines = new ArrayList<>();
+      for (String l : new String(buf, StandardCharsets.UTF_8).split("\n")) {
+        String t = l.strip();
+        if (!t.isEmpty() && !t.startsWith("#")) {
+          lines.add(t.length() > 300 ? t.substring(0, 300) + "..." : t);
+        }
+      }
+      return String.join(" | ", lines.subList(Math.max(0, lines.size() - ROOT_CAUSE_LINES), lines.size()));
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private static final int ROOT_CAUSE_LINES = 4;
 
   private String statusText(int status) {
     if (status > 128) {

@@ -81,7 +81,7 @@ class WorkerIsolationTests {
     assertEquals(List.of("expected", "but was", "check", "example", "exit status", "native frames", "error file",
         "worker output", "seed", "rerun", "hint"), r.facts().stream().map(f -> f.key()).toList());
     assertTrue(r.fact("but was").orElseThrow().startsWith("SIGSEGV"), r.toString());
-    assertEquals("kernel.error", r.fact("check").orElseThrow());
+    assertEquals("the cpu kernel for kernel.error", r.fact("check").orElseThrow(), "the step the worker died in");
     assertTrue(r.fact("native frames").orElseThrow().contains("libcrash_ops.so"), r.toString());
     assertTrue(r.fact("native frames").orElseThrow().contains("null_deref"), r.toString());
     assertTrue(Path.of(r.fact("error file").orElseThrow()).startsWith(reportDir.toAbsolutePath()), r.toString());
@@ -95,6 +95,8 @@ class WorkerIsolationTests {
     CheckResult terminate = onlyFailureOf("crash_ops::throws_in_noexcept");
     assertTrue(terminate.fact("but was").orElseThrow().contains("SIGABRT"), terminate.toString());
     assertTrue(terminate.fact("worker output").orElseThrow().contains("terminate called after throwing"), terminate.toString());
+    assertEquals("terminate called after throwing an instance of 'std::runtime_error' | what():  thrown inside a noexcept function",
+        terminate.fact("root cause").orElseThrow(), "the root cause is a fact of its own: " + terminate);
     CheckResult exit = onlyFailureOf("crash_ops::calls_exit");
     assertEquals("kernel.crash", exit.check(), "exit(0) inside a kernel must not pass as success");
     assertTrue(exit.fact("exit status").orElseThrow().startsWith("0"), exit.toString());

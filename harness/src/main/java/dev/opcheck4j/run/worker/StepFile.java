@@ -1,0 +1,59 @@
+package dev.opcheck4j.run.worker;
+
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+
+/**
+ * The step a worker is at, in a small file mapped into its memory: a write is a few stores into the
+ * page cache (no system call per step), and the page outlives a worker the kernel kills, so the
+ * parent reads the last step of a dead worker beside its log ({@code worker-N.step}).
+ */
+final class StepFile {
+  private static final int SIZE = 1024;
+  private final MappedByteBuffer page;
+
+  private StepFile(MappedByteBuffer page) {
+    this.page = page;
+  }
+
+  /** Where the step of the worker logging to {@code log} is kept. */
+  static Path beside(Path log) {
+    return log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + ".step");
+  }
+
+  static StepFile create(Path file) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      return new StepFile(ch.map(FileChannel.MapMode.READ_WRITE, 0, SIZE));
+    }
+  }
+
+  /** Keeps {@code step}: the text first, then its length, so a reader never sees a length with older text. */
+  void write(String step) {
+    byte[] b = step.getBytes(StandardCharsets.UTF_8);
+    int n = Math.min(b.length, SIZE - 4);
+    page.put(4, b, 0, n);
+    page.putInt(0, n);
+  }
+
+  /** The last step kept in {@code file}, if any. */
+  static Optional<String> read(Path file) {
+    try {
+      byte[] all = Files.readAllBytes(file);
+      if (all.length < 4) {
+        return Optional.empty();
+      }
+      int n = java.nio.ByteBuffer.wrap(all).getInt(0);
+      return n <= 0 || n > all.length - 4 ? Optional.empty()
+          : Optional.of(new String(all, 4, n, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+}

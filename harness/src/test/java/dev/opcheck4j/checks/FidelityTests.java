@@ -1,0 +1,126 @@
+package dev.opcheck4j.checks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.RunListener;
+import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.testing.NativeOps;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Where the harness must agree with PyTorch's own rules (issue 17 §4): each class has a good op
+ * opcheck passes and a bad op it fails, in native-ops' fidelity_ops.cpp. The good ops have no finding
+ * and no error anywhere; each bad op has findings in exactly the checks its {@code // EXPECT:} marker
+ * lists.
+ */
+class FidelityTests {
+  private static RunReport report;
+
+
+  @BeforeAll
+  static void run() throws Exception {
+    RunRequest request = RunRequest.builder().seed(7L).tries(CorpusTests.TRIES).jobs(2)
+        .spec(NativeOps.spec("fidelity/fidelity_ops.json")).build();
+    RunOutcome outcome = Launcher.execute(request, RunListener.NONE);
+    assertEquals(List.of(), outcome.inputErrors());
+    report = outcome.report();
+  }
+
+  private static Stream<CheckResult> of(String op) {
+    return report.results().stream().filter(r -> op.equals(r.op()));
+  }
+
+  private static CheckResult one(String op, String check, String device) {
+    return of(op).filter(r -> r.check().equals(check) && device.equals(r.device()) && !r.example().startsWith("generated"))
+        .findFirst().orElseThrow(() -> new AssertionError("no " + check + " on " + device + " for " + op));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks() throws Exception {
+    Map<String, Set<String>> marked = NativeOps.expectations("fidelity_ops.cpp");
+    List<String> ops = SpecReader.read(NativeOps.spec("fidelity/fidelity_ops.json")).ops().stream()
+        .map(o -> o.op()).toList();
+    assertFalse(ops.isEmpty());
+    return ops.stream().map(op -> DynamicTest.dynamicTest(op, () -> {
+      Set<String> want = marked.getOrDefault(op, Set.of());
+      Set<String> got = of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING)
+          .map(CheckResult::check).collect(Collectors.toCollection(TreeSet::new));
+      assertEquals(want, got, "checks with findings on " + op + ": "
+          + of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING).toList());
+      assertEquals(List.of(), of(op).filter(r -> r.outcome() == Outcome.ERRORED).toList());
+    }));
+  }
+
+  @Test
+  void aVoidOpThatOnlyWritesItsArgumentsNeedsNoMetaKernel() {
+    String op = "fidelity_ops::void_scale_";
+    for (CheckResult r : List.of(one(op, "fake.missing", "-"), one(op, "registration.device-kernel", "meta"))) {
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+      assertTrue(r.fact("note").orElseThrow().contains("trivial fake implementation"), r.toString());
+    }
+    // and the checks that call it on meta ran, seeing it return nothing as FakeTensorMode does
+    assertEquals(Outcome.PASSED, one(op, "kernel.error", "meta").outcome());
+    CheckResult fake = one(op, "fake.metadata", "cpu");
+    assertEquals(Outcome.PASSED, fake.outcome(), fake.toString());
+  }
+
+  @Test
+  void anOpThatWritesAnArgumentAndReturnsATensorStillNeedsOne() {
+    CheckResult r = one("fidelity_ops::add_into_", "fake.missing", "-");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertTrue(r.fact("hint").orElseThrow().contains("returns nothing ('-> ()') needs none"), r.toString());
+  }
+
+  @Test
+  void aViewReturnedByACompositeImplicitAutogradKernelIsNoAliasingDefect() {
+    for (String check : List.of("alias.undeclared", "alias.returns-input")) {
+      CheckResult r = one("fidelity_ops::cia_unsqueeze", check, "cpu");
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+      assertTrue(r.fact("note").orElseThrow().contains("CompositeImplicitAutograd"), r.toString());
+    }
+    CheckResult explicit = one("fidelity_ops::cea_unsqueeze", "alias.undeclared", "cpu");
+    assertEquals(Outcome.FAILED, explicit.outcome(), explicit.toString());
+    assertTrue(explicit.fact("but was").orElseThrow().contains("is a view of 'x'"), explicit.toString());
+  }
+
+  @Test
+  void nonTensorOutputsArePartOfTheMetaContract() {
+    CheckResult count = one("fidelity_ops::count_meta_wrong", "fake.metadata", "cpu");
+    assertEquals(Outcome.FAILED, count.outcome(), count.toString());
+    assertEquals("output 1 is 2 on meta, 6 real", count.fact("but was").orElseThrow(), count.toString());
+    CheckResult cpu = one("fidelity_ops::reports_cpu", "fake.metadata", "cpu");
+    assertEquals(Outcome.FAILED, cpu.outcome(), cpu.toString());
+    assertEquals("output 0 is false on meta, true real", cpu.fact("but was").orElseThrow(), cpu.toString());
+    CheckResult facts = one("fidelity_ops::shape_facts", "fake.metadata", "cpu");
+    assertEquals(Outcome.PASSED, facts.outcome(), facts.toString());
+    assertEquals("5", facts.fact("outputs compared").orElseThrow(), facts.toString());
+  }
+
+  @Test
+  void aCrashReportNamesTheStepAndQuotesWhatTheKernelSaidBeforeDying() {
+    CheckResult r = of("fidelity_ops::meta_aborts_large").filter(x -> x.check().equals("kernel.crash"))
+        .findFirst().orElseThrow();
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertEquals("the meta kernel for fake.metadata", r.fact("check").orElseThrow(), r.toString());
+    assertTrue(r.fact("root cause").orElseThrow().startsWith("meta_aborts_large: no Meta rule for "), r.toString());
+    assertTrue(r.fact("exit status").orElseThrow().contains("SIGABRT"), r.toString());
+    assertTrue(r.fact("rerun").orElseThrow().contains("--check fake.metadata"), r.toString());
+  }
+}

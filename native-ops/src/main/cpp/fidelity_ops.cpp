@@ -1,0 +1,150 @@
+// Where opcheck4j must agree with PyTorch's own rules (issue 17 §4): for each class of real-code
+// disagreement, one op PyTorch's opcheck passes (no EXPECT: every check passes or is skipped) and one
+// it fails, marked with the one check that must trip (`// OP:` / `// EXPECT:`). Each pair was run
+// through torch.library.opcheck 2.14.1; what it said is quoted above the op.
+#include "kernels.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace opcheck4j;
+
+namespace {
+
+// ---- Class 1: an op that returns nothing and only mutates its arguments needs no Meta kernel.
+// FakeTensorMode gives such a custom op a trivial fake implementation (it returns nothing and
+// mutates no metadata: torch._library.utils.can_generate_trivial_fake_impl).
+
+// CPU kernel only. opcheck: test_schema, test_autograd_registration, test_faketensor and
+// test_aot_dispatch_dynamic all SUCCESS.
+// OP: fidelity_ops::void_scale_
+void void_scale_(Tensor x, double s) {
+  aten<2>("aten::mul_", "Tensor", {torch::stable::detail::from(x), torch::stable::detail::from(scalar_like(x, s))});
+}
+
+// Mutates its argument but also returns a new tensor: no trivial fake implementation exists, so a
+// Meta kernel is needed. opcheck: test_faketensor fails ("... has no fake impl" / Meta kernel missing).
+// OP: fidelity_ops::add_into_
+// EXPECT: fake.missing, registration.device-kernel
+Tensor add_into_(Tensor acc, Tensor x) {
+  torch::stable::copy_(acc, add(acc, x));
+  return torch::stable::clone(acc);
+}
+
+// ---- Class 2: an op served only by a CompositeImplicitAutograd kernel is decomposed before any
+// schema or alias check sees it: the aten ops it calls are what is checked.
+
+// CompositeImplicitAutograd: a view of x through aten::unsqueeze. opcheck: all SUCCESS.
+// OP: fidelity_ops::cia_unsqueeze
+Tensor cia_unsqueeze(Tensor x) { return torch::stable::unsqueeze(x, 0); }
+
+// The same view, registered at CompositeExplicitAutograd: the op itself reaches the dispatcher's
+// schema check, and its output aliases an input its schema does not annotate. opcheck:
+// test_schema fails ("...  has an output that aliases an input ...").
+// OP: fidelity_ops::cea_unsqueeze
+// EXPECT: alias.undeclared
+Tensor cea_unsqueeze(Tensor x) { return torch::stable::unsqueeze(x, 0); }
+
+// ---- Class 3: non-tensor outputs are part of the fake/meta contract.
+
+// int, bool, float, int[] and str outputs that the Meta kernel computes as the real one does. Sizes
+// are read one dimension at a time: under torch.compile's symbolic shapes the stable ABI's numel()
+// and sizes() raise, size(d) does not.
+// OP: fidelity_ops::shape_facts
+using Facts = std::tuple<Tensor, int64_t, bool, double, std::vector<int64_t>>;
+
+Facts facts_of(Tensor x, Tensor out) {
+  std::vector<int64_t> sizes;
+  int64_t n = 1;
+  for (int64_t d = 0; d < x.dim(); ++d) {
+    sizes.push_back(x.size(d));
+    n *= x.size(d);
+  }
+  return {out, n, x.dim() == 0, 0.5 * static_cast<double>(n), sizes};
+}
+
+Facts shape_facts(Tensor x) { return facts_of(x, torch::stable::clone(x)); }
+
+Facts shape_facts_meta(Tensor x) { return facts_of(x, torch::stable::empty_like(x)); }
+
+// The real kernel returns the element count; the Meta kernel forgets the last dimension.
+// OP: fidelity_ops::count_meta_wrong
+// EXPECT: fake.metadata
+std::tuple<Tensor, int64_t> count_meta_wrong(Tensor x) { return {torch::stable::clone(x), x.numel()}; }
+
+std::tuple<Tensor, int64_t> count_meta_wrong_meta(Tensor x) {
+  int64_t n = 1;
+  for (int64_t d = 0; d + 1 < x.dim(); ++d) n *= x.size(d);
+  return {torch::stable::empty_like(x), n};
+}
+
+// Reports where its input lives: true on the cpu, false on meta.
+// OP: fidelity_ops::reports_cpu
+// EXPECT: fake.metadata
+bool reports_cpu(Tensor x) { return x.is_cpu(); }
+
+// ---- Class 5: a crash report says why (crash_ops' conventions: the CPU kernel is correct here, the
+// Meta kernel is not, and only on inputs the spec's example does not have).
+
+// Its Meta kernel writes a diagnostic line to stderr and carries on.
+// OP: fidelity_ops::meta_notes
+Tensor copy_kernel(Tensor x) { return torch::stable::clone(x); }
+
+Tensor meta_notes_meta(Tensor x) {
+  std::fprintf(stderr, "meta_notes: a note, not an error\n");
+  return torch::stable::empty_like(x);
+}
+
+// Its Meta kernel aborts, after saying why, on more than 8 elements: found on a generated input.
+// OP: fidelity_ops::meta_aborts_large
+// EXPECT: kernel.crash
+Tensor meta_aborts_large_meta(Tensor x) {
+  if (x.numel() > 8) {
+    std::fprintf(stderr, "meta_aborts_large: no Meta rule for %lld elements\n", static_cast<long long>(x.numel()));
+    std::fflush(stderr);
+    std::abort();
+  }
+  return torch::stable::empty_like(x);
+}
+
+}  // namespace
+
+STABLE_TORCH_LIBRARY(fidelity_ops, m) {
+  m.def("void_scale_(Tensor(a!) x, float s) -> ()");
+  m.def("add_into_(Tensor(a!) acc, Tensor x) -> Tensor");
+  m.def("cia_unsqueeze(Tensor x) -> Tensor");
+  m.def("cea_unsqueeze(Tensor x) -> Tensor");
+  m.def("shape_facts(Tensor x) -> (Tensor, int, bool, float, int[])");
+  m.def("count_meta_wrong(Tensor x) -> (Tensor, int)");
+  m.def("reports_cpu(Tensor x) -> bool");
+  m.def("meta_notes(Tensor x) -> Tensor");
+  m.def("meta_aborts_large(Tensor x) -> Tensor");
+}
+
+STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
+  m.impl("void_scale_", TORCH_BOX(&void_scale_));
+  m.impl("add_into_", TORCH_BOX(&add_into_));
+  m.impl("shape_facts", TORCH_BOX(&shape_facts));
+  m.impl("count_meta_wrong", TORCH_BOX(&count_meta_wrong));
+  m.impl("meta_notes", TORCH_BOX(&copy_kernel));
+  m.impl("meta_aborts_large", TORCH_BOX(&copy_kernel));
+}
+
+STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, Meta, m) {
+  m.impl("shape_facts", TORCH_BOX(&shape_facts_meta));
+  m.impl("count_meta_wrong", TORCH_BOX(&count_meta_wrong_meta));
+  m.impl("meta_notes", TORCH_BOX(&meta_notes_meta));
+  m.impl("meta_aborts_large", TORCH_BOX(&meta_aborts_large_meta));
+}
+
+STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CompositeImplicitAutograd, m) {
+  m.impl("cia_unsqueeze", TORCH_BOX(&cia_unsqueeze));
+}
+
+STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CompositeExplicitAutograd, m) {
+  m.impl("cea_unsqueeze", TORCH_BOX(&cea_unsqueeze));
+  m.impl("reports_cpu", TORCH_BOX(&reports_cpu));
+}
