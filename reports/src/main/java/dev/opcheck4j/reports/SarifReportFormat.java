@@ -67,6 +67,23 @@ public final class SarifReportFormat implements ReportFormat {
       g.writeEndArray();
       g.writeEndObject();
       g.writeEndObject();
+      String mark = report.run().completion().mark();
+      if (mark != null) {
+        // an interrupted or incomplete run did not check everything: SARIF says so in the invocation
+        g.writeArrayFieldStart("invocations");
+        g.writeStartObject();
+        g.writeBooleanField("executionSuccessful", false);
+        g.writeArrayFieldStart("toolExecutionNotifications");
+        g.writeStartObject();
+        g.writeStringField("level", "error");
+        g.writeObjectFieldStart("message");
+        g.writeStringField("text", mark);
+        g.writeEndObject();
+        g.writeEndObject();
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeEndArray();
+      }
       g.writeArrayFieldStart("results");
       for (CheckResult r : report.results()) {
         if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING) {

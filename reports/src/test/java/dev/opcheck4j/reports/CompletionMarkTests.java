@@ -65,6 +65,18 @@ class CompletionMarkTests {
     Path html = new HtmlReportFormat().write(marked(INCOMPLETE), dir);
     String text = Files.readString(html, StandardCharsets.UTF_8);
     assertTrue(text.contains("id=\"completion\""));
-    assertTrue(text.contains("\"mark\" : \"incomplete: 1 shard did not finish"), "the header reads the mark from the run block");
+    assertTrue(text.contains("\"mark\":\"incomplete: 1 shard did not finish"), "the header reads the mark from the run block");
+  }
+
+  @Test
+  void sarifSaysTheRunDidNotCheckEverythingInItsInvocation(@TempDir Path dir) throws Exception {
+    for (RunInfo.Completion c : List.of(INTERRUPTED, INCOMPLETE)) {
+      JsonNode sarif = JsonReportTests.JSON.readTree(new SarifReportFormat().write(marked(c), dir).toFile());
+      JsonNode invocation = sarif.path("runs").path(0).path("invocations").path(0);
+      assertFalse(invocation.path("executionSuccessful").asBoolean(true));
+      assertEquals(c.mark(), invocation.path("toolExecutionNotifications").path(0).path("message").path("text").asText());
+    }
+    JsonNode complete = JsonReportTests.JSON.readTree(new SarifReportFormat().write(StubRun.report(), dir).toFile());
+    assertTrue(complete.path("runs").path(0).path("invocations").isMissingNode());
   }
 }
