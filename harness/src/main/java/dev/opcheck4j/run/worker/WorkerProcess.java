@@ -526,6 +526,11 @@ public final class WorkerProcess implements Kernels {
     }
     LIVE.remove(this);
     closeChannel();
+    try {
+      Files.deleteIfExists(StepFile.beside(log)); // read only when a worker dies; a stopped one leaves none
+    } catch (IOException e) {
+      // a leftover step file is harmless
+    }
   }
 
   /**
