@@ -14,6 +14,11 @@ using namespace opcheck4j;
 
 namespace {
 
+// A copy that carries no autograd history. These ops are CPU kernels about other classes; an aten call
+// on an input that requires grad would record autograd inside them, which opcheck's
+// test_autograd_registration (and autograd.registration's probe) rightly rejects.
+Tensor copy_of(const Tensor& x) { return detach(torch::stable::clone(x)); }
+
 // ---- Class 1: an op that returns nothing and only mutates its arguments needs no Meta kernel.
 // FakeTensorMode gives such a custom op a trivial fake implementation (it returns nothing and
 // mutates no metadata: torch._library.utils.can_generate_trivial_fake_impl).
@@ -30,8 +35,8 @@ void void_scale_(Tensor x, double s) {
 // OP: fidelity_ops::add_into_
 // EXPECT: fake.missing, registration.device-kernel
 Tensor add_into_(Tensor acc, Tensor x) {
-  torch::stable::copy_(acc, add(acc, x));
-  return torch::stable::clone(acc);
+  torch::stable::copy_(acc, detach(add(acc, x)));
+  return detach(torch::stable::clone(acc));
 }
 
 // ---- Class 2: an op served only by a CompositeImplicitAutograd kernel is decomposed before any
@@ -44,8 +49,10 @@ Tensor cia_unsqueeze(Tensor x) { return torch::stable::unsqueeze(x, 0); }
 // The same view, registered at CompositeExplicitAutograd: the op itself reaches the dispatcher's
 // schema check, and its output aliases an input its schema does not annotate. opcheck:
 // test_schema fails ("...  has an output that aliases an input ...").
+// (As a CompositeExplicitAutograd kernel it also records autograd when its input requires grad, which
+// opcheck's test_autograd_registration rejects as well: a backend-registered view cannot help it.)
 // OP: fidelity_ops::cea_unsqueeze
-// EXPECT: alias.undeclared
+// EXPECT: alias.undeclared, autograd.registration
 Tensor cea_unsqueeze(Tensor x) { return torch::stable::unsqueeze(x, 0); }
 
 // ---- Class 3: non-tensor outputs are part of the fake/meta contract.
@@ -66,14 +73,14 @@ Facts facts_of(Tensor x, Tensor out) {
   return {out, n, x.dim() == 0, 0.5 * static_cast<double>(n), sizes};
 }
 
-Facts shape_facts(Tensor x) { return facts_of(x, torch::stable::clone(x)); }
+Facts shape_facts(Tensor x) { return facts_of(x, copy_of(x)); }
 
 Facts shape_facts_meta(Tensor x) { return facts_of(x, torch::stable::empty_like(x)); }
 
 // The real kernel returns the element count; the Meta kernel forgets the last dimension.
 // OP: fidelity_ops::count_meta_wrong
 // EXPECT: fake.metadata
-std::tuple<Tensor, int64_t> count_meta_wrong(Tensor x) { return {torch::stable::clone(x), x.numel()}; }
+std::tuple<Tensor, int64_t> count_meta_wrong(Tensor x) { return {copy_of(x), x.numel()}; }
 
 std::tuple<Tensor, int64_t> count_meta_wrong_meta(Tensor x) {
   int64_t n = 1;
@@ -91,7 +98,7 @@ bool reports_cpu(Tensor x) { return x.is_cpu(); }
 
 // Its Meta kernel writes a diagnostic line to stderr and carries on.
 // OP: fidelity_ops::meta_notes
-Tensor copy_kernel(Tensor x) { return torch::stable::clone(x); }
+Tensor copy_kernel(Tensor x) { return copy_of(x); }
 
 Tensor meta_notes_meta(Tensor x) {
   std::fprintf(stderr, "meta_notes: a note, not an error\n");

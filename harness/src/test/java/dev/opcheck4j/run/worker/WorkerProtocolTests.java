@@ -130,7 +130,6 @@ class WorkerProtocolTests {
   @Test
   void terminateAllReachesAWorkerThatIsStillStarting() throws Exception {
     Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of());
-    Path log = dir.resolve("worker-7.log");
     var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
       try {
         return WorkerProcess.start(dir, 7, init, DEADLINE, lib -> {});
@@ -138,13 +137,21 @@ class WorkerProtocolTests {
         throw new java.util.concurrent.CompletionException(e);
       }
     });
-    while (!java.nio.file.Files.exists(log) && !result.isDone()) {
+    // the worker JVM exists (a child of this process) long before it connects and loads anything
+    while (!result.isDone() && ProcessHandle.current().children()
+        .noneMatch(p -> p.info().commandLine().orElse("").contains("-Dopcheck4j.worker=7"))) {
       Thread.sleep(1);
     }
-    Thread.sleep(20); // the JVM was started (its log exists) and takes far longer than this to connect
+    Thread.sleep(20);
     WorkerProcess.terminateAll();
-    var e = assertThrows(java.util.concurrent.CompletionException.class, result::join);
-    assertTrue(e.getCause() instanceof IllegalStateException && e.getCause().getMessage().startsWith("the worker JVM did not start"),
-        e.getCause().toString());
+    try {
+      var e = assertThrows(java.util.concurrent.CompletionException.class, result::join);
+      assertTrue(e.getCause() instanceof IllegalStateException && e.getCause().getMessage().startsWith("the worker JVM did not start"),
+          e.getCause().toString());
+    } finally {
+      if (!result.isCompletedExceptionally()) {
+        result.join().worker().close(); // a failed assertion leaves no worker behind for the next test
+      }
+    }
   }
 }
