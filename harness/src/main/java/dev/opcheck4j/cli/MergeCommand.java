@@ -3,6 +3,7 @@ package dev.opcheck4j.cli;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportReader;
+import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.RunInfo;
@@ -85,7 +86,9 @@ final class MergeCommand implements Command {
       }
     }
     RunReport report = merged.report();
-    report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(), report.results());
+    // the rerun line is rendered from each result's repro, as the unsharded run renders it
+    report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
+        report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
     return RunSummary.finish(report, merged.inputErrors(), reportDir, s);
   }
 
