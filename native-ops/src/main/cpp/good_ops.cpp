@@ -35,14 +35,7 @@ void sin_into_meta(Tensor x, Tensor out) {
   STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "sin_into: out must have x's shape");
 }
 
-// min_max(x) -> (min(x, 0), max(x, 0)) elementwise: two fresh outputs.
-std::tuple<Tensor, Tensor> min_max(Tensor x) {
-  check_floating(x, "min_max: x");
-  Tensor xc = torch::stable::contiguous(x);
-  Tensor lo = map_new(xc, [&](int64_t i) { return std::fmin(elem(xc, i), 0.0); });
-  Tensor hi = map_new(xc, [&](int64_t i) { return std::fmax(elem(xc, i), 0.0); });
-  return {lo, hi};
-}
+// min_max: the shared CPU kernel of kernels.h (two outputs); its Meta kernel:
 std::tuple<Tensor, Tensor> min_max_meta(Tensor x) {
   check_floating(x, "min_max: x");
   return {elementwise_meta(x), elementwise_meta(x)};

@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <cstdint>
 #include <vector>
 
@@ -101,6 +102,16 @@ inline Tensor scalar_like(const Tensor& a, double v) {
   Tensor t = torch::stable::new_empty(a, {});
   torch::stable::fill_(t, v);
   return t;
+}
+
+// min_max(x) -> (min(x, 0), max(x, 0)) elementwise: two fresh outputs (the CPU kernel that good_ops and
+// value_ops both register).
+inline std::tuple<Tensor, Tensor> min_max(Tensor x) {
+  check_floating(x, "min_max: x");
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor lo = map_new(xc, [&](int64_t i) { return std::fmin(elem(xc, i), 0.0); });
+  Tensor hi = map_new(xc, [&](int64_t i) { return std::fmax(elem(xc, i), 0.0); });
+  return {lo, hi};
 }
 
 }  // namespace opcheck4j

@@ -26,14 +26,7 @@ void sin_inplace(Tensor x) {
 }
 void sin_inplace_meta(Tensor x) { check_floating(x, "sin_: x"); }
 
-// min_max(x) -> (min(x, 0), max(x, 0)) elementwise, with CPU and Meta kernels: two outputs.
-std::tuple<Tensor, Tensor> min_max(Tensor x) {
-  check_floating(x, "min_max: x");
-  Tensor xc = torch::stable::contiguous(x);
-  Tensor lo = map_new(xc, [&](int64_t i) { return std::fmin(elem(xc, i), 0.0); });
-  Tensor hi = map_new(xc, [&](int64_t i) { return std::fmax(elem(xc, i), 0.0); });
-  return {lo, hi};
-}
+// min_max: the shared CPU kernel of kernels.h (two outputs); its Meta kernel:
 std::tuple<Tensor, Tensor> min_max_meta(Tensor x) {
   check_floating(x, "min_max: x");
   return {torch::stable::new_empty(x, x.sizes()), torch::stable::new_empty(x, x.sizes())};

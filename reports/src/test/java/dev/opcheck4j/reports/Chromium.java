@@ -67,4 +67,25 @@ public final class Chromium {
     }
     return Files.readString(stdout, StandardCharsets.UTF_8);
   }
+
+  /** {@code page}'s address with {@code key=value} view settings in its fragment. */
+  public static String url(Path page, String... settings) {
+    StringBuilder sb = new StringBuilder(page.toUri() + "#");
+    for (String s : settings) {
+      int eq = s.indexOf('=');
+      sb.append(sb.charAt(sb.length() - 1) == '#' ? "" : "&").append(s, 0, eq + 1)
+          .append(java.net.URLEncoder.encode(s.substring(eq + 1), StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+    return sb.toString();
+  }
+
+  /** How many times {@code regex} matches in a dumped DOM. */
+  public static int count(String html, String regex) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(regex).matcher(html);
+    int n = 0;
+    while (m.find()) {
+      n++;
+    }
+    return n;
+  }
 }

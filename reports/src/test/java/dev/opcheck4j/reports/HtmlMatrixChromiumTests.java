@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,24 +30,12 @@ class HtmlMatrixChromiumTests {
     page = new HtmlReportFormat(null).write(StubRun.report(), dir);
   }
 
-  /** The page's address with {@code key=value} view settings in its fragment. */
   static String url(String... settings) {
-    StringBuilder sb = new StringBuilder(page.toUri() + "#");
-    for (String s : settings) {
-      int eq = s.indexOf('=');
-      sb.append(sb.charAt(sb.length() - 1) == '#' ? "" : "&").append(s, 0, eq + 1)
-          .append(URLEncoder.encode(s.substring(eq + 1), StandardCharsets.UTF_8).replace("+", "%20"));
-    }
-    return sb.toString();
+    return Chromium.url(page, settings);
   }
 
   static int count(String html, String regex) {
-    Matcher m = Pattern.compile(regex).matcher(html);
-    int n = 0;
-    while (m.find()) {
-      n++;
-    }
-    return n;
+    return Chromium.count(html, regex);
   }
 
   @Test

@@ -12,8 +12,6 @@ import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -110,22 +108,11 @@ class HtmlMatrixScaleTests {
   }
 
   static String url(String... settings) {
-    StringBuilder sb = new StringBuilder(page.toUri() + "#");
-    for (String s : settings) {
-      int eq = s.indexOf('=');
-      sb.append(sb.charAt(sb.length() - 1) == '#' ? "" : "&").append(s, 0, eq + 1)
-          .append(URLEncoder.encode(s.substring(eq + 1), StandardCharsets.UTF_8).replace("+", "%20"));
-    }
-    return sb.toString();
+    return Chromium.url(page, settings);
   }
 
   static int count(String html, String regex) {
-    Matcher m = Pattern.compile(regex).matcher(html);
-    int n = 0;
-    while (m.find()) {
-      n++;
-    }
-    return n;
+    return Chromium.count(html, regex);
   }
 
   static List<String> rowOrder(String dom) {
