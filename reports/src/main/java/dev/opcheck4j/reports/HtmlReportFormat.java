@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * JSON report embedded with every {@code <}, {@code >} and {@code &} escaped, and the page's script
  * puts it into the DOM as text only, so nothing from an op library can become markup or script.
  */
-public final class HtmlReportFormat implements ReportFormat {
+public final class HtmlReportFormat extends SingleFileFormat {
   public static final String FILE = "opcheck-report.html";
   private static final String TEMPLATE = "/dev/opcheck4j/reports/report-template.html";
   private static final String DATA = "/*OPCHECK4J-DATA*/null";
@@ -47,6 +47,7 @@ public final class HtmlReportFormat implements ReportFormat {
    * @param docsUrl an absolute location of the check pages, or null (or a relative path) for none
    */
   HtmlReportFormat(String home, String docsUrl) {
+    super(FILE);
     this.docBase = home == null ? "" : home;
     this.docsUrl = docsUrl != null && ABSOLUTE.matcher(docsUrl).lookingAt()
         ? (docsUrl.endsWith("/") ? docsUrl : docsUrl + "/") : null;
@@ -59,11 +60,6 @@ public final class HtmlReportFormat implements ReportFormat {
   @Override
   public String name() {
     return "html";
-  }
-
-  @Override
-  public void discard(Path dir) throws IOException {
-    Files.deleteIfExists(dir.resolve(FILE));
   }
 
   @Override

@@ -26,20 +26,19 @@ import java.util.TreeMap;
  * every field documented in {@code docs/report.md} and constrained by {@link #SCHEMA_RESOURCE}.
  * Absent values are {@code null}, never a placeholder.
  */
-public final class JsonReportFormat implements ReportFormat {
+public final class JsonReportFormat extends SingleFileFormat {
   public static final String FILE = "opcheck-report.json";
   public static final int SCHEMA_VERSION = 2;
   /** The JSON Schema of this format, on the class path of opcheck4j-reports. */
   public static final String SCHEMA_RESOURCE = "/dev/opcheck4j/reports/opcheck-report.schema.json";
 
-  @Override
-  public String name() {
-    return "json";
+  public JsonReportFormat() {
+    super(FILE);
   }
 
   @Override
-  public void discard(Path dir) throws IOException {
-    Files.deleteIfExists(dir.resolve(FILE));
+  public String name() {
+    return "json";
   }
 
   @Override

@@ -6,7 +6,6 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.NumberText;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.TerminalText;
-import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
 import java.io.IOException;
@@ -30,7 +29,7 @@ import java.util.function.UnaryOperator;
  * limit is 65,536); what does not fit is cut and the cut is said. Appended to
  * {@code $GITHUB_STEP_SUMMARY} when that variable is set.
  */
-public final class MarkdownSummaryFormat implements ReportFormat {
+public final class MarkdownSummaryFormat extends SingleFileFormat {
   public static final String FILE = "opcheck-summary.md";
   /** Upper bound of the summary's length in characters. */
   public static final int LIMIT = 65_000;
@@ -49,17 +48,13 @@ public final class MarkdownSummaryFormat implements ReportFormat {
 
   /** A format reading environment variables through {@code env} (tests pass a map). */
   MarkdownSummaryFormat(UnaryOperator<String> env) {
+    super(FILE);
     this.env = env;
   }
 
   @Override
   public String name() {
     return "markdown";
-  }
-
-  @Override
-  public void discard(Path dir) throws IOException {
-    Files.deleteIfExists(dir.resolve(FILE));
   }
 
   @Override

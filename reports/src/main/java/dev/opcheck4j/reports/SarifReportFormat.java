@@ -20,17 +20,16 @@ import java.nio.file.Path;
  * page); each finding a result located at its op (a logical location, since an op has no source line
  * here), with the message in the one message shape.
  */
-public final class SarifReportFormat implements ReportFormat {
+public final class SarifReportFormat extends SingleFileFormat {
   static final String FILE = "opcheck-report.sarif";
+
+  public SarifReportFormat() {
+    super(FILE);
+  }
 
   @Override
   public String name() {
     return "sarif";
-  }
-
-  @Override
-  public void discard(Path dir) throws IOException {
-    Files.deleteIfExists(dir.resolve(FILE));
   }
 
   @Override

@@ -23,6 +23,14 @@ public final class Chromium {
   }
 
   /** The chromium on PATH, or empty when it is not installed. */
+  /** Debian's chromium, or the calling test class is Skipped with the reason. */
+  public static Chromium required() {
+    Chromium c = find().orElse(null);
+    org.junit.jupiter.api.Assumptions.assumeTrue(c != null,
+        "Skipped: Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)");
+    return c;
+  }
+
   public static Optional<Chromium> find() {
     for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
       for (String name : List.of("chromium", "chromium-browser")) {

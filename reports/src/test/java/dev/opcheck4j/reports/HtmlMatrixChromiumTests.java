@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,9 +23,7 @@ class HtmlMatrixChromiumTests {
 
   @BeforeAll
   static void writePage() throws Exception {
-    chromium = Chromium.find().orElse(null);
-    Assumptions.assumeTrue(chromium != null,
-        "Skipped: Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)");
+    chromium = Chromium.required();
     page = new HtmlReportFormat(null).write(StubRun.report(), dir);
   }
 

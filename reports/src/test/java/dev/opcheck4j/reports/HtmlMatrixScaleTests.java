@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,9 +41,7 @@ class HtmlMatrixScaleTests {
 
   @BeforeAll
   static void writePage() throws Exception {
-    chromium = Chromium.find().orElse(null);
-    Assumptions.assumeTrue(chromium != null,
-        "Skipped: Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)");
+    chromium = Chromium.required();
     page = new HtmlReportFormat(null, DOCS).write(library(), dir);
   }
 
