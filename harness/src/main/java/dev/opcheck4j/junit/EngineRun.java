@@ -57,19 +57,11 @@ final class EngineRun {
     List<CheckInfo> checks = List.of();
     for (Job job : jobs) {
       EngineSettings s = job.settings();
-      RunRequest request = RunRequest.builder()
+      RunRequest request = s.run().toBuilder()
           .spec(job.file().file())
-          .ops(EngineTree.ops(job.file(), s).stream().map(o -> o.op()).toList())
-          .checks(s.selectedChecks().stream().map(c -> c.id()).toList())
-          .require(s.require())
-          .cache(s.cache())
-          .devices(s.selectedDevices())
-          .seed(s.seed())
-          .tries(s.tries())
-          .jobs(s.jobs())
-          .timeout(s.timeout())
-          .warningsAsErrors(s.warningsAsErrors())
-          .reportDir(s.reportDir().resolve("runs").resolve(job.file().file().getFileName().toString()))
+          .select(EngineTree.ops(job.file(), s).stream().map(o -> o.op()).toList(),
+              s.selectedChecks().stream().map(c -> c.id()).toList(), s.selectedDevices())
+          .reportDir(s.run().reportDir().resolve("runs").resolve(job.file().file().getFileName().toString()))
           .build();
       try (ReportDirLock lock = ReportDirLock.acquire(request.reportDir(),
           "the JUnit engine in pid " + ProcessHandle.current().pid() + ", " + job.file().file())) {

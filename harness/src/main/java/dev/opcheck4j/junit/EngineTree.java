@@ -75,7 +75,7 @@ final class EngineTree {
           }
           case GENERATED -> {
             for (Device d : devices) {
-              if (d != Device.META && c.appliesTo(d) && settings.tries() > 0 && !op.examples().isEmpty()) {
+              if (d != Device.META && c.appliesTo(d) && settings.run().tries() > 0 && !op.examples().isEmpty()) {
                 EngineNode parent = d == Device.CUDA ? cuda : opNode;
                 parent.addChild(check(parent, op, c, d, op.op(), c.id() + " on " + d.label()));
               }
@@ -91,7 +91,7 @@ final class EngineTree {
 
   /** The spec's ops that {@code opcheck4j.ops} names (all when it names none). */
   static List<OpSpec> ops(SpecFile file, EngineSettings settings) {
-    return file.ops().stream().filter(o -> settings.ops().isEmpty() || settings.ops().contains(o.op())).toList();
+    return file.ops().stream().filter(o -> settings.run().ops().isEmpty() || settings.run().ops().contains(o.op())).toList();
   }
 
   private static EngineNode check(EngineNode parent, OpSpec op, Check c, Device d, String opName, String name) {

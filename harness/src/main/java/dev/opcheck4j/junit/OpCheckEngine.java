@@ -73,7 +73,7 @@ public final class OpCheckEngine implements TestEngine {
         errors.add(e.getMessage());
       }
     }
-    List<String> unknown = settings.ops().stream()
+    List<String> unknown = settings.run().ops().stream()
         .filter(op -> files.stream().noneMatch(f -> f != null && f.ops().stream().anyMatch(o -> o.op().equals(op)))).toList();
     if (!unknown.isEmpty() && files.stream().allMatch(java.util.Objects::nonNull)) {
       throw new IllegalArgumentException(EngineSettings.PREFIX + "ops names " + String.join(", ", unknown)
@@ -141,7 +141,7 @@ public final class OpCheckEngine implements TestEngine {
     EngineSettings settings = root.settings;
     ReportDirLock lock;
     try {
-      lock = ReportDirLock.acquire(settings.reportDir(),
+      lock = ReportDirLock.acquire(settings.run().reportDir(),
           "the JUnit engine " + ID + " in pid " + ProcessHandle.current().pid());
     } catch (ReportDirLock.Refused e) {
       listener.executionFinished(root, TestExecutionResult.failed(new IllegalStateException(e.getMessage())));
@@ -174,7 +174,7 @@ public final class OpCheckEngine implements TestEngine {
     }
     RunReport report = run(jobs, settings.describe(), stream);
     if (report != null) {
-      writeReports(new RunReport(report.run(), report.checks(), stream.results()), settings.reportDir());
+      writeReports(new RunReport(report.run(), report.checks(), stream.results()), settings.run().reportDir());
     }
     System.out.println("opcheck4j summary: " + String.join(", ", stream.outcomes().entrySet().stream()
         .map(e -> e.getKey() + " " + e.getValue()).toList()));
@@ -201,8 +201,7 @@ public final class OpCheckEngine implements TestEngine {
     // crash and timeout results have no node until they happen: keep them whenever anything runs
     s.selectedChecks().stream().filter(c -> c.scope() == CheckInfo.Scope.SUPERVISOR).forEach(c -> checks.add(c.id()));
     List<Device> devs = devices.isEmpty() ? s.selectedDevices() : s.selectedDevices().stream().filter(devices::contains).toList();
-    return Optional.of(new EngineSettings(s.specs(), List.copyOf(ops), List.copyOf(checks), devs, s.seed(), s.tries(),
-        s.jobs(), s.timeout(), s.warningsAsErrors(), s.expectedFailures(), s.reportDir(), s.docsBase(), s.require(), s.cache()));
+    return Optional.of(s.narrowed(List.copyOf(ops), List.copyOf(checks), devs));
   }
 
   private static void collect(TestDescriptor d, Set<String> ops, Set<String> checks, Set<Device> devices) {

@@ -97,7 +97,7 @@ final class ResultStream {
   void onResult(int spec, CheckResult raw) {
     CheckResult r = raw.repro() == null ? raw : raw.withRerun(rerun);
     results.add(r);
-    coverage.computeIfAbsent(spec, k -> new Coverage.Fold(settings.tries())).result(r);
+    coverage.computeIfAbsent(spec, k -> new Coverage.Fold(settings.run().tries())).result(r);
     ran.add(spec + "#" + r.op() + "|" + r.check());
     if (r.outcome() == Outcome.FAILED) {
       failed.add(spec + "#" + r.op() + "|" + r.check());
@@ -129,7 +129,7 @@ final class ResultStream {
       if (child == null || finished.contains(child)) {
         int nth = extras.merge(check.getUniqueId().toString(), 1, Integer::sum) - 1;
         child = r.example().startsWith("generated")
-            ? EngineTree.generated(check, r.example(), settings.tries(), nth)
+            ? EngineTree.generated(check, r.example(), settings.run().tries(), nth)
             : EngineTree.extra(check, r, nth);
         register(check, child);
       }
@@ -252,7 +252,7 @@ final class ResultStream {
 
   /** A family that never ran on an op and device is one skipped test of the op, with the reason. */
   private void neverRan(int spec, EngineNode specNode) {
-    Coverage covered = coverage.getOrDefault(spec, new Coverage.Fold(settings.tries())).coverage();
+    Coverage covered = coverage.getOrDefault(spec, new Coverage.Fold(settings.run().tries())).coverage();
     for (TestDescriptor c : List.copyOf(specNode.getChildren())) {
       EngineNode op = (EngineNode) c;
       if (op.kind != EngineNode.Kind.OP) {
@@ -340,7 +340,7 @@ final class ResultStream {
       System.out.println("EXPECTED " + ResultText.render(r));
       result = TestExecutionResult.successful();
       outcome = "expected failures";
-    } else if (r.outcome() == Outcome.FAILED || warning && settings.warningsAsErrors()) {
+    } else if (r.outcome() == Outcome.FAILED || warning && settings.run().warningsAsErrors()) {
       result = TestExecutionResult.failed(new CheckFailedError(ResultText.render(r)));
       outcome = "failed";
     } else {

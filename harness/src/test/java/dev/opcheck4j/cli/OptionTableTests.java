@@ -76,11 +76,11 @@ class OptionTableTests {
   void theFrontEndsShareOneDefault() {
     EngineSettings engine = EngineSettings.from(parameters(Map.of()));
     RunRequest request = RunRequest.builder().library(java.nio.file.Path.of("x.so")).build();
-    assertEquals(RunOptions.SEED.defaultValue(), engine.seed());
+    assertEquals(RunOptions.SEED.defaultValue(), engine.run().seed());
     assertEquals(RunOptions.SEED.defaultValue(), request.seed());
-    assertEquals(RunOptions.TRIES.defaultValue(), engine.tries());
+    assertEquals(RunOptions.TRIES.defaultValue(), engine.run().tries());
     assertEquals(RunOptions.TRIES.defaultValue(), request.tries());
-    assertEquals(RunOptions.TIMEOUT.defaultValue(), engine.timeout());
+    assertEquals(RunOptions.TIMEOUT.defaultValue(), engine.run().timeout());
     assertEquals(RunOptions.TIMEOUT.defaultValue(), request.timeout());
     assertFalse(request.warningsAsErrors());
     assertEquals(dev.opcheck4j.api.SeverityPolicy.DEFAULT, request.severity());

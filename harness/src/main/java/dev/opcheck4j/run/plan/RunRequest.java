@@ -145,6 +145,27 @@ public record RunRequest(
     return new Builder();
   }
 
+  /** A builder holding every value of this request, to derive another from it. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.targets.addAll(targets);
+    b.ops.addAll(ops);
+    b.checks.addAll(checks);
+    b.devices.addAll(devices);
+    b.require.addAll(require);
+    b.seed = seed;
+    b.tries = tries;
+    b.jobs = jobs;
+    b.timeout = timeout;
+    b.shard = shard;
+    b.reportDir = reportDir;
+    b.isolation = isolation;
+    b.severity = severity;
+    b.baseline = baseline;
+    b.cache = cache;
+    return b;
+  }
+
   /** Builds a request; unset values take the defaults of the command line. */
   public static final class Builder {
     private final List<Target> targets = new ArrayList<>();
@@ -196,6 +217,14 @@ public record RunRequest(
     public Builder devices(List<Device> list) {
       devices.addAll(list);
       return this;
+    }
+
+    /** Replaces the ops, checks and devices (empty: all) with these. */
+    public Builder select(List<String> opNames, List<String> idsOrFamilies, List<Device> list) {
+      ops.clear();
+      checks.clear();
+      devices.clear();
+      return ops(opNames).checks(idsOrFamilies).devices(list);
     }
 
     public Builder seed(long value) {
