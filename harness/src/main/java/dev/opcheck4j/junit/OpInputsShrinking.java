@@ -5,14 +5,17 @@ import dev.opcheck4j.generate.Shrinker;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * When a test fails on a generated {@link OpInput}, replays it on simpler inputs from the same
- * generator (integrated shrinking over the recorded choices) and fails with the minimal one.
+ * generator (integrated shrinking over the recorded choices) and fails with the minimal one. A
+ * failure's stack trace ends at the test method, as a person reads it.
  */
 public final class OpInputsShrinking implements InvocationInterceptor {
   static final int BUDGET = 200;
@@ -30,7 +33,11 @@ public final class OpInputsShrinking implements InvocationInterceptor {
           at = i;
         }
       }
-      if (at < 0 || isAbort(failure)) {
+      if (isAbort(failure)) {
+        throw failure;
+      }
+      failure.setStackTrace(upToTheTest(failure.getStackTrace(), call.getExecutable()));
+      if (at < 0) {
         throw failure;
       }
       OpInput original = (OpInput) args.get(at);
@@ -53,10 +60,30 @@ public final class OpInputsShrinking implements InvocationInterceptor {
       if (minimal == null) {
         minimal = smallest[0];
       }
-      AssertionError shrunk = new AssertionError(failure.getMessage() + "\n  input           : " + original
-          + "\n  minimal example : " + minimal.description() + "  (shrunk in " + r.steps() + " steps)", failure);
+      String message = failure.getMessage() + "\n  input           : " + original
+          + "\n  minimal example : " + minimal.description() + "  (shrunk in " + r.steps() + " steps)";
+      // the failure's own type and expected/actual (an IDE's diff), at the test's own frames
+      AssertionError shrunk = failure instanceof AssertionFailedError f && f.isExpectedDefined() && f.isActualDefined()
+          ? new AssertionFailedError(message, f.getExpected().getValue(), f.getActual().getValue())
+          : new AssertionError(message);
+      shrunk.setStackTrace(failure.getStackTrace());
       throw shrunk;
     }
+  }
+
+  /**
+   * The frames from where the failure was thrown up to the test method: what lies below it is
+   * reflection, this interceptor and the stream pipeline that iterates the inputs, none of it the
+   * user's. The whole trace when the test method is not on it (a failure thrown on another thread).
+   */
+  static StackTraceElement[] upToTheTest(StackTraceElement[] frames, Method test) {
+    for (int i = 0; i < frames.length; i++) {
+      if (frames[i].getClassName().equals(test.getDeclaringClass().getName())
+          && frames[i].getMethodName().equals(test.getName())) {
+        return Arrays.copyOf(frames, i + 1);
+      }
+    }
+    return frames;
   }
 
   private static boolean isAbort(Throwable t) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import java.util.Arrays;
 import java.util.List;
 import org.bytedeco.pytorch.Scalar;
 import org.bytedeco.pytorch.Tensor;
@@ -44,7 +45,16 @@ class OpInputsTests {
         || passedNames.stream().anyMatch(n -> n.startsWith("[1] example #1: a=float32[4, 3]")), passedNames.toString());
     Event failed = r.testEvents().failed().stream().findFirst().orElseThrow(() -> new AssertionError("no generated input has more than 12 elements"));
     assertTrue(failed.getTestDescriptor().getDisplayName().contains("generated #"), failed.getTestDescriptor().getDisplayName());
-    String message = failed.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable).orElseThrow().getMessage();
+    Throwable thrown = failed.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable).orElseThrow();
+    String message = thrown.getMessage();
+    // no frame of the stream pipeline that iterates the inputs, of reflection or of the interceptor
+    StackTraceElement[] frames = thrown.getStackTrace();
+    assertEquals("outputsHaveAtMostTwelveElements", frames[frames.length - 1].getMethodName(), Arrays.toString(frames));
+    assertTrue(Arrays.stream(frames).noneMatch(f -> f.getClassName().startsWith("java.util.stream")
+        || f.getClassName().contains("OpInputsShrinking")), Arrays.toString(frames));
+    assertEquals(null, thrown.getCause());
+    // the assertion's own type, so an IDE still offers its expected/actual diff
+    assertTrue(thrown instanceof org.opentest4j.AssertionFailedError, thrown.getClass().getName());
     assertTrue(message.contains("minimal example : a=float32["), message);
     assertTrue(message.contains("  input           : generated #"), message);
     String minimal = message.substring(message.indexOf("minimal example : "));
