@@ -4,6 +4,7 @@
 // through torch.library.opcheck 2.14.1; what it said is quoted above the op.
 #include "kernels.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -117,6 +118,24 @@ Tensor meta_aborts_large_meta(Tensor x) {
   return torch::stable::empty_like(x);
 }
 
+// ---- Class 6: one cause, one finding. An op whose contiguous run already differs from call to call
+// (in real code: an output element it never writes, so it returns whatever memory held) fails
+// determinism; comparing a non-contiguous run with a contiguous one cannot tell layout from that
+// noise, so noncontiguous must not add a finding whose hint (call contiguous() on inputs) is wrong.
+// The stale element is modelled with a call counter, so the test does not depend on the allocator.
+// OP: fidelity_ops::stale_element
+// EXPECT: determinism
+std::atomic<int64_t> stale_calls{0};
+Tensor stale_element(Tensor x) {
+  Tensor out = copy_of(x);
+  if (out.numel() > 0) {
+    put(out, 0, static_cast<double>(++stale_calls));
+  }
+  return out;
+}
+
+Tensor empty_like_meta(Tensor x) { return torch::stable::empty_like(x); }
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(fidelity_ops, m) {
@@ -129,6 +148,7 @@ STABLE_TORCH_LIBRARY(fidelity_ops, m) {
   m.def("reports_cpu(Tensor x) -> bool");
   m.def("meta_notes(Tensor x) -> Tensor");
   m.def("meta_aborts_large(Tensor x) -> Tensor");
+  m.def("stale_element(Tensor x) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
@@ -138,6 +158,7 @@ STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
   m.impl("count_meta_wrong", TORCH_BOX(&count_meta_wrong));
   m.impl("meta_notes", TORCH_BOX(&copy_kernel));
   m.impl("meta_aborts_large", TORCH_BOX(&copy_kernel));
+  m.impl("stale_element", TORCH_BOX(&stale_element));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, Meta, m) {
@@ -145,6 +166,7 @@ STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, Meta, m) {
   m.impl("count_meta_wrong", TORCH_BOX(&count_meta_wrong_meta));
   m.impl("meta_notes", TORCH_BOX(&meta_notes_meta));
   m.impl("meta_aborts_large", TORCH_BOX(&meta_aborts_large_meta));
+  m.impl("stale_element", TORCH_BOX(&empty_like_meta));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CompositeImplicitAutograd, m) {

@@ -123,4 +123,15 @@ class FidelityTests {
     assertTrue(r.fact("exit status").orElseThrow().contains("SIGABRT"), r.toString());
     assertTrue(r.fact("rerun").orElseThrow().contains("--check fake.metadata"), r.toString());
   }
+
+  @Test
+  void anOpWhoseContiguousRunsAlreadyDifferFailsDeterminismAloneNotNoncontiguous() {
+    String op = "fidelity_ops::stale_element";
+    assertEquals(Outcome.FAILED, one(op, "determinism", "cpu").outcome());
+    CheckResult layout = one(op, "noncontiguous", "cpu");
+    assertEquals(Outcome.SKIPPED, layout.outcome(), layout.toString());
+    assertEquals("requires determinism, which failed", layout.reason());
+    // nor on the generated inputs: their noncontiguous run waits for determinism as well
+    assertEquals(List.of(), of(op).filter(r -> r.check().equals("noncontiguous") && r.outcome() == Outcome.FAILED).toList());
+  }
 }

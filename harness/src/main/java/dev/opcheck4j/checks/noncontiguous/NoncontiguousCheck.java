@@ -10,6 +10,7 @@ import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
 import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.determinism.DeterminismCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.TensorCopies;
@@ -26,14 +27,16 @@ import org.bytedeco.pytorch.global.torch;
  * For each contiguous tensor input not declared (a!), a non-contiguous copy with the same values
  * (transposed, strided, offset; only the layouts the spec's domain allows) gives the same outputs
  * within tolerance. A kernel that raises on a non-contiguous input is outside its domain, not wrong:
- * that variant is not compared here, and {@code noncontiguous.rejected} warns about it once.
+ * that variant is not compared here, and {@code noncontiguous.rejected} warns about it once. It runs
+ * only where determinism passed: when two contiguous calls already differ, a difference after re-laying
+ * out says nothing about layout, and one cause gives one finding (determinism's).
  */
 public final class NoncontiguousCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "noncontiguous";
 
   public NoncontiguousCheck() {
     super(Declaration.error(ID, "non-contiguous inputs with the same values give the same outputs")
-        .requires(KernelErrorCheck.ID)
+        .requires(KernelErrorCheck.ID, DeterminismCheck.ID)
         .onGeneratedInputs());
   }
 
