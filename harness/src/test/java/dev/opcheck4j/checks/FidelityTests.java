@@ -125,6 +125,18 @@ class FidelityTests {
   }
 
   @Test
+  void shrinkingDropsTheLayoutAndDtypeACrashDoesNotNeed() {
+    // meta_aborts_large dies on more than 8 elements, whatever their layout or dtype; at this seed the
+    // first crashing try is transposed ("strides [1, 2]"), and the minimal example is not
+    CheckResult r = of("fidelity_ops::meta_aborts_large").filter(x -> x.check().equals("kernel.crash"))
+        .findFirst().orElseThrow();
+    String minimal = r.fact("minimal example").orElseThrow();
+    assertTrue(minimal.matches("x=float32\\[\\d+, \\d+\\]  \\(shrunk in \\d+ steps\\)"), minimal);
+    assertTrue(r.fact("example").orElseThrow().matches(".*x=float(32|64)\\[\\d+, \\d+\\] (strides|offset).*"),
+        "the try that crashed first was not contiguous: " + r.fact("example").orElseThrow());
+  }
+
+  @Test
   void anOpWhoseContiguousRunsAlreadyDifferFailsDeterminismAloneNotNoncontiguous() {
     String op = "fidelity_ops::stale_element";
     assertEquals(Outcome.FAILED, one(op, "determinism", "cpu").outcome());

@@ -199,4 +199,50 @@ class ExampleGeneratorTests {
       }
     }
   }
+
+  /** The first random try of mul_add whose {@code a} is laid out as {@code layout}. */
+  private static Choices firstWithLayout(ExampleGenerator gen, String layout) {
+    for (long seed = 0; ; seed++) {
+      Choices c = Choices.random(seed);
+      Example e = gen.generate(c);
+      if (field(e.args().get(0), "layout").equals(layout) && shape(e.args().get(0)).stream().allMatch(d -> d > 1)) {
+        return c;
+      }
+    }
+  }
+
+  private static long numel(SpecValue tensor) {
+    return shape(tensor).stream().reduce(1L, (x, y) -> x * y);
+  }
+
+  @Test
+  void shrinkingDropsALayoutTheFailureDoesNotNeed() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::mul_add").schema(), spec.examples().get(0), spec.vary());
+    for (String layout : List.of("offset", "transposed", "strided")) {
+      Choices failing = firstWithLayout(gen, layout);
+      // fails on any non-empty a, whatever its layout
+      Shrinker.Result r = new Shrinker(c -> numel(gen.generate(c).args().get(0)) > 0, 500).shrink(failing.sequence());
+      Example minimal = gen.generate(Choices.replay(r.sequence()));
+      assertEquals("contiguous", field(minimal.args().get(0), "layout"), layout + ": " + minimal.args());
+      assertEquals("contiguous", field(minimal.args().get(1), "layout"), layout + ": " + minimal.args());
+      assertEquals(List.of(1L, 1L), shape(minimal.args().get(0)), String.valueOf(minimal.args()));
+    }
+  }
+
+  @Test
+  void shrinkingKeepsALayoutTheFailureNeeds() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::mul_add").schema(), spec.examples().get(0), spec.vary());
+    Choices failing = firstWithLayout(gen, "transposed");
+    // fails only on a transposed a with more than one row and column (a kernel that ignores strides)
+    Shrinker.Result r = new Shrinker(c -> {
+      SpecValue a = gen.generate(c).args().get(0);
+      return field(a, "layout").equals("transposed") && shape(a).stream().allMatch(d -> d > 1);
+    }, 500).shrink(failing.sequence());
+    Example minimal = gen.generate(Choices.replay(r.sequence()));
+    assertEquals("transposed", field(minimal.args().get(0), "layout"), String.valueOf(minimal.args()));
+    assertEquals(List.of(2L, 2L), shape(minimal.args().get(0)), "the sizes still shrink: " + minimal.args());
+    assertEquals("contiguous", field(minimal.args().get(1), "layout"), "b's layout is not needed: " + minimal.args());
+  }
 }
