@@ -134,6 +134,19 @@ Tensor stale_element(Tensor x) {
   return out;
 }
 
+// ---- Class 4: generation covers every dtype the kernel accepts. This kernel accepts every dtype
+// through aten, and dies on bool: found by a generated bool input, with no vary.dtype in the spec.
+// OP: fidelity_ops::abort_on_bool
+// EXPECT: kernel.crash
+Tensor abort_on_bool(Tensor x) {
+  if (x.scalar_type() == ScalarType::Bool) {
+    std::fprintf(stderr, "abort_on_bool: no rule for bool inputs\n");
+    std::fflush(stderr);
+    std::abort();
+  }
+  return copy_of(x);
+}
+
 Tensor empty_like_meta(Tensor x) { return torch::stable::empty_like(x); }
 
 }  // namespace
@@ -149,6 +162,7 @@ STABLE_TORCH_LIBRARY(fidelity_ops, m) {
   m.def("meta_notes(Tensor x) -> Tensor");
   m.def("meta_aborts_large(Tensor x) -> Tensor");
   m.def("stale_element(Tensor x) -> Tensor");
+  m.def("abort_on_bool(Tensor x) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
@@ -159,6 +173,7 @@ STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
   m.impl("meta_notes", TORCH_BOX(&copy_kernel));
   m.impl("meta_aborts_large", TORCH_BOX(&copy_kernel));
   m.impl("stale_element", TORCH_BOX(&stale_element));
+  m.impl("abort_on_bool", TORCH_BOX(&abort_on_bool));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, Meta, m) {
@@ -167,6 +182,7 @@ STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, Meta, m) {
   m.impl("meta_notes", TORCH_BOX(&meta_notes_meta));
   m.impl("meta_aborts_large", TORCH_BOX(&meta_aborts_large_meta));
   m.impl("stale_element", TORCH_BOX(&empty_like_meta));
+  m.impl("abort_on_bool", TORCH_BOX(&empty_like_meta));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CompositeImplicitAutograd, m) {

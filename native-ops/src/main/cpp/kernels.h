@@ -31,6 +31,7 @@ inline bool is_floating(const Tensor& t) {
 // Applies f(i) -> double to fill a new tensor shaped like `like` (contiguous inputs expected).
 template <class F>
 Tensor map_new(const Tensor& like, F f) {
+  STD_TORCH_CHECK(is_floating(like), "expected a float32 or float64 tensor");
   Tensor out = torch::stable::new_empty(like, like.sizes());
   int64_t n = out.numel();
   if (out.scalar_type() == ScalarType::Double) {
@@ -43,13 +44,16 @@ Tensor map_new(const Tensor& like, F f) {
   return out;
 }
 
-// Reads element i of a contiguous float or double tensor.
+// Reads element i of a contiguous float or double tensor. Any other dtype is a clear error, never a
+// read of its bytes as floats: generation probes bool, integer and half-precision inputs too.
 inline double elem(const Tensor& t, int64_t i) {
+  STD_TORCH_CHECK(is_floating(t), "expected a float32 or float64 tensor");
   if (t.scalar_type() == ScalarType::Double) return static_cast<const double*>(t.data_ptr())[i];
   return static_cast<const float*>(t.data_ptr())[i];
 }
 
 inline void put(Tensor& t, int64_t i, double v) {
+  STD_TORCH_CHECK(is_floating(t), "expected a float32 or float64 tensor");
   if (t.scalar_type() == ScalarType::Double) {
     static_cast<double*>(t.data_ptr())[i] = v;
   } else {
@@ -59,6 +63,7 @@ inline void put(Tensor& t, int64_t i, double v) {
 
 // Moves element i one unit in the last place up, in the tensor's own precision.
 inline void bump_ulp(Tensor& t, int64_t i) {
+  STD_TORCH_CHECK(is_floating(t), "expected a float32 or float64 tensor");
   if (t.scalar_type() == ScalarType::Double) {
     auto* p = static_cast<double*>(t.data_ptr()) + i;
     *p = std::nextafter(*p, std::numeric_limits<double>::infinity());

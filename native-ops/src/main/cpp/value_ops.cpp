@@ -15,7 +15,11 @@ namespace {
 Tensor sine(Tensor x) { return unary("aten::cos", x); }
 
 // scaled_sine(x, alpha) = sin(x) * alpha, from aten ops: the known-good twin of sine.
-Tensor scaled_sine(Tensor x, double alpha) { return mul(unary("aten::sin", x), scalar_like(x, alpha)); }
+// alpha is made a tensor of sin(x)'s dtype, not x's: in an integer or bool x's dtype 1.5 would be 1.
+Tensor scaled_sine(Tensor x, double alpha) {
+  Tensor s = unary("aten::sin", x);
+  return mul(s, scalar_like(s, alpha));
+}
 
 // sin_(x!) writes sin(x) into x and returns nothing: the reference gives x's new value.
 void sin_inplace(Tensor x) {

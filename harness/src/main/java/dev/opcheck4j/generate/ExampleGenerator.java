@@ -28,9 +28,11 @@ import java.util.TreeSet;
  *       argument) follows that tensor's generated shape;
  *   <li>layout: contiguous, transposed (2-d and up), strided, offset, channels_last (4-d), within
  *       the declared domain and without the layouts the kernel was found to reject for that tensor;
- *   <li>dtype: within the example's floating family (float32, float64), or the spec's {@code
- *       vary.dtype} list, within the domain; like sizes, one choice per distinct dtype of the
- *       example, so tensors that shared a dtype still do;
+ *   <li>dtype: the spec's {@code vary.dtype} list; otherwise, for a floating-point example, its
+ *       family (float32, float64) three tries in four and else one of half precision, bool and the
+ *       integer types, every one within the declared domain and without those the kernel was found
+ *       to reject; like sizes, one choice per distinct dtype of the example, so tensors that shared
+ *       a dtype still do;
  *   <li>values: redrawn (a salt), with optional extremes (0, -0, ±inf, NaN, ±1e30, 1e-30);
  *   <li>non-tensor arguments: only those the spec's {@code vary} gives a range.
  * </ul>
@@ -45,6 +47,14 @@ import java.util.TreeSet;
  */
 public final class ExampleGenerator {
   static final double[] EXTREMES = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1e30, 1e-30};
+  /**
+   * Dtypes drawn beyond a floating-point example's family when the spec has no {@code vary.dtype}:
+   * half precision, bool and the integer types (complex is not drawn: the value checks compare real
+   * parts only).
+   */
+  static final List<String> OTHER_DTYPES = List.of("float16", "bfloat16", "bool", "uint8", "int8", "int16", "int32", "int64");
+  /** A dtype choice outside the family is drawn when a choice in 0..OTHER_DTYPE_ODDS is the last. */
+  static final long OTHER_DTYPE_ODDS = 3;
   /** The first choice is in 0..UNTIED; UNTIED unties sizes (one try in five). */
   static final long UNTIED = 4;
 
@@ -168,7 +178,13 @@ public final class ExampleGenerator {
     Map<String, String> dtypeMap = new LinkedHashMap<>();
     for (String d : dtypes) {
       List<String> options = candidates(d);
-      dtypeMap.put(d, options.get((int) c.draw(options.size() - 1)));
+      int family = familySize(d, options);
+      if (family < options.size() && c.draw(OTHER_DTYPE_ODDS) == OTHER_DTYPE_ODDS) {
+        // one try in four draws a dtype outside the example's family (bool, integers, half precision)
+        dtypeMap.put(d, options.get(family + (int) c.draw(options.size() - family - 1)));
+      } else {
+        dtypeMap.put(d, options.get((int) c.draw(family - 1)));
+      }
     }
     long salt = c.draw(Integer.MAX_VALUE);
     Walk walk = new Walk(c, drawn, dtypeMap, salt);
@@ -229,9 +245,29 @@ public final class ExampleGenerator {
     return rewrite((v, l) -> l.equals(label) ? withKey(v, "layout", layout) : v);
   }
 
-  /** The example with every tensor of dtype {@code from} made {@code to}: probes the domain. */
+  /**
+   * The example with every tensor of dtype {@code from} made {@code to}: probes the domain. A tensor
+   * made an integer or bool dtype no longer requires grad, as on a generated input (PyTorch allows
+   * gradients on floating-point tensors only).
+   */
   public Example withDtype(String from, String to) {
-    return rewrite((v, l) -> dtypeOf(v.object()).equals(from) ? withKey(v, "dtype", to) : v);
+    return rewrite((v, l) -> {
+      if (!dtypeOf(v.object()).equals(from)) {
+        return v;
+      }
+      SpecValue made = withKey(v, "dtype", to);
+      if (GradientInputs.floating(to) || !made.object().containsKey("requires_grad")) {
+        return made;
+      }
+      Map<String, SpecValue> m = new LinkedHashMap<>(made.object());
+      m.remove("requires_grad");
+      return new SpecValue(m, v.location());
+    });
+  }
+
+  /** Whether {@code dtype} is drawn from beyond the example's family ({@link #OTHER_DTYPES}, no {@code vary.dtype}). */
+  public boolean beyondFamily(String dtype) {
+    return vary.dtypes().isEmpty() && OTHER_DTYPES.contains(dtype) && dtypes.stream().noneMatch(dtype::equals);
   }
 
   /** Dtypes the example's tensors may take other than their own, per dtype of the example. */
@@ -492,17 +528,26 @@ public final class ExampleGenerator {
     return m.containsKey("dtype") && m.get("dtype").isString() ? (String) m.get("dtype").value() : "float32";
   }
 
-  /** The dtypes a tensor of dtype {@code d} may take; the first is the simplest (its own, when allowed). */
+  /**
+   * The dtypes a tensor of dtype {@code d} may take; the first is the simplest (its own, when allowed).
+   * The spec's {@code vary.dtype} list when it gives one. Otherwise a floating-point example's family
+   * (float32 and float64) first, then {@link #OTHER_DTYPES}: every one is probed by domain discovery,
+   * and those the kernel rejects with an error are left out, so generation covers every dtype the
+   * kernel accepts. A non-floating example dtype (an index tensor) is kept.
+   */
   private List<String> candidates(String d) {
     List<String> base;
     if (!vary.dtypes().isEmpty()) {
       base = vary.dtypes();
     } else {
-      base = switch (d) {
+      base = new ArrayList<>(switch (d) {
         case "float32" -> List.of("float32", "float64");
         case "float64" -> List.of("float64", "float32");
         default -> List.of(d);
-      };
+      });
+      if (GradientInputs.floating(d)) {
+        OTHER_DTYPES.stream().filter(x -> !base.contains(x)).forEach(base::add);
+      }
     }
     List<String> out = new ArrayList<>();
     for (String x : base) {
@@ -511,6 +556,22 @@ public final class ExampleGenerator {
       }
     }
     return out.isEmpty() ? List.of(d) : out;
+  }
+
+  /**
+   * How many of {@code options} (the candidates of {@code d}) are its family, drawn three tries in
+   * four: the spec's own list is all family; otherwise the floating-point dtypes before the first
+   * other one.
+   */
+  private int familySize(String d, List<String> options) {
+    if (!vary.dtypes().isEmpty()) {
+      return options.size();
+    }
+    int n = 0;
+    while (n < options.size() && !OTHER_DTYPES.contains(options.get(n))) {
+      n++;
+    }
+    return Math.max(n, 1);
   }
 
   /** Values as the example's init would draw them, from the salt (used when extremes are mixed in). */

@@ -146,4 +146,15 @@ class FidelityTests {
     // nor on the generated inputs: their noncontiguous run waits for determinism as well
     assertEquals(List.of(), of(op).filter(r -> r.check().equals("noncontiguous") && r.outcome() == Outcome.FAILED).toList());
   }
+
+  @Test
+  void aKernelThatDiesOnlyOnBoolIsFoundWithoutAVaryDtypeLine() {
+    // the spec's example is float32 and says nothing about dtypes; domain discovery probes bool
+    CheckResult r = of("fidelity_ops::abort_on_bool").filter(x -> x.check().equals("kernel.crash"))
+        .findFirst().orElseThrow();
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertEquals("x=bool[2, 3]  (shrunk in 0 steps)", r.fact("minimal example").orElseThrow());
+    assertTrue(r.fact("example").orElseThrow().contains("a probe of the op's domain: float32 inputs as bool"), r.toString());
+    assertEquals("abort_on_bool: no rule for bool inputs", r.fact("root cause").orElseThrow());
+  }
 }

@@ -107,7 +107,7 @@ class ExampleGeneratorTests {
       assertEquals("float32", field(d.args().get(0), "dtype"));
       Example x = discovered.generate(Choices.random(seed));
       assertEquals("contiguous", field(x.args().get(0), "layout"), "'a' only contiguous");
-      assertEquals("float32", field(x.args().get(1), "dtype"));
+      assertTrue(!field(x.args().get(1), "dtype").equals("float64"), "the rejected float64 is never drawn");
     }
   }
 
@@ -244,5 +244,31 @@ class ExampleGeneratorTests {
     assertEquals("transposed", field(minimal.args().get(0), "layout"), String.valueOf(minimal.args()));
     assertEquals(List.of(2L, 2L), shape(minimal.args().get(0)), "the sizes still shrink: " + minimal.args());
     assertEquals("contiguous", field(minimal.args().get(1), "layout"), "b's layout is not needed: " + minimal.args());
+  }
+
+  @Test
+  void aFloatExampleDrawsEveryAcceptedDtypeAndItsOwnFamilyMostOften() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::mul_add").schema(), spec.examples().get(0), spec.vary());
+    Map<String, Integer> drawn = new java.util.TreeMap<>();
+    for (long seed = 0; seed < 2000; seed++) {
+      Example e = gen.generate(Choices.random(seed));
+      String dtype = field(e.args().get(0), "dtype");
+      drawn.merge(dtype, 1, Integer::sum);
+      assertEquals(dtype, field(e.args().get(1), "dtype"), "a and b shared a dtype in the example and still do");
+      if (!dtype.startsWith("float") && !dtype.equals("bfloat16")) {
+        assertTrue(!e.args().get(0).object().containsKey("requires_grad"), "no gradient on " + dtype);
+      }
+    }
+    assertEquals(java.util.Set.of("float32", "float64", "float16", "bfloat16", "bool", "uint8", "int8", "int16", "int32", "int64"),
+        drawn.keySet(), drawn.toString());
+    assertTrue(drawn.get("float32") + drawn.get("float64") > 1300, "the family three tries in four: " + drawn);
+    // what the kernel rejects (found by domain discovery) is not drawn, and the all-zero try is the example's own
+    ExampleGenerator known = gen.excluding(Map.of(), java.util.Set.of("bool", "int8"));
+    for (long seed = 0; seed < 500; seed++) {
+      String dtype = field(known.generate(Choices.random(seed)).args().get(0), "dtype");
+      assertTrue(!dtype.equals("bool") && !dtype.equals("int8"), dtype);
+    }
+    assertEquals("float32", field(gen.generate(Choices.replay(List.of())).args().get(0), "dtype"));
   }
 }

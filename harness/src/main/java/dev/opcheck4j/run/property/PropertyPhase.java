@@ -85,11 +85,25 @@ public final class PropertyPhase {
   private static final class Died extends RuntimeException {
     final transient KernelDeath death;
     final String check;
+    /** The domain probe the kernel died on (the example with one change), or null. */
+    final transient Example probe;
+    /** What that probe changed ("x as bool"), or null. */
+    final String change;
 
     Died(KernelDeath death, String check) {
+      this(death, check, null, null);
+    }
+
+    private Died(KernelDeath death, String check, Example probe, String change) {
       super(death.getMessage(), null, false, false);
       this.death = death;
       this.check = check;
+      this.probe = probe;
+      this.change = change;
+    }
+
+    Died onProbe(Example example, String what) {
+      return new Died(death, check, example, what);
     }
   }
 
@@ -141,7 +155,9 @@ public final class PropertyPhase {
     try {
       found = discover(plain, device, rejecters, rejectedSeen);
     } catch (Died d) {
-      reportDeath(d, device, null, spec.examples().get(0), List.of(), "a probe of the op's domain", open);
+      // the probe it died on is the minimal example: the spec's example with the one change that kills it
+      reportDeath(d, device, null, d.probe != null ? d.probe : spec.examples().get(0), List.of(),
+          "a probe of the op's domain" + (d.change != null ? ": " + d.change : ""), open);
       skipAll(open, judges, rejecters, device, where);
       return;
     }
@@ -347,11 +363,17 @@ public final class PropertyPhase {
           dtypeAccepts.add(p.dtype());
         } else {
           dtypeRejects.putIfAbsent(p.dtype(), why);
-          judgeProbe(p.example(), why, p.argument() + " inputs as " + p.dtype(), device, rejecters, rejectedSeen);
+          if (!gen.beyondFamily(p.dtype())) {
+            // a kernel that refuses bool or integer inputs of a floating-point op is its domain, not a
+            // rejection to weigh against its meta kernel: only the family's probes are judged
+            judgeProbe(p.example(), why, p.argument() + " inputs as " + p.dtype(), device, rejecters, rejectedSeen);
+          }
         }
       }
       if (result.died() != null) {
-        throw result.died();
+        DomainProbe fatal = probes.get(Math.min(result.rejections().size(), probes.size() - 1));
+        throw result.died().onProbe(fatal.example(), fatal.layout() != null
+            ? "'" + fatal.argument() + "' " + fatal.layout() : fatal.argument() + " inputs as " + fatal.dtype());
       }
     }
     Map<String, Set<String>> layouts = new LinkedHashMap<>();
