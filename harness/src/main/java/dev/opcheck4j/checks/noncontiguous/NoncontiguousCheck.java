@@ -139,7 +139,8 @@ public final class NoncontiguousCheck extends ValueCheck implements ExampleCheck
       double max = 0;
       for (int k = 0; k < de.length; k++) {
         double d = Math.abs(de[k] - dg[k]);
-        boolean ok = d <= tol.atol() + tol.rtol() * Math.abs(de[k]) || (Double.isNaN(de[k]) && Double.isNaN(dg[k]));
+        // equal values are close, infinities included (inf - inf is NaN), as are NaNs at the same place
+        boolean ok = de[k] == dg[k] || d <= tol.atol() + tol.rtol() * Math.abs(de[k]) || (Double.isNaN(de[k]) && Double.isNaN(dg[k]));
         if (!ok) {
           bad++;
           if (worst < 0 || d > max) {
