@@ -191,7 +191,9 @@ class HtmlMatrixScaleTests {
   @Test
   void leavesAScreenshotOfTheThreeHundredOpMatrix() throws Exception {
     Path png = HtmlMatrixChromiumTests.SCREENSHOTS.resolve("opcheck-report-300-ops.png");
-    chromium.screenshot(url("open=" + op(36) + "|mutation|cpu"), png, 1400, 1100, dir);
+    // the page as it opens, from the top: headless --screenshot does not paint a page its script
+    // scrolled (opening a cell far down left a blank band); scrolling is asserted on the DOM above
+    chromium.screenshot(url(), png, 1400, 1100, dir);
     assertTrue(Files.size(png) > 10_000, "a real picture, not an empty one");
   }
 }
