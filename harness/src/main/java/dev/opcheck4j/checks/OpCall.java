@@ -68,6 +68,9 @@ public final class OpCall {
       // what FakeTensorMode does for it: nothing (see Operator.hasTrivialFakeImpl)
       return new Outputs(List.of(), List.of());
     }
+    if (onMeta(ex) && !s.op().table().serves(Device.META) && s.op().hasFakeFallback()) {
+      return fallback(s, ex);
+    }
     Progress.step("the " + (onMeta(ex) ? "meta" : s.device().label()) + " kernel");
     IValueVector stack = ex.stack();
     long logged = StableAbiErrors.mark();
@@ -92,6 +95,42 @@ public final class OpCall {
       }
     }
     return new Outputs(values, tensors);
+  }
+
+  /**
+   * What FakeTensorMode does for an op of one of PyTorch's own namespaces with no Meta kernel: its
+   * own kernel on zero-filled cpu tensors of the inputs' sizes and dtypes, the outputs moved to meta.
+   */
+  private static Outputs fallback(Subject s, BoundExample ex) throws KernelError {
+    List<IValue> values = new ArrayList<>(ex.values());
+    List<BoundExample.TensorInput> tensors = new ArrayList<>();
+    for (BoundExample.TensorInput in : ex.tensors()) {
+      Tensor zeros = Materializer.empty(in.tensor().sizes().vec().get(), in.tensor().scalar_type(), Device.CPU);
+      tensors.add(new BoundExample.TensorInput(in.argument(), in.argIndex(), zeros));
+      if (values.get(in.argIndex()).isTensor()) {
+        values.set(in.argIndex(), new IValue(zeros));
+      }
+    }
+    Outputs real = call(s, new BoundExample(values, tensors, ex.description()));
+    List<IValue> moved = new ArrayList<>();
+    for (IValue v : real.values()) {
+      moved.add(v.isTensor() ? new IValue(toMeta(v.toTensor(), tensors, ex)) : v);
+    }
+    List<Output> outputs = new ArrayList<>();
+    for (Output o : real.tensors()) {
+      outputs.add(new Output(o.label(), o.index(), toMeta(o.tensor(), tensors, ex)));
+    }
+    return new Outputs(moved, outputs);
+  }
+
+  /** An output of the fallback on meta: the meta input it is (an input returned), else a meta copy. */
+  private static Tensor toMeta(Tensor out, List<BoundExample.TensorInput> zeros, BoundExample ex) {
+    for (int k = 0; k < zeros.size(); k++) {
+      if (out.is_same(zeros.get(k).tensor())) {
+        return ex.tensors().get(k).tensor();
+      }
+    }
+    return out.to(new org.bytedeco.pytorch.Device("meta"), out.scalar_type().intern());
   }
 
   private static boolean onMeta(BoundExample ex) {

@@ -210,7 +210,7 @@ public final class Materializer {
    * gaps of strided and offset layouts must be the same on every run, or a kernel that reads them
    * would make results irreproducible.
    */
-  static Tensor empty(long[] shape, torch.ScalarType dtype, Device device) {
+  public static Tensor empty(long[] shape, torch.ScalarType dtype, Device device) {
     return torch.zeros(shape, options(dtype, device));
   }
 

@@ -40,4 +40,16 @@ public record Operator(String name, OperatorHandle handle, OpSchema schema, Disp
   }
 
   private static final java.util.Set<String> BUILTIN_NAMESPACES = java.util.Set.of("aten", "prim", "prims");
+
+  /**
+   * Whether FakeTensorMode, finding no Meta kernel, runs this op's own kernel on zero-filled real
+   * tensors instead of refusing it: PyTorch does this (its "unsafe fallback") for ops of the
+   * namespaces it maintains, torchaudio's among them, and for no user namespace.
+   */
+  public boolean hasFakeFallback() {
+    return FALLBACK_NAMESPACES.contains(namespace());
+  }
+
+  private static final java.util.Set<String> FALLBACK_NAMESPACES = java.util.Set.of(
+      "debugprims", "prims", "aten", "xla", "vision", "torchtext", "torchaudio", "quantized");
 }

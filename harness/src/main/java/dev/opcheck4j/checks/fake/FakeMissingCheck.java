@@ -23,6 +23,13 @@ public final class FakeMissingCheck extends CheckBase implements OpCheck {
   public static final Fact TRIVIAL_NOTE = Fact.of("note", "the op returns nothing and only writes its (a!)"
       + " arguments: FakeTensorMode runs it as a no-op (PyTorch's trivial fake implementation), as opcheck does");
 
+  /** Why an op of one of PyTorch's own namespaces needs no Meta kernel, for facts. */
+  public static Fact fallbackNote(String namespace) {
+    return Fact.of("note", "FakeTensorMode runs an op of the '" + namespace + "' namespace that has no Meta kernel"
+        + " on its own kernel with zero-filled inputs (PyTorch's fallback for the namespaces it maintains), as"
+        + " opcheck does; its meta checks here do the same");
+  }
+
   public FakeMissingCheck() {
     super(Declaration.error(ID, "the op has a Meta kernel or a composite kernel")
         .requires(AnyKernelCheck.ID));
@@ -37,6 +44,9 @@ public final class FakeMissingCheck extends CheckBase implements OpCheck {
     }
     if (s.op().hasTrivialFakeImpl()) {
       return Verdict.passed(Fact.of("kernel", "none needed"), TRIVIAL_NOTE);
+    }
+    if (s.op().hasFakeFallback()) {
+      return Verdict.passed(Fact.of("kernel", "none needed"), fallbackNote(s.op().namespace()));
     }
     return Verdict.failed(Finding.of(
         "a Meta kernel or a composite kernel for " + s.op().name(),

@@ -35,6 +35,9 @@ public final class DeviceKernelCheck extends CheckBase implements DeviceCheck {
     if (s.device() == Device.META && s.op().hasTrivialFakeImpl()) {
       return Verdict.passed(Fact.of("kernel", "none needed"), FakeMissingCheck.TRIVIAL_NOTE);
     }
+    if (s.device() == Device.META && !s.op().table().serves(Device.META) && s.op().hasFakeFallback()) {
+      return Verdict.passed(Fact.of("kernel", "none needed"), FakeMissingCheck.fallbackNote(s.op().namespace()));
+    }
     return Verdict.failed(Finding.of(
         "a " + key + " kernel, or a composite kernel, for " + s.op().name(),
         "kernels only at " + String.join(", ", table.keys()),
