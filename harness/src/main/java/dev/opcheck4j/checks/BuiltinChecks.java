@@ -22,6 +22,7 @@ import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
 import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
 import dev.opcheck4j.checks.noncontiguous.RejectedLayoutCheck;
+import dev.opcheck4j.checks.reference.ReferenceGradCheck;
 import dev.opcheck4j.checks.reference.ReferenceValuesCheck;
 import dev.opcheck4j.checks.baseline.BaselineValuesCheck;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
@@ -75,6 +76,7 @@ public final class BuiltinChecks {
           new DeterminismCheck(),
           new NoncontiguousCheck(),
           new ReferenceValuesCheck(),
+          new ReferenceGradCheck(),
           new BaselineValuesCheck(),
           new ScriptCallCheck(),
           new ScriptRoundtripCheck(),

@@ -16,13 +16,14 @@ import org.bytedeco.pytorch.global.torch;
 /**
  * The operator as a differentiable function of the example's tensor arguments that require grad,
  * evaluated in float64 (lower-precision floating examples are checked on float64 copies). Counts
- * the forward and backward calls it makes.
+ * the forward and backward calls it makes. reference.grad differentiates the spec's reference with it too.
  */
-final class GradFunction {
+public final class GradFunction {
   private final Subject subject;
   private final Device device;
   final List<Integer> argIndices = new ArrayList<>();
-  final List<String> names = new ArrayList<>();
+  /** The differentiable arguments' names, in argument order. */
+  public final List<String> names = new ArrayList<>();
   final List<long[]> shapes = new ArrayList<>();
   final boolean upcast;
   int forwardCalls;
@@ -44,7 +45,7 @@ final class GradFunction {
     this.upcast = up;
   }
 
-  static GradFunction of(Subject s, Device device) throws ExampleException {
+  public static GradFunction of(Subject s, Device device) throws ExampleException {
     return new GradFunction(s, device, OpCall.bind(s, device));
   }
 
@@ -52,12 +53,12 @@ final class GradFunction {
     return !argIndices.isEmpty();
   }
 
-  String dtypeNote() {
+  public String dtypeNote() {
     return upcast ? "float64 (the example's floating tensors checked on float64 copies)" : "float64";
   }
 
   /** A fresh binding with every floating tensor as a float64 leaf; differentiable ones require grad. */
-  BoundExample fresh(boolean requiresGrad) throws ExampleException {
+  public BoundExample fresh(boolean requiresGrad) throws ExampleException {
     BoundExample ex = OpCall.bind(subject, device);
     List<IValue> values = new ArrayList<>(ex.values());
     List<BoundExample.TensorInput> tensors = new ArrayList<>();
@@ -79,7 +80,7 @@ final class GradFunction {
   }
 
   /** The differentiable inputs of a binding, in argument order. */
-  List<Tensor> inputs(BoundExample ex) {
+  public List<Tensor> inputs(BoundExample ex) {
     List<Tensor> out = new ArrayList<>();
     for (int index : argIndices) {
       out.add(new Tensor(ex.values().get(index).toTensor()));
@@ -97,7 +98,7 @@ final class GradFunction {
   }
 
   /** Calls the op and returns its floating-point output tensors, labelled. */
-  List<OpCall.Output> forward(BoundExample ex) throws OpCall.KernelError {
+  public List<OpCall.Output> forward(BoundExample ex) throws OpCall.KernelError {
     forwardCalls++;
     return OpCall.call(subject, ex).tensors().stream().filter(o -> o.tensor().is_floating_point()).toList();
   }
@@ -116,7 +117,7 @@ final class GradFunction {
   }
 
   /** vᵀJ for several outputs at once. */
-  List<Tensor> vjp(List<Tensor> outputs, List<Tensor> inputs, List<Tensor> vs) {
+  public List<Tensor> vjp(List<Tensor> outputs, List<Tensor> inputs, List<Tensor> vs) {
     backwardCalls++;
     TensorVector grads = torch.grad(new TensorVector(outputs.toArray(new Tensor[0])),
         new TensorVector(inputs.toArray(new Tensor[0])), new TensorVector(vs.toArray(new Tensor[0])),

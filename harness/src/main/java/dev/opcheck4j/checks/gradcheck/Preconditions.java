@@ -3,14 +3,14 @@ package dev.opcheck4j.checks.gradcheck;
 import dev.opcheck4j.checks.Subject;
 
 /** Why a gradient check cannot say anything about an example, or null when it can. */
-final class Preconditions {
+public final class Preconditions {
   private Preconditions() {}
 
   /**
    * An op with no autograd on the device is named as the reason before the example is: marking its
    * inputs would not help (the output would not require grad), and coverage shows this reason.
    */
-  static String skipReason(Subject s, GradFunction f) {
+  public static String skipReason(Subject s, GradFunction f) {
     if (f.hasInputs()) {
       return null;
     }
