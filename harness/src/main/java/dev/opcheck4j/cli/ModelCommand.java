@@ -1,6 +1,9 @@
 package dev.opcheck4j.cli;
 
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.NumberText;
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.worker.ModelUnits;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.worker.ModelInfo;
 import dev.opcheck4j.run.plan.RunOption;
@@ -15,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * {@code ./opcheck model MODEL.pt [--library LIB]... [--spec SPEC] [--input VALUE]...}: a worker loads
@@ -31,17 +35,17 @@ final class ModelCommand implements Command {
   @Override
   public String summary() {
     return "Lists the custom ops a TorchScript model calls and the schema each call site expects;"
-        + " runs forward once when inputs are given.";
+        + " runs forward once when inputs are given, and compares its output with --expect's tensor.";
   }
 
   @Override
   public String synopsis() {
-    return "model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--seed N]";
+    return "model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--expect OUT.pt] [--seed N]";
   }
 
   @Override
   public List<RunOption<?>> options() {
-    return List.of(RunOptions.LIBRARIES, RunOptions.SPECS, RunOptions.INPUTS, RunOptions.SEED);
+    return List.of(RunOptions.LIBRARIES, RunOptions.SPECS, RunOptions.INPUTS, RunOptions.EXPECT, RunOptions.SEED);
   }
 
   @Override
@@ -58,24 +62,37 @@ final class ModelCommand implements Command {
     for (Path spec : args.all(RunOptions.SPECS)) {
       libraries.add(SpecReader.read(spec).library());
     }
-    return run(Path.of(args.operands().get(0)), libraries, args.all(RunOptions.INPUTS), args.get(RunOptions.SEED), s);
+    return run(Path.of(args.operands().get(0)), libraries, args.all(RunOptions.INPUTS),
+        Optional.ofNullable(args.get(RunOptions.EXPECT)), args.get(RunOptions.SEED), s);
   }
 
-  private ExitCode run(Path model, List<Path> libraries, List<String> inputs, long seed, Session session)
+  private ExitCode run(Path model, List<Path> libraries, List<String> inputs, Optional<Path> expect, long seed,
+      Session session)
       throws UsageException, LibraryLoadException, SpecException {
     PrintStream out = session.out();
     PrintStream err = session.err();
     if (!Files.isRegularFile(model)) {
       throw new UsageException("model not found: " + model);
     }
+    if (expect.isPresent() && !Files.isRegularFile(expect.get())) {
+      throw new UsageException("--expect " + expect.get() + ": no such file");
+    }
+    if (expect.isPresent() && inputs.isEmpty()) {
+      throw new UsageException("--expect needs forward's inputs: give one --input per argument");
+    }
     for (String in : inputs) {
-      if (!isValue(in)) {
+      if (ModelUnits.isFile(in) && !Files.isRegularFile(Path.of(in.strip()))) {
+        throw new UsageException("--input " + in + ": no such file");
+      }
+      if (!ModelUnits.isFile(in) && !isValue(in)) {
         // before the model loads: a worker and libtorch take seconds to start for a typo
         throw new UsageException("--input '" + in + "' is not a value: expected DTYPE[d0,d1,...]"
-            + " (e.g. float32[16,16]), int:N, float:X or bool:B");
+            + " (e.g. float32[16,16]), int:N, float:X, bool:B or a .pt file saved by torch.save");
       }
     }
-    Launcher.ModelRun run = Launcher.model(libraries, model, inputs, seed);
+    Launcher.ModelRun run = Launcher.model(libraries, model,
+        inputs.stream().map(in -> ModelUnits.isFile(in) ? Path.of(in.strip()).toAbsolutePath().toString() : in).toList(),
+        seed, expect);
     if (run.model() == null) {
       err.println("opcheck: cannot load " + model + ": it crashed the worker: " + run.died());
       return ExitCode.INPUT_ERROR;
@@ -113,6 +130,30 @@ final class ModelCommand implements Command {
     for (ModelInfo.Output o : run.forward().outputs()) {
       out.println("  " + o.label() + ": " + o.value());
     }
+    ModelInfo.Expectation e = run.forward().expected();
+    if (e == null) {
+      return ExitCode.OK;
+    }
+    if (e.unusable() != null) {
+      err.println("opcheck: --expect " + e.unusable());
+      return ExitCode.INPUT_ERROR;
+    }
+    if (e.mismatch() != null) {
+      out.println("FAILED forward's output differs from " + expect.get());
+      List<Fact> facts = new ArrayList<>();
+      facts.add(Fact.of("expected", "the tensors of " + expect.get() + " (torch.save), within torch.testing's tolerance"));
+      facts.add(Fact.of("but was", e.mismatch().butWas()));
+      facts.addAll(e.mismatch().details());
+      facts.add(Fact.of("inputs", String.join(", ", inputs) + (inputs.stream().allMatch(ModelUnits::isFile) ? ""
+          : " (generated values: --seed " + seed + ")")));
+      int width = facts.stream().mapToInt(f -> f.key().length()).max().orElse(0);
+      for (Fact f : facts) {
+        out.println("  " + f.key() + " ".repeat(width - f.key().length()) + " : " + NumberText.roundAll(f.value()));
+      }
+      return ExitCode.CHECK_FAILED;
+    }
+    out.println("matches " + expect.get() + " (" + e.compared() + " tensor" + (e.compared() == 1 ? "" : "s")
+        + " within torch.testing's tolerance)");
     return ExitCode.OK;
   }
 

@@ -40,6 +40,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -347,7 +348,7 @@ public final class Launcher {
    *
    * @throws LibraryLoadException when a library cannot be loaded, or crashes while loading
    */
-  public static ModelRun model(List<Path> libraries, Path model, List<String> inputs, long seed)
+  public static ModelRun model(List<Path> libraries, Path model, List<String> inputs, long seed, Optional<Path> expect)
       throws LibraryLoadException, SpecException {
     return inOneWorker(libraries, (info, slot) -> {
       ModelInfo loaded;
@@ -360,7 +361,7 @@ public final class Launcher {
         return new ModelRun(info, loaded, null, null);
       }
       try {
-        ModelInfo.Forward forward = slot.run(new Protocol.Forward(inputs, seed), slot.request.timeout()).forward();
+        ModelInfo.Forward forward = slot.run(new Protocol.Forward(inputs, seed, expect.map(Path::toAbsolutePath)), slot.request.timeout()).forward();
         return new ModelRun(info, loaded, forward, null);
       } catch (KernelDeath d) {
         return new ModelRun(info, loaded, null, d.getMessage());

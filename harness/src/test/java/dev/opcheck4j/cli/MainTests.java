@@ -294,7 +294,7 @@ class MainTests {
     Path model = Files.writeString(dir.resolve("m.pt"), "not a model");
     assertEquals(ExitCode.INPUT_ERROR, run("model", model.toString(), "--input", "float32[16,x]"));
     assertEquals("opcheck: --input 'float32[16,x]' is not a value: expected DTYPE[d0,d1,...] (e.g. float32[16,16]), int:N,"
-        + " float:X or bool:B\n", err());
+        + " float:X, bool:B or a .pt file saved by torch.save\n", err());
     for (String ok : new String[] {"float32[16,16]", "[2]", "int:8", "float:0.5", "bool:true", "int64[]"}) {
       assertTrue(ModelCommand.isValue(ok), ok);
     }

@@ -62,7 +62,9 @@ public final class RunOptions {
   public static final RunOption<Boolean> FORCE = RunOption.of("--force", "", Type.SWITCH,
       "overwrite the file --out names").orElse(false);
   public static final RunOption<String> INPUTS = RunOption.of("--input", "VALUE", Type.TEXT,
-      "an argument of forward, e.g. float32[16,16] or int:8").repeated("(none)");
+      "an argument of forward, e.g. float32[16,16], int:8 or x.pt (a tensor saved by torch.save)").repeated("(none)");
+  public static final RunOption<Path> EXPECT = RunOption.of("--expect", "FILE", Type.PATH,
+      "compare forward's output with this tensor (or tuple of tensors) saved by torch.save");
 
   public static final RunOption<Path> CACHE = RunOption.of("--cache", "DIR", Type.PATH,
       "replay each op's results from DIR when nothing they depend on changed, and store them there"
@@ -74,7 +76,7 @@ public final class RunOptions {
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
       TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE,
-      ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, CACHE, NO_CACHE, BENCH_OPS);
+      ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);
 
   private RunOptions() {}
 

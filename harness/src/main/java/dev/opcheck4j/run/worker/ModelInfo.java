@@ -49,8 +49,9 @@ public record ModelInfo(Failure failure, List<Call> calls, List<String> paramete
    * @param usage the inputs do not fit forward (count or syntax), one line
    * @param raised forward raised this (first line)
    * @param outputs each output, {@code label} and its dtype and shape (or kind)
+   * @param expected how the outputs compare with {@code --expect}'s file, or null without one
    */
-  public record Forward(String usage, String raised, List<Output> outputs) {
+  public record Forward(String usage, String raised, List<Output> outputs, Expectation expected) {
     public Forward {
       outputs = outputs == null ? null : List.copyOf(outputs);
     }
@@ -63,4 +64,26 @@ public record ModelInfo(Failure failure, List<Call> calls, List<String> paramete
    * @param value {@code float32[8, 4]}, or the kind of a non-tensor value
    */
   public record Output(String label, String value) {}
+
+  /**
+   * forward's output beside a file saved by {@code torch.save}: exactly one of {@code unusable},
+   * {@code mismatch} is set, or neither when every tensor is equal within tolerance.
+   *
+   * @param unusable why the file holds nothing to compare with (not a tensor, unreadable), one line
+   * @param compared how many tensors were compared
+   * @param mismatch how the first differing tensor differs, or null
+   */
+  public record Expectation(String unusable, int compared, Difference mismatch) {}
+
+  /**
+   * How an output differs from the expected one.
+   *
+   * @param butWas one line: what differs
+   * @param details max abs and rel error, how many elements differ, the first difference
+   */
+  public record Difference(String butWas, List<dev.opcheck4j.api.Fact> details) {
+    public Difference {
+      details = List.copyOf(details);
+    }
+  }
 }

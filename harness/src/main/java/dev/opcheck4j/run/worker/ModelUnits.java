@@ -1,10 +1,12 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.generate.TensorSpec;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.Operators;
 import dev.opcheck4j.torch.ScriptModels;
 import dev.opcheck4j.torch.ScriptModules;
+import dev.opcheck4j.torch.TensorFiles;
 import dev.opcheck4j.torch.UnknownOpException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -73,30 +75,38 @@ public final class ModelUnits {
   }
 
   /** Runs forward of the loaded model on {@code inputs}, with values from a generator seeded by {@code seed}. */
-  public ModelInfo.Forward forward(List<String> inputs, long seed) {
+  public ModelInfo.Forward forward(List<String> inputs, long seed, Optional<Path> expect) {
     if (module == null) {
       throw new IllegalStateException("a Forward unit before a LoadModel unit loaded a model");
     }
     try (PointerScope scope = new PointerScope()) {
-      return run(inputs, seed);
+      return run(inputs, seed, expect);
     }
   }
 
-  private ModelInfo.Forward run(List<String> inputs, long seed) {
+  private ModelInfo.Forward run(List<String> inputs, long seed, Optional<Path> expect) {
     List<String> params = ScriptModels.forwardParameters(module);
     String signature = "forward(" + String.join(", ", params) + ")";
     if (inputs.size() != params.size()) {
       return new ModelInfo.Forward(signature + " takes " + params.size() + " arguments, --input gave " + inputs.size(),
-          null, null);
+          null, null, null);
     }
     // values from a generator this run owns, never torch's global one
     GeneratorOptional gen = new GeneratorOptional(torch.make_generator_cpu(seed));
     List<IValue> values = new ArrayList<>();
     for (String in : inputs) {
+      if (isFile(in)) {
+        try {
+          values.add(new IValue(TensorFiles.tensor(Path.of(in.strip()))));
+        } catch (TensorFiles.Unusable e) {
+          return new ModelInfo.Forward("--input '" + in + "': " + e.getMessage(), null, null, null);
+        }
+        continue;
+      }
       Optional<IValue> v = input(in, gen);
       if (v.isEmpty()) {
         return new ModelInfo.Forward("--input '" + in + "' is not a value: expected DTYPE[d0,d1,...]"
-            + " (e.g. float32[16,16]), int:N, float:X or bool:B", null, null);
+            + " (e.g. float32[16,16]), int:N, float:X, bool:B or a .pt file", null, null, null);
       }
       values.add(v.get());
     }
@@ -104,11 +114,54 @@ public final class ModelUnits {
     try {
       result = ScriptModules.forward(module, values);
     } catch (RuntimeException e) {
-      return new ModelInfo.Forward(null, NativeStrings.firstLine(e.getMessage()), null);
+      return new ModelInfo.Forward(null, NativeStrings.firstLine(e.getMessage()), null, null);
     }
     List<ModelInfo.Output> outputs = new ArrayList<>();
     describe("output", result, outputs);
-    return new ModelInfo.Forward(null, null, outputs);
+    return new ModelInfo.Forward(null, null, outputs, expect.map(file -> compare(result, file)).orElse(null));
+  }
+
+  /** Whether an input names a file saved by torch.save rather than a value to generate. */
+  public static boolean isFile(String input) {
+    return input.strip().endsWith(".pt");
+  }
+
+  /**
+   * forward's {@code result} beside the tensors {@code file} holds: the same structure, then each tensor
+   * within torch.testing's per-dtype tolerance (NaN at the same positions counts as equal).
+   */
+  private static ModelInfo.Expectation compare(IValue result, Path file) {
+    IValue saved;
+    try {
+      saved = TensorFiles.load(file);
+    } catch (TensorFiles.Unusable e) {
+      return new ModelInfo.Expectation(e.getMessage(), 0, null);
+    }
+    List<TensorFiles.Labelled> expected = TensorFiles.tensors("output", saved);
+    if (expected == null) {
+      return new ModelInfo.Expectation(file + " holds " + ScriptModels.kind(saved)
+          + ", not a tensor or a tuple or list of tensors", 0, null);
+    }
+    List<TensorFiles.Labelled> actual = TensorFiles.tensors("output", result);
+    if (actual == null) {
+      return new ModelInfo.Expectation(null, 0, new ModelInfo.Difference(
+          "forward gives " + ScriptModels.kind(result) + ", which holds more than tensors", List.of()));
+    }
+    List<String> want = expected.stream().map(TensorFiles.Labelled::label).toList();
+    List<String> got = actual.stream().map(TensorFiles.Labelled::label).toList();
+    if (!want.equals(got)) {
+      return new ModelInfo.Expectation(null, 0, new ModelInfo.Difference(
+          "forward gives " + String.join(", ", got) + " where " + file.getFileName() + " holds " + String.join(", ", want),
+          List.of()));
+    }
+    for (int i = 0; i < expected.size(); i++) {
+      Optional<ValueComparison.Mismatch> m = ValueComparison.compare(actual.get(i).label(),
+          expected.get(i).tensor(), actual.get(i).tensor().cpu(), Optional.empty());
+      if (m.isPresent()) {
+        return new ModelInfo.Expectation(null, i, new ModelInfo.Difference(m.get().butWas(), m.get().details()));
+      }
+    }
+    return new ModelInfo.Expectation(null, expected.size(), null);
   }
 
   private static void describe(String label, IValue v, List<ModelInfo.Output> out) {

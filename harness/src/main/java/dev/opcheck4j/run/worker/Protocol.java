@@ -234,8 +234,9 @@ public final class Protocol {
    *
    * @param inputs forward's inputs as typed on the command line ({@code float32[16,16]}, {@code int:8}, ...)
    * @param seed seeds the generator the tensor inputs' values come from
+   * @param expect a file saved by {@code torch.save} that forward's output is compared with, when present
    */
-  public record Forward(List<String> inputs, long seed) implements Unit<Forwarded> {
+  public record Forward(List<String> inputs, long seed, Optional<Path> expect) implements Unit<Forwarded> {
     public Forward {
       inputs = List.copyOf(inputs);
     }
@@ -247,7 +248,7 @@ public final class Protocol {
 
     @Override
     public Forwarded failed(String error) {
-      return new Forwarded(new ModelInfo.Forward(null, error, null));
+      return new Forwarded(new ModelInfo.Forward(null, error, null, null));
     }
   }
 

@@ -109,7 +109,7 @@ public final class UnitRunner {
       return new Protocol.ModelLoaded(models.load(m.file()));
     }
     if (unit instanceof Protocol.Forward f) {
-      return new Protocol.Forwarded(models.forward(f.inputs(), f.seed()));
+      return new Protocol.Forwarded(models.forward(f.inputs(), f.seed(), f.expect()));
     }
     if (unit instanceof Protocol.Synthesize s) {
       OpLibrary lib = libraries.get(s.target());

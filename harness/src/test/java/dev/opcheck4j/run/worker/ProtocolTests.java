@@ -33,7 +33,7 @@ class ProtocolTests {
         new Protocol.Run(5, List.of(new Protocol.Accepts(on), new Protocol.Evaluate("kernel.error", on),
             new Protocol.OnRejected("rejection.message", on, "x must be float32"), new Protocol.Bind(on),
             new Protocol.Synthesize(0, "t::f", 7L), new Protocol.LoadModel(Path.of("/m.pt")),
-            new Protocol.Forward(List.of("float32[2,2]"), 7L)), true),
+            new Protocol.Forward(List.of("float32[2,2]"), 7L, Optional.of(Path.of("/tmp/expected.pt")))), true),
         new Protocol.Stop());
     for (Protocol.Request r : requests) {
       assertEquals(r, Wire.read(Wire.write(r), Protocol.Request.class));
@@ -50,7 +50,7 @@ class ProtocolTests {
         new Protocol.Synthesized(new ExampleSearch.Found(Optional.empty(), "none")),
         new Protocol.ModelLoaded(new ModelInfo(null, List.of(new ModelInfo.Call("t::f", "M.forward", Optional.empty(),
             Optional.of("t::f(Tensor x) -> Tensor"))), List.of("x: Tensor"))),
-        new Protocol.Forwarded(new ModelInfo.Forward(null, null, List.of(new ModelInfo.Output("output", "float32[2]")))));
+        new Protocol.Forwarded(new ModelInfo.Forward(null, null, List.of(new ModelInfo.Output("output", "float32[2]")), new ModelInfo.Expectation(null, 1, new ModelInfo.Difference("output: 1 of 2 elements differ", List.of(dev.opcheck4j.api.Fact.of("max abs error", 0.5)))))));
     for (Protocol.Answer a : answers) {
       Protocol.Reply r = new Protocol.Answered(3, a, 12);
       assertEquals(r, Wire.read(Wire.write(r), Protocol.Reply.class));
