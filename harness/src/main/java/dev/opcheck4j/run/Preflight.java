@@ -33,15 +33,16 @@ final class Preflight {
   }
 
   /**
-   * Every problem of the targets' references ({@code "reference"}), one located line each: each is
-   * compiled by TorchScript against its op's schema in the worker {@code kernels} runs on, which runs
-   * no kernel to do so.
+   * Every problem of the targets' references ({@code "reference"}, and examples' {@code "expect"}
+   * files), one located line each: each is compiled by TorchScript against its op's schema (each file
+   * read by libtorch) in the worker {@code kernels} runs on, which runs no kernel to do so.
    */
   static List<String> referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline) {
     List<Protocol.Unit<?>> units = new ArrayList<>();
     for (RunPlan.Target t : targets) {
       for (OpSpec op : t.ops()) {
-        if (op.reference().isPresent() && t.library().op(op.op()).isPresent()) {
+        boolean expects = op.examples().stream().anyMatch(e -> e.expect().isPresent());
+        if ((op.reference().isPresent() || expects) && t.library().op(op.op()).isPresent()) {
           units.add(new Protocol.CompileReference(t.index(), op.op()));
         }
       }

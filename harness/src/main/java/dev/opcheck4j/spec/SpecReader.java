@@ -27,7 +27,7 @@ public final class SpecReader {
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
           "require", "differentiable", "reference");
-  static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs");
+  static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs", "expect");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
   /** The dtype names a spec may use, in the order errors list them. */
   public static final List<String> DTYPES = List.of("float32", "float64", "float16", "bfloat16", "int64",
@@ -195,7 +195,7 @@ public final class SpecReader {
     String file = path.getFileName().toString();
     List<OpSpec> entries = new ArrayList<>();
     for (int i = 0; i < ops.list().size(); i++) {
-      entries.add(opEntry(ops.list().get(i), file + "#ops[" + i + "]", checkNames));
+      entries.add(opEntry(ops.list().get(i), file + "#ops[" + i + "]", checkNames, path.getParent()));
     }
     boolean strict = false;
     if (top.containsKey("warnings-as-errors")) {
@@ -225,7 +225,7 @@ public final class SpecReader {
     return families;
   }
 
-  private static OpSpec opEntry(SpecValue v, String ref, Set<String> checkNames) throws SpecException {
+  private static OpSpec opEntry(SpecValue v, String ref, Set<String> checkNames, Path dir) throws SpecException {
     Map<String, SpecValue> m = object(v, "an op entry", OP_KEYS);
     SpecValue op = required(m, "op", v);
     if (!op.isString() || !((String) op.value()).matches("[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z0-9_]+)?")) {
@@ -278,7 +278,7 @@ public final class SpecReader {
     if (m.containsKey("examples")) {
       List<SpecValue> xs = list(m.get("examples"), "\"examples\"");
       for (int i = 0; i < xs.size(); i++) {
-        examples.add(example(xs.get(i), ref + ".examples[" + i + "]"));
+        examples.add(example(xs.get(i), ref + ".examples[" + i + "]", dir));
       }
     }
     OpSpec.Gradcheck gradcheck = OpSpec.Gradcheck.DEFAULT;
@@ -404,7 +404,7 @@ public final class SpecReader {
     return new Vary(ranges, dtypes, extremes);
   }
 
-  private static Example example(SpecValue v, String ref) throws SpecException {
+  private static Example example(SpecValue v, String ref, Path dir) throws SpecException {
     Map<String, SpecValue> m = object(v, "an example", EXAMPLE_KEYS);
     List<SpecValue> args = m.containsKey("args") ? list(m.get("args"), "\"args\"") : List.of();
     Map<String, SpecValue> kwargs =
@@ -412,7 +412,19 @@ public final class SpecReader {
     // "float32[4,3] transposed", as the console prints a tensor, stands for its {"tensor": ...} object
     Map<String, SpecValue> expanded = new LinkedHashMap<>();
     kwargs.forEach((k, x) -> expanded.put(k, TensorNotation.expand(x)));
-    return new Example(ref, args.stream().map(TensorNotation::expand).toList(), expanded, 0L, v.location());
+    Optional<Example.Expect> expect = Optional.empty();
+    if (m.containsKey("expect")) {
+      SpecValue e = m.get("expect");
+      if (!e.isString() || ((String) e.value()).isBlank()) {
+        throw new SpecException(e.location(), "\"expect\" is the path of a file saved by torch.save, got " + e.describe());
+      }
+      Path file = dir.resolve((String) e.value()).normalize();
+      if (!Files.isRegularFile(file)) {
+        throw new SpecException(e.location(), "\"expect\" file not found: " + file);
+      }
+      expect = Optional.of(new Example.Expect(file, e.location()));
+    }
+    return new Example(ref, args.stream().map(TensorNotation::expand).toList(), expanded, 0L, v.location(), expect);
   }
 
   private static double nonNegative(Map<String, SpecValue> m, String key, SpecValue owner, double dflt)

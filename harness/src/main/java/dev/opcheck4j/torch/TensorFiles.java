@@ -43,6 +43,32 @@ public final class TensorFiles {
     }
   }
 
+  /**
+   * The {@code count} values {@code file} holds for an op's outputs: the value itself when the op has
+   * one, else a tuple of {@code count}; each a tensor or a list of tensors.
+   */
+  public static List<IValue> outputs(Path file, int count) throws Unusable {
+    IValue v = load(file);
+    List<IValue> values = new ArrayList<>();
+    if (count == 1) {
+      values.add(v);
+    } else if (v.isTuple() && v.toTuple().elements().size() == count) {
+      var elements = v.toTuple().elements();
+      for (long i = 0; i < elements.size(); i++) {
+        values.add(new IValue(elements.get(i)));
+      }
+    } else {
+      throw new Unusable(file + " holds " + ScriptModels.kind(v) + " where the op gives " + count
+          + " values: save a tuple of " + count);
+    }
+    for (IValue x : values) {
+      if (!x.isTensor() && !x.isTensorList()) {
+        throw new Unusable(file + " holds " + ScriptModels.kind(x) + ", not a tensor");
+      }
+    }
+    return values;
+  }
+
   /** The one tensor {@code file} holds. */
   public static Tensor tensor(Path file) throws Unusable {
     IValue v = load(file);

@@ -12,11 +12,13 @@ import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.generate.BoundExample;
+import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.Reference;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.OpSchema;
 import dev.opcheck4j.torch.ReferenceFunction;
+import dev.opcheck4j.torch.TensorFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -41,7 +43,7 @@ public final class ReferenceValuesCheck extends ValueCheck implements ExampleChe
         .onGeneratedInputs());
   }
 
-  /** The reason this check says nothing about an op whose entry gives no reference. */
+  /** The reason a check says nothing about an op whose entry gives no reference expression. */
   static Optional<String> undeclared(OpSpec spec) {
     return spec.reference().isPresent() ? Optional.empty()
         : Optional.of("the spec gives no \"reference\" for this op: nothing to compare its values with");
@@ -49,14 +51,19 @@ public final class ReferenceValuesCheck extends ValueCheck implements ExampleChe
 
   @Override
   public Optional<String> missingFrom(OpSpec spec) {
-    return undeclared(spec);
+    return spec.examples().stream().anyMatch(e -> e.expect().isPresent()) ? Optional.empty() : undeclared(spec);
   }
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
+    if (s.example() != null && s.example().expect().isPresent()) {
+      return compareWithFile(s, s.example().expect().get());
+    }
     Optional<String> missing = undeclared(s.spec());
     if (missing.isPresent()) {
-      return Verdict.skipped(missing.get());
+      return Verdict.skipped(missingFrom(s.spec()).isEmpty()
+          ? "the spec gives no \"reference\" for this op: only its examples with \"expect\" are compared"
+          : missing.get());
     }
     Reference reference = s.spec().reference().get();
     ReferenceFunction function;
@@ -72,6 +79,24 @@ public final class ReferenceValuesCheck extends ValueCheck implements ExampleChe
     } catch (RuntimeException e) {
       return Verdict.errored("the reference raised on this input: " + NativeStrings.firstLine(e.getMessage()));
     }
+    return compare(s, expected, "the values of the spec's reference: " + reference.source().strip(),
+        "fix the kernel, or the reference if it is the one that is wrong (it runs on the same inputs)");
+  }
+
+  /** The example's outputs beside the tensors of its {@code "expect"} file. */
+  private static Verdict compareWithFile(Subject s, Example.Expect expect) throws Exception {
+    List<IValue> expected;
+    try {
+      expected = TensorFiles.outputs(expect.file(), ReferenceFunction.expectedValues(s.op().schema()));
+    } catch (TensorFiles.Unusable e) {
+      return Verdict.errored(expect.location() + ": \"expect\" " + e.getMessage());
+    }
+    // compared on the CPU, where the values are read
+    return compare(s, expected, "the tensors of " + expect.file().getFileName() + " (\"expect\", saved by torch.save)",
+        "fix the kernel, or save the file again if it is the one that is wrong (from this example's inputs)");
+  }
+
+  private static Verdict compare(Subject s, List<IValue> expected, String what, String hint) throws Exception {
     BoundExample ex = OpCall.bind(s, s.device());
     OpCall.Outputs out = OpCall.call(s, ex);
     OpSchema schema = s.op().schema();
@@ -95,13 +120,13 @@ public final class ReferenceValuesCheck extends ValueCheck implements ExampleChe
       List<Pair> pairs = new ArrayList<>();
       Optional<ValueComparison.Mismatch> kinds = pair(labels.get(i), expected.get(i), actual.get(i), pairs);
       if (kinds.isPresent()) {
-        return fail(s, ex, kinds.get());
+        return fail(s, ex, kinds.get(), what, hint);
       }
       for (Pair p : pairs) {
         Optional<ValueComparison.Mismatch> m = ValueComparison.compare(p.label(), p.expected(), p.actual(),
             s.spec().tolerance());
         if (m.isPresent()) {
-          return fail(s, ex, m.get());
+          return fail(s, ex, m.get(), what, hint);
         }
         compared++;
       }
@@ -152,9 +177,8 @@ public final class ReferenceValuesCheck extends ValueCheck implements ExampleChe
     return torch.scalar_tensor(new Scalar(d)).to(torch.ScalarType.Double);
   }
 
-  private static Verdict fail(Subject s, BoundExample ex, ValueComparison.Mismatch m) {
-    Finding f = m.finding("the values of the spec's reference: " + s.spec().reference().get().source().strip(),
-        "fix the kernel, or the reference if it is the one that is wrong (it runs on the same inputs)");
-    return Verdict.failed(f, OpCall.exampleFact(s, ex));
+  private static Verdict fail(Subject s, BoundExample ex, ValueComparison.Mismatch m, String expected, String hint) {
+    return Verdict.failed(m.finding(expected, hint), OpCall.exampleFact(s, ex));
   }
+
 }

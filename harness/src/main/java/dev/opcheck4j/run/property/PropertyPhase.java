@@ -165,6 +165,9 @@ public final class PropertyPhase {
     SplittableRandom seeds = new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal());
     int gradTries = Math.max(3, plan.tries() / 10);
     Map<String, Integer> checked = new LinkedHashMap<>();
+    // a check that said Skipped on a try did not check it: its first reason, and how many
+    Map<String, String> skipReason = new LinkedHashMap<>();
+    Map<String, Integer> skipped = new LinkedHashMap<>();
     Map<String, Integer> messages = new TreeMap<>();
     Map<String, String> firstMessage = new LinkedHashMap<>();
     Map<String, Integer> blamed = new TreeMap<>();
@@ -229,6 +232,12 @@ public final class PropertyPhase {
         for (int i = 0; i < tried.verdicts().size(); i++) {
           Check c = candidates.get(i);
           Verdict v = tried.verdicts().get(i);
+          if (v.outcome() == Outcome.SKIPPED) {
+            skipped.merge(c.id(), 1, Integer::sum);
+            skipReason.putIfAbsent(c.id(), v.facts().stream().filter(f -> f.key().equals("reason"))
+                .map(Fact::value).findFirst().orElse("(no reason given)"));
+            continue;
+          }
           checked.merge(c.id(), 1, Integer::sum);
           if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
             report(c, device, gen, e, sequence, x -> judge(c, x, device), v, t, tryLabel);
@@ -250,7 +259,14 @@ public final class PropertyPhase {
       return;
     }
     for (Check c : open) {
-      Verdict v = Verdict.passed(Fact.of("inputs checked", checked.getOrDefault(c.id(), 0)), Fact.of("seed", plan.seed()));
+      int n = checked.getOrDefault(c.id(), 0);
+      int k = skipped.getOrDefault(c.id(), 0);
+      Verdict v = n == 0 && k > 0
+          ? Verdict.skipped("on every generated input (" + k + "): " + skipReason.get(c.id()))
+          : k == 0
+              ? Verdict.passed(Fact.of("inputs checked", n), Fact.of("seed", plan.seed()))
+              : Verdict.passed(Fact.of("inputs checked", n), Fact.of("skipped on", k + " more (first reason: "
+                  + skipReason.get(c.id()) + ")"), Fact.of("seed", plan.seed()));
       sink.result(emitted(c, device, where, v, micros(c.id()), null).withExample(generatedSummary()));
     }
     for (RejectionCheck r : rejecters) {

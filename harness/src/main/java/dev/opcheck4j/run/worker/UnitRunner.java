@@ -20,6 +20,7 @@ import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.OpLibrary;
 import dev.opcheck4j.torch.Operator;
 import dev.opcheck4j.torch.ReferenceFunction;
+import dev.opcheck4j.torch.TensorFiles;
 import dev.opcheck4j.torch.SchemaBaseline;
 import dev.opcheck4j.torch.ValueBaseline;
 import dev.opcheck4j.checks.baseline.BaselineValuesCheck;
@@ -168,17 +169,30 @@ public final class UnitRunner {
 
   private Protocol.ReferenceCompiled compileReference(Protocol.CompileReference c) {
     OpSpec spec = specs.get(c.target()).get(c.op());
-    if (spec == null || spec.reference().isEmpty()) {
+    if (spec == null) {
       return new Protocol.ReferenceCompiled(List.of());
     }
-    var reference = spec.reference().get();
-    try {
-      ReferenceFunction.compile(operator(libraries.get(c.target()), c.op()).schema(), reference);
-      return new Protocol.ReferenceCompiled(List.of());
-    } catch (ReferenceFunction.Invalid e) {
-      return new Protocol.ReferenceCompiled(List.of(reference.location() + ": op '" + c.op() + "' \"reference\" "
-          + e.getMessage()));
+    List<String> problems = new ArrayList<>();
+    var schema = operator(libraries.get(c.target()), c.op()).schema();
+    if (spec.reference().isPresent()) {
+      var reference = spec.reference().get();
+      try {
+        ReferenceFunction.compile(schema, reference);
+      } catch (ReferenceFunction.Invalid e) {
+        problems.add(reference.location() + ": op '" + c.op() + "' \"reference\" " + e.getMessage());
+      }
     }
+    for (var example : spec.examples()) {
+      if (example.expect().isPresent()) {
+        var expect = example.expect().get();
+        try {
+          TensorFiles.outputs(expect.file(), ReferenceFunction.expectedValues(schema));
+        } catch (TensorFiles.Unusable e) {
+          problems.add(expect.location() + ": op '" + c.op() + "' \"expect\" " + e.getMessage());
+        }
+      }
+    }
+    return new Protocol.ReferenceCompiled(problems);
   }
 
   private static Check check(String id) {

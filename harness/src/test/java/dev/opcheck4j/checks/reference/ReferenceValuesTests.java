@@ -137,6 +137,49 @@ class ReferenceValuesTests {
   }
 
   @Test
+  void anExampleComparesWithTheTensorsPyTorchSavedForIt() throws Exception {
+    RunReport r = run(NativeOps.spec("values/value_ops_expect.json")).report();
+    CheckResult sine = r.results().stream()
+        .filter(x -> x.op().equals("value_ops::sine") && x.check().equals(ReferenceValuesCheck.ID)
+            && x.outcome() == Outcome.FAILED).findFirst().orElseThrow();
+    assertEquals("value_ops_expect.json#ops[0].examples[0]", sine.example());
+    assertEquals("the tensors of sine_x.pt (\"expect\", saved by torch.save)", sine.fact("expected").orElseThrow());
+    assertEquals("[0]: 0.8775825618903728 instead of 0.479425538604203", sine.fact("first difference").orElseThrow());
+    assertEquals(Set.of(ReferenceValuesCheck.ID), findings(r, "value_ops::sine"));
+    assertEquals(Set.of(), findings(r, "value_ops::scaled_sine"));
+    List<CheckResult> scaled = r.results().stream()
+        .filter(x -> x.op().equals("value_ops::scaled_sine") && x.check().equals(ReferenceValuesCheck.ID)
+            && x.device().equals("cpu")).toList();
+    assertTrue(scaled.stream().anyMatch(x -> x.outcome() == Outcome.PASSED && !x.example().startsWith("generated")),
+        scaled.toString());
+    assertTrue(scaled.stream().anyMatch(x -> x.outcome() == Outcome.SKIPPED && x.example().startsWith("generated")
+        && x.fact("reason").orElseThrow().startsWith("on every generated input (20): the spec gives no \"reference\" for this op:"
+            + " only its examples with \"expect\" are compared")), scaled.toString());
+  }
+
+  @Test
+  void anExpectFileThatIsMissingOrHoldsNoTensorIsASpecErrorBeforeTheRun(@TempDir Path dir) throws Exception {
+    Path notATensor = NativeOps.repoRoot().resolve("fixtures/models/not_a_tensor.pt");
+    Path spec = Files.writeString(dir.resolve("bad_expect.json"), "{\"library\": \"" + NativeOps.lib("value_ops") + "\",\n"
+        + "\"ops\": [\n"
+        + "  {\"op\": \"value_ops::sine\", \"examples\": [{\"args\": [{\"tensor\": [2]}], \"expect\": \"" + notATensor + "\"}]},\n"
+        + "  {\"op\": \"value_ops::min_max\", \"examples\": [{\"args\": [{\"tensor\": [2]}], \"expect\": \""
+        + NativeOps.repoRoot().resolve("fixtures/models/warp_x.pt") + "\"}]}]}\n");
+    SpecException e = assertThrows(SpecException.class,
+        () -> Launcher.execute(RunRequest.builder().spec(spec).build(), RunListener.NONE));
+    assertEquals(2, e.lines().size(), e.getMessage());
+    assertTrue(e.lines().get(0).matches(".*bad_expect\\.json:3:\\d+: op 'value_ops::sine' \"expect\" .*not_a_tensor\\.pt holds"
+        + " GenericDict, not a tensor"), e.lines().get(0));
+    assertTrue(e.lines().get(1).endsWith("warp_x.pt holds Tensor where the op gives 2 values: save a tuple of 2"), e.lines().get(1));
+    Path missing = Files.writeString(dir.resolve("missing.json"), "{\"library\": \"" + NativeOps.lib("value_ops") + "\",\n"
+        + "\"ops\": [{\"op\": \"value_ops::sine\", \"examples\": [{\"args\": [{\"tensor\": [2]}], \"expect\": \"no.pt\"}]}]}\n");
+    SpecException m = assertThrows(SpecException.class,
+        () -> Launcher.execute(RunRequest.builder().spec(missing).build(), RunListener.NONE));
+    assertTrue(m.getMessage().contains("missing.json:2:") && m.getMessage().contains("\"expect\" file not found: "
+        + dir.resolve("no.pt")), m.getMessage());
+  }
+
+  @Test
   void inProcessTheGoodOpsPassAndAnOpWithoutReferenceIsSkipped() throws Exception {
     assertPasses(ReferenceValuesCheck.ID, "value_ops", SPEC, "value_ops::scaled_sine");
     assertPasses(ReferenceValuesCheck.ID, "value_ops", SPEC, "value_ops::sin_");
