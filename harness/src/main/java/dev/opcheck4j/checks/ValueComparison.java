@@ -8,6 +8,8 @@ import dev.opcheck4j.generate.TensorCopies;
 import dev.opcheck4j.generate.TensorSpec;
 import dev.opcheck4j.generate.TensorText;
 import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.api.Heatmap;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -28,14 +30,19 @@ public final class ValueComparison {
    * @param butWas the one-line "but was"
    * @param details max abs and rel error, how many elements differ, the first differing index with both values
    */
-  public record Mismatch(Cause cause, String butWas, List<Fact> details) {
+  public record Mismatch(Cause cause, String butWas, List<Fact> details, List<Heatmap> heatmaps) {
     public Mismatch {
       details = List.copyOf(details);
+      heatmaps = List.copyOf(heatmaps);
     }
 
-    /** The finding, with the details after its "but was". */
+    public Mismatch(Cause cause, String butWas, List<Fact> details) {
+      this(cause, butWas, details, List.of());
+    }
+
+    /** The finding, with the details after its "but was", and the heatmap of where values differ. */
     public Finding finding(String expected, String hint) {
-      return Finding.of(expected, butWas, hint, cause).with(details.toArray(Fact[]::new));
+      return Finding.of(expected, butWas, hint, cause).with(details.toArray(Fact[]::new)).withHeatmaps(heatmaps);
     }
   }
 
@@ -89,6 +96,63 @@ public final class ValueComparison {
         List.of(Fact.of("max abs error", maxAbs),
         Fact.of("max rel error", maxRel),
         Fact.of("differing", differing + " of " + e.length),
-        Fact.of("first difference", at + ": " + a[first] + " instead of " + e[first]))));
+        Fact.of("first difference", at + ": " + a[first] + " instead of " + e[first])),
+        List.of(differenceMap(label, shape, e, a, tol))));
+  }
+
+  /**
+   * |a - e| over the first two dimensions of {@code shape} (a 1-d tensor is one row; later dimensions
+   * are summarised by max), downsampled by max to at most {@link Heatmap#MAX_SIDE} cells a side; a cell
+   * is marked when it holds an element that differs beyond {@code tol}.
+   */
+  public static Heatmap differenceMap(String label, long[] shape, double[] e, double[] a, OpSpec.Tolerance tol) {
+    long rowsOf = shape.length >= 2 ? shape[0] : 1;
+    long colsOf = shape.length >= 2 ? shape[1] : shape.length == 1 ? shape[0] : 1;
+    long inner = 1;
+    for (int d = 2; d < shape.length; d++) {
+      inner *= shape[d];
+    }
+    int rows = (int) Math.max(1, Math.min(rowsOf, Heatmap.MAX_SIDE));
+    int cols = (int) Math.max(1, Math.min(colsOf, Heatmap.MAX_SIDE));
+    double[] cells = new double[rows * cols];
+    boolean[] marked = new boolean[cells.length];
+    boolean[] nonFinite = new boolean[cells.length];
+    for (int i = 0; i < e.length; i++) {
+      long flat = i / Math.max(1, inner);
+      long r = colsOf == 0 ? 0 : flat / colsOf;
+      long c = colsOf == 0 ? 0 : flat % colsOf;
+      int cell = (int) (r * rows / Math.max(1, rowsOf)) * cols + (int) (c * cols / Math.max(1, colsOf));
+      boolean bothNaN = Double.isNaN(e[i]) && Double.isNaN(a[i]);
+      double abs = bothNaN || e[i] == a[i] ? 0 : Math.abs(a[i] - e[i]);
+      if (!Double.isFinite(abs)) {
+        nonFinite[cell] = true;
+      } else {
+        cells[cell] = Math.max(cells[cell], abs);
+      }
+      if (!(bothNaN || e[i] == a[i] || abs <= tol.atol() + tol.rtol() * Math.abs(e[i]))) {
+        marked[cell] = true;
+      }
+    }
+    List<Double> values = new ArrayList<>();
+    List<Integer> marks = new ArrayList<>();
+    List<Integer> inf = new ArrayList<>();
+    for (int k = 0; k < cells.length; k++) {
+      values.add(nonFinite[k] ? 0.0 : cells[k]);
+      if (marked[k]) {
+        marks.add(k);
+      }
+      if (nonFinite[k]) {
+        inf.add(k);
+      }
+    }
+    List<String> notes = new ArrayList<>();
+    if (shape.length > 2) {
+      notes.add("dimensions 2.." + (shape.length - 1) + " summarised by max");
+    }
+    if (rows < rowsOf || cols < colsOf) {
+      notes.add("downsampled from " + rowsOf + "×" + colsOf + " by max");
+    }
+    return new Heatmap("|difference| of " + label + " " + Arrays.toString(shape), "difference of " + label,
+        rows, cols, values, marks, inf, String.join("; ", notes));
   }
 }

@@ -10,6 +10,7 @@ import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.api.Heatmap;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunInfo;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -254,7 +256,35 @@ public final class JsonReportFormat extends SingleFileFormat {
     g.writeStringField("expected", f.expected());
     g.writeStringField("actual", f.actual());
     g.writeStringField("hint", f.hint());
+    if (!f.heatmaps().isEmpty()) {
+      g.writeArrayFieldStart("heatmaps");
+      for (Heatmap h : f.heatmaps()) {
+        g.writeStartObject();
+        g.writeStringField("title", h.title());
+        g.writeStringField("group", h.group());
+        g.writeNumberField("rows", h.rows());
+        g.writeNumberField("cols", h.cols());
+        g.writeArrayFieldStart("cells");
+        for (double c : h.cells()) {
+          g.writeNumber(c);
+        }
+        g.writeEndArray();
+        writeInts(g, "marked", h.marked());
+        writeInts(g, "nonFinite", h.nonFinite());
+        g.writeStringField("note", h.note());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    }
     g.writeEndObject();
+  }
+
+  private static void writeInts(JsonGenerator g, String name, List<Integer> values) throws IOException {
+    g.writeArrayFieldStart(name);
+    for (int v : values) {
+      g.writeNumber(v);
+    }
+    g.writeEndArray();
   }
 
   private static void writeRepro(JsonGenerator g, Repro r) throws IOException {

@@ -10,6 +10,7 @@ import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.api.Heatmap;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportReader;
 import dev.opcheck4j.api.Repro;
@@ -148,7 +149,20 @@ public final class JsonReportReader implements ReportReader {
       case "contract" -> new Cause.Contract(c.get("rule").asText(), c.get("subject").asText());
       default -> throw new IllegalArgumentException("unknown cause kind '" + kind + "'");
     };
-    return Finding.of(f.get("expected").asText(), f.get("actual").asText(), text(f, "hint"), cause);
+    List<Heatmap> maps = new ArrayList<>();
+    for (JsonNode h : f.path("heatmaps")) {
+      List<Double> cells = new ArrayList<>();
+      h.get("cells").forEach(x -> cells.add(x.asDouble()));
+      maps.add(new Heatmap(h.get("title").asText(), h.get("group").asText(), h.get("rows").asInt(), h.get("cols").asInt(),
+          cells, ints(h.get("marked")), ints(h.get("nonFinite")), h.get("note").asText()));
+    }
+    return Finding.of(f.get("expected").asText(), f.get("actual").asText(), text(f, "hint"), cause).withHeatmaps(maps);
+  }
+
+  private static List<Integer> ints(JsonNode array) {
+    List<Integer> out = new ArrayList<>();
+    array.forEach(x -> out.add(x.asInt()));
+    return out;
   }
 
   /** A result's repro, or null. */

@@ -97,6 +97,51 @@ class HtmlMatrixChromiumTests {
   }
 
   @Test
+  void aValueMismatchIsDrawnAsAHeatmapWithTheDifferingCellsOutlined(@TempDir Path other) throws Exception {
+    Path pictures = new HtmlReportFormat(null).write(StubRun.withPictures(), other);
+    String dom = chromium.dumpDom(Chromium.url(pictures, "open=stub::sine|reference|cpu"), other);
+    assertTrue(dom.contains("<figcaption>|difference| of output 0 [3, 4]</figcaption><svg class=\"heatmap\""), dom);
+    assertTrue(dom.contains("aria-label=\"|difference| of output 0 [3, 4]\" data-rows=\"3\" data-cols=\"4\""
+        + " data-group=\"difference of output 0\" data-marked=\"2\""), dom);
+    assertEquals(12, count(dom, "<rect x=\"\\d+\" y=\"\\d+\" width=\"\\d+\" height=\"\\d+\" fill=\"[^\"]+\" class=\"cell"));
+    assertEquals(2, count(dom, "class=\"cell marked\""), "the two elements beyond tolerance");
+    assertTrue(dom.contains("fill=\"rgb(255,0,0)\" class=\"cell marked\"><title>[0, 1]: 0.9 (beyond tolerance)</title>"),
+        "the largest difference is full red:\n" + dom);
+    assertTrue(dom.contains("fill=\"#1f2328\" class=\"cell\"><title>[1, 3]: not finite</title>"), dom);
+    assertTrue(dom.contains("0<span class=\"bar\""), "an unsigned scale from 0");
+  }
+
+  @Test
+  void aJacobianFailureShowsBothJacobiansAndTheirDifferenceOnOneScale(@TempDir Path other) throws Exception {
+    Path pictures = new HtmlReportFormat(null).write(StubRun.withPictures(), other);
+    String dom = chromium.dumpDom(Chromium.url(pictures, "open=stub::sine|gradcheck|cpu"), other);
+    for (String title : new String[] {"analytical d output 0 / d x", "numerical d output 0 / d x", "analytical − numerical"}) {
+      assertTrue(dom.contains("<figcaption>" + title + "</figcaption><svg class=\"heatmap\""), title + ":\n" + dom);
+    }
+    assertEquals(3, count(dom, "data-group=\"jacobian d output 0 / d x\""));
+    // one scale for the three: -6 (the analytical entry of largest magnitude) is full blue in the first,
+    // and -3 half blue in the second and third
+    assertTrue(dom.contains("fill=\"rgb(0,0,255)\" class=\"cell\"><title>[2, 2]: -6</title>"), dom);
+    assertEquals(2, count(dom, "fill=\"rgb\\(128,128,255\\)\" class=\"cell[^\"]*\"><title>\\[2, 2\\]: -3"), dom);
+    assertEquals(3, count(dom, "\u22126<span class=\"bar\""), "each says its scale runs from -6 to 6");
+    assertEquals(3, count(dom, "class=\"cell marked\""), "the three entries beyond tolerance, in the difference");
+  }
+
+  @Test
+  void theTimeChartPutsTheSlowestOpFirst(@TempDir Path other) throws Exception {
+    Path pictures = new HtmlReportFormat(null).write(StubRun.withPictures(), other);
+    String dom = chromium.dumpDom(pictures.toUri().toString(), other);
+    assertTrue(dom.contains("<h2>Time per op</h2><svg id=\"time-chart\""), dom);
+    // stub::slow (60 s, timed out) first, then stub::crashy (0.8 s)
+    assertTrue(dom.matches("(?s).*<g class=\"time-row\" data-op=\"stub::slow\" data-micros=\"60000000\">.*"
+        + "<g class=\"time-row\" data-op=\"stub::crashy\" data-micros=\"812000\">.*"), dom);
+    assertTrue(dom.contains("<title>stub::sine · gradcheck: 90 ms</title>"), dom);
+    Path png = SCREENSHOTS.resolve("opcheck-report-pictures.png");
+    chromium.screenshot(Chromium.url(pictures, "open=stub::sine|gradcheck|cpu"), png, 1400, 1800, other);
+    assertTrue(java.nio.file.Files.size(png) > 10_000, "a real picture, not an empty one");
+  }
+
+  @Test
   void leavesAScreenshotOfTheMatrixWithFailures() throws Exception {
     Path png = SCREENSHOTS.resolve("opcheck-report-stub.png");
     chromium.screenshot(url("open=stub::scale|mutation|cpu"), png, 1400, 1500, dir);

@@ -6,6 +6,7 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.api.Heatmap;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunInfo;
@@ -102,6 +103,40 @@ final class StubRun {
         new CheckResult("stub::hostile", "fake.metadata", "meta", "specs/stub_ops.json#ops[4].examples[0]",
             Outcome.SKIPPED, List.of(new Fact("reason", "requires kernel.error, which failed")), 0));
     return new RunReport(run, checks, results);
+  }
+
+  /**
+   * A run with the two findings reports draw: a reference.values mismatch with its |difference|
+   * heatmap (a 3×4 output, two elements beyond tolerance, one not finite) and a gradcheck.jacobian
+   * failure with the analytical and numerical Jacobians and their difference on one scale.
+   */
+  static RunReport withPictures() {
+    RunReport base = report();
+    List<Double> diff = List.of(0.0, 0.9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.45, 0.0);
+    Heatmap difference = new Heatmap("|difference| of output 0 [3, 4]", "difference of output 0", 3, 4, diff,
+        List.of(1, 10), List.of(7), "");
+    List<Double> ana = List.of(2.0, 0.0, 0.0, 0.0, 4.0, 0.0, 0.0, 0.0, -6.0);
+    List<Double> num = List.of(1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, -3.0);
+    List<Double> delta = List.of(1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, -3.0);
+    String group = "jacobian d output 0 / d x";
+    List<Heatmap> jacobians = List.of(
+        new Heatmap("analytical d output 0 / d x", group, 3, 3, ana, List.of(), List.of(), "rows: the 3 elements of output 0"),
+        new Heatmap("numerical d output 0 / d x", group, 3, 3, num, List.of(), List.of(), "rows: the 3 elements of output 0"),
+        new Heatmap("analytical − numerical", group, 3, 3, delta, List.of(0, 4, 8), List.of(), "rows: the 3 elements of output 0"));
+    List<CheckResult> results = new java.util.ArrayList<>(base.results());
+    results.add(new CheckResult("stub::sine", "reference.values", "cpu", "specs/stub_ops.json#ops[5].examples[0]",
+        Outcome.FAILED, List.of(new Fact("expected", "the values of the spec's reference: torch.sin(x)"),
+            new Fact("but was", "output 0: 2 of 12 elements differ beyond atol 1e-5, rtol 1.3e-6")), 4_000)
+        .withFinding(Finding.of("the values of the spec's reference: torch.sin(x)",
+            "output 0: 2 of 12 elements differ beyond atol 1e-5, rtol 1.3e-6", null,
+            new Cause.ValueMismatch("output 0")).withHeatmaps(List.of(difference)), null));
+    results.add(new CheckResult("stub::sine", "gradcheck.jacobian", "cpu", "specs/stub_ops.json#ops[5].examples[0]",
+        Outcome.FAILED, List.of(new Fact("expected", "analytical Jacobian matches central finite differences"),
+            new Fact("but was", "d output 0[2] / d x[2]: analytical -6.0, numerical -3.0")), 90_000)
+        .withFinding(Finding.of("analytical Jacobian matches central finite differences",
+            "d output 0[2] / d x[2]: analytical -6.0, numerical -3.0", null,
+            new Cause.ValueMismatch("analytical Jacobian")).withHeatmaps(jacobians), null));
+    return new RunReport(base.run(), base.checks(), results);
   }
 
   private static CheckInfo info(String id, String summary, String severity) {

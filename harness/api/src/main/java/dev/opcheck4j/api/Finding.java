@@ -14,9 +14,11 @@ import java.util.Objects;
  * @param cause the kind and value of the cause; never null
  * @param details further facts to show between "but was" and the example (keys fixed per check); never null
  * @param tensors tensors the finding is about, for reports that show or draw them; never null
+ * @param heatmaps where values differ, as grids a report draws; never null
  */
 public record Finding(
-    String expected, String actual, String hint, Cause cause, List<Fact> details, List<TensorSummary> tensors) {
+    String expected, String actual, String hint, Cause cause, List<Fact> details, List<TensorSummary> tensors,
+    List<Heatmap> heatmaps) {
 
   public Finding {
     Objects.requireNonNull(expected, "expected");
@@ -24,6 +26,12 @@ public record Finding(
     Objects.requireNonNull(cause, "cause");
     details = List.copyOf(details);
     tensors = List.copyOf(tensors);
+    heatmaps = List.copyOf(heatmaps);
+  }
+
+  /** A finding with no heatmaps. */
+  public Finding(String expected, String actual, String hint, Cause cause, List<Fact> details, List<TensorSummary> tensors) {
+    this(expected, actual, hint, cause, details, tensors, List.of());
   }
 
   /** A finding with no further facts and no tensors. */
@@ -35,17 +43,22 @@ public record Finding(
   public Finding with(Fact... more) {
     List<Fact> all = new ArrayList<>(details);
     all.addAll(List.of(more));
-    return new Finding(expected, actual, hint, cause, all, tensors);
+    return new Finding(expected, actual, hint, cause, all, tensors, heatmaps);
   }
 
   /** The same finding with these tensors. */
   public Finding withTensors(List<TensorSummary> summaries) {
-    return new Finding(expected, actual, hint, cause, details, summaries);
+    return new Finding(expected, actual, hint, cause, details, summaries, heatmaps);
+  }
+
+  /** The same finding with these heatmaps. */
+  public Finding withHeatmaps(List<Heatmap> maps) {
+    return new Finding(expected, actual, hint, cause, details, tensors, maps);
   }
 
   /** The same finding with another actual value (e.g. the minimal example's). */
   public Finding withActual(String value) {
-    return new Finding(expected, value, hint, cause, details, tensors);
+    return new Finding(expected, value, hint, cause, details, tensors, heatmaps);
   }
 
   /** The display form before any context: {@code expected}, {@code but was}, the details. The hint goes last, see {@link #hintFact()}. */

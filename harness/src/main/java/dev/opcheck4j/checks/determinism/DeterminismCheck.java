@@ -3,6 +3,9 @@ package dev.opcheck4j.checks.determinism;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.api.Heatmap;
+import dev.opcheck4j.checks.ValueComparison;
+import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.Declaration;
@@ -41,23 +44,26 @@ public final class DeterminismCheck extends ValueCheck implements ExampleCheck {
       long[] xs = x.sizes().vec().get();
       if (!Arrays.equals(xs, y.sizes().vec().get())) {
         return fail(s, first, a.get(i).label() + " sizes " + Arrays.toString(xs) + " then "
-            + Arrays.toString(y.sizes().vec().get()), new Cause.MetadataMismatch(a.get(i).label(), "sizes"));
+            + Arrays.toString(y.sizes().vec().get()), new Cause.MetadataMismatch(a.get(i).label(), "sizes"), List.of());
       }
       var diff = TensorCopies.bitwiseDifference(x, y);
       if (diff.isPresent()) {
+        // bitwise: every element that is not the same bits is marked
+        Heatmap map = ValueComparison.differenceMap(a.get(i).label(), xs, TensorCopies.doubles(x), TensorCopies.doubles(y),
+            new OpSpec.Tolerance(0, 0));
         return fail(s, first, a.get(i).label() + ": " + diff.get() + " between two calls",
-            new Cause.ValueMismatch(a.get(i).label()));
+            new Cause.ValueMismatch(a.get(i).label()), List.of(map));
       }
     }
     return Verdict.passed(Fact.of("outputs compared", a.size()));
   }
 
-  private static Verdict fail(Subject s, BoundExample ex, String butWas, Cause cause) {
+  private static Verdict fail(Subject s, BoundExample ex, String butWas, Cause cause, List<Heatmap> maps) {
     return Verdict.failed(Finding.of(
         "bitwise-equal outputs from two calls on equal inputs",
         butWas,
         "remove hidden state (static counters, uninitialized memory, unordered parallel reductions), or"
             + " opt out in the spec: \"skip\": [\"determinism\"] with a \"why\"",
-        cause), OpCall.exampleFact(s, ex));
+        cause).withHeatmaps(maps), OpCall.exampleFact(s, ex));
   }
 }

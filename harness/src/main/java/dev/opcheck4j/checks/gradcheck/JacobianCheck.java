@@ -89,6 +89,7 @@ public final class JacobianCheck extends ValueCheck implements ExampleCheck {
             "the backward formula is wrong: for a composite op, the gradient is the one of the aten ops it"
                 + " calls (check detach()ed terms); at the Autograd key, check the derivative you wrote",
             new Cause.ValueMismatch("analytical Jacobian"));
-    return Verdict.failed(found.with(facts.toArray(Fact[]::new)), Fact.of("example", s.example().ref()));
+    return Verdict.failed(found.with(facts.toArray(Fact[]::new)).withHeatmaps(c.heatmaps()),
+        Fact.of("example", s.example().ref()));
   }
 }

@@ -1,5 +1,6 @@
 package dev.opcheck4j.checks.gradcheck;
 
+import dev.opcheck4j.api.Heatmap;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.ExampleException;
@@ -27,7 +28,69 @@ final class Jacobians {
    * @param worst where the worst entry is and its two numbers, in words
    * @param reentrancy when the analytical Jacobian differed between two identical runs, where; else null
    */
-  record Comparison(boolean ok, double maxAbs, double maxRel, String worst, String reentrancy) {}
+  record Comparison(boolean ok, double maxAbs, double maxRel, String worst, String reentrancy, List<Heatmap> heatmaps) {
+    Comparison(boolean ok, double maxAbs, double maxRel, String worst, String reentrancy) {
+      this(ok, maxAbs, maxRel, worst, reentrancy, List.of());
+    }
+  }
+
+  /**
+   * The analytical and numerical Jacobian of output {@code o} with respect to input {@code k}, and
+   * analytical minus numerical, as three heatmaps on one colour scale: rows over the output's elements,
+   * columns over the input's, downsampled (keeping the entry of largest magnitude) to at most
+   * {@link Heatmap#MAX_SIDE} a side; entries beyond tolerance are marked.
+   */
+  static List<Heatmap> pictures(GradFunction f, List<OpCall.Output> outs, int o, int k, double[][] ana, double[][] num,
+      OpSpec.Gradcheck opts) {
+    int rowsOf = ana.length;
+    int colsOf = rowsOf == 0 ? 0 : ana[0].length;
+    if (rowsOf == 0 || colsOf == 0) {
+      return List.of();
+    }
+    int rows = Math.min(rowsOf, Heatmap.MAX_SIDE);
+    int cols = Math.min(colsOf, Heatmap.MAX_SIDE);
+    double[][] grids = new double[3][rows * cols];
+    boolean[][] set = new boolean[3][rows * cols];
+    boolean[] nonFinite = new boolean[rows * cols];
+    List<Integer> marked = new ArrayList<>();
+    for (int i = 0; i < rowsOf; i++) {
+      for (int j = 0; j < colsOf; j++) {
+        int cell = (int) ((long) i * rows / rowsOf) * cols + (int) ((long) j * cols / colsOf);
+        double[] v = {ana[i][j], num[i][j], ana[i][j] - num[i][j]};
+        for (int g = 0; g < 3; g++) {
+          if (!Double.isFinite(v[g])) {
+            nonFinite[cell] = true;
+          } else if (!set[g][cell] || Math.abs(v[g]) > Math.abs(grids[g][cell])) {
+            grids[g][cell] = v[g];
+            set[g][cell] = true;
+          }
+        }
+        double abs = Math.abs(ana[i][j] - num[i][j]);
+        if ((abs > opts.atol() + opts.rtol() * Math.abs(num[i][j]) || Double.isNaN(abs)) && !marked.contains(cell)) {
+          marked.add(cell);
+        }
+      }
+    }
+    List<Integer> inf = new ArrayList<>();
+    for (int c = 0; c < nonFinite.length; c++) {
+      if (nonFinite[c]) {
+        inf.add(c);
+      }
+    }
+    String of = "d " + outs.get(o).label() + " / d " + f.names.get(k);
+    String note = "rows: the " + rowsOf + " elements of " + outs.get(o).label() + ", columns: the " + colsOf
+        + " of " + f.names.get(k) + (rows < rowsOf || cols < colsOf ? "; downsampled, keeping the largest magnitude" : "");
+    String[] titles = {"analytical " + of, "numerical " + of, "analytical − numerical"};
+    List<Heatmap> maps = new ArrayList<>();
+    for (int g = 0; g < 3; g++) {
+      List<Double> cells = new ArrayList<>();
+      for (double x : grids[g]) {
+        cells.add(x);
+      }
+      maps.add(new Heatmap(titles[g], "jacobian " + of, rows, cols, cells, g == 2 ? marked : List.of(), inf, note));
+    }
+    return maps;
+  }
 
   /** Full Jacobians, [output][input][row][col], rows over output elements. */
   static double[][][][] numerical(GradFunction f, BoundExample base, List<OpCall.Output> outs, double eps)
@@ -101,6 +164,8 @@ final class Jacobians {
     double maxRel = 0;
     String worst = "no Jacobian entries (empty tensors)";
     double worstExcess = Double.NEGATIVE_INFINITY;
+    int worstO = -1;
+    int worstK = -1;
     boolean ok = true;
     String reentrancy = null;
     for (int o = 0; o < num.length; o++) {
@@ -120,6 +185,8 @@ final class Jacobians {
             if (excess > worstExcess || Double.isNaN(abs)) {
               worstExcess = Double.isNaN(abs) ? Double.POSITIVE_INFINITY : excess;
               worst = entry(f, outs, o, k, i, j) + ": analytical " + a + ", numerical " + n;
+              worstO = o;
+              worstK = k;
             }
             if (reentrancy == null
                 && Double.doubleToRawLongBits(a) != Double.doubleToRawLongBits(again[o][k][i][j])) {
@@ -130,7 +197,9 @@ final class Jacobians {
         }
       }
     }
-    return new Comparison(ok && reentrancy == null, maxAbs, maxRel, worst, reentrancy);
+    List<Heatmap> maps = ok || worstO < 0 ? List.of()
+        : pictures(f, outs, worstO, worstK, ana[worstO][worstK], num[worstO][worstK], opts);
+    return new Comparison(ok && reentrancy == null, maxAbs, maxRel, worst, reentrancy, maps);
   }
 
   static String entry(GradFunction f, List<OpCall.Output> outs, int o, int k, int i, int j) {

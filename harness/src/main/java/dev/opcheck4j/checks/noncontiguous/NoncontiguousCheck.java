@@ -3,12 +3,14 @@ package dev.opcheck4j.checks.noncontiguous;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.api.Heatmap;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
+import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.determinism.DeterminismCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
@@ -85,7 +87,7 @@ public final class NoncontiguousCheck extends ValueCheck implements ExampleCheck
         Difference diff = difference(expected, got, s);
         if (diff != null) {
           return Verdict.failed(Finding.of("the same outputs with '" + in.argument() + "' " + layout, diff.text(), hint(),
-              diff.cause()), example);
+              diff.cause()).withHeatmaps(diff.heatmaps()), example);
         }
       }
     }
@@ -120,7 +122,11 @@ public final class NoncontiguousCheck extends ValueCheck implements ExampleCheck
   }
 
   /** How an output of a variant differs from the original's. */
-  private record Difference(Cause cause, String text) {}
+  private record Difference(Cause cause, String text, List<Heatmap> heatmaps) {
+    Difference(Cause cause, String text) {
+      this(cause, text, List.of());
+    }
+  }
 
   private static Difference difference(List<OpCall.Output> expected, List<OpCall.Output> got, Subject s) {
     for (int i = 0; i < expected.size(); i++) {
@@ -152,7 +158,8 @@ public final class NoncontiguousCheck extends ValueCheck implements ExampleCheck
       if (bad > 0) {
         return new Difference(new Cause.ValueMismatch(expected.get(i).label()), expected.get(i).label() + ": " + bad + " of " + de.length + " elements differ beyond atol "
             + tol.atol() + ", rtol " + tol.rtol() + "; max |diff| " + max + " at " + TensorText.index(es, worst)
-            + " (" + dg[worst] + " instead of " + de[worst] + ")");
+            + " (" + dg[worst] + " instead of " + de[worst] + ")",
+            List.of(ValueComparison.differenceMap(expected.get(i).label(), es, de, dg, tol)));
       }
     }
     return null;
