@@ -62,6 +62,10 @@ class ReferenceGradTests {
     for (String key : List.of("max rel error", "differing", "first difference", "grad_outputs")) {
       assertTrue(r.fact(key).isPresent(), key + " in " + r);
     }
+    // the picture: the example's 3x4 gradient, every element beyond tolerance
+    var map = r.finding().heatmaps().get(0);
+    assertEquals("|difference| of gradient of 'x' [3, 4]", map.title());
+    assertEquals(List.of(3, 4, 12), List.of(map.rows(), map.cols(), map.marked().size()));
   }
 
   @Test
