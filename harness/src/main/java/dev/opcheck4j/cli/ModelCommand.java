@@ -3,6 +3,7 @@ package dev.opcheck4j.cli;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.NumberText;
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.ReportDirLock;
 import dev.opcheck4j.run.worker.ModelUnits;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.worker.ModelInfo;
@@ -12,6 +13,7 @@ import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.spec.TensorNotation;
 import dev.opcheck4j.torch.LibraryLoadException;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,12 +42,13 @@ final class ModelCommand implements Command {
 
   @Override
   public String synopsis() {
-    return "model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--expect OUT.pt] [--seed N]";
+    return "model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--expect OUT.pt [--report-dir DIR]] [--seed N]";
   }
 
   @Override
   public List<RunOption<?>> options() {
-    return List.of(RunOptions.LIBRARIES, RunOptions.SPECS, RunOptions.INPUTS, RunOptions.EXPECT, RunOptions.SEED);
+    return List.of(RunOptions.LIBRARIES, RunOptions.SPECS, RunOptions.INPUTS, RunOptions.EXPECT, RunOptions.SEED,
+        RunOptions.REPORT_DIR);
   }
 
   @Override
@@ -62,13 +65,21 @@ final class ModelCommand implements Command {
     for (Path spec : args.all(RunOptions.SPECS)) {
       libraries.add(SpecReader.read(spec).library());
     }
-    return run(Path.of(args.operands().get(0)), libraries, args.all(RunOptions.INPUTS),
-        Optional.ofNullable(args.get(RunOptions.EXPECT)), args.get(RunOptions.SEED), s);
+    Path reportDir = args.get(RunOptions.REPORT_DIR);
+    if (reportDir != null && !args.has(RunOptions.EXPECT)) {
+      throw new UsageException("model --report-dir reports the comparison with --expect: give --expect OUT.pt");
+    }
+    try (ReportDirLock lock = CheckCommand.lock(reportDir, args.commandLine(), s)) {
+      return run(Path.of(args.operands().get(0)), libraries, args.all(RunOptions.INPUTS),
+          Optional.ofNullable(args.get(RunOptions.EXPECT)), args.get(RunOptions.SEED), s, reportDir, args.commandLine());
+    } catch (IOException e) {
+      throw new UsageException("--report-dir " + reportDir + ": " + e.getMessage());
+    }
   }
 
   private ExitCode run(Path model, List<Path> libraries, List<String> inputs, Optional<Path> expect, long seed,
-      Session session)
-      throws UsageException, LibraryLoadException, SpecException {
+      Session session, Path reportDir, String commandLine)
+      throws UsageException, LibraryLoadException, SpecException, IOException {
     PrintStream out = session.out();
     PrintStream err = session.err();
     if (!Files.isRegularFile(model)) {
@@ -150,11 +161,14 @@ final class ModelCommand implements Command {
       for (Fact f : facts) {
         out.println("  " + f.key() + " ".repeat(width - f.key().length()) + " : " + NumberText.roundAll(f.value()));
       }
-      return ExitCode.CHECK_FAILED;
+    } else {
+      out.println("matches " + expect.get() + " (" + e.compared() + " tensor" + (e.compared() == 1 ? "" : "s")
+          + " within torch.testing's tolerance)");
     }
-    out.println("matches " + expect.get() + " (" + e.compared() + " tensor" + (e.compared() == 1 ? "" : "s")
-        + " within torch.testing's tolerance)");
-    return ExitCode.OK;
+    if (reportDir != null) {
+      ModelReport.write(reportDir, model, run.info(), inputs, seed, expect.get(), e, commandLine, out);
+    }
+    return e.mismatch() != null ? ExitCode.CHECK_FAILED : ExitCode.OK;
   }
 
   /** Whether {@code text} is an input {@code forward} can be given (the worker reads the same forms). */

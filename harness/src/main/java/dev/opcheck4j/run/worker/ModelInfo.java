@@ -80,10 +80,16 @@ public record ModelInfo(Failure failure, List<Call> calls, List<String> paramete
    *
    * @param butWas one line: what differs
    * @param details max abs and rel error, how many elements differ, the first difference
+   * @param heatmaps where the values differ, for the HTML report
    */
-  public record Difference(String butWas, List<dev.opcheck4j.api.Fact> details) {
+  public record Difference(String butWas, List<dev.opcheck4j.api.Fact> details, List<dev.opcheck4j.api.Heatmap> heatmaps) {
     public Difference {
       details = List.copyOf(details);
+      heatmaps = List.copyOf(heatmaps);
+    }
+
+    public Difference(String butWas, List<dev.opcheck4j.api.Fact> details) {
+      this(butWas, details, List.of());
     }
   }
 }

@@ -158,7 +158,8 @@ public final class ModelUnits {
       Optional<ValueComparison.Mismatch> m = ValueComparison.compare(actual.get(i).label(),
           expected.get(i).tensor(), actual.get(i).tensor().cpu(), Optional.empty());
       if (m.isPresent()) {
-        return new ModelInfo.Expectation(null, i, new ModelInfo.Difference(m.get().butWas(), m.get().details()));
+        return new ModelInfo.Expectation(null, i,
+            new ModelInfo.Difference(m.get().butWas(), m.get().details(), m.get().heatmaps()));
       }
     }
     return new ModelInfo.Expectation(null, expected.size(), null);
