@@ -29,6 +29,32 @@ final class EngineTree {
    */
   static final String CUDA_NAME = "checks on cuda";
 
+  /**
+   * Whether this machine may have a CUDA device: false on Linux without NVIDIA's device files (no
+   * /dev/nvidiactl, /dev/nvidia0 or /proc/driver/nvidia) and on macOS; true elsewhere, where only the
+   * run can tell. Where it is false, an op's checks on cuda are one test with no children, so that a
+   * reporter that lists a skipped container's tests (Allure's JUnit Platform listener does) sees one
+   * skipped test per op, not one per check.
+   */
+  /** Why an op's one cuda test is skipped where {@link #cudaPossible} says no. */
+  static final String NO_CUDA_HERE = "no CUDA device on this machine (no NVIDIA device files: /dev/nvidiactl, /dev/nvidia0)";
+
+  /** Whether this machine may have a CUDA device; tests replace it to build either shape. */
+  static java.util.function.BooleanSupplier cudaPossible = EngineTree::mayHaveCuda;
+
+  private static boolean mayHaveCuda() {
+    String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+    if (os.contains("mac")) {
+      return false;
+    }
+    if (!os.contains("linux")) {
+      return true;
+    }
+    return java.nio.file.Files.exists(java.nio.file.Path.of("/dev/nvidiactl"))
+        || java.nio.file.Files.exists(java.nio.file.Path.of("/dev/nvidia0"))
+        || java.nio.file.Files.exists(java.nio.file.Path.of("/proc/driver/nvidia"));
+  }
+
   private EngineTree() {}
 
   static EngineNode spec(UniqueId parent, int index, SpecDiscovery.Location loc, boolean classNames) {
@@ -57,9 +83,11 @@ final class EngineTree {
       spec.addChild(opNode);
       List<Device> devices = settings.selectedDevices().stream()
           .filter(d -> op.devices().isEmpty() || op.devices().contains(d.label())).toList();
+      boolean cudaChildren = cudaPossible.getAsBoolean();
       EngineNode cuda = new EngineNode(opNode.getUniqueId().append("device", Device.CUDA.label()), CUDA_NAME,
-          opNode.sources.test(CUDA_NAME), EngineNode.Kind.DEVICE, Type.CONTAINER, spec.spec, op.op(), null,
-          Device.CUDA.label(), null).tag(Device.CUDA.label());
+          opNode.sources.test(CUDA_NAME), EngineNode.Kind.DEVICE, cudaChildren ? Type.CONTAINER : Type.TEST, spec.spec,
+          op.op(), null, Device.CUDA.label(), null).tag(Device.CUDA.label());
+      boolean onCuda = false;
       for (Check c : checks) {
         switch (c.scope()) {
           // library checks hang under the spec; crash, timeout and coverage results are registered when they happen
@@ -68,22 +96,28 @@ final class EngineTree {
           case DEVICE, EXAMPLE -> {
             for (Device d : devices) {
               if (c.appliesTo(d)) {
-                EngineNode parent = d == Device.CUDA ? cuda : opNode;
-                parent.addChild(check(parent, op, c, d, op.op(), c.id() + " on " + d.label()));
+                onCuda |= d == Device.CUDA;
+                if (d != Device.CUDA || cudaChildren) {
+                  EngineNode parent = d == Device.CUDA ? cuda : opNode;
+                  parent.addChild(check(parent, op, c, d, op.op(), c.id() + " on " + d.label()));
+                }
               }
             }
           }
           case GENERATED -> {
             for (Device d : devices) {
               if (d != Device.META && c.appliesTo(d) && settings.run().tries() > 0 && !op.examples().isEmpty()) {
-                EngineNode parent = d == Device.CUDA ? cuda : opNode;
-                parent.addChild(check(parent, op, c, d, op.op(), c.id() + " on " + d.label()));
+                onCuda |= d == Device.CUDA;
+                if (d != Device.CUDA || cudaChildren) {
+                  EngineNode parent = d == Device.CUDA ? cuda : opNode;
+                  parent.addChild(check(parent, op, c, d, op.op(), c.id() + " on " + d.label()));
+                }
               }
             }
           }
         }
       }
-      if (!cuda.getChildren().isEmpty()) {
+      if (onCuda) {
         opNode.addChild(cuda);
       }
     }

@@ -37,8 +37,32 @@ class OpCheckEngineTests {
   }
 
   @Test
+  void onAMachineThatCannotHaveCudaAnOpsChecksOnCudaAreOneTestWithNoChildren() {
+    java.util.function.BooleanSupplier detect = EngineTree.cudaPossible;
+    EngineTree.cudaPossible = () -> false;
+    try {
+      TestDescriptor spec = kit("my_ops.json", "opcheck4j.checks", "fake,schema.types").discover().getEngineDescriptor()
+          .getChildren().iterator().next();
+      TestDescriptor op = spec.getChildren().stream().filter(c -> c.getDisplayName().equals("my_ops::mul_add")).findFirst().orElseThrow();
+      TestDescriptor cuda = op.getChildren().stream().filter(c -> c.getDisplayName().equals("checks on cuda")).findFirst().orElseThrow();
+      assertTrue(cuda.isTest(), "one test: Allure lists a skipped container's tests one by one");
+      assertTrue(cuda.getChildren().isEmpty(), cuda.getChildren().toString());
+      assertEquals(Set.of("cuda"), cuda.getTags().stream().map(TestTag::getName).collect(Collectors.toSet()));
+    } finally {
+      EngineTree.cudaPossible = detect;
+    }
+  }
+
+  @Test
   void discoveryGivesSpecOpCheckDeviceWithReadableNamesStableIdsAndTags() {
-    EngineDiscoveryResults d = kit("my_ops.json", "opcheck4j.checks", "fake,schema.types").discover();
+    java.util.function.BooleanSupplier detect = EngineTree.cudaPossible;
+    EngineTree.cudaPossible = () -> true;
+    EngineDiscoveryResults d;
+    try {
+      d = kit("my_ops.json", "opcheck4j.checks", "fake,schema.types").discover();
+    } finally {
+      EngineTree.cudaPossible = detect;
+    }
     TestDescriptor root = d.getEngineDescriptor();
     TestDescriptor spec = root.getChildren().iterator().next();
     assertEquals("my_ops.json", spec.getDisplayName());
@@ -116,11 +140,20 @@ class OpCheckEngineTests {
     assertEquals(0, t.getStackTrace().length);
   }
 
-  @Test
-  void withoutAGpuEachOpsChecksOnCudaAreOneSkippedNodeWithTheReason() {
-    EngineExecutionResults r = kit("good_ops.json", "opcheck4j.checks", "registration,fake,schema", "opcheck4j.devices", "cpu,cuda").execute();
+  /** Both shapes of the cuda node: a container (where a GPU may exist) and one test (where none can). */
+  @org.junit.jupiter.params.ParameterizedTest(name = "cuda node a container: {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  void withoutAGpuEachOpsChecksOnCudaAreOneSkippedNodeWithTheReason(boolean container) {
     if (dev.opcheck4j.torch.TorchRuntime.get().cudaAvailable()) {
       return;
+    }
+    java.util.function.BooleanSupplier detect = EngineTree.cudaPossible;
+    EngineTree.cudaPossible = () -> container;
+    EngineExecutionResults r;
+    try {
+      r = kit("good_ops.json", "opcheck4j.checks", "registration,fake,schema", "opcheck4j.devices", "cpu,cuda").execute();
+    } finally {
+      EngineTree.cudaPossible = detect;
     }
     List<Event> skipped = r.allEvents().skipped().list();
     long ops = r.containerEvents().started().stream()
@@ -129,7 +162,8 @@ class OpCheckEngineTests {
     assertEquals(ops, skipped.size(), "one skip per op: " + skipped);
     for (Event e : skipped) {
       assertEquals("checks on cuda", e.getTestDescriptor().getDisplayName());
-      assertEquals("no CUDA device in this process (torch.cuda_is_available() is false)", e.getPayload(String.class).orElseThrow());
+      assertEquals(container ? "no CUDA device in this process (torch.cuda_is_available() is false)" : EngineTree.NO_CUDA_HERE,
+          e.getPayload(String.class).orElseThrow());
     }
     assertTrue(r.testEvents().succeeded().count() > 0, "the cpu checks still run");
   }
