@@ -145,10 +145,15 @@ final class JUnitXmlRun {
     }
     int tests = Integer.parseInt(m.group(1));
     int results = report.results().size();
-    int none = tests - results - specs;
+    // on a machine that cannot have CUDA an op's cuda results are one test, "checks on cuda"
+    int cudaTests = (int) Pattern.compile("<testcase name=\"checks on cuda\"").matcher(xml).results().count();
+    int cudaResults = cudaTests == 0 ? 0 : (int) report.results().stream().filter(r -> "cuda".equals(r.device())).count();
+    int none = tests - (results - cudaResults + cudaTests) - specs;
     return "junit xml: " + tests + " tests (" + m.group(3) + " failures, " + m.group(4) + " errors, " + m.group(2)
         + " skipped) = " + results + " results + " + specs + (specs == 1 ? " spec input test" : " spec input tests")
-        + " + " + none + " skipped tests of checks that never ran there";
+        + " + " + none + " skipped tests of checks that never ran there"
+        + (cudaTests == 0 ? "" : ", with " + cudaResults + " results on cuda as " + cudaTests
+            + " tests \"checks on cuda\" (one per op; no CUDA device here)");
   }
 
   /** Counts what the tests said, and prints each failure as the check rendered it. */

@@ -156,7 +156,8 @@ final class ResultStream {
     if (cuda.isTest()) {
       // a machine that cannot have a CUDA device: the op's one cuda test takes every cuda result
       cuda.getParent().ifPresent(this::start);
-      listener.executionSkipped(cuda, EngineTree.NO_CUDA_HERE);
+      listener.executionSkipped(cuda, r.outcome() == Outcome.SKIPPED && RunBlock.NO_CUDA.equals(r.reason())
+          ? r.reason() : EngineTree.NO_CUDA_HERE);
       finished.add(cuda);
       count("skipped");
       return true;
