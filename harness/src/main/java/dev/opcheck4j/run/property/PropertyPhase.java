@@ -263,6 +263,9 @@ public final class PropertyPhase {
       int k = skipped.getOrDefault(c.id(), 0);
       Verdict v = n == 0 && k > 0
           ? Verdict.skipped("on every generated input (" + k + "): " + skipReason.get(c.id()))
+          : n == 0
+              ? Verdict.skipped("no generated input reached this check: the " + device.label() + " kernel rejected"
+                  + " all " + discarded + " tries (see generate.domain)")
           : k == 0
               ? Verdict.passed(Fact.of("inputs checked", n), Fact.of("seed", plan.seed()))
               : Verdict.passed(Fact.of("inputs checked", n), Fact.of("skipped on", k + " more (first reason: "
