@@ -2,6 +2,7 @@ package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.NumberText;
+import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.ReportDirLock;
 import dev.opcheck4j.run.worker.ModelUnits;
@@ -157,10 +158,9 @@ final class ModelCommand implements Command {
       facts.addAll(e.mismatch().details());
       facts.add(Fact.of("inputs", String.join(", ", inputs) + (inputs.stream().allMatch(ModelUnits::isFile) ? ""
           : " (generated values: --seed " + seed + ")")));
-      int width = facts.stream().mapToInt(f -> f.key().length()).max().orElse(0);
-      for (Fact f : facts) {
-        out.println("  " + f.key() + " ".repeat(width - f.key().length()) + " : " + NumberText.roundAll(f.value()));
-      }
+      // aligned as every result is, numbers rounded and control characters shown
+      out.println(ResultText.facts(facts, "\n  ",
+          (f, indent) -> NumberText.roundAll(HumanText.fact(f.value(), reportDir != null))).substring(1));
     } else {
       out.println("matches " + expect.get() + " (" + e.compared() + " tensor" + (e.compared() == 1 ? "" : "s")
           + " within torch.testing's tolerance)");

@@ -60,12 +60,11 @@ public final class ReferenceGradCheck extends ValueCheck implements ExampleCheck
       return Verdict.skipped(skip);
     }
     Reference reference = s.spec().reference().get();
-    ReferenceFunction function;
-    try {
-      function = ReferenceFunction.compile(s.op().schema(), reference);
-    } catch (ReferenceFunction.Invalid e) {
-      return Verdict.errored(reference.location() + ": \"reference\" " + e.getMessage());
+    ReferenceValuesCheck.Compiled compiled = ReferenceValuesCheck.Compiled.of(s);
+    if (compiled.error() != null) {
+      return compiled.error();
     }
+    ReferenceFunction function = compiled.function();
     BoundExample ex;
     List<OpCall.Output> outs;
     try {
@@ -84,11 +83,12 @@ public final class ReferenceGradCheck extends ValueCheck implements ExampleCheck
     }
     List<Tensor> opOutputs = new ArrayList<>();
     List<Tensor> referenceOutputs = new ArrayList<>();
+    java.util.Map<String, Tensor> referenceTensors = byLabel(expected);
     for (OpCall.Output o : outs) {
       if (!o.tensor().requires_grad()) {
         continue;
       }
-      Tensor rt = byLabel(expected).get(o.label());
+      Tensor rt = referenceTensors.get(o.label());
       if (rt == null) {
         return Verdict.skipped(o.label() + " is a tensor where the reference gives none: reference.values says how they differ");
       }
@@ -116,10 +116,11 @@ public final class ReferenceGradCheck extends ValueCheck implements ExampleCheck
     for (Tensor o : opOutputs) {
       gradOutputs.add(randomLike(random, o));
     }
-    List<Tensor> opGrads = f.vjp(opOutputs, f.inputs(ex), gradOutputs);
+    List<Tensor> inputs = f.inputs(ex);
+    List<Tensor> opGrads = f.vjp(opOutputs, inputs, gradOutputs);
     List<Tensor> referenceGrads = f.vjp(referenceOutputs, f.inputs(forReference), gradOutputs);
     for (int k = 0; k < opGrads.size(); k++) {
-      Tensor input = f.inputs(ex).get(k);
+      Tensor input = inputs.get(k);
       Tensor actual = opGrads.get(k) == null ? torch.zeros_like(input) : opGrads.get(k);
       Tensor want = referenceGrads.get(k) == null ? torch.zeros_like(input) : referenceGrads.get(k);
       Optional<ValueComparison.Mismatch> m =

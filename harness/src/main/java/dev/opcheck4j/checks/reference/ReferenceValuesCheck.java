@@ -49,6 +49,18 @@ public final class ReferenceValuesCheck extends ValueCheck implements ExampleChe
         : Optional.of("the spec gives no \"reference\" for this op: nothing to compare its values with");
   }
 
+  /** The spec's reference compiled for the op, or the Errored verdict of a reference that does not compile. */
+  record Compiled(ReferenceFunction function, Verdict error) {
+    static Compiled of(Subject s) {
+      Reference reference = s.spec().reference().get();
+      try {
+        return new Compiled(ReferenceFunction.compile(s.op().schema(), reference), null);
+      } catch (ReferenceFunction.Invalid e) {
+        return new Compiled(null, Verdict.errored(reference.location() + ": \"reference\" " + e.getMessage()));
+      }
+    }
+  }
+
   @Override
   public Optional<String> missingFrom(OpSpec spec) {
     return spec.examples().stream().anyMatch(e -> e.expect().isPresent()) ? Optional.empty() : undeclared(spec);
@@ -66,12 +78,11 @@ public final class ReferenceValuesCheck extends ValueCheck implements ExampleChe
           : missing.get());
     }
     Reference reference = s.spec().reference().get();
-    ReferenceFunction function;
-    try {
-      function = ReferenceFunction.compile(s.op().schema(), reference);
-    } catch (ReferenceFunction.Invalid e) {
-      return Verdict.errored(reference.location() + ": \"reference\" " + e.getMessage());
+    Compiled compiled = Compiled.of(s);
+    if (compiled.error() != null) {
+      return compiled.error();
     }
+    ReferenceFunction function = compiled.function();
     BoundExample forReference = OpCall.bind(s, s.device());
     List<IValue> expected;
     try {
