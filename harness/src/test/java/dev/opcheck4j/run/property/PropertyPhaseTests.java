@@ -94,4 +94,21 @@ class PropertyPhaseTests {
     assertTrue(sizes.sameFailure(smaller));
     assertTrue(!sizes.sameFailure(strides));
   }
+
+  @Test
+  void aCheckNoGeneratedInputReachedIsSkippedWithTheReasonNotPassed() throws Exception {
+    // narrow_domain accepts exactly 12 elements: at this seed every generated try is rejected, so no check ran on one
+    var request = dev.opcheck4j.run.plan.RunRequest.builder().seed(20261122L).tries(20).jobs(1)
+        .spec(NativeOps.spec("bad/bad_ops.json")).ops(List.of("bad_ops::narrow_domain"))
+        .devices(List.of(dev.opcheck4j.torch.Device.CPU)).build();
+    var report = dev.opcheck4j.run.Launcher.execute(request, dev.opcheck4j.api.RunListener.NONE).report();
+    var generated = report.results().stream()
+        .filter(r -> r.example().startsWith("generated") && r.check().equals("determinism")).toList();
+    assertEquals(1, generated.size(), report.results().toString());
+    assertEquals(Outcome.SKIPPED, generated.get(0).outcome(), generated.get(0).toString());
+    assertEquals("no generated input reached this check: the cpu kernel rejected all 20 tries (see generate.domain)",
+        generated.get(0).fact("reason").orElseThrow());
+    assertTrue(report.results().stream().noneMatch(r -> r.outcome() == Outcome.PASSED
+        && "0".equals(r.fact("inputs checked").orElse(null))), "nothing passes on no input");
+  }
 }
