@@ -36,6 +36,41 @@ final class AllureResults {
     }
   }
 
+  /**
+   * Runs {@code skip}, which tells the platform a test is skipped without starting it (Allure's
+   * listener then opens and closes the test's result inside that call, before anything here could
+   * describe it), so that {@link GroupLabels} gives the result the title and labels of {@code r}'s
+   * op's checks on its device, named {@code name}.
+   */
+  static void skippingGroup(CheckResult r, String name, Runnable skip) {
+    PENDING.set(new Group(r, name));
+    try {
+      skip.run();
+    } finally {
+      PENDING.remove();
+    }
+  }
+
+  /** The group a test about to be skipped on this thread stands for. */
+  private record Group(CheckResult result, String name) {}
+
+  private static final ThreadLocal<Group> PENDING = new ThreadLocal<>();
+
+  /**
+   * Allure's lifecycle listener (a service Allure loads itself, so never loaded without Allure):
+   * describes the result of a group test being skipped on this thread ({@link #skippingGroup}) as it
+   * is stopped.
+   */
+  public static final class GroupLabels implements io.qameta.allure.listener.TestLifecycleListener {
+    @Override
+    public void beforeTestStop(io.qameta.allure.model.TestResult t) {
+      Group g = PENDING.get();
+      if (g != null) {
+        AllureTestCase.describeGroup(t, g.result(), g.name());
+      }
+    }
+  }
+
   /** Touches Allure types only when Allure is on the classpath. */
   private static final class Bridge {
     static void describe(CheckResult r, CheckInfo check, String docsBase) {

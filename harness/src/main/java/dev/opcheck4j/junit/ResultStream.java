@@ -156,10 +156,8 @@ final class ResultStream {
     if (cuda.isTest()) {
       // a machine that cannot have a CUDA device: the op's one cuda test takes every cuda result
       cuda.getParent().ifPresent(this::start);
-      listener.executionSkipped(cuda, r.outcome() == Outcome.SKIPPED && RunBlock.NO_CUDA.equals(r.reason())
-          ? r.reason() : EngineTree.NO_CUDA_HERE);
-      finished.add(cuda);
-      count("skipped");
+      String why = r.outcome() == Outcome.SKIPPED && RunBlock.NO_CUDA.equals(r.reason()) ? r.reason() : EngineTree.NO_CUDA_HERE;
+      skipGroup(cuda, why);
       return true;
     }
     if (r.outcome() != Outcome.SKIPPED || !RunBlock.NO_CUDA.equals(r.reason()) || started.contains(cuda)) {
@@ -237,7 +235,8 @@ final class ResultStream {
       // the op's one cuda test on a machine that cannot have CUDA: the run was not asked for cuda
       // (unless the spec never ran at all: then that is the reason, as for every other test)
       String why = noResultReason(n);
-      skip(n, why.startsWith("not run: ") ? why : EngineTree.NO_CUDA_HERE);
+      n.getParent().ifPresent(this::start);
+      skipGroup(n, why.startsWith("not run: ") ? why : EngineTree.NO_CUDA_HERE);
     } else if (d.isTest()) {
       skip(n, noResultReason(n));
     } else {
@@ -374,6 +373,18 @@ final class ResultStream {
       listener.executionSkipped(n, reason);
       finished.add(n);
     }
+    count("skipped");
+  }
+
+  /**
+   * Skips an op's one test for its checks on cuda (never started), its Allure result labelled as the
+   * op's results on cuda.
+   */
+  private void skipGroup(EngineNode cuda, String why) {
+    CheckResult group = new CheckResult(cuda.op, EngineTree.CUDA_NAME, cuda.device, CheckResult.NONE, Outcome.SKIPPED,
+        List.of(), 0);
+    AllureResults.skippingGroup(group, EngineTree.CUDA_NAME, () -> listener.executionSkipped(cuda, why));
+    finished.add(cuda);
     count("skipped");
   }
 

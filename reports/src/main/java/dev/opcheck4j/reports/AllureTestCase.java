@@ -37,16 +37,7 @@ public final class AllureTestCase {
     String subject = Outcomes.subject(r);
     t.setName(ResultText.title(r, subject, r.deviceOrNull() == null ? List.of() : List.of(r.device())));
     t.setFullName(subject + "." + r.check() + (r.deviceOrNull() == null ? "" : "." + r.device()));
-    List<Label> labels = new ArrayList<>(t.getLabels());
-    labels.removeIf(l -> LABELS.contains(l.getName()));
-    labels.add(new Label().setName("framework").setValue("opcheck4j"));
-    labels.add(new Label().setName("parentSuite").setValue(r.library() != null ? r.library() : namespace(r.op())));
-    labels.add(new Label().setName("suite").setValue(subject));
-    labels.add(new Label().setName("feature").setValue(r.family()));
-    labels.add(new Label().setName("story").setValue(r.check()));
-    if (r.deviceOrNull() != null) {
-      labels.add(new Label().setName("tag").setValue(r.device()));
-    }
+    List<Label> labels = labels(t, r, r.family(), r.check());
     if (check != null) {
       labels.add(new Label().setName("severity").setValue(check.severity() == Severity.WARNING ? "minor" : "critical"));
     }
@@ -63,6 +54,36 @@ public final class AllureTestCase {
     if (docUrl != null) {
       t.getLinks().add(new Link().setName(r.check()).setType("doc").setUrl(docUrl));
     }
+  }
+
+  /**
+   * Gives {@code t} the title and labels of a test that stands for all of an op's checks on one
+   * device (the JUnit engine's one "checks on cuda" test where no CUDA device can exist): the suites
+   * of {@code r}, its op's results on that device, with the device as feature and tag and the group
+   * as story.
+   *
+   * @param name the test's name, as the engine shows it ("checks on cuda")
+   */
+  public static void describeGroup(TestResult t, CheckResult r, String name) {
+    String subject = Outcomes.subject(r);
+    t.setName(subject + ": " + name);
+    t.setFullName(subject + "." + r.device());
+    t.setLabels(labels(t, r, r.device(), name));
+  }
+
+  /** {@code t}'s labels with ours in place of those of the same names: suites by library and op, a tag per device. */
+  private static List<Label> labels(TestResult t, CheckResult r, String feature, String story) {
+    List<Label> labels = new ArrayList<>(t.getLabels());
+    labels.removeIf(l -> LABELS.contains(l.getName()));
+    labels.add(new Label().setName("framework").setValue("opcheck4j"));
+    labels.add(new Label().setName("parentSuite").setValue(r.library() != null ? r.library() : namespace(r.op())));
+    labels.add(new Label().setName("suite").setValue(Outcomes.subject(r)));
+    labels.add(new Label().setName("feature").setValue(feature));
+    labels.add(new Label().setName("story").setValue(story));
+    if (r.deviceOrNull() != null) {
+      labels.add(new Label().setName("tag").setValue(r.device()));
+    }
+    return labels;
   }
 
   /**
