@@ -63,6 +63,8 @@ public final class PropertyPhase {
   public static final int BLAME_BUDGET = 10;
   /** Each death costs a new worker (seconds): shrinking a crash gets fewer steps. */
   public static final int DEATH_SHRINK_BUDGET = 24;
+  /** Generated inputs per exchange with the worker. */
+  static final int BATCH = 20;
   /** Time spent in rejection probes, for generate-scope results. */
   private static final String PROBES = "";
 
@@ -176,83 +178,115 @@ public final class PropertyPhase {
     int discarded = 0;
     boolean more = true;
     Died died = null;
-    for (int t = 0; t < plan.tries() && more && died == null && units.stopped().isEmpty(); t++) {
-      ExampleGenerator gen = generators.get(t % generators.size());
-      int round = t / generators.size();
-      List<Map.Entry<String, List<Long>>> edges = List.copyOf(gen.edgeCases().entrySet());
-      Choices choices = round < edges.size() ? Choices.replay(edges.get(round).getValue()) : Choices.random(seeds.nextLong());
-      Example e = gen.generate(choices);
-      List<Long> sequence = choices.sequence();
-      String tryLabel = "try " + t + (round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "");
-      try {
+    List<Generated> made = new ArrayList<>();
+    int t = 0;
+    batches:
+    while (t < plan.tries() && more && died == null && units.stopped().isEmpty()) {
       List<Check> candidates = new ArrayList<>();
       for (Check c : open) {
         if (!c.family().equals("gradcheck") || accepted < gradTries) {
           candidates.add(c);
         }
       }
-      // the kernel call and every open check on the input in one exchange with the worker
-      Tried tried = tryOn(e, device, candidates);
-      if (!tried.reached()) {
-        throw tried.died();
+      // Several tries in one exchange with the worker, each its kernel call and every open check on it.
+      // Taken in order, they give what one try at a time gives: a check that fails on a try ignores
+      // its verdicts on the later ones, and while gradcheck is open a batch holds only the tries that
+      // would still get it.
+      boolean gradients = candidates.stream().anyMatch(c -> c.family().equals("gradcheck"));
+      int size = Math.min(plan.tries() - t, gradients ? gradTries - accepted : BATCH);
+      while (made.size() < t + size) {
+        int n = made.size();
+        ExampleGenerator gen = generators.get(n % generators.size());
+        int round = n / generators.size();
+        List<Map.Entry<String, List<Long>>> edges = List.copyOf(gen.edgeCases().entrySet());
+        Choices choices = round < edges.size() ? Choices.replay(edges.get(round).getValue()) : Choices.random(seeds.nextLong());
+        made.add(new Generated(gen, gen.generate(choices), choices.sequence(),
+            "try " + n + (round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "")));
       }
-      String rejected = tried.rejected();
-      if (rejected != null) {
-        discarded++;
-        String cause = new Cause.Rejection(rejected).shape();
-        messages.merge(cause, 1, Integer::sum);
-        firstMessage.putIfAbsent(cause, rejected);
-        if (blameLeft > 0) {
-          blameLeft--;
-          List<String> changed = gen.changedArguments(e);
-          Probed back = probe(changed.stream().map(arg -> gen.revert(e, arg)).toList(), device);
-          for (int i = 0; i < back.rejections().size(); i++) {
-            if (back.rejections().get(i) == null) {
-              blamed.merge(changed.get(i), 1, Integer::sum);
+      List<Generated> batch = made.subList(t, t + size);
+      List<Tried> results = tryOn(batch.stream().map(Generated::example).toList(), device, candidates);
+      for (int j = 0; j < results.size(); j++, t++) {
+        if (!more || died != null || units.stopped().isPresent()) {
+          break batches;
+        }
+        Generated g = batch.get(j);
+        ExampleGenerator gen = g.gen();
+        Example e = g.example();
+        List<Long> sequence = g.sequence();
+        String tryLabel = g.label();
+        Tried tried = results.get(j);
+        if (tried.died() != null && tried.died().check != null
+            && candidates.stream().noneMatch(c -> c.id().equals(tried.died().check) && open.contains(c))) {
+          // it died in a check that failed on an earlier try of this batch: one try at a time, that
+          // check would not have run here, so this try runs again without it
+          units.forgiveDeath();
+          continue batches;
+        }
+        try {
+          if (!tried.reached()) {
+            throw tried.died();
+          }
+          String rejected = tried.rejected();
+          if (rejected != null) {
+            discarded++;
+            String cause = new Cause.Rejection(rejected).shape();
+            messages.merge(cause, 1, Integer::sum);
+            firstMessage.putIfAbsent(cause, rejected);
+            if (blameLeft > 0) {
+              blameLeft--;
+              List<String> changed = gen.changedArguments(e);
+              Probed back = probe(changed.stream().map(arg -> gen.revert(e, arg)).toList(), device);
+              for (int i = 0; i < back.rejections().size(); i++) {
+                if (back.rejections().get(i) == null) {
+                  blamed.merge(changed.get(i), 1, Integer::sum);
+                }
+              }
+              if (back.died() != null) {
+                throw back.died();
+              }
+            }
+            for (RejectionCheck r : List.copyOf(rejecters)) {
+              Verdict v = onRejected(r, e, device, rejected);
+              rejectedSeen.merge(r, 1, Integer::sum);
+              if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
+                Function<Example, Verdict> judge = x -> {
+                  String again = rejection(x, device);
+                  return again == null ? Verdict.passed() : onRejected(r, x, device, again);
+                };
+                report(r, device, gen, e, sequence, judge, v, t, tryLabel);
+                rejecters.remove(r);
+              }
+            }
+          } else {
+            accepted++;
+            for (int i = 0; i < tried.verdicts().size(); i++) {
+              Check c = candidates.get(i);
+              if (!open.contains(c)) {
+                continue; // failed on an earlier try of this batch
+              }
+              Verdict v = tried.verdicts().get(i);
+              if (v.outcome() == Outcome.SKIPPED) {
+                skipped.merge(c.id(), 1, Integer::sum);
+                skipReason.putIfAbsent(c.id(), v.facts().stream().filter(f -> f.key().equals("reason"))
+                    .map(Fact::value).findFirst().orElse("(no reason given)"));
+                continue;
+              }
+              checked.merge(c.id(), 1, Integer::sum);
+              if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
+                report(c, device, gen, e, sequence, x -> judge(c, x, device), v, t, tryLabel);
+                open.remove(c);
+              }
+            }
+            if (tried.died() != null) {
+              throw tried.died();
             }
           }
-          if (back.died() != null) {
-            throw back.died();
-          }
+        } catch (Died d) {
+          died = d;
+          reportDeath(d, device, gen, e, sequence, tryLabel, open);
         }
-        for (RejectionCheck r : List.copyOf(rejecters)) {
-          Verdict v = onRejected(r, e, device, rejected);
-          rejectedSeen.merge(r, 1, Integer::sum);
-          if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
-            Function<Example, Verdict> judge = x -> {
-              String again = rejection(x, device);
-              return again == null ? Verdict.passed() : onRejected(r, x, device, again);
-            };
-            report(r, device, gen, e, sequence, judge, v, t, tryLabel);
-            rejecters.remove(r);
-          }
-        }
-      } else {
-        accepted++;
-        for (int i = 0; i < tried.verdicts().size(); i++) {
-          Check c = candidates.get(i);
-          Verdict v = tried.verdicts().get(i);
-          if (v.outcome() == Outcome.SKIPPED) {
-            skipped.merge(c.id(), 1, Integer::sum);
-            skipReason.putIfAbsent(c.id(), v.facts().stream().filter(f -> f.key().equals("reason"))
-                .map(Fact::value).findFirst().orElse("(no reason given)"));
-            continue;
-          }
-          checked.merge(c.id(), 1, Integer::sum);
-          if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
-            report(c, device, gen, e, sequence, x -> judge(c, x, device), v, t, tryLabel);
-            open.remove(c);
-          }
-        }
-        if (tried.died() != null) {
-          throw tried.died();
-        }
+        more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
       }
-      } catch (Died d) {
-        died = d;
-        reportDeath(d, device, gen, e, sequence, tryLabel, open);
-      }
-      more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
     }
     if (died != null || units.stopped().isPresent()) {
       skipAll(open, judges, rejecters, device, where);
@@ -287,9 +321,9 @@ public final class PropertyPhase {
             + blameTotal + " rejected tries looked at").orElse(discarded > 0 ? "no single argument (each put back alone was still rejected)" : "");
     GenerationStats stats = new GenerationStats(plan.tries(), accepted, discarded, found.lines(), top, blame);
     for (GenerationCheck g : judges) {
-      long t = System.nanoTime();
+      long t0 = System.nanoTime();
       Verdict v = g.judge(new Subject(null, null, spec, device, null, plan.seed()), stats);
-      sink.result(emitted(g, device, where, v, micros(PROBES) + (System.nanoTime() - t) / 1_000, null)
+      sink.result(emitted(g, device, where, v, micros(PROBES) + (System.nanoTime() - t0) / 1_000, null)
           .withExample(generatedSummary()));
     }
   }
@@ -566,6 +600,9 @@ public final class PropertyPhase {
     }
   }
 
+  /** A generated input: its generator, the example, the choices it was made from, and how results name it. */
+  private record Generated(ExampleGenerator gen, Example example, List<Long> sequence, String label) {}
+
   /** A probe of the op's domain: the example with {@code argument} in another layout, or its inputs in another dtype. */
   private record DomainProbe(Example example, String argument, String layout, String dtype) {}
 
@@ -581,21 +618,61 @@ public final class PropertyPhase {
 
   /** The kernel on {@code e} and, when it accepts it, each of {@code checks}: one exchange. */
   private Tried tryOn(Example e, Device device, List<Check> checks) {
-    List<String> keys = new ArrayList<>();
-    keys.add(PROBES);
-    checks.forEach(c -> keys.add(c.id()));
-    long t = System.nanoTime();
+    return tryOn(List.of(e), device, checks).get(0);
+  }
+
+  /**
+   * The kernel on each of {@code inputs} in turn and, on each it accepts, each of {@code checks}: one
+   * exchange. One {@link Tried} per input up to the one a death ended, which is the last.
+   */
+  private List<Tried> tryOn(List<Example> inputs, Device device, List<Check> checks) {
+    long t0 = System.nanoTime();
     List<Kernels.Done> done;
-    Died died = null;
+    KernelDeath death = null;
     try {
-      done = units.tryOn(op.name(), device, e, keys.subList(1, keys.size()));
+      done = units.tryOn(op.name(), device, inputs, checks.stream().map(Check::id).toList());
     } catch (KernelDeath d) {
       done = d.completed();
-      died = new Died(d, done.isEmpty() ? null : keys.get(done.size()));
+      death = d;
     }
-    account(keys, done, t, died != null);
-    List<Verdict> verdicts = done.stream().skip(1).map(Kernels.Done::verdict).toList();
-    return new Tried(!done.isEmpty(), done.isEmpty() ? null : OpUnits.rejection(done.get(0)), verdicts, died);
+    List<Tried> tried = new ArrayList<>();
+    long own = 0;
+    int k = 0;
+    for (int i = 0; i < inputs.size() && (k < done.size() || death != null); i++) {
+      if (k == done.size()) {
+        // it died in this input's kernel call
+        nanos.merge(PROBES, Math.max(0, System.nanoTime() - t0 - own), Long::sum);
+        tried.add(new Tried(false, null, List.of(), new Died(death, null)));
+        break;
+      }
+      Kernels.Done guard = done.get(k++);
+      own += guard.micros() * 1_000;
+      nanos.merge(PROBES, guard.micros() * 1_000, Long::sum);
+      String rejected = OpUnits.rejection(guard);
+      if (rejected != null) {
+        tried.add(new Tried(true, rejected, List.of(), null));
+        continue;
+      }
+      List<Verdict> verdicts = new ArrayList<>();
+      while (verdicts.size() < checks.size() && k < done.size()) {
+        Kernels.Done d = done.get(k++);
+        own += d.micros() * 1_000;
+        nanos.merge(checks.get(verdicts.size()).id(), d.micros() * 1_000, Long::sum);
+        verdicts.add(d.verdict());
+      }
+      Died died = null;
+      if (verdicts.size() < checks.size()) {
+        // it died in the check after the last verdict
+        String check = checks.get(verdicts.size()).id();
+        nanos.merge(check, Math.max(0, System.nanoTime() - t0 - own), Long::sum);
+        died = new Died(death, check);
+      }
+      tried.add(new Tried(true, null, verdicts, died));
+      if (died != null) {
+        break;
+      }
+    }
+    return tried;
   }
 
   /** Kernel calls on several inputs in one exchange: per input finished, null or what it raised; and the death, or null. */

@@ -23,12 +23,12 @@ public interface Kernels extends AutoCloseable {
   }
 
   /**
-   * Runs {@code units} in order in one exchange (a generated input's kernel call and the checks on
-   * it: one round trip instead of one per unit), each unit within {@code deadline}. With {@code
-   * guarded}, the first unit is an {@link Protocol.Accepts} guard: when the kernel does not accept
-   * the example the rest are not run.
+   * Runs {@code units} in order in one exchange (generated inputs' kernel calls and the checks on
+   * them: one round trip instead of one per unit), each unit within {@code deadline}. With {@code
+   * guarded}, each {@link Protocol.Accepts} unit guards the units after it up to the next one: when
+   * the kernel does not accept its example they are not run ({@link Protocol#nextUnit}).
    *
-   * @return the units run, in order: all of them, or only the guard
+   * @return the answers of the units run, in order
    * @throws KernelDeath when the process running them died or missed the deadline on a unit; its
    *     {@link KernelDeath#completed()} holds the units that finished before it
    */
@@ -54,18 +54,17 @@ public interface Kernels extends AutoCloseable {
   /** {@link #run(List, boolean, Duration)} for kernels in this process: each unit in turn, timed here. */
   public static List<Done> inTurn(List<Protocol.Unit<?>> units, boolean guarded, Local local) throws KernelDeath {
     List<Done> done = new ArrayList<>();
-    for (Protocol.Unit<?> u : units) {
+    int i = 0;
+    while (i < units.size()) {
       long t0 = System.nanoTime();
       Protocol.Answer a;
       try {
-        a = local.run(u);
+        a = local.run(units.get(i));
       } catch (KernelDeath d) {
         throw d.after(done);
       }
       done.add(new Done(a, (System.nanoTime() - t0) / 1_000));
-      if (Protocol.endsExchange(done.size() - 1, units.size(), guarded, a)) {
-        break;
-      }
+      i = Protocol.nextUnit(i, units, guarded, a);
     }
     return done;
   }

@@ -100,13 +100,31 @@ public final class OpUnits {
    * @throws KernelDeath when a unit killed the worker; its completed units come first
    */
   public List<Kernels.Done> tryOn(String op, Device device, Example example, List<String> checks) throws KernelDeath {
-    Protocol.On on = on(op, device, example);
+    return tryOn(op, device, List.of(example), checks);
+  }
+
+  /**
+   * {@link #tryOn(String, Device, Example, List)} on each of {@code examples} in turn, in one exchange:
+   * per example its {@link Protocol.Accepts} answer and, when the kernel accepted it, one answer per check.
+   *
+   * @throws KernelDeath when a unit killed the worker; the completed units come first
+   */
+  public List<Kernels.Done> tryOn(String op, Device device, List<Example> examples, List<String> checks)
+      throws KernelDeath {
     List<Protocol.Unit<?>> batch = new ArrayList<>();
-    batch.add(new Protocol.Accepts(on));
-    for (String c : checks) {
-      batch.add(new Protocol.Evaluate(c, on));
+    for (Example example : examples) {
+      Protocol.On on = on(op, device, example);
+      batch.add(new Protocol.Accepts(on));
+      for (String c : checks) {
+        batch.add(new Protocol.Evaluate(c, on));
+      }
     }
     return run(batch, true);
+  }
+
+  /** Takes back the last death counted: one that running the tries one at a time would not have caused. */
+  public void forgiveDeath() {
+    deaths--;
   }
 
   /**

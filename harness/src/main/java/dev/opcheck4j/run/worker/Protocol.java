@@ -29,7 +29,7 @@ public final class Protocol {
    * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
    * {@code protocol} and {@link Mismatch} keep theirs, so that two versions can tell they differ.
    */
-  public static final int VERSION = 3;
+  public static final int VERSION = 4;
 
   private Protocol() {}
 
@@ -62,8 +62,9 @@ public final class Protocol {
    * Units to run, in order.
    *
    * @param id sequence number of the first unit (unit {@code i} is {@code id + i}), echoed by the worker
-   * @param guarded whether the first unit is an {@link Accepts} guard: when the kernel rejects the
-   *     example the rest are not run
+   * @param guarded whether each {@link Accepts} unit guards the units after it, up to the next
+   *     {@link Accepts}: when the kernel rejects its example those units are not run (nor answered).
+   *     Several generated inputs, each with the checks on it, go in one exchange so.
    */
   public record Run(long id, List<Unit<?>> units, boolean guarded) implements Request {}
 
@@ -313,12 +314,19 @@ public final class Protocol {
   public record Forwarded(ModelInfo.Forward forward) implements Answer {}
 
   /**
-   * Whether unit {@code index} of {@code count}, which gave {@code a}, is the last one of the exchange
-   * to run: it is the last unit, or a guard whose kernel did not accept the example. Both sides of
-   * the protocol ask this.
+   * The index of the unit to run after unit {@code index}, which gave {@code a}; {@code
+   * units.size()} when it was the last one of the exchange to run. In a guarded exchange, a guard
+   * whose kernel did not accept its example skips the units it guards. Both sides of the protocol
+   * ask this.
    */
-  public static boolean endsExchange(int index, int count, boolean guarded, Answer a) {
-    return index == count - 1 || guarded && index == 0 && !(a instanceof Accepted);
+  public static int nextUnit(int index, List<? extends Unit<?>> units, boolean guarded, Answer a) {
+    int next = index + 1;
+    if (guarded && units.get(index) instanceof Accepts && !(a instanceof Accepted)) {
+      while (next < units.size() && !(units.get(next) instanceof Accepts)) {
+        next++;
+      }
+    }
+    return next;
   }
 
   /** Worker to parent. */

@@ -82,7 +82,8 @@ public final class Worker {
       }
       List<Protocol.Unit<?>> units = r.units();
       send(new Protocol.Begin(r.id()));
-      for (int i = 0; i < units.size(); i++) {
+      int i = 0;
+      while (i < units.size()) {
         long t0 = System.nanoTime();
         Protocol.Unit<?> unit = units.get(i);
         Protocol.Answer a;
@@ -92,12 +93,13 @@ public final class Worker {
           a = unit.failed(e.getClass().getSimpleName() + ": " + e.getMessage());
         }
         Protocol.Answered done = new Protocol.Answered(r.id() + i, a, (System.nanoTime() - t0) / 1_000);
-        if (Protocol.endsExchange(i, units.size(), r.guarded(), a)) {
+        i = Protocol.nextUnit(i, units, r.guarded(), a);
+        if (i < units.size()) {
+          // the next unit is announced in the same write as this one's answer, before it starts
+          send(done, new Protocol.Begin(r.id() + i));
+        } else {
           send(done);
-          break;
         }
-        // the next unit is announced in the same write as this one's answer, before it starts
-        send(done, new Protocol.Begin(r.id() + i + 1));
       }
     }
   }

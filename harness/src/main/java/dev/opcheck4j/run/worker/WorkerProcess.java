@@ -262,6 +262,7 @@ public final class WorkerProcess implements Kernels {
     logMark = log.toFile().length();
     send(new Protocol.Run(first, units, guarded));
     List<Done> done = new ArrayList<>();
+    int i = 0;
     while (true) {
       Protocol.Reply r;
       try {
@@ -269,9 +270,10 @@ public final class WorkerProcess implements Kernels {
       } catch (KernelDeath d) {
         throw d.after(done);
       }
-      if (r instanceof Protocol.Answered a && a.id() == first + done.size()) {
+      if (r instanceof Protocol.Answered a && a.id() == first + i) {
         done.add(new Done(a.answer(), a.micros()));
-        if (Protocol.endsExchange(done.size() - 1, units.size(), guarded, a.answer())) {
+        i = Protocol.nextUnit(i, units, guarded, a.answer());
+        if (i >= units.size()) {
           return done;
         }
       }

@@ -81,10 +81,20 @@ class ProtocolTests {
   }
 
   @Test
-  void aGuardEndsTheExchangeUnlessTheKernelAcceptedTheExample() {
-    assertFalse(Protocol.endsExchange(0, 3, true, new Protocol.Accepted()));
-    assertTrue(Protocol.endsExchange(0, 3, true, new Protocol.Rejected("boom")));
-    assertFalse(Protocol.endsExchange(0, 3, false, new Protocol.Rejected("boom")));
-    assertTrue(Protocol.endsExchange(2, 3, false, new Protocol.Checked(Verdict.passed())));
+  void aRejectingGuardSkipsTheUnitsItGuardsUpToTheNextGuard() {
+    Protocol.On x = new Protocol.On(0, "ns::op", null, null, 1, null);
+    Protocol.On y = new Protocol.On(0, "ns::op", null, null, 2, null);
+    // two generated inputs in one exchange, each with two checks
+    List<Protocol.Unit<?>> units = List.of(new Protocol.Accepts(x), new Protocol.Evaluate("a.b", x),
+        new Protocol.Evaluate("c.d", x), new Protocol.Accepts(y), new Protocol.Evaluate("a.b", y),
+        new Protocol.Evaluate("c.d", y));
+    assertEquals(1, Protocol.nextUnit(0, units, true, new Protocol.Accepted()));
+    assertEquals(3, Protocol.nextUnit(0, units, true, new Protocol.Rejected("boom")));
+    assertEquals(6, Protocol.nextUnit(3, units, true, new Protocol.Rejected("boom")));
+    assertEquals(4, Protocol.nextUnit(3, units, true, new Protocol.Accepted()));
+    assertEquals(1, Protocol.nextUnit(0, units, false, new Protocol.Rejected("boom")));
+    assertEquals(6, Protocol.nextUnit(5, units, true, new Protocol.Checked(Verdict.passed())));
+    // a check's verdict guards nothing, whatever it is
+    assertEquals(3, Protocol.nextUnit(2, units, true, new Protocol.Checked(Verdict.errored("x"))));
   }
 }
