@@ -92,8 +92,12 @@ public final class BuiltinChecks {
   }
 
   public static Optional<Check> byId(String id) {
-    return ALL.stream().filter(c -> c.id().equals(id)).findFirst();
+    return Optional.ofNullable(BY_ID.get(id));
   }
+
+  /** A worker looks a check up for each unit it runs. */
+  private static final java.util.Map<String, Check> BY_ID =
+      ALL.stream().collect(java.util.stream.Collectors.toUnmodifiableMap(Check::id, c -> c));
 
   /** The supervisor check whose finding a worker death with {@code cause} is. */
   public static SupervisorCheck supervising(dev.opcheck4j.api.Cause cause) {

@@ -1,7 +1,9 @@
 package dev.opcheck4j.checks;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,18 +19,27 @@ import java.util.regex.Pattern;
  */
 final class StableAbiErrors {
   private static final Path STDERR = Path.of("/proc/self/fd/2");
-  private static final boolean READABLE = Files.isRegularFile(STDERR);
+  /** stderr's file, opened once: its size is then one fstat, where a path under /proc costs a lookup per call. */
+  private static final FileChannel FILE = open();
   private static final Pattern SHIM = Pattern.compile("Exception in aoti_torch: (?:\\[enforce fail at [^\\]]*\\] (?:err == 0\\. )?)?(.*)");
 
   private StableAbiErrors() {}
 
+  private static FileChannel open() {
+    try {
+      return Files.isRegularFile(STDERR) ? FileChannel.open(STDERR, StandardOpenOption.READ) : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   /** Where stderr ends now; -1 when it is not a file. */
   static long mark() {
-    if (!READABLE) {
+    if (FILE == null) {
       return -1;
     }
     try {
-      return Files.size(STDERR);
+      return FILE.size();
     } catch (IOException e) {
       return -1;
     }
@@ -39,15 +50,16 @@ final class StableAbiErrors {
     if (mark < 0) {
       return Optional.empty();
     }
-    try (RandomAccessFile f = new RandomAccessFile(STDERR.toFile(), "r")) {
-      long end = Math.min(f.length(), mark + 64 * 1024);
+    try {
+      long end = Math.min(FILE.size(), mark + 64 * 1024);
       if (end <= mark) {
         return Optional.empty();
       }
-      byte[] buf = new byte[(int) (end - mark)];
-      f.seek(mark);
-      f.readFully(buf);
-      Matcher m = SHIM.matcher(new String(buf, StandardCharsets.UTF_8));
+      ByteBuffer buf = ByteBuffer.allocate((int) (end - mark));
+      while (buf.hasRemaining() && FILE.read(buf, mark + buf.position()) > 0) {
+        // positional reads: the channel is shared and has no position of its own to keep
+      }
+      Matcher m = SHIM.matcher(new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8));
       return m.find() ? Optional.of(m.group(1).strip()) : Optional.empty();
     } catch (IOException e) {
       return Optional.empty();

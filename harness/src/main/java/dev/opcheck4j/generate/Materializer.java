@@ -69,7 +69,7 @@ public final class Materializer {
         throw new ExampleException(kw.getValue().location() + ": argument '" + kw.getKey() + "' given twice");
       }
     }
-    GeneratorOptional gen = new GeneratorOptional(torch.make_generator_cpu(valueSeed(op.name(), example, seed)));
+    GeneratorOptional gen = seeded(valueSeed(op.name(), example, seed));
     List<IValue> values = new ArrayList<>();
     List<BoundExample.TensorInput> tensors = new ArrayList<>();
     List<String> text = new ArrayList<>();
@@ -214,9 +214,38 @@ public final class Materializer {
     return torch.zeros(shape, options(dtype, device));
   }
 
+  /**
+   * This thread's CPU generator, seeded with {@code seed}: the same draws as a new generator of that
+   * seed (seeding resets its state and its cached normal sample), without making one per example.
+   */
+  public static GeneratorOptional seeded(long seed) {
+    Seeded s = GENERATORS.get();
+    s.generator().set_current_seed(seed);
+    return s.optional();
+  }
+
+  /** A generator and the optional the ops take it in; both kept from any PointerScope's close. */
+  private record Seeded(org.bytedeco.pytorch.Generator generator, GeneratorOptional optional) {}
+
+  private static final ThreadLocal<Seeded> GENERATORS = ThreadLocal.withInitial(() -> {
+    org.bytedeco.pytorch.Generator g = torch.make_generator_cpu(0);
+    g.retainReference();
+    GeneratorOptional o = new GeneratorOptional(g);
+    o.retainReference();
+    return new Seeded(g, o);
+  });
+
   /** Tensor options for dtype on device. */
   static TensorOptions options(torch.ScalarType dtype, Device device) {
-    return new TensorOptions().dtype(new ScalarTypeOptional(dtype))
-        .device(new DeviceOptional(new org.bytedeco.pytorch.Device(device.label())));
+    // made once per dtype and device (four native objects each) and kept from any PointerScope's close
+    return OPTIONS.computeIfAbsent(dtype.value * 8 + device.ordinal(), k -> {
+      TensorOptions o = new TensorOptions().dtype(new ScalarTypeOptional(dtype))
+          .device(new DeviceOptional(new org.bytedeco.pytorch.Device(device.label())));
+      o.retainReference();
+      return o;
+    });
   }
+
+  private static final java.util.concurrent.ConcurrentHashMap<Integer, TensorOptions> OPTIONS =
+      new java.util.concurrent.ConcurrentHashMap<>();
 }
