@@ -54,36 +54,62 @@ final class RunSummary {
   }
 
   /**
-   * Writes every format, or, when one fails midway, discards that format's cut-off file and the
-   * earlier run's files of the formats not yet written: every report left in {@code dir} is whole and
-   * of this run, and the one line says which were not written.
+   * Writes every format, all at once (each is a pass over the results of its own; on several cores
+   * they overlap), or, when one fails midway, discards that format's cut-off file and the files of
+   * the formats after it in {@code formats}: every report left in {@code dir} is whole and of this
+   * run, and the one line says which were not written.
    */
   static void writeReports(RunReport report, Path dir, PrintStream out, List<ReportFormat> formats)
       throws IOException, UsageException {
     Files.createDirectories(dir);
-    for (int i = 0; i < formats.size(); i++) {
-      ReportFormat format = formats.get(i);
-      Path written;
-      try {
-        written = format.write(report, dir);
-      } catch (IOException e) {
-        List<String> missing = new ArrayList<>();
-        for (ReportFormat left : formats.subList(i, formats.size())) {
+    List<java.util.concurrent.CompletableFuture<Path>> writing = new ArrayList<>();
+    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(
+        Math.max(1, formats.size()), r -> {
+          Thread t = new Thread(r, "opcheck4j-report");
+          t.setDaemon(true);
+          return t;
+        });
+    try {
+      for (ReportFormat format : formats) {
+        writing.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
           try {
-            left.discard(dir);
-          } catch (IOException ignored) {
-            // the write's failure is the one to report; a file that cannot be deleted stays as it was
+            return format.write(report, dir);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
           }
-          missing.add(left.name());
-        }
-        if (e.getMessage() != null && e.getMessage().contains("No space left on device")) {
-          throw new UsageException("report dir: no space left on device while writing the " + format.name()
-              + " report; no " + String.join(", ", missing) + " report was written (nothing cut off is left); the results are in "
-              + dir.resolve(ResultsFile.NAME) + " (complete lines)");
-        }
-        throw e;
+        }, threads));
       }
-      out.println("report (" + format.name() + "): " + written);
+      for (int i = 0; i < formats.size(); i++) {
+        ReportFormat format = formats.get(i);
+        Path written;
+        try {
+          written = writing.get(i).join();
+        } catch (java.util.concurrent.CompletionException c) {
+          if (c.getCause() instanceof RuntimeException r && !(r instanceof java.io.UncheckedIOException)) {
+            throw r;
+          }
+          IOException e = c.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : new IOException(c.getCause());
+          List<String> missing = new ArrayList<>();
+          for (int j = i; j < formats.size(); j++) {
+            try {
+              writing.get(j).handle((x, t) -> x).join(); // let it finish before its files go
+              formats.get(j).discard(dir);
+            } catch (IOException ignored) {
+              // the write's failure is the one to report; a file that cannot be deleted stays as it was
+            }
+            missing.add(formats.get(j).name());
+          }
+          if (e.getMessage() != null && e.getMessage().contains("No space left on device")) {
+            throw new UsageException("report dir: no space left on device while writing the " + format.name()
+                + " report; no " + String.join(", ", missing) + " report was written (nothing cut off is left); the results are in "
+                + dir.resolve(ResultsFile.NAME) + " (complete lines)");
+          }
+          throw e;
+        }
+        out.println("report (" + format.name() + "): " + written);
+      }
+    } finally {
+      threads.shutdown();
     }
   }
 

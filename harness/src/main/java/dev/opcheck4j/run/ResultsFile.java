@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code DIR/opcheck-results.jsonl}: one line per result, written as each arrives with one write per
- * line and synced to the disk as each op finishes, so a run killed at any point leaves whole lines and
- * every op it finished. Lines carry the result's place in the unsharded plan ({@code job}, {@code seq}),
+ * line, so a run killed at any point leaves whole lines and every op it finished; synced to the disk
+ * as an op finishes at most once a second, and at the end. Lines carry the result's place in the unsharded plan ({@code job}, {@code seq}),
  * so the files of several shards merge into the report the unsharded run writes, in the same order. A
  * run that checked all it was to ends the file with an {@link Line.End} line; a file without one is
  * the file of a run that did not finish, and {@link #merge} says which of its ops are missing.
@@ -125,7 +125,7 @@ public final class ResultsFile implements RunListener, AutoCloseable {
       @Override
       public void opFinished(OpEvent op) {
         write(new Line.OpDone(position, op.op()));
-        sync();
+        syncSoon();
       }
     };
   }
@@ -183,7 +183,23 @@ public final class ResultsFile implements RunListener, AutoCloseable {
     return e.getMessage() != null && e.getMessage().contains("No space left on device");
   }
 
+  /**
+   * Syncs when the last sync is {@link #SYNC_EVERY_NANOS} old. Each line is written at once, so a
+   * killed run loses none (the system still has them); only a crash of the system itself can lose
+   * the lines of the last second, and a run of many quick ops (a cached re-run) does not wait for
+   * the disk once per op.
+   */
+  private synchronized void syncSoon() {
+    if (System.nanoTime() - synced >= SYNC_EVERY_NANOS) {
+      sync();
+    }
+  }
+
+  private static final long SYNC_EVERY_NANOS = 1_000_000_000L;
+  private long synced = System.nanoTime();
+
   private synchronized void sync() {
+    synced = System.nanoTime();
     if (full != null) {
       return;
     }
