@@ -701,12 +701,13 @@ public final class Launcher {
     }
   }
 
-  /** Deletes the logs and step files of the first {@code count} workers of a run that never started (its dir was there before). */
+  /** Deletes the logs, step files and answer logs of the first {@code count} workers of a run that never started (its dir was there before). */
   private static void deleteWorkerLogs(Path dir, int count) {
     for (int n = 1; n <= count; n++) {
       try {
         Files.deleteIfExists(dir.resolve("worker-" + n + ".log"));
         Files.deleteIfExists(dir.resolve("worker-" + n + ".step"));
+        Files.deleteIfExists(dir.resolve("worker-" + n + ".answers"));
       } catch (IOException e) {
         // a leftover log of a run that never started is harmless
       }

@@ -21,8 +21,10 @@ import java.util.Optional;
  * before loading it ({@link Loading}), then replies {@link Ready} (or {@link LoadFailed}). Then a
  * {@link Run} carries one or more units, run in order: the worker announces each unit ({@link
  * Begin}) before starting it and replies {@link Answered} with its answer, so a death is attributed
- * to exactly the unit in flight. A unit's {@link Answered} and the next one's {@link Begin} go out
- * in one write: a unit costs the worker one write, and the parent one wake-up.
+ * to exactly the unit in flight. A numbered worker announces only the exchange's first unit on the
+ * socket and keeps each answer and the unit running in its {@link AnswerLog}, sending the answers in
+ * one write at the exchange's end: an exchange, not a unit, costs the worker a write and the parent a
+ * wake-up, and the parent reads what a dead or hung worker did not send from the log.
  */
 public final class Protocol {
   /**

@@ -34,6 +34,8 @@ public final class Worker {
 
   private final BufferedReader in;
   private final Writer out;
+  /** Where answers wait for the end of their exchange; null outside a numbered worker (then each is sent at once). */
+  private AnswerLog answers;
 
   private Worker(SocketChannel channel) {
     this.in = new BufferedReader(Channels.newReader(channel, StandardCharsets.UTF_8));
@@ -69,6 +71,7 @@ public final class Worker {
       // the working directory is the one the parent reads the log and the step file from
       StepFile steps = StepFile.create(StepFile.beside(Path.of("worker-" + number + ".log")));
       Progress.keepIn(steps::write);
+      answers = AnswerLog.create(AnswerLog.beside(Path.of("worker-" + number + ".log")));
     }
     send(new Protocol.Ready(runner.info()));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -81,11 +84,17 @@ public final class Worker {
         return;
       }
       List<Protocol.Unit<?>> units = r.units();
+      if (answers != null) {
+        answers.exchange(r.id());
+      }
       send(new Protocol.Begin(r.id()));
       int i = 0;
       while (i < units.size()) {
         long t0 = System.nanoTime();
         Protocol.Unit<?> unit = units.get(i);
+        if (answers != null) {
+          answers.running(r.id() + i);
+        }
         Protocol.Answer a;
         try {
           a = runner.run(unit);
@@ -94,14 +103,30 @@ public final class Worker {
         }
         Protocol.Answered done = new Protocol.Answered(r.id() + i, a, (System.nanoTime() - t0) / 1_000);
         i = Protocol.nextUnit(i, units, r.guarded(), a);
-        if (i < units.size()) {
+        if (i >= units.size()) {
+          send(done);
+        } else if (answers != null && keep(done)) {
+          // kept where the parent finds it if this worker dies; sent with the exchange's last answer
+        } else {
           // the next unit is announced in the same write as this one's answer, before it starts
           send(done, new Protocol.Begin(r.id() + i));
-        } else {
-          send(done);
         }
       }
+      if (answers != null) {
+        answers.running(-1);
+      }
     }
+  }
+
+  /** Keeps {@code done} in the answer log and queues it for the socket, unflushed; false when the log is full. */
+  private boolean keep(Protocol.Answered done) throws IOException {
+    String line = Wire.write(done);
+    if (!answers.keep((line + "\n").getBytes(StandardCharsets.UTF_8))) {
+      return false;
+    }
+    out.write(line);
+    out.write('\n');
+    return true;
   }
 
   /** Writes the replies, one line each, and flushes once. */

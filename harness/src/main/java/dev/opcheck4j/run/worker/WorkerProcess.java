@@ -263,11 +263,20 @@ public final class WorkerProcess implements Kernels {
     send(new Protocol.Run(first, units, guarded));
     List<Done> done = new ArrayList<>();
     int i = 0;
+    java.util.function.LongSupplier running = answers().<java.util.function.LongSupplier>map(l -> l::running).orElse(() -> 0);
     while (true) {
       Protocol.Reply r;
       try {
-        r = next(deadline, "running the unit");
+        r = next(deadline, "running the unit", running);
       } catch (KernelDeath d) {
+        // the answers it kept and had not sent yet, up to the unit that was running
+        for (String line : answers().map(l -> l.lines(first)).orElse(List.of())) {
+          if (i < units.size() && Wire.read(line, Protocol.Reply.class) instanceof Protocol.Answered a && a.id() == first + i) {
+            done.add(new Done(a.answer(), a.micros()));
+            i = Protocol.nextUnit(i, units, guarded, a.answer());
+          }
+        }
+        forgetAnswers();
         throw d.after(done);
       }
       if (r instanceof Protocol.Answered a && a.id() == first + i) {
@@ -277,6 +286,25 @@ public final class WorkerProcess implements Kernels {
           return done;
         }
       }
+    }
+  }
+
+  /** The worker's answer log, once it has made it. */
+  private Optional<AnswerLog> answers() {
+    if (answerLog == null) {
+      answerLog = AnswerLog.open(AnswerLog.beside(log)).orElse(null);
+    }
+    return Optional.ofNullable(answerLog);
+  }
+
+  private AnswerLog answerLog;
+
+  /** Deletes the answer log: read once the worker died, and never again (the step file and log stay as evidence). */
+  private void forgetAnswers() {
+    try {
+      Files.deleteIfExists(AnswerLog.beside(log));
+    } catch (IOException e) {
+      // a leftover answer log is harmless
     }
   }
 
@@ -297,7 +325,18 @@ public final class WorkerProcess implements Kernels {
   }
 
   /** The next line from the worker, {@link #EOF} when it closed the socket, or null after {@code deadline}. */
-  private String readLine(Duration deadline) throws IOException {
+  /**
+   * How often the parent looks at which unit runs while it waits: a unit's deadline starts when the
+   * parent sees it start, this much late at most.
+   */
+  private static final long PROGRESS_POLL_MS = 100;
+
+  /**
+   * The next line, {@link #EOF}, or null once {@code deadline} passed with no line and no change of
+   * {@code progress} (the unit running: the deadline restarts when another one starts).
+   */
+  private String readLine(Duration deadline, java.util.function.LongSupplier progress) throws IOException {
+    long seen = progress.getAsLong();
     long until = System.nanoTime() + deadline.toNanos();
     while (true) {
       for (int i = head + scanned; i < tail; i++) {
@@ -309,11 +348,17 @@ public final class WorkerProcess implements Kernels {
         }
       }
       scanned = tail - head;
-      long left = (until - System.nanoTime()) / 1_000_000;
+      long now = System.nanoTime();
+      long at = progress.getAsLong();
+      if (at != seen) {
+        seen = at;
+        until = now + deadline.toNanos();
+      }
+      long left = (until - now) / 1_000_000;
       if (left <= 0) {
         return null;
       }
-      selector.select(left);
+      selector.select(Math.min(left, PROGRESS_POLL_MS));
       selector.selectedKeys().clear();
       if (tail == received.length) {
         if (head > 0) {
@@ -333,9 +378,13 @@ public final class WorkerProcess implements Kernels {
   }
 
   private Protocol.Reply next(Duration deadline, String doing) throws KernelDeath {
+    return next(deadline, doing, () -> 0);
+  }
+
+  private Protocol.Reply next(Duration deadline, String doing, java.util.function.LongSupplier progress) throws KernelDeath {
     String line;
     try {
-      line = readLine(deadline);
+      line = readLine(deadline, progress);
     } catch (IOException e) {
       line = EOF;
     }
@@ -533,6 +582,7 @@ public final class WorkerProcess implements Kernels {
     } catch (IOException e) {
       // a leftover step file is harmless
     }
+    forgetAnswers();
   }
 
   /**
