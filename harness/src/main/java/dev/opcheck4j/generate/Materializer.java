@@ -218,7 +218,7 @@ public final class Materializer {
    * This thread's CPU generator, seeded with {@code seed}: the same draws as a new generator of that
    * seed (seeding resets its state and its cached normal sample), without making one per example.
    */
-  public static GeneratorOptional seeded(long seed) {
+  private static GeneratorOptional seeded(long seed) {
     Seeded s = GENERATORS.get();
     s.generator().set_current_seed(seed);
     return s.optional();

@@ -636,42 +636,36 @@ public final class PropertyPhase {
       death = d;
     }
     List<Tried> tried = new ArrayList<>();
-    long own = 0;
+    // whose time each unit run was (and the one in flight when it died), for account()
+    List<String> keys = new ArrayList<>();
     int k = 0;
     for (int i = 0; i < inputs.size() && (k < done.size() || death != null); i++) {
+      keys.add(PROBES);
       if (k == done.size()) {
         // it died in this input's kernel call
-        nanos.merge(PROBES, Math.max(0, System.nanoTime() - t0 - own), Long::sum);
         tried.add(new Tried(false, null, List.of(), new Died(death, null)));
         break;
       }
-      Kernels.Done guard = done.get(k++);
-      own += guard.micros() * 1_000;
-      nanos.merge(PROBES, guard.micros() * 1_000, Long::sum);
-      String rejected = OpUnits.rejection(guard);
+      String rejected = OpUnits.rejection(done.get(k++));
       if (rejected != null) {
         tried.add(new Tried(true, rejected, List.of(), null));
         continue;
       }
       List<Verdict> verdicts = new ArrayList<>();
       while (verdicts.size() < checks.size() && k < done.size()) {
-        Kernels.Done d = done.get(k++);
-        own += d.micros() * 1_000;
-        nanos.merge(checks.get(verdicts.size()).id(), d.micros() * 1_000, Long::sum);
-        verdicts.add(d.verdict());
+        keys.add(checks.get(verdicts.size()).id());
+        verdicts.add(done.get(k++).verdict());
       }
-      Died died = null;
       if (verdicts.size() < checks.size()) {
         // it died in the check after the last verdict
         String check = checks.get(verdicts.size()).id();
-        nanos.merge(check, Math.max(0, System.nanoTime() - t0 - own), Long::sum);
-        died = new Died(death, check);
-      }
-      tried.add(new Tried(true, null, verdicts, died));
-      if (died != null) {
+        keys.add(check);
+        tried.add(new Tried(true, null, verdicts, new Died(death, check)));
         break;
       }
+      tried.add(new Tried(true, null, verdicts, null));
     }
+    account(keys, done, t0, death != null);
     return tried;
   }
 
