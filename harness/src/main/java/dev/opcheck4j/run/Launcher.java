@@ -150,16 +150,38 @@ public final class Launcher {
     try {
       Slot first = new Slot(request, dir, init, new AtomicInteger(), stop);
       slots.add(first);
-      ResultCache cache = request.cache() == null ? null
-          : ResultCache.open(request.cache(), request, resolved, checks, line -> System.err.println("opcheck: " + line));
+      ResultCache cache = null;
       WorkerInfo info;
       try {
-        // a cache that knows the libraries spares the first worker until an op is not cached
-        // (in-process kernels are loaded by start() itself, so only workers can be spared)
-        java.util.Optional<WorkerInfo> known = cache == null || request.isolation() != RunRequest.Isolation.WORKERS
-            ? java.util.Optional.empty() : cache.libraries();
-        info = known.isPresent() ? known.get() : first.start();
-        if (cache != null && known.isEmpty()) {
+        if (request.cache() == null) {
+          info = first.start();
+        } else if (request.isolation() == RunRequest.Isolation.WORKERS && ResultCache.remembers(request.cache(), resolved)) {
+          // a cache that knows the libraries spares the first worker until an op is not cached
+          cache = openCache(request, resolved, checks);
+          java.util.Optional<WorkerInfo> known = cache.libraries();
+          info = known.isPresent() ? known.get() : first.start();
+          if (known.isEmpty()) {
+            cache.storeLibraries(info);
+          }
+        } else {
+          // hashing libraries the cache has not seen (libtorch: seconds) while the first worker starts;
+          // in-process kernels are loaded by start() itself
+          java.util.concurrent.CompletableFuture<ResultCache> opening = new java.util.concurrent.CompletableFuture<>();
+          Thread hashing = new Thread(() -> {
+            try {
+              opening.complete(openCache(request, resolved, checks));
+            } catch (Throwable t) {
+              opening.completeExceptionally(t);
+            }
+          }, "opcheck4j-cache-key");
+          hashing.setDaemon(true);
+          hashing.start();
+          info = first.start();
+          try {
+            cache = opening.join();
+          } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+          }
           cache.storeLibraries(info);
         }
       } catch (Interruption.Stopped s) {
@@ -691,6 +713,10 @@ public final class Launcher {
         current = null;
       }
     }
+  }
+
+  private static ResultCache openCache(RunRequest request, List<RunRequest.Target> resolved, List<Check> checks) {
+    return ResultCache.open(request.cache(), request, resolved, checks, line -> System.err.println("opcheck: " + line));
   }
 
   private static Path tempDir() {

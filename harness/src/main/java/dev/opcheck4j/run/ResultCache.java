@@ -175,10 +175,6 @@ public final class ResultCache {
     }
   }
 
-  /**
-   * SHA-256 of a file, remembered under its path, size, modification time and inode so that a large
-   * library (libtorch) is read once, not on every run.
-   */
   /** The baseline's hash and, when it names one, its side file of recorded outputs (baseline.values reads both). */
   private String baselineHash(Path baseline) {
     String values = "-";
@@ -194,25 +190,29 @@ public final class ResultCache {
     return fileHash(baseline) + " values " + values;
   }
 
+  /**
+   * SHA-256 of a file, remembered under its path, size, modification time and inode so that a large
+   * library (libtorch) is read once, not on every run.
+   */
   private String fileHash(Path file) {
     Path abs = file.toAbsolutePath().normalize();
     try {
-      BasicFileAttributes a = Files.readAttributes(abs, BasicFileAttributes.class);
-      String stamp = abs + "\n" + a.size() + "\n" + a.lastModifiedTime().toMillis() + "\n" + a.fileKey();
-      String key = sha256(stamp);
-      Path memo = dir.resolve("files").resolve(key + ".sha256");
+      Path memo = memo(dir, abs);
       if (Files.exists(memo)) {
         String h = Files.readString(memo).strip();
         if (h.matches("[0-9a-f]{64}")) {
           return h;
         }
       }
-      String h = RunBlock.sha256(abs);
+      String h = Files.size(abs) >= LARGE ? sha256sum(abs) : null;
+      if (h == null) {
+        h = RunBlock.sha256(abs);
+      }
       if (h == null) {
         return "unreadable " + abs;
       }
       Files.createDirectories(memo.getParent());
-      Path tmp = Files.createTempFile(memo.getParent(), key, ".tmp");
+      Path tmp = Files.createTempFile(memo.getParent(), memo.getFileName().toString(), ".tmp");
       Files.writeString(tmp, h);
       Files.move(tmp, memo, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       return h;
@@ -221,8 +221,81 @@ public final class ResultCache {
     }
   }
 
+  /** Where the hash of {@code abs} as it is now (its path, size, modification time and inode) is remembered. */
+  private static Path memo(Path dir, Path abs) throws IOException {
+    BasicFileAttributes a = Files.readAttributes(abs, BasicFileAttributes.class);
+    String stamp = abs + "\n" + a.size() + "\n" + a.lastModifiedTime().toMillis() + "\n" + a.fileKey();
+    return dir.resolve("files").resolve(sha256(stamp) + ".sha256");
+  }
+
+  /**
+   * Whether the cache in {@code dir} remembers the hash of every library of {@code targets} and of
+   * every library they load, as they are now: then opening it reads none of them. When it does not
+   * (a first run, a new libtorch), opening it reads libtorch whole, which takes seconds.
+   */
+  public static boolean remembers(Path dir, List<RunRequest.Target> targets) {
+    try {
+      for (RunRequest.Target t : targets) {
+        List<Path> files = new ArrayList<>(dependencies(t.library()));
+        files.add(t.library());
+        for (Path f : files) {
+          if (!Files.exists(memo(dir, f.toAbsolutePath().normalize()))) {
+            return false;
+          }
+        }
+      }
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Files this large are hashed by coreutils' sha256sum when there is one. */
+  private static final long LARGE = 16L << 20;
+
+  /**
+   * The SHA-256 of {@code file} from {@code sha256sum}, or null without one. This JVM runs on the
+   * client compiler, whose SHA-256 has no CPU instructions of its own: libtorch (330 MB) took 2.6 s
+   * there and takes 1.2 s in sha256sum.
+   */
+  private static String sha256sum(Path file) {
+    try {
+      Process p = new ProcessBuilder("sha256sum", "-b", "--", file.toString())
+          .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return null;
+      }
+      return p.exitValue() == 0 && out.length() >= 64 && out.substring(0, 64).matches("[0-9a-f]{64}")
+          ? out.substring(0, 64) : null;
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
   /** The libraries {@code library} loads that are not the system's (not under /lib or /usr/lib), from ldd. */
   static List<Path> dependencies(Path library) {
+    Path abs = library.toAbsolutePath().normalize();
+    String stamp;
+    try {
+      stamp = abs + "\n" + Files.size(abs) + "\n" + Files.getLastModifiedTime(abs).toMillis();
+    } catch (IOException e) {
+      return lddDependencies(abs);
+    }
+    return DEPENDENCIES.computeIfAbsent(stamp, k -> lddDependencies(abs));
+  }
+
+  /**
+   * ldd's answer per library as it is (path, size, modification time), asked once per process: a
+   * run asks twice ({@link #remembers}, then {@link #open}).
+   */
+  private static final java.util.Map<String, List<Path>> DEPENDENCIES = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static List<Path> lddDependencies(Path library) {
     List<Path> out = new ArrayList<>();
     try {
       Process p = new ProcessBuilder("ldd", library.toString()).redirectErrorStream(true).start();

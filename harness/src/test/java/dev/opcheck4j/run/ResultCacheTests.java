@@ -92,4 +92,25 @@ class ResultCacheTests {
     assertEquals(verdicts(first), verdicts(again));
     assertTrue(workerStarted(tmp.resolve("again")));
   }
+
+  @Test
+  void aFirstRunHashesTheLibrariesWhileItsWorkerStartsAndRemembersThem() throws Exception {
+    Path lib = tmp.resolve("libgood_ops.so");
+    Files.copy(NativeOps.lib("good_ops"), lib);
+    Files.writeString(spec, Files.readString(spec).replace(NativeOps.lib("good_ops").toString(), lib.toString()));
+    List<RunRequest.Target> targets = List.of(new RunRequest.Target(spec, lib));
+    assertFalse(ResultCache.remembers(cache, targets), "an empty cache knows no library");
+    RunOutcome first = run("first");
+    assertTrue(ResultCache.remembers(cache, targets), "after a run it knows the library and what it loads (libtorch)");
+    try (Stream<Path> memos = Files.list(cache.resolve("files"))) {
+      assertTrue(memos.count() >= 3, "the library, libtorch_cpu and c10 at least");
+    }
+    Files.setLastModifiedTime(lib, java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(lib).toMillis() + 2000));
+    assertFalse(ResultCache.remembers(cache, targets), "a library touched since is hashed again");
+    RunOutcome again = run("again");
+    assertTrue(workerStarted(tmp.resolve("again")), "hashing it again, the run starts its worker meanwhile");
+    assertEquals(Stream.concat(Stream.of("libgood_ops.so"), first.ops().stream()).toList(), again.report().run().cached(),
+        "the same content: every op is still replayed");
+    assertTrue(ResultCache.remembers(cache, targets));
+  }
 }
