@@ -19,9 +19,12 @@ import static dev.opcheck4j.run.plan.RunOptions.TRIES;
 import static dev.opcheck4j.run.plan.RunOptions.VERBOSE;
 import static dev.opcheck4j.run.plan.RunOptions.WARNINGS_AS_ERRORS;
 
+import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.Rerun;
+import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.ReportDirLock;
 import dev.opcheck4j.run.ResultsFile;
@@ -33,6 +36,7 @@ import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
@@ -106,9 +110,23 @@ final class CheckCommand implements Command {
       Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), args.get(REPORT_DIR) != null,
           plannedOps(args));
       console.header(header(r));
-      RunOutcome outcome;
+      Path dir = args.get(REPORT_DIR);
+      List<ReportFormat> formats = dir == null ? List.of() : RunSummary.formats();
+      // formats with a file per result (Allure) write them while the run goes on
+      List<ReportFormat.Streaming> streams = new ArrayList<>();
+      for (ReportFormat f : formats) {
+        ReportFormat.Streaming stream = f.stream(dir, CheckCatalog.builtin(), x -> x.withRerun(Rerun.CLI));
+        if (stream != null) {
+          streams.add(stream);
+        }
+      }
+      RunListener listener = console;
+      for (ReportFormat.Streaming stream : streams) {
+        listener = RunListener.both(listener, stream);
+      }
+      RunOutcome outcome = null;
       try {
-        outcome = Launcher.execute(r, console, s.stop());
+        outcome = Launcher.execute(r, listener, s.stop());
       } catch (ResultsFile.NoSpace e) {
         throw new UsageException(e.getMessage());
       } catch (SpecException e) {
@@ -121,11 +139,14 @@ final class CheckCommand implements Command {
         return ExitCode.INPUT_ERROR;
       } finally {
         console.finish();
+        if (outcome == null) {
+          streams.forEach(ReportFormat.Streaming::abandon); // no report: no file of this run stays
+        }
       }
       RunReport report = outcome.report();
       report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
           report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
-      ExitCode code = RunSummary.finish(report, outcome.inputErrors(), args.get(REPORT_DIR), s);
+      ExitCode code = RunSummary.finish(report, outcome.inputErrors(), dir, formats, s);
       annotate(report, args, s);
       return code;
     }

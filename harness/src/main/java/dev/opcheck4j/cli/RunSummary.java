@@ -25,7 +25,15 @@ final class RunSummary {
   /** Writes the reports into {@code reportDir} (none when null), prints the summary and the input errors. */
   static ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir, Session s)
       throws IOException, UsageException {
-    writeReports(report, reportDir, s.out());
+    return finish(report, inputErrors, reportDir, reportDir == null ? List.of() : formats(), s);
+  }
+
+  /** As {@link #finish(RunReport, List, Path, Session)}, with {@code formats} (some may have streamed during the run). */
+  static ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir, List<ReportFormat> formats,
+      Session s) throws IOException, UsageException {
+    if (reportDir != null) {
+      writeReports(report, reportDir, s.out(), formats);
+    }
     printSummary(report, s.out());
     for (String e : inputErrors) {
       s.err().println("opcheck: " + HumanText.name(e, HumanText.FACT_LIMIT));
@@ -41,16 +49,14 @@ final class RunSummary {
         report.count(Outcome.FAILED)));
   }
 
-  private static void writeReports(RunReport report, Path dir, PrintStream out) throws IOException, UsageException {
-    if (dir == null) {
-      return;
-    }
+  /** Every report format on the classpath, each a new object (a format may keep what it streamed during a run). */
+  static List<ReportFormat> formats() {
     List<ReportFormat> formats = new ArrayList<>();
     ServiceLoader.load(ReportFormat.class).forEach(formats::add);
     if (formats.isEmpty()) {
       throw new IllegalStateException("no report formats on the classpath (opcheck4j-reports missing)");
     }
-    writeReports(report, dir, out, formats);
+    return formats;
   }
 
   /**

@@ -2,6 +2,8 @@ package dev.opcheck4j.api;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * One output format of a finished run (JSON, HTML, ...). Implementations are found with
@@ -19,4 +21,23 @@ public interface ReportFormat {
    * midway (a full disk) no cut-off report of this format, and none of an earlier run, is left to be read.
    */
   void discard(Path dir) throws IOException;
+
+  /**
+   * For a format with a file per result: starts writing them into {@code dir} as the run's results
+   * arrive, so that its end is not spent on thousands of small files. {@link #write} on the same
+   * object afterwards writes only what is left, and writes everything again when the report is not
+   * the run the stream heard. Null (the default): the format is written whole by {@link #write}.
+   *
+   * @param checks the checks' metadata the report will carry
+   * @param asReported what the report will hold for each result the run gives
+   */
+  default Streaming stream(Path dir, List<CheckInfo> checks, UnaryOperator<CheckResult> asReported) {
+    return null;
+  }
+
+  /** A format's files being written while the run goes on. */
+  interface Streaming extends RunListener {
+    /** Waits for the files being written and deletes them: the run ended without a report. */
+    void abandon();
+  }
 }

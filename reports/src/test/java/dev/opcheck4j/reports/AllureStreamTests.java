@@ -1,0 +1,96 @@
+package dev.opcheck4j.reports;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.ReportFormat;
+import dev.opcheck4j.api.RunReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Allure's files written as a run's results arrive are those a write at its end gives. */
+class AllureStreamTests {
+
+  @Test
+  void filesWrittenAsResultsArriveAreThoseOfAWholeWrite(@TempDir Path dir) throws IOException {
+    RunReport report = StubRun.report();
+    Path whole = dir.resolve("whole");
+    new AllureResultsFormat().write(report, whole);
+    Path streamed = dir.resolve("streamed");
+    Files.createDirectories(streamed.resolve(AllureResultsFormat.DIR));
+    Files.writeString(streamed.resolve(AllureResultsFormat.DIR).resolve("old-run-result.json"), "{}");
+    AllureResultsFormat format = new AllureResultsFormat();
+    ReportFormat.Streaming stream = format.stream(streamed, report.checks(), r -> r);
+    stream.runStarted(report.run());
+    // the run gives its results half by half: the stream hears the first half, the write does the rest
+    int half = report.results().size() / 2;
+    report.results().subList(0, half).forEach(stream::result);
+    format.write(report, streamed);
+    assertEquals(files(whole), files(streamed), "the same files, byte for byte (the earlier run's gone)");
+  }
+
+  @Test
+  void aReportOfAnotherRunIsWrittenWhole(@TempDir Path dir) throws IOException {
+    RunReport report = StubRun.report();
+    Path whole = dir.resolve("whole");
+    new AllureResultsFormat().write(report, whole);
+    AllureResultsFormat format = new AllureResultsFormat();
+    ReportFormat.Streaming stream = format.stream(dir.resolve("streamed"), report.checks(), r -> r);
+    stream.runStarted(report.run());
+    // the stream heard the results changed (a rerun mark the report does not have): none of its files is kept
+    report.results().forEach(r -> stream.result(r.withRerun(dev.opcheck4j.api.Rerun.CLI)));
+    format.write(report, dir.resolve("streamed"));
+    assertEquals(files(whole), files(dir.resolve("streamed")));
+  }
+
+  @Test
+  void anAbandonedStreamLeavesNoFileOfItsRun(@TempDir Path dir) throws IOException {
+    RunReport report = StubRun.report();
+    ReportFormat.Streaming stream = new AllureResultsFormat().stream(dir, report.checks(), r -> r);
+    stream.runStarted(report.run());
+    report.results().forEach(stream::result);
+    stream.abandon();
+    try (var left = Files.list(dir.resolve(AllureResultsFormat.DIR))) {
+      assertFalse(left.findAny().isPresent(), "no result file stays");
+    }
+  }
+
+  @Test
+  void resultsAreWrittenBeforeTheRunEnds(@TempDir Path dir) throws Exception {
+    RunReport report = StubRun.report();
+    ReportFormat.Streaming stream = new AllureResultsFormat().stream(dir, report.checks(), r -> r);
+    stream.runStarted(report.run());
+    CheckResult first = report.results().get(0);
+    stream.result(first);
+    Path results = dir.resolve(AllureResultsFormat.DIR);
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (files(dir).isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertTrue(Files.list(results).anyMatch(p -> p.toString().endsWith("-result.json")), "written during the run");
+    stream.abandon();
+  }
+
+  private static Map<String, String> files(Path dir) throws IOException {
+    Map<String, String> out = new TreeMap<>();
+    Path results = dir.resolve(AllureResultsFormat.DIR);
+    if (!Files.isDirectory(results)) {
+      return out;
+    }
+    try (var all = Files.list(results)) {
+      for (Path p : all.toList()) {
+        out.put(p.getFileName().toString(), Files.readString(p));
+      }
+    }
+    return out;
+  }
+
+}
