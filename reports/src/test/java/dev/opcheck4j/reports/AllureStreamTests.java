@@ -79,6 +79,33 @@ class AllureStreamTests {
     stream.abandon();
   }
 
+  @Test
+  void aReRunIntoTheSameFolderWritesOverTheSameFilesAndLeavesNothingOfTheOldOnes(@TempDir Path dir) throws IOException {
+    RunReport report = StubRun.report();
+    new AllureResultsFormat().write(report, dir);
+    Map<String, Object> inodes = inodes(dir);
+    // the same inputs again, later, with its results in another order: each file gets a result of
+    // another length (longer and shorter than what was there)
+    List<CheckResult> reversed = new java.util.ArrayList<>(report.results());
+    java.util.Collections.reverse(reversed);
+    RunReport again = new RunReport(report.run().withDuration(report.run().durationMs() + 1), report.checks(), reversed);
+    new AllureResultsFormat().write(again, dir);
+    assertEquals(inodes, inodes(dir), "the same names, written over in place");
+    Path fresh = dir.resolve("fresh");
+    new AllureResultsFormat().write(again, fresh);
+    assertEquals(files(fresh), files(dir), "byte for byte what a write into an empty folder gives");
+  }
+
+  private static Map<String, Object> inodes(Path dir) throws IOException {
+    Map<String, Object> out = new TreeMap<>();
+    try (var all = Files.list(dir.resolve(AllureResultsFormat.DIR))) {
+      for (Path p : all.filter(p -> p.toString().endsWith("-result.json")).toList()) {
+        out.put(p.getFileName().toString(), Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class).fileKey());
+      }
+    }
+    return out;
+  }
+
   private static Map<String, String> files(Path dir) throws IOException {
     Map<String, String> out = new TreeMap<>();
     Path results = dir.resolve(AllureResultsFormat.DIR);
