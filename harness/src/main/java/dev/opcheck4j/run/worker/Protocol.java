@@ -31,7 +31,7 @@ public final class Protocol {
    * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
    * {@code protocol} and {@link Mismatch} keep theirs, so that two versions can tell they differ.
    */
-  public static final int VERSION = 4;
+  public static final int VERSION = 5;
 
   private Protocol() {}
 
@@ -96,7 +96,7 @@ public final class Protocol {
    * @param seed the run's seed
    * @param spec the op's spec entry when it differs from the spec file's (synthesized examples), else null
    */
-  public record On(int target, String op, Device device, Example example, long seed, OpSpec spec) {}
+  public record On(int target, String op, Device device, Example example, long seed, OpSpec spec) implements Wire.Shared {}
 
   /**
    * One unit of work, answered with an {@code A}.

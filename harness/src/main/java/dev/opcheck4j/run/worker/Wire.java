@@ -94,11 +94,25 @@ public final class Wire {
 
   private Wire() {}
 
+  /**
+   * A record written once per message: the first time an instance occurs it is written with its
+   * number ({@code "#"}), and each later occurrence of the same instance as {@code {"@": number}}.
+   * The units of one generated input share its {@link Protocol.On}: with ten checks, its example
+   * went over the socket eleven times and was decoded eleven times.
+   */
+  public interface Shared {}
+
+  /** The {@link Shared} records of one message: numbered as written, and as read. */
+  private static final class Refs {
+    private final Map<Object, Integer> written = new java.util.IdentityHashMap<>();
+    private final List<Object> read = new ArrayList<>();
+  }
+
   /** {@code value} as one line of JSON (no newline). */
   public static String write(Object value) {
     StringWriter out = new StringWriter();
     try (JsonGenerator g = JSON.createGenerator(out)) {
-      emit(g, value);
+      emit(g, value, new Refs());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -109,13 +123,13 @@ public final class Wire {
   public static <T> T read(String line, Class<T> type) {
     try (JsonParser p = JSON.createParser(line)) {
       p.nextToken();
-      return type.cast(convert(tree(p), type));
+      return type.cast(convert(tree(p), type, new Refs()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private static void emit(JsonGenerator g, Object v) throws IOException {
+  private static void emit(JsonGenerator g, Object v, Refs refs) throws IOException {
     if (v == null) {
       g.writeNull();
     } else if (v instanceof String s) {
@@ -133,44 +147,54 @@ public final class Wire {
     } else if (v instanceof Duration d) {
       g.writeNumber(d.toMillis());
     } else if (v instanceof Optional<?> o) {
-      emit(g, o.orElse(null));
+      emit(g, o.orElse(null), refs);
     } else if (v instanceof SpecValue sv) {
       g.writeStartArray();
       Object x = sv.value();
       g.writeString(x == null ? "n" : x instanceof Boolean ? "b" : x instanceof Long ? "i" : x instanceof Double ? "d"
           : x instanceof String ? "s" : x instanceof List ? "l" : "m");
-      emit(g, x);
+      emit(g, x, refs);
       g.writeString(sv.location());
       g.writeEndArray();
     } else if (v instanceof List<?> list) {
       g.writeStartArray();
       for (Object x : list) {
-        emit(g, x);
+        emit(g, x, refs);
       }
       g.writeEndArray();
     } else if (v instanceof Map<?, ?> map) {
       g.writeStartObject();
       for (Map.Entry<?, ?> e : map.entrySet()) {
         g.writeFieldName(String.valueOf(e.getKey()));
-        emit(g, e.getValue());
+        emit(g, e.getValue(), refs);
       }
       g.writeEndObject();
     } else if (v instanceof Record r && TAGGED.get(r.getClass())) {
       g.writeStartArray();
       g.writeString(r.getClass().getSimpleName());
-      emitRecord(g, r);
+      emitRecord(g, r, refs);
       g.writeEndArray();
     } else if (v instanceof Record r) {
-      emitRecord(g, r);
+      emitRecord(g, r, refs);
     } else {
       throw new IllegalArgumentException("cannot encode " + v.getClass());
     }
   }
 
-  private static void emitRecord(JsonGenerator g, Record r) throws IOException {
+  private static void emitRecord(JsonGenerator g, Record r, Refs refs) throws IOException {
     {
       Shape shape = Shape.of(r.getClass());
       g.writeStartObject();
+      if (r instanceof Shared) {
+        Integer seen = refs.written.get(r);
+        if (seen != null) {
+          g.writeNumberField("@", seen);
+          g.writeEndObject();
+          return;
+        }
+        refs.written.put(r, refs.written.size());
+        g.writeNumberField("#", refs.written.size() - 1);
+      }
       for (int i = 0; i < shape.components().length; i++) {
         Object x;
         try {
@@ -180,7 +204,7 @@ public final class Wire {
         }
         if (x != null) {
           g.writeFieldName(shape.components()[i].getName());
-          emit(g, x);
+          emit(g, x, refs);
         }
       }
       g.writeEndObject();
@@ -223,12 +247,12 @@ public final class Wire {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Object convert(Object v, Type type) {
+  private static Object convert(Object v, Type type, Refs refs) {
     if (type instanceof ParameterizedType pt) {
       Class<?> raw = (Class<?>) pt.getRawType();
       Type arg = pt.getActualTypeArguments()[raw == Map.class ? 1 : 0];
       if (raw == Optional.class) {
-        return Optional.ofNullable(v == null ? null : convert(v, arg));
+        return Optional.ofNullable(v == null ? null : convert(v, arg, refs));
       }
       if (v == null) {
         return null;
@@ -236,18 +260,18 @@ public final class Wire {
       if (raw == List.class) {
         List<Object> out = new ArrayList<>();
         for (Object x : (List<Object>) v) {
-          out.add(convert(x, arg));
+          out.add(convert(x, arg, refs));
         }
         return out;
       }
       if (raw == Map.class) {
         Map<String, Object> out = new LinkedHashMap<>();
         for (Map.Entry<String, Object> e : ((Map<String, Object>) v).entrySet()) {
-          out.put(e.getKey(), convert(e.getValue(), arg));
+          out.put(e.getKey(), convert(e.getValue(), arg, refs));
         }
         return out;
       }
-      return convert(v, raw); // a generic record or sealed interface: its type argument is not on the wire
+      return convert(v, raw, refs); // a generic record or sealed interface: its type argument is not on the wire
     }
     Class<?> c = (Class<?>) type;
     if (v == null) {
@@ -283,17 +307,17 @@ public final class Wire {
       if (kind == null) {
         throw new IllegalArgumentException("no " + c.getSimpleName() + " named " + tagged.get(0));
       }
-      return convert(tagged.get(1), kind);
+      return convert(tagged.get(1), kind, refs);
     }
     if (c == SpecValue.class) {
       List<Object> a = (List<Object>) v;
       Object x = a.get(1);
       Object value = switch ((String) a.get(0)) {
         case "d" -> Double.parseDouble((String) x);
-        case "l" -> ((List<Object>) x).stream().map(e -> (SpecValue) convert(e, SpecValue.class)).toList();
+        case "l" -> ((List<Object>) x).stream().map(e -> (SpecValue) convert(e, SpecValue.class, refs)).toList();
         case "m" -> {
           Map<String, SpecValue> m = new LinkedHashMap<>();
-          ((Map<String, Object>) x).forEach((k, e) -> m.put(k, (SpecValue) convert(e, SpecValue.class)));
+          ((Map<String, Object>) x).forEach((k, e) -> m.put(k, (SpecValue) convert(e, SpecValue.class, refs)));
           yield m;
         }
         default -> x;
@@ -305,19 +329,32 @@ public final class Wire {
         v = tagged.get(1);
       }
       Map<String, Object> m = (Map<String, Object>) v;
+      if (m.get("@") instanceof Long ref) {
+        if (!Shared.class.isAssignableFrom(c) || ref < 0 || ref >= refs.read.size()) {
+          throw new IllegalArgumentException("no " + c.getSimpleName() + " numbered " + ref + " before it");
+        }
+        return c.cast(refs.read.get(ref.intValue()));
+      }
       Shape shape = Shape.of(c);
       RecordComponent[] comps = shape.components();
       Class<?>[] types = shape.types();
       Object[] args = new Object[comps.length];
       for (int i = 0; i < comps.length; i++) {
         Object raw = m.get(comps[i].getName());
-        args[i] = raw == null && types[i].isPrimitive() ? primitiveZero(types[i]) : convert(raw, shape.genericTypes()[i]);
+        args[i] = raw == null && types[i].isPrimitive() ? primitiveZero(types[i]) : convert(raw, shape.genericTypes()[i], refs);
         if (args[i] == null && types[i] == Optional.class) {
           args[i] = Optional.empty();
         }
       }
       try {
-        return shape.constructor().newInstance(args);
+        Object built = shape.constructor().newInstance(args);
+        if (built instanceof Shared && m.get("#") instanceof Long n) {
+          if (n != refs.read.size()) {
+            throw new IllegalArgumentException(c.getSimpleName() + " numbered " + n + " where " + refs.read.size() + " was next");
+          }
+          refs.read.add(built);
+        }
+        return built;
       } catch (ReflectiveOperationException e) {
         throw new IllegalStateException("cannot build " + c.getSimpleName() + ": " + e, e);
       }

@@ -43,6 +43,25 @@ class ProtocolTests {
   }
 
   @Test
+  void theUnitsOfOneInputCarryItsExampleOnce() {
+    Protocol.On on = new Protocol.On(0, "t::f", Device.CPU, EXAMPLE, 7L, null);
+    Protocol.On other = new Protocol.On(0, "t::f", Device.CPU, EXAMPLE, 8L, null);
+    Protocol.Run run = new Protocol.Run(1, List.of(new Protocol.Accepts(on), new Protocol.Evaluate("kernel.error", on),
+        new Protocol.Evaluate("determinism", on), new Protocol.Accepts(other), new Protocol.Evaluate("kernel.error", other)),
+        true);
+    String line = Wire.write(run);
+    assertEquals(2, line.split("t\\.json#ops\\[0\\]", -1).length - 1, "each input's example once: " + line);
+    Protocol.Run back = (Protocol.Run) Wire.read(line, Protocol.Request.class);
+    assertEquals(run, back);
+    Protocol.On first = ((Protocol.OpUnit<?>) back.units().get(0)).on();
+    assertTrue(first == ((Protocol.OpUnit<?>) back.units().get(2)).on(), "decoded once, shared as sent");
+    assertFalse(first == ((Protocol.OpUnit<?>) back.units().get(3)).on());
+    var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Wire.read(
+        "[\"Run\",{\"id\":1,\"units\":[[\"Accepts\",{\"on\":{\"@\":0}}]],\"guarded\":true}]", Protocol.Request.class));
+    assertEquals("no On numbered 0 before it", e.getMessage());
+  }
+
+  @Test
   void everyReplyTravelsAsItsOwnKind() {
     List<Protocol.Answer> answers = List.of(new Protocol.Checked(Verdict.failed(dev.opcheck4j.api.Finding.of("e", "b", "h", new dev.opcheck4j.api.Cause.Crash("SIGSEGV")))), new Protocol.Accepted(),
         new Protocol.Rejected("x must be float32"), new Protocol.Bound("x=int 2"), new Protocol.Unbindable("no args"),
