@@ -93,6 +93,13 @@ public final class TensorCopies {
     return out;
   }
 
+  /** The device {@code t} is on, without its index ({@code cuda:1} is cuda). */
+  private static Device deviceOf(Tensor t) {
+    String name = t.device().str().getString();
+    int colon = name.indexOf(':');
+    return Device.parse(colon < 0 ? name : name.substring(0, colon)).orElse(Device.CPU);
+  }
+
   /**
    * A copy of {@code t} with the same values on the same device in {@code layout}: transposed (last
    * two dims), strided (every second element of a larger buffer) or offset (storage offset 3).
@@ -100,7 +107,7 @@ public final class TensorCopies {
   public static Tensor relayout(Tensor t, String layout) {
     long[] shape = t.sizes().vec().get();
     torch.ScalarType dtype = t.scalar_type().intern();
-    Device device = Device.parse(t.device().str().getString().replaceAll(":.*", "")).orElse(Device.CPU);
+    Device device = t.is_cpu() ? Device.CPU : deviceOf(t);
     long numel = Math.max(0, t.numel());
     long[] contiguous = TensorSpec.contiguousStrides(shape);
     Tensor out;
