@@ -154,6 +154,7 @@ public final class Launcher {
       WorkerInfo info;
       try {
         if (request.cache() == null) {
+          startSecondEarly(request, dir, init, first, slots, stop);
           info = first.start();
         } else if (request.isolation() == RunRequest.Isolation.WORKERS && ResultCache.remembers(request.cache(), resolved)) {
           // a cache that knows the libraries spares the first worker until an op is not cached
@@ -176,6 +177,7 @@ public final class Launcher {
           }, "opcheck4j-cache-key");
           hashing.setDaemon(true);
           hashing.start();
+          startSecondEarly(request, dir, init, first, slots, stop);
           info = first.start();
           try {
             cache = opening.join();
@@ -220,8 +222,11 @@ public final class Launcher {
           checks.stream().map(Check::id).toList(), all.stream().map(j -> name(j)).toList(), plan.tries())) {
         Ordered ordered = new Ordered(all.size(), listener);
         List<String> cachedOps = java.util.Collections.synchronizedList(new ArrayList<>());
-        for (int i = 1; i < Math.min(jobs, all.size()); i++) {
+        for (int i = slots.size(); i < Math.min(jobs, all.size()); i++) {
           slots.add(new Slot(request, dir, init, first.numbers, stop));
+        }
+        while (slots.size() > Math.max(1, Math.min(jobs, all.size()))) {
+          slots.remove(slots.size() - 1).close(); // started early for a run with fewer jobs than workers
         }
         boolean completed = false;
         try {
@@ -616,6 +621,10 @@ public final class Launcher {
     private final AtomicInteger numbers;
     private final Interruption stop;
     private Kernels current;
+    /** The number {@link #start} gives its worker, taken before another slot's was; 0 for the next one. */
+    private int reserved;
+    /** This slot's worker being started ahead of its first job ({@link #startEarly}), or null. */
+    private java.util.concurrent.FutureTask<WorkerProcess.Started> early;
 
     Slot(RunRequest request, Path dir, Protocol.Init init, AtomicInteger numbers, Interruption stop) {
       this.request = request;
@@ -646,8 +655,9 @@ public final class Launcher {
         throw new Interruption.Stopped();
       }
       try {
-        WorkerProcess.Started s = started(WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(),
-            lib -> loading[0] = lib));
+        int number = reserved > 0 ? reserved : numbers.incrementAndGet();
+        reserved = 0;
+        WorkerProcess.Started s = started(WorkerProcess.start(dir, number, init, startDeadline(), lib -> loading[0] = lib));
         current = s.worker();
         return s.info();
       } catch (IllegalStateException e) {
@@ -671,6 +681,41 @@ public final class Launcher {
       }
     }
 
+    /**
+     * Starts this slot's worker on a thread of its own; its first {@link #run} takes it, and a start
+     * that failed fails there as a start at that moment would have.
+     */
+    void startEarly() {
+      int number = numbers.incrementAndGet();
+      early = new java.util.concurrent.FutureTask<>(() -> WorkerProcess.start(dir, number, init, startDeadline(), lib -> {}));
+      Thread t = new Thread(early, "opcheck4j-worker-start-" + number);
+      t.setDaemon(true);
+      t.start();
+    }
+
+    /** The worker started early, waited for. */
+    private WorkerProcess.Started earlyWorker() throws KernelDeath, WorkerProcess.LoadError {
+      java.util.concurrent.FutureTask<WorkerProcess.Started> task = early;
+      early = null;
+      try {
+        return task.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new Interruption.Stopped();
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (e.getCause() instanceof KernelDeath d) {
+          throw d;
+        }
+        if (e.getCause() instanceof WorkerProcess.LoadError l) {
+          throw l;
+        }
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new IllegalStateException(e.getCause());
+      }
+    }
+
     /** Loading libtorch and the libraries is one unit of work: it gets --timeout like any other. */
     private Duration startDeadline() {
       return request.timeout();
@@ -683,8 +728,8 @@ public final class Launcher {
       }
       if (current == null) {
         try {
-          current = started(WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(), lib -> {}))
-              .worker();
+          current = started(early != null ? earlyWorker()
+              : WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(), lib -> {})).worker();
         } catch (WorkerProcess.LoadError e) {
           throw new IllegalStateException("a replacement worker could not load the libraries: " + e.getMessage(), e);
         } catch (KernelDeath d) {
@@ -708,10 +753,33 @@ public final class Launcher {
 
     @Override
     public void close() {
+      if (early != null) {
+        try {
+          current = earlyWorker().worker(); // a run that ended before this slot's first job: it stops below
+        } catch (KernelDeath | WorkerProcess.LoadError | RuntimeException e) {
+          // it never became a worker; the first one's start said why, if it matters
+        }
+      }
       if (current != null) {
         current.close();
         current = null;
       }
+    }
+  }
+
+  /**
+   * With two workers or more, starts the second one's JVM and libraries now, beside the first's, rather
+   * than once the first is ready and the run planned: on two cores its start-up (a second of CPU)
+   * overlaps the first's instead of following it.
+   */
+  private static void startSecondEarly(RunRequest request, Path dir, Protocol.Init init, Slot first, List<Slot> slots,
+      Interruption stop) {
+    int jobs = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
+    if (jobs >= 2) {
+      first.reserved = first.numbers.incrementAndGet(); // worker-1 is still the first one's
+      Slot second = new Slot(request, dir, init, first.numbers, stop);
+      slots.add(second);
+      second.startEarly();
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.opcheck4j.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.testing.NativeOps;
@@ -85,5 +86,21 @@ class ParentProcessTests {
           && printed.get(0).contains("crashed the process while loading"), printed.get(0));
       assertNoNativeCode(r.out());
     }
+  }
+
+  /**
+   * With two workers the second starts beside the first, before the libraries are known to load: a
+   * library that crashes both is still one line, exit 2, and no report dir is left.
+   */
+  @Test
+  void aLibraryThatCrashesTwoWorkersStartedAtOnceIsOneLine(@TempDir Path dir) throws IOException, InterruptedException {
+    Path lib = NativeOps.lib("abort_on_load");
+    Run r = parent("check", "--library", lib.toString(), "--jobs", "2", "--report-dir", dir.resolve("out").toString());
+    List<String> printed = r.out().lines().filter(l -> !l.startsWith("[") && !l.isBlank()
+        && !l.startsWith("opcheck4j ") && !l.startsWith("libtorch ")).toList();
+    assertEquals(2, r.code(), r.out());
+    assertEquals(1, printed.stream().filter(l -> l.startsWith("opcheck: ")).count(), printed.toString());
+    assertTrue(printed.stream().anyMatch(l -> l.contains("crashed the process while loading")), printed.toString());
+    assertFalse(Files.exists(dir.resolve("out")), "a run that never started leaves no report dir");
   }
 }
