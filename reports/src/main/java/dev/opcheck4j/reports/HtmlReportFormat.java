@@ -22,7 +22,6 @@ public final class HtmlReportFormat extends SingleFileFormat {
   public static final String FILE = "opcheck-report.html";
   private static final String TEMPLATE = "/dev/opcheck4j/reports/report-template.html";
   private static final String DATA = "/*OPCHECK4J-DATA*/null";
-  private static final Pattern INVISIBLE = Pattern.compile("[\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069]");
   private static final String DOCS = "/*OPCHECK4J-DOCS*/\"\"";
   private static final Pattern ABSOLUTE = Pattern.compile("[a-zA-Z][a-zA-Z0-9+.-]*:");
 
@@ -97,8 +96,30 @@ public final class HtmlReportFormat extends SingleFileFormat {
    * and C1 controls and bidi overrides so that the file itself carries no raw control character.
    */
   static String scriptSafe(String json) {
-    return INVISIBLE.matcher(json.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-        .replaceAll(m -> String.format("\\\\u%04x", (int) m.group().charAt(0)));
+    // one pass over the characters: the report's JSON is megabytes, and three replaces and a regex
+    // over it were a sixth of the parent's CPU time in a 200-op run
+    StringBuilder out = null;
+    int copied = 0;
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (c == '<' || c == '>' || c == '&' || invisible(c)) {
+        if (out == null) {
+          out = new StringBuilder(json.length() + 1024);
+        }
+        out.append(json, copied, i).append("\\u").append(HEX[(c >> 12) & 0xf]).append(HEX[(c >> 8) & 0xf])
+            .append(HEX[(c >> 4) & 0xf]).append(HEX[c & 0xf]);
+        copied = i + 1;
+      }
+    }
+    return out == null ? json : out.append(json, copied, json.length()).toString();
+  }
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  /** C1 controls (and DEL), the Arabic letter mark, LRM/RLM, U+2028/9, bidi embeddings and isolates. */
+  private static boolean invisible(char c) {
+    return c >= 0x7f && c <= 0x9f || c == 0x061c || c == 0x200e || c == 0x200f || c >= 0x2028 && c <= 0x202e
+        || c >= 0x2066 && c <= 0x2069;
   }
 
   private static String quote(String s) {
