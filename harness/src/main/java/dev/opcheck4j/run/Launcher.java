@@ -160,8 +160,11 @@ public final class Launcher {
           // a cache that knows the libraries spares the first worker until an op is not cached
           cache = openCache(request, resolved, checks);
           java.util.Optional<WorkerInfo> known = cache.libraries();
-          info = known.isPresent() ? known.get() : first.start();
-          if (known.isEmpty()) {
+          if (known.isPresent()) {
+            info = known.get();
+          } else {
+            startSecondEarly(request, dir, init, first, slots, stop);
+            info = first.start();
             cache.storeLibraries(info);
           }
         } else {
