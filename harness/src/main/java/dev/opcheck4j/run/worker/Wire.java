@@ -106,6 +106,9 @@ public final class Wire {
   private static final class Refs {
     private final Map<Object, Integer> written = new java.util.IdentityHashMap<>();
     private final List<Object> read = new ArrayList<>();
+    /** The files of spec values' locations, numbered as written, and as read. */
+    private final Map<String, Integer> files = new java.util.HashMap<>();
+    private final List<String> readFiles = new ArrayList<>();
   }
 
   /** {@code value} as one line of JSON (no newline). */
@@ -154,7 +157,7 @@ public final class Wire {
       g.writeString(x == null ? "n" : x instanceof Boolean ? "b" : x instanceof Long ? "i" : x instanceof Double ? "d"
           : x instanceof String ? "s" : x instanceof List ? "l" : "m");
       emit(g, x, refs);
-      g.writeString(sv.location());
+      emitLocation(g, sv.location(), refs);
       g.writeEndArray();
     } else if (v instanceof List<?> list) {
       g.writeStartArray();
@@ -179,6 +182,47 @@ public final class Wire {
     } else {
       throw new IllegalArgumentException("cannot encode " + v.getClass());
     }
+  }
+
+  /**
+   * A spec value's location ({@code /abs/path/spec.json:17:45}) as {@code [file, ":17:45"]}, its file
+   * written out the first time in a message and as its number after: an example's every value carries
+   * its location, and the files' absolute paths were half of what a generated input sent.
+   */
+  private static void emitLocation(JsonGenerator g, String location, Refs refs) throws IOException {
+    if (location == null) {
+      g.writeNull();
+      return;
+    }
+    int colon = location.indexOf(':', location.lastIndexOf('/') + 1);
+    String file = colon < 0 ? location : location.substring(0, colon);
+    g.writeStartArray();
+    Integer seen = refs.files.get(file);
+    if (seen == null) {
+      refs.files.put(file, refs.files.size());
+      g.writeString(file);
+    } else {
+      g.writeNumber(seen);
+    }
+    g.writeString(colon < 0 ? "" : location.substring(colon));
+    g.writeEndArray();
+  }
+
+  /** A location {@link #emitLocation} wrote. */
+  private static String location(Object v, Refs refs) {
+    if (!(v instanceof List<?> parts) || parts.size() != 2) {
+      throw new IllegalArgumentException("a location is [file, rest], not " + v);
+    }
+    String file;
+    if (parts.get(0) instanceof String f) {
+      refs.readFiles.add(f);
+      file = f;
+    } else if (parts.get(0) instanceof Long n && n >= 0 && n < refs.readFiles.size()) {
+      file = refs.readFiles.get(n.intValue());
+    } else {
+      throw new IllegalArgumentException("no location file numbered " + parts.get(0) + " before it");
+    }
+    return file + parts.get(1);
   }
 
   private static void emitRecord(JsonGenerator g, Record r, Refs refs) throws IOException {
@@ -322,7 +366,7 @@ public final class Wire {
         }
         default -> x;
       };
-      return new SpecValue(value, (String) a.get(2));
+      return new SpecValue(value, a.get(2) == null ? null : location(a.get(2), refs));
     }
     if (c.isRecord()) {
       if (v instanceof List<?> tagged && TAGGED.get(c)) {

@@ -51,6 +51,7 @@ class ProtocolTests {
         true);
     String line = Wire.write(run);
     assertEquals(2, line.split("t\\.json#ops\\[0\\]", -1).length - 1, "each input's example once: " + line);
+    assertEquals(1, line.split("\"t\\.json\"", -1).length - 1, "a location's file once per message: " + line);
     Protocol.Run back = (Protocol.Run) Wire.read(line, Protocol.Request.class);
     assertEquals(run, back);
     Protocol.On first = ((Protocol.OpUnit<?>) back.units().get(0)).on();
