@@ -140,9 +140,9 @@ public final class Launcher {
     // a run that never starts (a library that does not load, a spec error) leaves no report dir behind
     boolean dirExisted = request.reportDir() != null && Files.exists(dir);
     boolean ran = false;
-    Protocol.Init init = new Protocol.Init(resolved, request.ops(),
-        request.baseline() == null ? null : request.baseline().toAbsolutePath());
     int jobs = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
+    Protocol.Init init = new Protocol.Init(resolved, request.ops(),
+        request.baseline() == null ? null : request.baseline().toAbsolutePath(), jobs);
     List<Slot> slots = new ArrayList<>();
     // every worker of the process, including one still loading its libraries
     stop.whenRequested(WorkerProcess::terminateAll);

@@ -42,11 +42,17 @@ public final class Protocol {
    * @param ops the op filter of the run
    * @param baseline the run's baseline file ({@code check --baseline}), whose recorded outputs the worker
    *     reads; null when the run has none
+   * @param workers how many workers of the run share the machine's cores (0 when not known)
    */
-  public record Init(List<RunRequest.Target> targets, List<String> ops, Path baseline) {
+  public record Init(List<RunRequest.Target> targets, List<String> ops, Path baseline, int workers) {
     /** A run without a baseline. */
     public Init(List<RunRequest.Target> targets, List<String> ops) {
-      this(targets, ops, null);
+      this(targets, ops, null, 0);
+    }
+
+    /** One worker, or a number not known. */
+    public Init(List<RunRequest.Target> targets, List<String> ops, Path baseline) {
+      this(targets, ops, baseline, 0);
     }
   }
 

@@ -93,7 +93,7 @@ public final class WorkerProcess implements Kernels {
   /** {@link #start(Path, int, Protocol.Init, Duration, Consumer)} speaking protocol {@code version}. */
   public static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading,
       int version) throws KernelDeath, LoadError {
-    WorkerProcess w = launch(dir, number);
+    WorkerProcess w = launch(dir, number, init.workers());
     w.send(new Protocol.Start(version, init));
     String library = null;
     while (true) {
@@ -125,7 +125,7 @@ public final class WorkerProcess implements Kernels {
     }
   }
 
-  private static WorkerProcess launch(Path dir, int number) {
+  private static WorkerProcess launch(Path dir, int number, int workers) {
     Path sockDir = null;
     try {
       Files.createDirectories(dir);
@@ -161,6 +161,13 @@ public final class WorkerProcess implements Kernels {
         // libtorch's error log is how a stable-ABI kernel's real message is recovered (it goes to the
         // worker's log file, not to the console), so a caller's quieter level is not inherited
         pb.environment().remove("TORCH_CPP_LOG_LEVEL");
+        // workers that share the cores: libtorch's OpenMP threads (one per core in every worker) spin
+        // after each parallel region, and in a two-worker run on two cores that spinning took a sixth
+        // of the CPU time from the other worker. Waiting passively, a kernel still runs on every core.
+        // A caller's own settings stand.
+        if (workers > 1 && System.getenv("OMP_WAIT_POLICY") == null && System.getenv("GOMP_SPINCOUNT") == null) {
+          pb.environment().put("OMP_WAIT_POLICY", "PASSIVE");
+        }
         Process p = pb.start();
         LAUNCHING.add(p);
         server.configureBlocking(false);

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -117,6 +118,25 @@ class WorkerProtocolTests {
     assertEquals(new Protocol.Mismatch(Protocol.VERSION).describe(Protocol.VERSION + 1), e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
     assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(20).toNanos(), "answered at once, without loading anything");
+  }
+
+  /** Workers that share the cores wait passively between libtorch's parallel regions; a lone one keeps libtorch's way. */
+  @Test
+  void workersThatShareTheCoresDoNotSpin() throws Exception {
+    Assumptions.assumeTrue(System.getenv("OMP_WAIT_POLICY") == null, "the caller set OMP_WAIT_POLICY; it stands");
+    Protocol.Init two = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of(), null, 2);
+    WorkerProcess shared = WorkerProcess.start(dir, 3, two, DEADLINE, lib -> {}).worker();
+    try {
+      assertTrue(environment(shared.pid()).contains("OMP_WAIT_POLICY=PASSIVE"));
+    } finally {
+      shared.close();
+    }
+    assertFalse(environment(worker.pid()).stream().anyMatch(e -> e.startsWith("OMP_WAIT_POLICY=")), "one worker of one");
+  }
+
+  private static List<String> environment(long pid) throws java.io.IOException {
+    return List.of(new String(java.nio.file.Files.readAllBytes(Path.of("/proc/" + pid + "/environ")),
+        java.nio.charset.StandardCharsets.UTF_8).split("\0"));
   }
 
   @Test
