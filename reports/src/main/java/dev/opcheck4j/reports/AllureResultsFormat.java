@@ -27,9 +27,10 @@ import java.util.regex.Pattern;
 
 /**
  * {@code allure-results/}: one Allure test result per opcheck result, written with Allure's own model
- * and JSON (each file written over a re-run's file of the same name), plus {@code categories.json} (a category per check family,
- * crashes and timeouts apart, warnings, harness errors) and {@code environment.properties} (the run
- * block). {@code ./opcheck report allure DIR} turns them into Allure's HTML report.
+ * and JSON (each file over a re-run's file of the same name), plus {@code categories.json} (a category
+ * per check family, crashes and timeouts apart, warnings, harness errors) and {@code
+ * environment.properties} (the run block). {@code ./opcheck report allure DIR} turns them into
+ * Allure's HTML report.
  */
 public final class AllureResultsFormat implements ReportFormat {
   public static final String DIR = "allure-results";
@@ -42,16 +43,12 @@ public final class AllureResultsFormat implements ReportFormat {
   /** Deletes the result files in {@code allure-results}; files the user keeps there (categories, history) stay. */
   @Override
   public void discard(Path dir) throws IOException {
-    Path results = dir.resolve(DIR);
-    if (!Files.isDirectory(results)) {
-      return;
-    }
-    try (var old = Files.list(results)) {
-      for (Path p : old.toList()) {
-        if (p.getFileName().toString().endsWith("-result.json")) {
-          Files.delete(p);
-        }
-      }
+    deleteResultFiles(dir.resolve(DIR));
+  }
+
+  private static void deleteResultFiles(Path results) throws IOException {
+    for (Path p : resultFiles(results)) {
+      Files.deleteIfExists(p);
     }
   }
 
@@ -263,9 +260,7 @@ public final class AllureResultsFormat implements ReportFormat {
     public synchronized void abandon() {
       drain();
       try {
-        for (Path p : resultFiles(results)) {
-          Files.deleteIfExists(p);
-        }
+        deleteResultFiles(results);
       } catch (IOException e) {
         // a file that cannot be deleted stays as it was
       }
