@@ -154,8 +154,7 @@ public final class Launcher {
       WorkerInfo info;
       try {
         if (request.cache() == null) {
-          startSecondEarly(request, dir, init, first, slots, stop);
-          info = first.start();
+          info = startWorkers(first, slots);
         } else if (request.isolation() == RunRequest.Isolation.WORKERS && ResultCache.remembers(request.cache(), resolved)) {
           // a cache that knows the libraries spares the first worker until an op is not cached
           cache = openCache(request, resolved, checks);
@@ -163,8 +162,7 @@ public final class Launcher {
           if (known.isPresent()) {
             info = known.get();
           } else {
-            startSecondEarly(request, dir, init, first, slots, stop);
-            info = first.start();
+            info = startWorkers(first, slots);
             cache.storeLibraries(info);
           }
         } else {
@@ -180,8 +178,7 @@ public final class Launcher {
           }, "opcheck4j-cache-key");
           hashing.setDaemon(true);
           hashing.start();
-          startSecondEarly(request, dir, init, first, slots, stop);
-          info = first.start();
+          info = startWorkers(first, slots);
           try {
             cache = opening.join();
           } catch (java.util.concurrent.CompletionException e) {
@@ -771,19 +768,18 @@ public final class Launcher {
   }
 
   /**
-   * With two workers or more, starts the second one's JVM and libraries now, beside the first's, rather
-   * than once the first is ready and the run planned: on two cores its start-up (a second of CPU)
-   * overlaps the first's instead of following it.
+   * Starts the first worker and returns what it loaded; with two workers or more, the second one's JVM
+   * and libraries start now too, beside the first's, rather than once the first is ready and the run
+   * planned: on two cores its start-up (a second of CPU) overlaps the first's instead of following it.
    */
-  private static void startSecondEarly(RunRequest request, Path dir, Protocol.Init init, Slot first, List<Slot> slots,
-      Interruption stop) {
-    int jobs = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
-    if (jobs >= 2) {
+  private static WorkerInfo startWorkers(Slot first, List<Slot> slots) throws LibraryLoadException, SpecException {
+    if (first.init.workers() >= 2) {
       first.reserved = first.numbers.incrementAndGet(); // worker-1 is still the first one's
-      Slot second = new Slot(request, dir, init, first.numbers, stop);
+      Slot second = new Slot(first.request, first.dir, first.init, first.numbers, first.stop);
       slots.add(second);
       second.startEarly();
     }
+    return first.start();
   }
 
   private static ResultCache openCache(RunRequest request, List<RunRequest.Target> resolved, List<Check> checks) {
