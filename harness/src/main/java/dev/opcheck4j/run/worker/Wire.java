@@ -104,7 +104,8 @@ public final class Wire {
 
   /** The {@link Shared} records of one message: numbered as written, and as read. */
   private static final class Refs {
-    private final Map<Object, Integer> written = new java.util.IdentityHashMap<>();
+    /** Made at the first shared record: most messages (every answer) have none. */
+    private Map<Object, Integer> written;
     private final List<Object> read = new ArrayList<>();
     /** The files of spec values' locations, numbered as written, and as read. */
     private final Map<String, Integer> files = new java.util.HashMap<>();
@@ -230,6 +231,9 @@ public final class Wire {
       Shape shape = Shape.of(r.getClass());
       g.writeStartObject();
       if (r instanceof Shared) {
+        if (refs.written == null) {
+          refs.written = new java.util.IdentityHashMap<>();
+        }
         Integer seen = refs.written.get(r);
         if (seen != null) {
           g.writeNumberField("@", seen);
