@@ -169,6 +169,35 @@ Tensor optional_affine(Tensor x, std::optional<Tensor> weight, std::optional<Ten
   return out;
 }
 
+// ---- Class 8: a CompositeImplicitAutograd kernel that checks the device of its input (torch_cluster's
+// and pytorch3d's CPU paths do). Under PyTorch's FakeTensor the check passes: a fake tensor keeps the
+// device it fakes, so is_cpu() is true, and only the aten calls the composite makes run on meta. A meta
+// tensor says it is on meta, so a stand-in that calls the composite on meta inputs sees the kernel reject
+// them: that is no defect of the op, and opcheck4j says Skipped, with this reason, for fake.metadata and for
+// kernel.error on meta (docs/checks/fake.metadata.md).
+// torch.library.opcheck 2.14.1 on this op, example float32[2, 3] requires_grad (pytorch-opcheck.py):
+//   test_schema: SUCCESS, test_autograd_registration: SUCCESS, test_faketensor: SUCCESS,
+//   test_aot_dispatch_dynamic: SUCCESS; torch.autograd.gradcheck: SUCCESS
+// OP: fidelity_ops::cia_checks_cpu
+Tensor cia_checks_cpu(Tensor pos) {
+  STD_TORCH_CHECK(pos.is_cpu(), "cia_checks_cpu: pos must be a CPU tensor");
+  return mul(pos, pos);
+}
+
+// Its twin with a Meta kernel of its own that makes the same device check: FakeTensorMode calls a Meta
+// kernel on meta tensors, so the check fails there as it does on opcheck4j's meta stand-in.
+// torch.library.opcheck 2.14.1 on this op, example float32[2, 3] (pytorch-opcheck.py): test_schema: SUCCESS,
+//   test_autograd_registration: SUCCESS, test_faketensor and test_aot_dispatch_dynamic: "RuntimeError:
+//   meta_checks_cpu_meta, fidelity_ops.cpp:(line), meta_checks_cpu: pos must be a CPU tensor"
+// OP: fidelity_ops::meta_checks_cpu
+// EXPECT: kernel.error, fake.metadata
+Tensor meta_checks_cpu(Tensor pos) { return detach(mul(pos, pos)); }
+
+Tensor meta_checks_cpu_meta(Tensor pos) {
+  STD_TORCH_CHECK(pos.is_cpu(), "meta_checks_cpu: pos must be a CPU tensor");
+  return torch::stable::empty_like(pos);
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(fidelity_ops, m) {
@@ -184,6 +213,8 @@ STABLE_TORCH_LIBRARY(fidelity_ops, m) {
   m.def("stale_element(Tensor x) -> Tensor");
   m.def("abort_on_bool(Tensor x) -> Tensor");
   m.def("optional_affine(Tensor x, Tensor? weight=None, Tensor? bias=None) -> Tensor");
+  m.def("cia_checks_cpu(Tensor pos) -> Tensor");
+  m.def("meta_checks_cpu(Tensor pos) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
@@ -196,6 +227,7 @@ STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
   m.impl("stale_element", TORCH_BOX(&stale_element));
   m.impl("abort_on_bool", TORCH_BOX(&abort_on_bool));
   m.impl("optional_affine", TORCH_BOX(&optional_affine));
+  m.impl("meta_checks_cpu", TORCH_BOX(&meta_checks_cpu));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, Meta, m) {
@@ -206,10 +238,12 @@ STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, Meta, m) {
   m.impl("stale_element", TORCH_BOX(&empty_like_meta));
   m.impl("abort_on_bool", TORCH_BOX(&empty_like_meta));
   m.impl("optional_affine", TORCH_BOX(&optional_affine));
+  m.impl("meta_checks_cpu", TORCH_BOX(&meta_checks_cpu_meta));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CompositeImplicitAutograd, m) {
   m.impl("cia_unsqueeze", TORCH_BOX(&cia_unsqueeze));
+  m.impl("cia_checks_cpu", TORCH_BOX(&cia_checks_cpu));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CompositeExplicitAutograd, m) {

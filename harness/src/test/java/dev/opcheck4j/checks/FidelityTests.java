@@ -176,4 +176,24 @@ class FidelityTests {
     assertTrue(generated.stream().anyMatch(r -> r.check().equals("fake.metadata") && r.outcome() == Outcome.PASSED),
         generated.toString());
   }
+
+  @Test
+  void aCompositeThatChecksItsDeviceIsNotFailedByTheMetaStandIn() {
+    // real opcheck 2.14.1: test_faketensor SUCCESS (FakeTensor keeps the device it fakes); opcheck4j's meta
+    // tensors say meta, so where the composite rejects them the result is Skipped with the reason
+    String op = "fidelity_ops::cia_checks_cpu";
+    for (CheckResult r : List.of(one(op, "fake.metadata", "cpu"), one(op, "kernel.error", "meta"))) {
+      assertEquals(Outcome.SKIPPED, r.outcome(), r.toString());
+      assertTrue(r.reason().startsWith("the CompositeImplicitAutograd kernel raised on meta inputs it accepts on cpu"),
+          r.reason());
+      assertTrue(r.reason().contains("cia_checks_cpu: pos must be a CPU tensor"), r.reason());
+      assertTrue(r.reason().contains("FakeTensor keeps the device it fakes"), r.reason());
+    }
+    assertEquals(Outcome.PASSED, one(op, "kernel.error", "cpu").outcome());
+    assertEquals(Outcome.PASSED, one(op, "gradcheck.jacobian", "cpu").outcome());
+    // its twin with a Meta kernel of its own fails, as real opcheck's test_faketensor does
+    CheckResult meta = one("fidelity_ops::meta_checks_cpu", "fake.metadata", "cpu");
+    assertEquals(Outcome.FAILED, meta.outcome(), meta.toString());
+    assertTrue(meta.fact("but was").orElseThrow().contains("meta_checks_cpu: pos must be a CPU tensor"), meta.toString());
+  }
 }
