@@ -5,6 +5,7 @@
 #include "kernels.h"
 
 #include <atomic>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -149,6 +150,54 @@ Tensor abort_on_bool(Tensor x) {
 
 Tensor empty_like_meta(Tensor x) { return torch::stable::empty_like(x); }
 
+// ---- Class 7: every argument the schema allows is a valid example, None too, in any position and in
+// generated variants (torchvision's and mmcv's ops end in optional weight and bias tensors). An example
+// whose trailing Tensor? arguments were null used to abort the run with a harness error once a generated
+// try was rejected (ExampleGenerator compared the example's None with the try's by calling a method on it).
+// The kernel is aten calls only, so the same function serves CPU and Meta, and it rejects an empty x
+// with a clear error: generation's rejected tries (the edge case "sizes 0") took the path that broke.
+// torch.library.opcheck 2.14.1 on its four examples (pytorch-opcheck.py): test_schema,
+//   test_autograd_registration, test_faketensor and test_aot_dispatch_dynamic: SUCCESS on each
+// OP: fidelity_ops::optional_affine
+Tensor optional_affine(Tensor x, std::optional<Tensor> weight, std::optional<Tensor> bias) {
+  check_floating(x, "optional_affine: x");
+  // size(d), not numel(): under torch.compile's symbolic shapes the stable ABI's numel() raises
+  for (int64_t d = 0; d < x.dim(); ++d) STD_TORCH_CHECK(x.size(d) > 0, "optional_affine: x must not be empty");
+  Tensor out = copy_of(x);
+  if (weight.has_value()) out = detach(mul(out, *weight));
+  if (bias.has_value()) out = detach(add(out, *bias));
+  return out;
+}
+
+// ---- Class 8: a CompositeImplicitAutograd kernel that checks the device of its input (torch_cluster's
+// and pytorch3d's CPU paths do). Under PyTorch's FakeTensor the check passes: a fake tensor keeps the
+// device it fakes, so is_cpu() is true, and only the aten calls the composite makes run on meta. A meta
+// tensor says it is on meta, so a stand-in that calls the composite on meta inputs sees the kernel reject
+// them: that is no defect of the op, and opcheck4j says Skipped, with this reason, for fake.metadata and for
+// kernel.error on meta (docs/checks/fake.metadata.md).
+// torch.library.opcheck 2.14.1 on this op, example float32[2, 3] requires_grad (pytorch-opcheck.py):
+//   test_schema: SUCCESS, test_autograd_registration: SUCCESS, test_faketensor: SUCCESS,
+//   test_aot_dispatch_dynamic: SUCCESS; torch.autograd.gradcheck: SUCCESS
+// OP: fidelity_ops::cia_checks_cpu
+Tensor cia_checks_cpu(Tensor pos) {
+  STD_TORCH_CHECK(pos.is_cpu(), "cia_checks_cpu: pos must be a CPU tensor");
+  return mul(pos, pos);
+}
+
+// Its twin with a Meta kernel of its own that makes the same device check: FakeTensorMode calls a Meta
+// kernel on meta tensors, so the check fails there as it does on opcheck4j's meta stand-in.
+// torch.library.opcheck 2.14.1 on this op, example float32[2, 3] (pytorch-opcheck.py): test_schema: SUCCESS,
+//   test_autograd_registration: SUCCESS, test_faketensor and test_aot_dispatch_dynamic: "RuntimeError:
+//   meta_checks_cpu_meta, fidelity_ops.cpp:(line), meta_checks_cpu: pos must be a CPU tensor"
+// OP: fidelity_ops::meta_checks_cpu
+// EXPECT: kernel.error, fake.metadata
+Tensor meta_checks_cpu(Tensor pos) { return detach(mul(pos, pos)); }
+
+Tensor meta_checks_cpu_meta(Tensor pos) {
+  STD_TORCH_CHECK(pos.is_cpu(), "meta_checks_cpu: pos must be a CPU tensor");
+  return torch::stable::empty_like(pos);
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(fidelity_ops, m) {
@@ -163,6 +212,9 @@ STABLE_TORCH_LIBRARY(fidelity_ops, m) {
   m.def("meta_aborts_large(Tensor x) -> Tensor");
   m.def("stale_element(Tensor x) -> Tensor");
   m.def("abort_on_bool(Tensor x) -> Tensor");
+  m.def("optional_affine(Tensor x, Tensor? weight=None, Tensor? bias=None) -> Tensor");
+  m.def("cia_checks_cpu(Tensor pos) -> Tensor");
+  m.def("meta_checks_cpu(Tensor pos) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
@@ -174,6 +226,8 @@ STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CPU, m) {
   m.impl("meta_aborts_large", TORCH_BOX(&copy_kernel));
   m.impl("stale_element", TORCH_BOX(&stale_element));
   m.impl("abort_on_bool", TORCH_BOX(&abort_on_bool));
+  m.impl("optional_affine", TORCH_BOX(&optional_affine));
+  m.impl("meta_checks_cpu", TORCH_BOX(&meta_checks_cpu));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, Meta, m) {
@@ -183,10 +237,13 @@ STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, Meta, m) {
   m.impl("meta_aborts_large", TORCH_BOX(&meta_aborts_large_meta));
   m.impl("stale_element", TORCH_BOX(&empty_like_meta));
   m.impl("abort_on_bool", TORCH_BOX(&empty_like_meta));
+  m.impl("optional_affine", TORCH_BOX(&optional_affine));
+  m.impl("meta_checks_cpu", TORCH_BOX(&meta_checks_cpu_meta));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CompositeImplicitAutograd, m) {
   m.impl("cia_unsqueeze", TORCH_BOX(&cia_unsqueeze));
+  m.impl("cia_checks_cpu", TORCH_BOX(&cia_checks_cpu));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(fidelity_ops, CompositeExplicitAutograd, m) {

@@ -259,7 +259,9 @@ public final class Benchmarks {
         .filter(c -> c.scope() == CheckInfo.Scope.EXAMPLE || c.scope() == CheckInfo.Scope.OP).toList();
     List<Double> all = new ArrayList<>();
     for (int t = 0; t < files.size(); t++) {
-      for (OpSpec op : files.get(t).ops()) {
+      List<OpSpec> entries = files.get(t).ops();
+      for (int entry = 0; entry < entries.size(); entry++) {
+        OpSpec op = entries.get(entry);
         if (op.examples().isEmpty()) {
           continue;
         }
@@ -268,7 +270,7 @@ public final class Benchmarks {
         for (Check c : checks) {
           boolean perExample = c.scope() == CheckInfo.Scope.EXAMPLE;
           units.add(new Protocol.Evaluate(c.id(), new Protocol.On(t, op.op(), perExample ? Device.CPU : null,
-              perExample ? ex : null, 1L, null)));
+              perExample ? ex : null, 1L, null, entry)));
         }
         double[] micros = new double[rounds];
         for (int r = -rounds / 5; r < rounds; r++) { // the first fifth warms up

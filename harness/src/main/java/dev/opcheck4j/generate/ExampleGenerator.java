@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -306,19 +307,19 @@ public final class ExampleGenerator {
     List<String> out = new ArrayList<>();
     List<String> names = argNames();
     for (int i = 0; i < origin.args().size() && i < generated.args().size(); i++) {
-      if (!plain(origin.args().get(i)).equals(plain(generated.args().get(i)))) {
+      if (!Objects.equals(plain(origin.args().get(i)), plain(generated.args().get(i)))) {
         out.add(names.get(i));
       }
     }
     for (Map.Entry<String, SpecValue> e : origin.kwargs().entrySet()) {
-      if (!plain(e.getValue()).equals(plain(generated.kwargs().get(e.getKey())))) {
+      if (!Objects.equals(plain(e.getValue()), plain(generated.kwargs().get(e.getKey())))) {
         out.add(e.getKey());
       }
     }
     return out;
   }
 
-  /** A value without locations, salts or drawn values: what a tensor is, not what it holds. */
+  /** A value without locations, salts or drawn values: what a tensor is, not what it holds; null for None. */
   private static Object plain(SpecValue v) {
     if (v == null) {
       return null;

@@ -479,7 +479,7 @@ public final class Launcher {
                 specs.get(job.target().index()) == null ? null : specs.get(job.target().index()).toString(),
                 Instant.now());
             sink.opStarted(op);
-            String key = cache == null ? null : cache.key(job.target().index(), job.op() == null ? null : job.op().op());
+            String key = cache == null ? null : cache.key(job.target().index(), job.op());
             java.util.Optional<List<CheckResult>> replay = key == null ? java.util.Optional.empty() : cache.results(key);
             if (replay.isPresent()) {
               replay.get().forEach(sink::result);

@@ -40,10 +40,11 @@ final class Preflight {
   static List<String> referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline) {
     List<Protocol.Unit<?>> units = new ArrayList<>();
     for (RunPlan.Target t : targets) {
-      for (OpSpec op : t.ops()) {
+      for (int i = 0; i < t.ops().size(); i++) {
+        OpSpec op = t.ops().get(i);
         boolean expects = op.examples().stream().anyMatch(e -> e.expect().isPresent());
         if ((op.reference().isPresent() || expects) && t.library().op(op.op()).isPresent()) {
-          units.add(new Protocol.CompileReference(t.index(), op.op()));
+          units.add(new Protocol.CompileReference(t.index(), i));
         }
       }
     }

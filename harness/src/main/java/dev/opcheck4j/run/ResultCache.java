@@ -24,6 +24,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import dev.opcheck4j.spec.OpSpec;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -110,14 +111,19 @@ public final class ResultCache {
     write("libraries", runKey, Wire.write(new Libraries(runKey, info)));
   }
 
-  /** The key of target {@code target}'s library-wide checks ({@code op} null) or of one of its ops. */
-  public String key(int target, String op) {
+  /**
+   * The key of target {@code target}'s library-wide checks ({@code entry} null) or of one of its entries:
+   * an op may have several, each its own contract with results of its own, so the entry is named too.
+   */
+  public String key(int target, OpSpec entry) {
+    String op = entry == null ? null : entry.op();
     JsonNode spec = specs.get(target);
-    StringBuilder k = new StringBuilder(runKey).append("\ntarget ").append(target).append("\nop ").append(op);
+    StringBuilder k = new StringBuilder(runKey).append("\ntarget ").append(target).append("\nop ").append(op)
+        .append("\nentry ").append(entry == null ? "-" : entry.ref());
     if (op != null && spec != null && spec.get("ops") != null) {
-      for (JsonNode entry : spec.get("ops")) {
-        if (op.equals(entry.path("op").asText())) {
-          k.append('\n').append(entry);
+      for (JsonNode written : spec.get("ops")) {
+        if (op.equals(written.path("op").asText())) {
+          k.append('\n').append(written);
         }
       }
     }

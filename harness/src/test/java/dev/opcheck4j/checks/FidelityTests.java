@@ -157,4 +157,43 @@ class FidelityTests {
     assertTrue(r.fact("example").orElseThrow().contains("a probe of the op's domain: float32 inputs as bool"), r.toString());
     assertEquals("abort_on_bool: no rule for bool inputs", r.fact("root cause").orElseThrow());
   }
+  @Test
+  void noneForTrailingOptionalTensorsRunsInEveryExampleAndInGeneratedTries() {
+    // issue 28: an example whose trailing Tensor? arguments were null aborted the run with a harness error
+    // once a generated try was rejected; here every example, None first, middle, last or by keyword, runs
+    String op = "fidelity_ops::optional_affine";
+    List<CheckResult> examples = of(op).filter(r -> r.check().equals("kernel.error") && r.device().equals("cpu"))
+        .toList();
+    assertEquals(4, examples.size(), examples.toString());
+    examples.forEach(r -> assertEquals(Outcome.PASSED, r.outcome(), r.toString()));
+    CheckResult domain = of(op).filter(r -> r.check().equals("generate.domain") && r.device().equals("cpu"))
+        .findFirst().orElseThrow();
+    assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
+    assertEquals(String.valueOf(CorpusTests.TRIES), domain.fact("tries").orElseThrow(), domain.toString());
+    // the tries the kernel rejected (an empty x) are the path that broke: some were rejected, and blamed
+    assertTrue(!domain.fact("discarded").orElseThrow().startsWith("0"), domain.toString());
+    List<CheckResult> generated = of(op).filter(r -> r.example().startsWith("generated")).toList();
+    assertTrue(generated.stream().anyMatch(r -> r.check().equals("fake.metadata") && r.outcome() == Outcome.PASSED),
+        generated.toString());
+  }
+
+  @Test
+  void aCompositeThatChecksItsDeviceIsNotFailedByTheMetaStandIn() {
+    // real opcheck 2.14.1: test_faketensor SUCCESS (FakeTensor keeps the device it fakes); opcheck4j's meta
+    // tensors say meta, so where the composite rejects them the result is Skipped with the reason
+    String op = "fidelity_ops::cia_checks_cpu";
+    for (CheckResult r : List.of(one(op, "fake.metadata", "cpu"), one(op, "kernel.error", "meta"))) {
+      assertEquals(Outcome.SKIPPED, r.outcome(), r.toString());
+      assertTrue(r.reason().startsWith("the CompositeImplicitAutograd kernel raised on meta inputs it accepts on cpu"),
+          r.reason());
+      assertTrue(r.reason().contains("cia_checks_cpu: pos must be a CPU tensor"), r.reason());
+      assertTrue(r.reason().contains("FakeTensor keeps the device it fakes"), r.reason());
+    }
+    assertEquals(Outcome.PASSED, one(op, "kernel.error", "cpu").outcome());
+    assertEquals(Outcome.PASSED, one(op, "gradcheck.jacobian", "cpu").outcome());
+    // its twin with a Meta kernel of its own fails, as real opcheck's test_faketensor does
+    CheckResult meta = one("fidelity_ops::meta_checks_cpu", "fake.metadata", "cpu");
+    assertEquals(Outcome.FAILED, meta.outcome(), meta.toString());
+    assertTrue(meta.fact("but was").orElseThrow().contains("meta_checks_cpu: pos must be a CPU tensor"), meta.toString());
+  }
 }

@@ -271,4 +271,34 @@ class ExampleGeneratorTests {
     }
     assertEquals("float32", field(gen.generate(Choices.replay(List.of())).args().get(0), "dtype"));
   }
+  @Test
+  void noneInAnyPositionIsAnArgumentLikeAnyOtherInTriesAndTheirBlame() {
+    // issue 28: an example whose trailing Tensor? arguments were null aborted the run as soon as a generated
+    // try was rejected (the blame compared the example's None with the try's by calling a method on it)
+    dev.opcheck4j.torch.OpSchema schema = dev.opcheck4j.torch.SchemaText.parse(
+        "t::affine(Tensor x, Tensor? weight=None, Tensor? bias=None, *, Tensor? mask=None) -> Tensor");
+    SpecValue none = new SpecValue(null, "-");
+    java.util.LinkedHashMap<String, SpecValue> kwargs = new java.util.LinkedHashMap<>();
+    kwargs.put("mask", none);
+    for (Example example : List.of(
+        new Example("trailing", List.of(tensor(2, 3), none, none), kwargs),
+        new Example("middle", List.of(tensor(2, 3), none, tensor(3)), Map.of()),
+        new Example("last", List.of(tensor(2, 3), tensor(3), none), kwargs))) {
+      ExampleGenerator gen = new ExampleGenerator(schema, example, dev.opcheck4j.spec.Vary.NONE);
+      for (long seed = 0; seed < 50; seed++) {
+        Example tried = gen.generate(Choices.random(seed));
+        for (int i = 0; i < example.args().size(); i++) {
+          assertEquals(example.args().get(i).isNull(), tried.args().get(i).isNull(), example.ref() + " argument " + i);
+        }
+        assertTrue(tried.kwargs().getOrDefault("mask", none).isNull(), example.ref());
+        List<String> changed = gen.changedArguments(tried);
+        assertTrue(!changed.contains("mask") && (example.args().get(1).isNull() ? !changed.contains("weight")
+            : true) && (example.args().get(2).isNull() ? !changed.contains("bias") : true), changed.toString());
+        for (String arg : changed) {
+          assertEquals(List.of(), gen.changedArguments(gen.revert(tried, arg)).stream().filter(arg::equals).toList());
+        }
+      }
+      assertEquals(List.of(), gen.changedArguments(example), example.ref());
+    }
+  }
 }

@@ -6,6 +6,8 @@ import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.Declaration;
+import dev.opcheck4j.checks.MetaStandIn;
+import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -31,6 +33,12 @@ public final class KernelErrorCheck extends CheckBase implements ExampleCheck {
       OpCall.Outputs out = OpCall.call(s, ex);
       return Verdict.passed(Fact.of("inputs", ex.description()), Fact.of("outputs", out.tensors().size()));
     } catch (OpCall.KernelError e) {
+      if (s.device() == Device.META) {
+        var excused = MetaStandIn.excused(s, e.getMessage());
+        if (excused.isPresent()) {
+          return Verdict.skipped(excused.get());
+        }
+      }
       if (e.unsupportedType().isPresent()) {
         return runtimeLimit(s, e.unsupportedType().get(), e.getMessage(), OpCall.exampleFact(s, ex));
       }

@@ -32,8 +32,13 @@ public final class OpUnits {
   private final RunPlan plan;
   private final RunPlan.Target target;
   private final OpSpec spec;
-  /** The spec entry sent with each unit when it is not the one the worker reads (examples were synthesized). */
+  /**
+   * The spec entry sent with each unit when it is not one the worker reads (examples were synthesized),
+   * else null.
+   */
   private final OpSpec sent;
+  /** Which of the target's entries the units belong to ({@link Protocol.On#entry()}), when {@link #sent} is null. */
+  private final int entry;
   private final Kernels kernels;
   private final SeverityPolicy severity;
   private int deaths;
@@ -43,7 +48,9 @@ public final class OpUnits {
     this.plan = plan;
     this.target = target;
     this.spec = spec;
-    this.sent = spec.synthesis().isEmpty() ? null : spec;
+    // an op may have several entries, each its own contract: the worker is told which one, never just the op
+    this.entry = spec.synthesis().isEmpty() ? target.ops().indexOf(spec) : Protocol.On.NO_ENTRY;
+    this.sent = entry == Protocol.On.NO_ENTRY ? spec : null;
     this.kernels = kernels;
     this.severity = severity;
   }
@@ -61,7 +68,7 @@ public final class OpUnits {
   }
 
   private Protocol.On on(String op, Device device, Example example) {
-    return new Protocol.On(target.index(), op, device, example, plan.seed(), sent);
+    return new Protocol.On(target.index(), op, device, example, plan.seed(), sent, entry);
   }
 
   /** What a finding of this op is: a failure, or a warning for a warning check. */

@@ -31,7 +31,7 @@ public final class Protocol {
    * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
    * {@code protocol} and {@link Mismatch} keep theirs, so that two versions can tell they differ.
    */
-  public static final int VERSION = 5;
+  public static final int VERSION = 6;
 
   private Protocol() {}
 
@@ -101,8 +101,21 @@ public final class Protocol {
    * @param example the example as spec data, or null
    * @param seed the run's seed
    * @param spec the op's spec entry when it differs from the spec file's (synthesized examples), else null
+   * @param entry which of the target's entries the unit belongs to: its index in the entries the run
+   *     selects ({@link dev.opcheck4j.spec.SpecFile#select} with {@link Init#ops()}), which both sides
+   *     compute alike; {@link #NO_ENTRY} when {@code spec} is given or the unit is about no entry. A
+   *     spec may hold several entries for one op, each its own contract: the op's name does not say which.
    */
-  public record On(int target, String op, Device device, Example example, long seed, OpSpec spec) implements Wire.Shared {}
+  public record On(int target, String op, Device device, Example example, long seed, OpSpec spec, int entry)
+      implements Wire.Shared {
+    /** About no entry of the target (a library-wide check, or an entry sent whole in {@code spec}). */
+    public static final int NO_ENTRY = -1;
+
+    /** A unit that names no entry of the target. */
+    public On(int target, String op, Device device, Example example, long seed, OpSpec spec) {
+      this(target, op, device, example, seed, spec, NO_ENTRY);
+    }
+  }
 
   /**
    * One unit of work, answered with an {@code A}.
@@ -207,12 +220,13 @@ public final class Protocol {
   }
 
   /**
-   * Compiles the spec's {@code "reference"} of {@code op} against its schema, before the run: {@link
+   * Compiles the {@code "reference"} of one spec entry against its op's schema, before the run: {@link
    * ReferenceCompiled} says what is wrong with it, if anything.
    *
    * @param target index of the op's library in {@link Init#targets()}
+   * @param entry index of the entry in the target's entries, as {@link On#entry()} counts them
    */
-  public record CompileReference(int target, String op) implements Unit<ReferenceCompiled> {
+  public record CompileReference(int target, int entry) implements Unit<ReferenceCompiled> {
     @Override
     public Class<ReferenceCompiled> answers() {
       return ReferenceCompiled.class;

@@ -41,12 +41,13 @@ import org.bytedeco.javacpp.PointerScope;
 public final class UnitRunner {
   private final TorchRuntime runtime;
   private final List<OpLibrary> libraries;
-  private final List<Map<String, OpSpec>> specs;
+  /** Per target, its entries as the run selects them: a unit names its entry by index (an op may have several). */
+  private final List<List<OpSpec>> specs;
   private final Map<String, Operator> operators = new HashMap<>();
   private final ModelUnits models = new ModelUnits();
   private final ValueBaseline recorded;
 
-  private UnitRunner(TorchRuntime runtime, List<OpLibrary> libraries, List<Map<String, OpSpec>> specs,
+  private UnitRunner(TorchRuntime runtime, List<OpLibrary> libraries, List<List<OpSpec>> specs,
       ValueBaseline recorded) {
     this.runtime = runtime;
     this.recorded = recorded;
@@ -58,18 +59,13 @@ public final class UnitRunner {
   public static UnitRunner load(Protocol.Init init, Consumer<String> announce) throws LibraryLoadException, SpecException {
     TorchRuntime runtime = TorchRuntime.get();
     List<OpLibrary> libs = new ArrayList<>();
-    List<Map<String, OpSpec>> specs = new ArrayList<>();
+    List<List<OpSpec>> specs = new ArrayList<>();
     for (RunRequest.Target t : init.targets()) {
       announce.accept(t.library().toString());
       OpLibrary lib = OpLibrary.load(t.library());
       libs.add(lib);
-      List<OpSpec> ops = t.spec() != null ? SpecReader.read(t.spec()).selectOps(init.ops())
-          : SpecFile.select(lib.ops().stream().map(OpSpec::bare).toList(), init.ops());
-      Map<String, OpSpec> byName = new HashMap<>();
-      for (OpSpec s : ops) {
-        byName.putIfAbsent(s.op(), s);
-      }
-      specs.add(byName);
+      specs.add(t.spec() != null ? SpecReader.read(t.spec()).selectOps(init.ops())
+          : SpecFile.select(lib.ops().stream().map(OpSpec::bare).toList(), init.ops()));
     }
     return new UnitRunner(runtime, libs, specs, recorded(init.baseline()));
   }
@@ -149,7 +145,7 @@ public final class UnitRunner {
     OpLibrary lib = libraries.get(on.target());
     Operator op = on.op() == null ? null : operator(lib, on.op());
     OpSpec spec = on.spec() != null ? on.spec() : on.op() == null ? OpSpec.bare(String.join("|", lib.namespaces()) + "::*")
-        : specs.get(on.target()).getOrDefault(on.op(), OpSpec.bare(on.op()));
+        : on.entry() == Protocol.On.NO_ENTRY ? OpSpec.bare(on.op()) : entry(on.target(), on.entry(), on.op());
     ValueBaseline.Recorded then = recorded == null || on.example() == null || on.op() == null ? null
         : recorded.find(on.op(), on.example().ref()).orElse(null);
     return new Subject(lib, op, spec, on.device(), on.example(), on.seed(), then);
@@ -167,19 +163,33 @@ public final class UnitRunner {
     }
   }
 
-  private Protocol.ReferenceCompiled compileReference(Protocol.CompileReference c) {
-    OpSpec spec = specs.get(c.target()).get(c.op());
-    if (spec == null) {
-      return new Protocol.ReferenceCompiled(List.of());
+  /** Entry {@code index} of target {@code target}, which the parent says is an entry for {@code op}. */
+  private OpSpec entry(int target, int index, String op) {
+    List<OpSpec> entries = specs.get(target);
+    if (index < 0 || index >= entries.size() || !entries.get(index).op().equals(op)) {
+      // both sides select the entries alike; a difference is a bug of the harness, not of the spec
+      throw new IllegalStateException("the parent names entry " + index + " for " + op + ", which the worker's "
+          + entries.size() + " entries of target " + target + " do not hold");
     }
+    return entries.get(index);
+  }
+
+  private Protocol.ReferenceCompiled compileReference(Protocol.CompileReference c) {
+    List<OpSpec> entries = specs.get(c.target());
+    if (c.entry() < 0 || c.entry() >= entries.size()) {
+      throw new IllegalStateException("the parent names entry " + c.entry() + " of target " + c.target()
+          + ", which has " + entries.size());
+    }
+    OpSpec spec = entries.get(c.entry());
+    String op = spec.op();
     List<String> problems = new ArrayList<>();
-    var schema = operator(libraries.get(c.target()), c.op()).schema();
+    var schema = operator(libraries.get(c.target()), op).schema();
     if (spec.reference().isPresent()) {
       var reference = spec.reference().get();
       try {
         ReferenceFunction.compile(schema, reference);
       } catch (ReferenceFunction.Invalid e) {
-        problems.add(reference.location() + ": op '" + c.op() + "' \"reference\" " + e.getMessage());
+        problems.add(reference.location() + ": op '" + op + "' \"reference\" " + e.getMessage());
       }
     }
     for (var example : spec.examples()) {
@@ -188,7 +198,7 @@ public final class UnitRunner {
         try {
           TensorFiles.outputs(expect.file(), ReferenceFunction.expectedValues(schema));
         } catch (TensorFiles.Unusable e) {
-          problems.add(expect.location() + ": op '" + c.op() + "' \"expect\" " + e.getMessage());
+          problems.add(expect.location() + ": op '" + op + "' \"expect\" " + e.getMessage());
         }
       }
     }

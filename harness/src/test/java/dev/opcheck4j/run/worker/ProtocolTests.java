@@ -28,9 +28,10 @@ class ProtocolTests {
 
   @Test
   void everyRequestTravelsAsItsOwnKind() {
-    Protocol.On on = new Protocol.On(0, "t::f", Device.CPU, EXAMPLE, 7L, null);
+    Protocol.On on = new Protocol.On(0, "t::f", Device.CPU, EXAMPLE, 7L, null, 1);
     List<Protocol.Request> requests = List.of(new Protocol.Start(Protocol.VERSION, INIT),
         new Protocol.Run(5, List.of(new Protocol.Accepts(on), new Protocol.Evaluate("kernel.error", on),
+            new Protocol.CompileReference(0, 1),
             new Protocol.OnRejected("rejection.message", on, "x must be float32"), new Protocol.Bind(on),
             new Protocol.Synthesize(0, "t::f", 7L), new Protocol.LoadModel(Path.of("/m.pt")),
             new Protocol.Forward(List.of("float32[2,2]"), 7L, Optional.of(Path.of("/tmp/expected.pt")))), true),
