@@ -43,6 +43,45 @@ public final class Benchmarks {
     this.libraries = libraries;
   }
 
+  /**
+   * Reading the largest spec files of each shape (the tests bound the reader's work in bytes allocated,
+   * not in time): the median time of 5 reads after one to warm up, and the bytes one read allocates.
+   * The YAML scalar is quadratic in SnakeYAML, bounded by the 256 KiB limit of YAML specs.
+   */
+  public void specs() throws Exception {
+    Map<String, String> shapes = new java.util.LinkedHashMap<>();
+    shapes.put("20,001 JSON op entries.json", "{\"library\": \"a.so\", \"ops\": [" + "{\"op\": \"t::f\"},".repeat(20_000)
+        + "{\"op\": \"t::f\"}]}");
+    shapes.put("a 3 MB JSON string.json", "{\"library\": \"a.so\", \"ops\": [{\"op\": \"t::f\", \"why\": \""
+        + "w".repeat(3_000_000) + "\"}]}");
+    shapes.put("5,000 YAML op entries.yaml", "library: a.so\nops:\n" + "  - op: t::f\n".repeat(5_000));
+    shapes.put("a 250 KB YAML scalar.yaml", "library: " + "v".repeat(250_000) + "\nops: [{op: t::f}]\n");
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    Path dir = java.nio.file.Files.createTempDirectory("opcheck4j-bench-specs-");
+    try {
+      for (Map.Entry<String, String> shape : shapes.entrySet()) {
+        Path file = java.nio.file.Files.writeString(dir.resolve(shape.getKey().replaceAll("[ ,]", "_")), shape.getValue());
+        SpecReader.read(file); // warm-up
+        long[] ns = new long[5];
+        long allocated = 0;
+        for (int i = 0; i < ns.length; i++) {
+          long a0 = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+          long t0 = System.nanoTime();
+          SpecReader.read(file);
+          ns[i] = System.nanoTime() - t0;
+          allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - a0;
+        }
+        java.util.Arrays.sort(ns);
+        String name = shape.getKey().substring(0, shape.getKey().lastIndexOf('.'));
+        out.printf("bench specs %s (%d bytes): %.1f ms, %.1f MB allocated%n", name, java.nio.file.Files.size(file),
+            ns[ns.length / 2] / 1e6, allocated / 1e6);
+      }
+    } finally {
+      deleteTree(dir);
+    }
+  }
+
   /** gradcheck.jacobian in fast and slow mode on good_ops::scaled_square with a 64x64 float64 input. */
   public void gradcheck() throws Exception {
     Operator op = OpLibrary.load(libraries.resolve("libgood_ops.so")).op("good_ops::scaled_square");

@@ -147,6 +147,7 @@ public final class Launcher {
     // every worker of the process, including one still loading its libraries
     stop.whenRequested(WorkerProcess::terminateAll);
     RunOutcome outcome = null;
+    Path keep = null;
     try {
       Slot first = new Slot(request, dir, init, new AtomicInteger(), stop);
       slots.add(first);
@@ -254,12 +255,20 @@ public final class Launcher {
         }
         return outcome;
       }
+    } catch (LibraryLoadException e) {
+      keep = e.log().orElse(null);
+      throw e;
     } finally {
       slots.forEach(Slot::close);
-      if (request.reportDir() == null || !ran && !dirExisted) {
-        deleteIfClean(dir);
+      if (keep != null && request.reportDir() != null) {
+        // the log of the worker a library killed: the evidence the one-line message points at
+        deleteWorkerLogs(dir, slots.isEmpty() ? 0 : slots.get(0).numbers.get(), keep);
+      } else if (keep != null) {
+        deleteIfClean(dir, keep);
+      } else if (request.reportDir() == null || !ran && !dirExisted) {
+        deleteIfClean(dir, null);
       } else if (!ran && !slots.isEmpty()) {
-        deleteWorkerLogs(dir, slots.get(0).numbers.get());
+        deleteWorkerLogs(dir, slots.get(0).numbers.get(), null);
       }
     }
   }
@@ -414,11 +423,15 @@ public final class Launcher {
     Protocol.Init init = new Protocol.Init(
         libraries.stream().map(l -> new RunRequest.Target(null, l.toAbsolutePath())).toList(), List.of());
     Slot slot = new Slot(request.build(), dir, init, new AtomicInteger(), new Interruption());
+    Path keep = null;
     try {
       return task.run(slot.start(), slot);
+    } catch (LibraryLoadException e) {
+      keep = e.log().orElse(null);
+      throw e;
     } finally {
       slot.close();
-      deleteIfClean(dir);
+      deleteIfClean(dir, keep);
     }
   }
 
@@ -654,9 +667,9 @@ public final class Launcher {
       if (stop.requested()) {
         throw new Interruption.Stopped();
       }
+      int number = reserved > 0 ? reserved : numbers.incrementAndGet();
+      reserved = 0;
       try {
-        int number = reserved > 0 ? reserved : numbers.incrementAndGet();
-        reserved = 0;
         WorkerProcess.Started s = started(WorkerProcess.start(dir, number, init, startDeadline(), lib -> loading[0] = lib));
         current = s.worker();
         return s.info();
@@ -676,10 +689,38 @@ public final class Launcher {
           throw new IllegalStateException("the worker JVM died while loading libtorch: " + d.getMessage());
         }
         Path lib = Path.of(loading[0]);
-        throw new LibraryLoadException(lib, lib + " crashed the process while loading (in a static initializer): "
-            + d.getMessage());
+        throw loadCrash(lib, d, dir.resolve("worker-" + number + ".log"));
       }
     }
+
+    /**
+     * A library that killed the worker loading it, one line. The dynamic loader ends the process with
+     * status 127 when a static initializer calls a symbol no loaded library defines ("symbol lookup
+     * error"): then the line names the symbol, not the exit. The worker's log is kept and named.
+     */
+    private static LibraryLoadException loadCrash(Path lib, KernelDeath d, Path log) {
+      String said;
+      try {
+        said = Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+      } catch (IOException e) {
+        said = "";
+      }
+      java.util.regex.Matcher m = SYMBOL_LOOKUP_ERROR.matcher(said);
+      if (m.find()) {
+        String symbol = m.group(1);
+        return new LibraryLoadException(lib, lib + ": undefined symbol " + symbol
+            + " (the dynamic loader ended the worker, status 127, when the library's static initializer called it)"
+            + (dev.opcheck4j.torch.LibtorchLinkage.isLibtorchSymbol(symbol)
+                ? ": " + dev.opcheck4j.torch.LibtorchLinkage.mismatch(Versions.current().torch()) : "")
+            + "; worker log: " + log, log);
+      }
+      return new LibraryLoadException(lib, lib + " crashed the process while loading (in a static initializer): "
+          + d.getMessage() + "; worker log: " + log, log);
+    }
+
+    /** glibc's lazy-binding failure: "java: symbol lookup error: /x/libop.so: undefined symbol: _ZN..." */
+    private static final java.util.regex.Pattern SYMBOL_LOOKUP_ERROR =
+        java.util.regex.Pattern.compile("symbol lookup error: .*?undefined symbol: (\\S+)");
 
     /**
      * Starts this slot's worker on a thread of its own; its first {@link #run} takes it, and a start
@@ -794,11 +835,17 @@ public final class Launcher {
     }
   }
 
-  /** Deletes the logs, step files and answer logs of the first {@code count} workers of a run that never started (its dir was there before). */
-  private static void deleteWorkerLogs(Path dir, int count) {
+  /**
+   * Deletes the logs, step files and answer logs of the first {@code count} workers of a run that never
+   * started (its dir was there before), except the log {@code keep} (null: none).
+   */
+  private static void deleteWorkerLogs(Path dir, int count, Path keep) {
     for (int n = 1; n <= count; n++) {
       try {
-        Files.deleteIfExists(dir.resolve("worker-" + n + ".log"));
+        Path log = dir.resolve("worker-" + n + ".log");
+        if (!log.equals(keep)) {
+          Files.deleteIfExists(log);
+        }
         Files.deleteIfExists(dir.resolve("worker-" + n + ".step"));
         Files.deleteIfExists(dir.resolve("worker-" + n + ".answers"));
       } catch (IOException e) {
@@ -807,11 +854,14 @@ public final class Launcher {
     }
   }
 
-  /** Deletes a temporary run directory unless a worker left an error file in it (results point there). */
-  private static void deleteIfClean(Path dir) {
+  /**
+   * Deletes a temporary run directory unless a worker left an error file in it (results point there)
+   * or it holds {@code keep}, the log a load failure's message names (null: none).
+   */
+  private static void deleteIfClean(Path dir, Path keep) {
     try (Stream<Path> files = Files.walk(dir)) {
       List<Path> all = files.sorted(Comparator.reverseOrder()).toList();
-      if (all.stream().anyMatch(p -> p.getFileName().toString().startsWith("hs_err"))) {
+      if (all.stream().anyMatch(p -> p.getFileName().toString().startsWith("hs_err") || p.equals(keep))) {
         return;
       }
       for (Path p : all) {

@@ -28,6 +28,8 @@ import org.bytedeco.pytorch.OperatorName;
 public final class OpLibrary {
   private static final Map<Path, OpLibrary> LOADED = new ConcurrentHashMap<>();
   private static final Pattern UNDEFINED = Pattern.compile("undefined symbol: (\\S+)");
+  /** glibc's "/lib/.../libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by ...)". */
+  private static final Pattern VERSION_NOT_FOUND = Pattern.compile("(\\S+): version `([^']+)' not found");
   private static final Pattern MISSING_DEP =
       Pattern.compile("(\\S+): cannot open shared object file");
 
@@ -48,7 +50,7 @@ public final class OpLibrary {
    *     missing, is not a shared library, does not load, or registers no operator
    */
   public static OpLibrary load(Path file) throws LibraryLoadException {
-    TorchRuntime.get();
+    TorchRuntime runtime = TorchRuntime.get();
     Path path = file.toAbsolutePath().normalize();
     if (!Files.exists(path)) {
       throw new LibraryLoadException(path, "library not found: " + path);
@@ -73,10 +75,38 @@ public final class OpLibrary {
       if (known != null) {
         return known;
       }
+      checkLinkage(runtime, path);
       OpLibrary loaded = loadNew(path);
       LOADED.put(path, loaded);
       return loaded;
     }
+  }
+
+  /** The runtime's libtorch as op libraries link to it, read once per process. */
+  private static LibtorchLinkage linkage;
+
+  /**
+   * Refuses, before it is loaded, a library built for another libtorch: loaded, it would end the
+   * process from its static initializer (status 127) instead of failing with a message.
+   */
+  private static void checkLinkage(TorchRuntime runtime, Path path) throws LibraryLoadException {
+    try {
+      if (linkage == null) {
+        linkage = LibtorchLinkage.of(runtime.torchVersion(), runtime.libtorchDir());
+      }
+      java.util.Optional<String> problem = linkage.problem(path, OpLibrary::demangle);
+      if (problem.isPresent()) {
+        throw new LibraryLoadException(path, problem.get());
+      }
+    } catch (IOException e) {
+      // unreadable as ELF here: System.load gives the loader's own reason
+    }
+  }
+
+  /** The C++ declaration a mangled symbol names (libstdc++'s demangler, through c10), or the name as it is. */
+  static String demangle(String symbol) {
+    String d = org.bytedeco.pytorch.global.torch.demangle(symbol);
+    return d == null || d.isEmpty() ? symbol : d;
   }
 
   private static OpLibrary loadNew(Path path) throws LibraryLoadException {
@@ -112,7 +142,15 @@ public final class OpLibrary {
   static String describeLinkError(Path path, String message) {
     String msg = message == null ? "" : message;
     Matcher undefined = UNDEFINED.matcher(msg);
-    if (undefined.find()) {
+    if (undefined.find() && linkage != null && LibtorchLinkage.isLibtorchSymbol(undefined.group(1))) {
+      return path + ": undefined symbol " + demangle(undefined.group(1)) + ": " + linkage.mismatch();
+    }
+    Matcher version = VERSION_NOT_FOUND.matcher(msg);
+    if (version.find()) {
+      return path + " needs version " + version.group(2) + " of " + version.group(1)
+          + ", which this machine's copy does not have (built with a newer compiler or C library)";
+    }
+    if (undefined.find(0)) {
       return "unresolved symbol "
           + undefined.group(1)
           + " in "

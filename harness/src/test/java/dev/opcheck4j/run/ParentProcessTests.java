@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,8 +30,7 @@ class ParentProcessTests {
     cmd.addAll(List.of(args));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-    return new Run(p.exitValue(), out);
+    return new Run(p.waitFor(), out);
   }
 
   /** Asserts that class loading was logged and that neither JavaCPP's loader nor libtorch's globals were loaded. */
@@ -101,6 +99,48 @@ class ParentProcessTests {
     assertEquals(2, r.code(), r.out());
     assertEquals(1, printed.stream().filter(l -> l.startsWith("opcheck: ")).count(), printed.toString());
     assertTrue(printed.stream().anyMatch(l -> l.contains("crashed the process while loading")), printed.toString());
-    assertFalse(Files.exists(dir.resolve("out")), "a run that never started leaves no report dir");
+    String line = printed.stream().filter(l -> l.startsWith("opcheck: ")).findFirst().orElseThrow();
+    Path log = Path.of(line.substring(line.lastIndexOf("; worker log: ") + "; worker log: ".length()));
+    assertEquals(dir.resolve("out"), log.getParent(), "the worker's log is kept in the report dir: " + line);
+    assertTrue(Files.isRegularFile(log), "kept: " + log);
+    assertFalse(Files.exists(dir.resolve("out/opcheck-results.jsonl")), "a run that never started writes no results");
+  }
+
+  /**
+   * A classic TORCH_LIBRARY library built against other headers than the runtime's (here, this build's)
+   * is one line, exit 2, naming the undefined symbol, demangled, and what it means; it is refused before
+   * it is loaded, so no worker dies.
+   */
+  @Test
+  void aClassicLibraryBuiltAgainstOtherHeadersIsOneLineNamingTheSymbol() throws IOException, InterruptedException {
+    org.junit.jupiter.api.Assumptions.assumeFalse(NativeOps.headersAreTheRuntimes(),
+        "native-ops was built with libtorch 2.10's own headers");
+    Path lib = NativeOps.lib("classic_other_headers").toRealPath();
+    Run r = parent("list", "--library", lib.toString());
+    List<String> printed = r.out().lines().filter(l -> !l.startsWith("[")).toList();
+    assertEquals(2, r.code(), r.out());
+    assertEquals(List.of("opcheck: " + lib + ": undefined symbol torch::Library::_def(c10::FunctionSchema&&, c10::OperatorName*, "
+        + "std::vector<torch::headeronly::Tag, std::allocator<torch::headeronly::Tag> > const&, torch::_RegisterOrVerify) &: "
+        + "built against another libtorch than the 2.10.0 this harness runs; rebuild against 2.10.0's headers "
+        + "(see docs/op-library.md), or port to the stable ABI"), printed);
+    assertNoNativeCode(r.out());
+  }
+
+  /**
+   * A library whose static initializer calls a function nothing defines ends its worker with status
+   * 127 (the dynamic loader's lazy binding): the line names the symbol, and the worker's log stays in
+   * the report dir.
+   */
+  @Test
+  void aLibraryTheLoaderEndsIsOneLineNamingTheSymbol(@TempDir Path dir) throws IOException, InterruptedException {
+    Path lib = NativeOps.lib("missing_on_load").toRealPath();
+    Path out = dir.resolve("out");
+    Run r = parent("check", "--library", lib.toString(), "--report-dir", out.toString());
+    List<String> printed = r.out().lines().filter(l -> l.startsWith("opcheck: ")).toList();
+    assertEquals(2, r.code(), r.out());
+    assertEquals(List.of("opcheck: " + lib + ": undefined symbol opcheck4j_missing_function (the dynamic loader ended "
+        + "the worker, status 127, when the library's static initializer called it); worker log: " + out.resolve("worker-1.log")),
+        printed);
+    assertTrue(Files.readString(out.resolve("worker-1.log")).contains("undefined symbol: opcheck4j_missing_function"));
   }
 }

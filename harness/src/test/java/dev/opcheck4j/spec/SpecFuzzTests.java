@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Mutated spec files through the reader and the schema binder, in process: every one is read or
- * refused with located one-line messages, none is a harness error, and none takes long.
+ * refused with located one-line messages, none is a harness error, and none does more than linear work
+ * (bytes allocated, values built: counts the machine's load does not change, unlike time).
  */
 class SpecFuzzTests {
   @TempDir Path dir;
@@ -214,8 +215,55 @@ class SpecFuzzTests {
     return out;
   }
 
+  /**
+   * The work reading a spec does, as the bytes its thread allocates: what the code does, the same on an
+   * idle and on a loaded machine (the JIT can only allocate less than the interpreter), unlike the time
+   * it takes. Reading is linear in the file: a fixed cost and a bounded number of bytes per byte read.
+   */
+  record Work(com.sun.management.ThreadMXBean threads) {
+    /**
+     * Allowed for a file of {@code bytes}: 8 MiB fixed (the parser's factory and buffers) and 1.5 KB per
+     * byte. The most a fuzz case took was ~4 MB for a spec of 500 bytes and ~575 bytes per byte for 5,000
+     * YAML op entries; a quadratic reader would take 65,000 times that for those 65 KB.
+     */
+    static long bound(long bytes) {
+      return (8L << 20) + 1500 * bytes;
+    }
+
+    long allocated() {
+      return threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+  }
+
+  private static final Work WORK = new Work((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean());
+
+  /** The values (objects, arrays, scalars) of a parsed file; 0 when it does not parse. */
+  private static long values(Path file) {
+    try {
+      return count(SpecReader.parseTree(file));
+    } catch (SpecException e) {
+      return 0;
+    }
+  }
+
+  private static long count(SpecValue v) {
+    long n = 1;
+    if (v.isList()) {
+      for (SpecValue e : v.list()) {
+        n += count(e);
+      }
+    } else if (v.isObject()) {
+      for (SpecValue e : v.object().values()) {
+        n += count(e);
+      }
+    }
+    return n;
+  }
+
   @Test
   void everyMutatedSpecIsReadOrRefusedWithLocatedOneLineMessages() throws IOException {
+    assertTrue(WORK.threads().isThreadAllocatedMemorySupported() && WORK.threads().isThreadAllocatedMemoryEnabled(),
+        "this JVM counts the bytes a thread allocates");
     List<Case> cases = cases();
     assertTrue(cases.size() >= 300, "fuzz cases: " + cases.size());
     List<String> problems = new ArrayList<>();
@@ -225,7 +273,7 @@ class SpecFuzzTests {
       Case c = cases.get(i);
       Path sub = Files.createDirectories(dir.resolve("c" + i));
       Path file = Files.write(sub.resolve(c.file()), c.bytes());
-      long t0 = System.nanoTime();
+      long allocated = WORK.allocated();
       List<String> messages = new ArrayList<>();
       try {
         SpecFile spec = SpecReader.read(file, CHECKS);
@@ -239,12 +287,14 @@ class SpecFuzzTests {
       } catch (RuntimeException | Error e) {
         problems.add(c.name() + ": harness error " + e);
       }
-      long ms = (System.nanoTime() - t0) / 1_000_000;
-      if (ms > 1_000) {
-        System.out.println("slow: " + c.name() + " " + ms + " ms");
+      long work = WORK.allocated() - allocated;
+      if (work > Work.bound(c.bytes().length)) {
+        problems.add(c.name() + ": " + work + " bytes allocated reading " + c.bytes().length + " (at most "
+            + Work.bound(c.bytes().length) + ")");
       }
-      if (ms > 5_000) {
-        problems.add(c.name() + ": took " + ms + " ms");
+      long values = values(file);
+      if (values > c.bytes().length) {
+        problems.add(c.name() + ": " + values + " values read from " + c.bytes().length + " bytes");
       }
       for (String m : messages) {
         if (m.isBlank() || m.endsWith(": ")) {
@@ -263,5 +313,56 @@ class SpecFuzzTests {
       Files.delete(file);
     }
     assertEquals(List.of(), problems, cases.size() + " cases, " + refused + " refused, " + bound + " read");
+  }
+
+  /** Large specs of one shape, made at a size, and how much the reader's work may grow when the size doubles. */
+  private record Family(String name, java.util.function.IntFunction<Case> at, double growth) {}
+
+  /**
+   * The reader's work grows with the file as it should: read at three sizes (doubling), each family of
+   * large specs allocates at most 2.5 times as much (plus 1 MiB) for twice the size (the JIT, warming
+   * up, can only lower the larger ones), where a reader quadratic in its input would take four times as much. One
+   * family is quadratic, and known: SnakeYAML (2.4) allocates quadratically in the length of one scalar
+   * (plain or quoted; its own {@code Yaml.load} does the same), 80 MB for 200 KB. The 256 KiB limit on
+   * YAML spec files is what bounds it, and {@link Work#bound} holds at that limit.
+   */
+  @Test
+  void readingGrowsWithTheFileAsItShould() throws IOException {
+    List<Family> families = List.of(
+        new Family("JSON op entries", n -> json("ops", "{\"library\": \"a.so\", \"ops\": [" + "{\"op\": \"t::f\"},".repeat(n)
+            + "{\"op\": \"t::f\"}]}"), 2.5),
+        new Family("YAML op entries", n -> yaml("ops", "library: a.so\nops:\n" + "  - op: t::f\n".repeat(n)), 2.5),
+        new Family("JSON tensor values", n -> json("values", spec(Map.of("examples", "[{\"args\": [{\"tensor\": [" + (n + 1)
+            + "], \"values\": [" + "1.5, ".repeat(n) + "1]}, 1.0]}]"))), 2.5),
+        new Family("JSON string", n -> json("string", spec(Map.of("why", "\"" + "w".repeat(20 * n) + "\""))), 2.5),
+        new Family("YAML scalar (quadratic in SnakeYAML)", n -> yaml("scalar", "library: " + "v".repeat(20 * n)
+            + "\nops: [{op: t::f}]\n"), 4.5));
+    List<String> problems = new ArrayList<>();
+    for (Family family : families) {
+      long[] work = new long[3];
+      long size = 0;
+      for (int k = 0; k < 3; k++) {
+        Case c = family.at().apply(2500 << k);
+        size = c.bytes().length;
+        Path file = Files.write(Files.createDirectories(dir.resolve("grow" + k)).resolve(c.file()), c.bytes());
+        long before = WORK.allocated();
+        try {
+          SpecFile spec = SpecReader.read(file, CHECKS);
+          for (OpSpec op : spec.ops()) {
+            ExampleBinder.errors(op, SCHEMA);
+          }
+        } catch (SpecException e) {
+          problems.add(family.name() + " at " + (2500 << k) + ": refused: " + e.getMessage());
+        }
+        work[k] = WORK.allocated() - before;
+      }
+      // 1 MiB of slack: the parsers recycle their buffers, so a small read may allocate next to nothing
+      if (work[1] > family.growth() * work[0] + (1 << 20) || work[2] > family.growth() * work[1] + (1 << 20)
+          || work[2] > Work.bound(size)) {
+        problems.add(family.name() + ": " + work[0] + ", " + work[1] + ", " + work[2] + " bytes allocated at sizes 1, 2, 4 (at most "
+            + family.growth() + " times more each, plus 1 MiB, and " + Work.bound(size) + ")");
+      }
+    }
+    assertEquals(List.of(), problems);
   }
 }

@@ -24,6 +24,23 @@ public final class NativeOps {
     return base.resolve("lib" + name + ".so");
   }
 
+  /**
+   * Whether the LibTorch headers native-ops was built with are libtorch 2.10's (a 2.10 wheel's, say):
+   * then a classic TORCH_LIBRARY library built with them loads, and the fixtures built for "another
+   * libtorch" are not. Read from the headers' {@code torch/headeronly/version.h} (or the older
+   * {@code torch/csrc/api/include/torch/version.h}).
+   */
+  public static boolean headersAreTheRuntimes() throws IOException {
+    Path include = Path.of(Files.readString(repoRoot().resolve("native-ops/target/torch-headers/include-dir.txt")).strip());
+    for (Path h : List.of(include.resolve("torch/headeronly/version.h"), include.resolve("torch/csrc/api/include/torch/version.h"))) {
+      if (Files.isRegularFile(h)) {
+        String text = Files.readString(h);
+        return text.matches("(?s).*#define TORCH_VERSION_MAJOR 2\\b.*") && text.matches("(?s).*#define TORCH_VERSION_MINOR 10\\b.*");
+      }
+    }
+    throw new IOException("no version.h under " + include);
+  }
+
   /** A spec under fixtures/specs. */
   public static Path spec(String relative) {
     return repoRoot().resolve("fixtures/specs").resolve(relative);

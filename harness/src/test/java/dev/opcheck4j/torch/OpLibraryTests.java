@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,6 +67,39 @@ class OpLibraryTests {
     LibraryLoadException e =
         assertThrows(LibraryLoadException.class, () -> OpLibrary.load(NativeOps.lib("unresolved")));
     assertTrue(e.getMessage().startsWith("unresolved symbol opcheck4j_missing_symbol in "), e.getMessage());
+  }
+
+  /**
+   * A classic TORCH_LIBRARY library compiled with other headers than 2.10's is refused before it is
+   * loaded (loaded, its static initializer would end the process), naming the symbol, demangled.
+   */
+  @Test
+  void aClassicLibraryBuiltAgainstOtherHeadersIsRefusedNamingTheSymbol() throws IOException {
+    Assumptions.assumeFalse(NativeOps.headersAreTheRuntimes(), "native-ops was built with libtorch 2.10's own headers");
+    Path lib = NativeOps.lib("classic_other_headers").toRealPath();
+    LibraryLoadException e = assertThrows(LibraryLoadException.class, () -> OpLibrary.load(lib));
+    assertTrue(e.getMessage().startsWith(lib + ": undefined symbol torch::Library::_def(c10::FunctionSchema&&, "), e.getMessage());
+    assertTrue(e.getMessage().endsWith(": built against another libtorch than the 2.10.0 this harness runs; "
+        + "rebuild against 2.10.0's headers (see docs/op-library.md), or port to the stable ABI"), e.getMessage());
+  }
+
+  @Test
+  void aStableLibraryForANewerStableAbiIsRefusedNamingTheFunction() throws IOException {
+    Assumptions.assumeFalse(NativeOps.headersAreTheRuntimes(), "native-ops was built with libtorch 2.10's own headers");
+    Path lib = NativeOps.lib("newer_stable_ops").toRealPath();
+    LibraryLoadException e = assertThrows(LibraryLoadException.class, () -> OpLibrary.load(lib));
+    assertTrue(e.getMessage().matches(java.util.regex.Pattern.quote(lib.toString()) + " calls torch_\\w+ \\(and \\d+ more of libtorch's\\), "
+        + "which libtorch 2\\.10\\.0's stable ABI does not have: built for a newer stable ABI \\(TORCH_TARGET_VERSION above 2\\.10, "
+        + "or none with newer headers\\); rebuild with -DTORCH_TARGET_VERSION=0x020a000000000000 \\(see docs/op-library\\.md\\)"),
+        e.getMessage());
+  }
+
+  @Test
+  void aLibraryLinkedAgainstAnotherLibtorchIsRefusedNamingIt() throws IOException {
+    Path lib = NativeOps.lib("other_libtorch_ops").toRealPath();
+    LibraryLoadException e = assertThrows(LibraryLoadException.class, () -> OpLibrary.load(lib));
+    assertTrue(e.getMessage().startsWith(lib + " needs libtorch_cpu.so.2.14, which is not this harness's libtorch ("), e.getMessage());
+    assertTrue(e.getMessage().contains("libtorch_cpu.so") && e.getMessage().endsWith("or port to the stable ABI"), e.getMessage());
   }
 
   @Test

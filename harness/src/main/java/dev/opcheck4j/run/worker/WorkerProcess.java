@@ -38,6 +38,11 @@ public final class WorkerProcess implements Kernels {
   /** Set as the JVM exits: no worker starts after, so none outlives it. */
   private static volatile boolean exiting;
   private static final boolean SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"));
+  /**
+   * Told a worker's number once its JVM runs and a stop reaches it, before it connects: what a test of
+   * stopping a starting worker waits for (instead of polling the process table).
+   */
+  static volatile java.util.function.IntConsumer launched = n -> {};
   private static final String EOF = "\u0000eof";
 
   static {
@@ -170,6 +175,7 @@ public final class WorkerProcess implements Kernels {
         }
         Process p = pb.start();
         LAUNCHING.add(p);
+        launched.accept(number);
         server.configureBlocking(false);
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
