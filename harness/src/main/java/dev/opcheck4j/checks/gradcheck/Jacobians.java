@@ -95,7 +95,7 @@ final class Jacobians {
   /** Full Jacobians, [output][input][row][col], rows over output elements. */
   static double[][][][] numerical(GradFunction f, BoundExample base, List<OpCall.Output> outs, double eps)
       throws OpCall.KernelError {
-    List<Tensor> x = detached(f.inputs(base));
+    List<Tensor> x = detached(f, f.inputs(base));
     double[][][][] jac = new double[outs.size()][x.size()][][];
     for (int k = 0; k < x.size(); k++) {
       long n = x.get(k).numel();
@@ -118,8 +118,8 @@ final class Jacobians {
   private static List<double[]> perturbed(GradFunction f, BoundExample base, List<Tensor> x, int k, long j, double d)
       throws OpCall.KernelError {
     List<Tensor> xs = new ArrayList<>(x);
-    Tensor c = x.get(k).clone();
-    c.view(-1).narrow(0, j, 1).add_(new Scalar(d));
+    Tensor c = f.copy(x.get(k));
+    element(c, j).add_(new Scalar(d));
     xs.set(k, c);
     List<double[]> out = new ArrayList<>();
     for (OpCall.Output o : f.forward(f.with(base, xs))) {
@@ -143,7 +143,8 @@ final class Jacobians {
         continue;
       }
       for (int i = 0; i < rows; i++) {
-        Tensor e = torch.zeros_like(out);
+        // grad_output is contiguous whatever the output's layout, as gradcheck's own
+        Tensor e = torch.zeros_like(out).contiguous();
         e.view(-1).narrow(0, i, 1).fill_(new Scalar(1.0));
         List<Tensor> g = f.vjp(out, inputs, e);
         for (int k = 0; k < inputs.size(); k++) {
@@ -216,7 +217,7 @@ final class Jacobians {
   static Comparison fast(GradFunction f, OpSpec.Gradcheck opts, long seed) throws OpCall.KernelError, ExampleException {
     SplittableRandom random = new SplittableRandom(seed);
     BoundExample base = f.fresh(false);
-    List<Tensor> x = detached(f.inputs(base));
+    List<Tensor> x = detached(f, f.inputs(base));
     List<OpCall.Output> outs = f.forward(base);
     List<Tensor> us = new ArrayList<>();
     for (Tensor xi : x) {
@@ -230,8 +231,8 @@ final class Jacobians {
     for (int k = 0; k < x.size(); k++) {
       List<Tensor> plus = new ArrayList<>(x);
       List<Tensor> minus = new ArrayList<>(x);
-      plus.set(k, x.get(k).add(us.get(k).mul(new Scalar(opts.eps()))));
-      minus.set(k, x.get(k).sub(us.get(k).mul(new Scalar(opts.eps()))));
+      plus.set(k, shifted(f, x.get(k), us.get(k), opts.eps()));
+      minus.set(k, shifted(f, x.get(k), us.get(k), -opts.eps()));
       List<OpCall.Output> op = f.forward(f.with(base, plus));
       List<OpCall.Output> om = f.forward(f.with(base, minus));
       for (int o = 0; o < outs.size(); o++) {
@@ -302,11 +303,38 @@ final class Jacobians {
     return t.reshape(like.sizes().vec().get());
   }
 
-  static List<Tensor> detached(List<Tensor> xs) {
+  /** Detached copies in the inputs' own layouts: the op sees perturbed inputs laid out as the example's. */
+  static List<Tensor> detached(GradFunction f, List<Tensor> xs) {
     List<Tensor> out = new ArrayList<>();
     for (Tensor x : xs) {
-      out.add(x.detach().clone());
+      out.add(f.copy(x));
     }
     return out;
+  }
+
+  /** {@code x + d·u} in {@code x}'s layout (an out-of-place add may choose other strides). */
+  private static Tensor shifted(GradFunction f, Tensor x, Tensor u, double d) {
+    Tensor c = f.copy(x);
+    c.add_(u.mul(new Scalar(d)));
+    return c;
+  }
+
+  /**
+   * Element {@code j} (in row-major order) of {@code t}, as a 0-dim view of it whatever its strides:
+   * {@code view(-1)} exists only for some layouts.
+   */
+  static Tensor element(Tensor t, long j) {
+    long[] sizes = t.sizes().vec().get();
+    Tensor e = t;
+    long rest = j;
+    for (int d = 0; d < sizes.length; d++) {
+      long inner = 1;
+      for (int i = d + 1; i < sizes.length; i++) {
+        inner *= sizes[i];
+      }
+      e = e.select(0, rest / inner);
+      rest %= inner;
+    }
+    return e;
   }
 }
