@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
@@ -48,6 +50,15 @@ class GradcheckLayoutsTests {
   private static final String RAW = "gradient_ops::raw_scale";
   private static final String FLOWS = "gradient_ops::flows";
   private static final Set<String> MISREAD = Set.of("transposed", "strided", "channels_last");
+  private static final JsonNode REAL = read();
+
+  private static JsonNode read() {
+    try {
+      return new ObjectMapper().readTree(NativeOps.spec("gradients/real-gradcheck.json").toFile());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 
   private static SpecValue tensor(List<Long> shape, String dtype, String layout) {
     List<SpecValue> dims = new ArrayList<>();
@@ -96,6 +107,12 @@ class GradcheckLayoutsTests {
       }
       Verdict flows = gradcheck(FLOWS, laid(List.of(2L, 3L, 3L, 2L), layout));
       assertEquals(Outcome.PASSED, flows.outcome(), layout + ": " + flows.facts());
+      // what PyTorch 2.14.1's gradcheck said on the same op and layout (fixtures/specs/gradients)
+      for (String op : List.of("raw_scale", "flows")) {
+        String real = REAL.get("layouts").get(op + " " + layout).asText();
+        Outcome mine = (op.equals("flows") ? flows : raw).outcome();
+        assertEquals(real.equals("SUCCESS") ? Outcome.PASSED : Outcome.FAILED, mine, op + " " + layout + ": " + real);
+      }
     }
   }
 
@@ -104,6 +121,7 @@ class GradcheckLayoutsTests {
     // float32[2, 3, 4, 3, 3] strides [108, 36, 9, 1, 3]: the input that made the harness's own view() throw
     Verdict v = gradcheck(RAW, laid(List.of(2L, 3L, 4L, 3L, 3L), "transposed"));
     assertEquals(Outcome.FAILED, v.outcome(), v.facts().toString());
+    assertTrue(REAL.get("layouts").get("raw_scale transposed 5-d").asText().startsWith("GradcheckError: Jacobian mismatch"));
     assertEquals("fast, then slow to locate the error", v.facts().stream().filter(f -> f.key().equals("mode"))
         .findFirst().orElseThrow().value());
   }
