@@ -46,7 +46,7 @@ public final class DifferentiableCheck extends CheckBase implements DeviceCheck 
         List<String> asked = GradientInputs.requested(s.op().schema(), given);
         if (!asked.isEmpty()) {
           return Verdict.skipped("the spec asks for gradients (" + String.join(", ", asked) + " in " + given.ref()
-              + " requires grad): a claim " + JacobianCheck.ID + " holds the op to, failing where they stop;"
+              + (asked.size() == 1 ? " requires" : " require") + " grad): a claim " + JacobianCheck.ID + " holds the op to, failing where they stop;"
               + " this warning is for gradients the harness probed on its own");
         }
       }
