@@ -37,6 +37,34 @@ public final class GradientInputs {
     return new Example(example.ref(), args, kwargs, example.salt());
   }
 
+  /**
+   * The arguments whose floating-point tensors the example itself says require grad: the gradients it
+   * asks for, which the gradient checks hold the op to (an input only the harness marks, as the
+   * autograd probe does, is not among them). Empty when the example asks for none.
+   */
+  public static List<String> requested(OpSchema schema, Example example) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < example.args().size(); i++) {
+      if (asks(example.args().get(i))) {
+        out.add(i < schema.arguments().size() ? schema.arguments().get(i).name() : "argument " + i);
+      }
+    }
+    example.kwargs().forEach((name, v) -> {
+      if (asks(v)) {
+        out.add(name);
+      }
+    });
+    return out;
+  }
+
+  private static boolean asks(SpecValue v) {
+    if (ExampleGenerator.isTensor(v)) {
+      SpecValue rg = v.object().get("requires_grad");
+      return rg != null && Boolean.TRUE.equals(rg.value()) && floating(ExampleGenerator.dtypeOf(v.object()));
+    }
+    return v.isList() && v.list().stream().anyMatch(GradientInputs::asks);
+  }
+
   private static SpecValue marked(SpecValue v) {
     if (ExampleGenerator.isTensor(v)) {
       if (!floating(ExampleGenerator.dtypeOf(v.object()))) {

@@ -15,6 +15,14 @@ public final class TensorCopies {
    * same values, unless the device is meta, which has none).
    */
   public static Tensor sameLayout(Tensor t, Device device) {
+    return sameLayout(t, device, t.scalar_type().intern());
+  }
+
+  /**
+   * A copy of {@code t} on {@code device} in {@code dtype}, with the same sizes, strides and storage
+   * offset (the values converted, unless the device is meta).
+   */
+  public static Tensor sameLayout(Tensor t, Device device, torch.ScalarType dtype) {
     long[] sizes = t.sizes().vec().get();
     long[] strides = t.strides().vec().get();
     long offset = t.storage_offset();
@@ -25,7 +33,7 @@ public final class TensorCopies {
         span += (sizes[i] - 1) * strides[i];
       }
     }
-    Tensor buf = Materializer.empty(new long[] {Math.max(1, span)}, t.scalar_type().intern(), device);
+    Tensor buf = Materializer.empty(new long[] {Math.max(1, span)}, dtype, device);
     Tensor out = buf.as_strided(sizes, strides, new LongOptional(offset));
     if (device != Device.META) {
       out.copy_(t.detach());

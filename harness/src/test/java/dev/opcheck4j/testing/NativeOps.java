@@ -73,6 +73,18 @@ public final class NativeOps {
     return out;
   }
 
+  /** Every op a corpus source introduces with {@code // OP: ns::name}, marked or not, in file order. */
+  public static List<String> opsIn(String file) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String line : Files.readAllLines(source(file))) {
+      String t = line.strip();
+      if (t.startsWith("// OP:")) {
+        out.add(t.substring("// OP:".length()).strip());
+      }
+    }
+    return out;
+  }
+
   public static List<Path> goodLibraries() {
     return new ArrayList<>(List.of(lib("my_ops"), lib("good_ops")));
   }

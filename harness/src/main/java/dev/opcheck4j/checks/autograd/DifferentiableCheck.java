@@ -9,8 +9,12 @@ import dev.opcheck4j.checks.DeviceCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.gradcheck.JacobianCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.GradientInputs;
+import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.DispatchTable;
+import java.util.List;
 
 /**
  * Gradients flow through the op, or the spec says they need not ({@code "differentiable": false}).
@@ -18,6 +22,10 @@ import dev.opcheck4j.torch.DispatchTable;
  * GradProbe}); a floating-point output that then does not require grad means gradients stop at this
  * op. opcheck passes such an op, so this is a warning, never a failure: it is a correct op for
  * inference, and a silent zero gradient in training.
+ *
+ * <p>The warning is for gradients the harness asked for on its own. When the spec's examples ask for
+ * them ({@code "requires_grad": true}), that is a claim, and {@link JacobianCheck} holds the op to it as
+ * torch.autograd.gradcheck does: this check then says Skipped and why.
  */
 public final class DifferentiableCheck extends CheckBase implements DeviceCheck {
   public static final String ID = "autograd.differentiable";
@@ -33,6 +41,16 @@ public final class DifferentiableCheck extends CheckBase implements DeviceCheck 
       return Verdict.skipped("the spec declares the op non-differentiable (\"differentiable\": false)");
     }
     DispatchTable table = s.op().table();
+    if (table.autogradKernel(s.device()).isEmpty() && s.spec().skipReason(JacobianCheck.ID).isEmpty()) {
+      for (Example given : s.spec().examples()) {
+        List<String> asked = GradientInputs.requested(s.op().schema(), given);
+        if (!asked.isEmpty()) {
+          return Verdict.skipped("the spec asks for gradients (" + String.join(", ", asked) + " in " + given.ref()
+              + (asked.size() == 1 ? " requires" : " require") + " grad): a claim " + JacobianCheck.ID + " holds the op to, failing where they stop;"
+              + " this warning is for gradients the harness probed on its own");
+        }
+      }
+    }
     return GradProbe.judge(s, probe -> {
       for (OpCall.Output o : probe.observed()) {
         if (o.tensor().is_floating_point() && !o.tensor().requires_grad()) {

@@ -4,6 +4,7 @@ import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.ExampleException;
+import dev.opcheck4j.generate.TensorCopies;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +58,11 @@ public final class GradFunction {
     return upcast ? "float64 (the example's floating tensors checked on float64 copies)" : "float64";
   }
 
-  /** A fresh binding with every floating tensor as a float64 leaf; differentiable ones require grad. */
+  /**
+   * A fresh binding with every floating tensor as a float64 leaf in the example's own layout (sizes,
+   * strides, storage offset: a kernel that misreads a generated layout must misread it here too);
+   * differentiable ones require grad.
+   */
   public BoundExample fresh(boolean requiresGrad) throws ExampleException {
     BoundExample ex = OpCall.bind(subject, device);
     List<IValue> values = new ArrayList<>(ex.values());
@@ -66,7 +71,7 @@ public final class GradFunction {
       Tensor t = in.tensor();
       if (values.get(in.argIndex()).isTensor() && t.is_floating_point()) {
         boolean diff = argIndices.contains(in.argIndex());
-        Tensor c = t.detach().to(torch.ScalarType.Double).clone();
+        Tensor c = TensorCopies.sameLayout(t.detach(), device, torch.ScalarType.Double);
         if (diff && requiresGrad) {
           c.set_requires_grad(true);
         }
@@ -77,6 +82,11 @@ public final class GradFunction {
       }
     }
     return new BoundExample(values, tensors, ex.description());
+  }
+
+  /** A detached copy of {@code x} in its layout (sizes, strides, storage offset), for perturbing in place. */
+  Tensor copy(Tensor x) {
+    return TensorCopies.sameLayout(x.detach(), device);
   }
 
   /** The differentiable inputs of a binding, in argument order. */

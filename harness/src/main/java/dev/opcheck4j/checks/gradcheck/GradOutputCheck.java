@@ -55,7 +55,8 @@ public final class GradOutputCheck extends ValueCheck implements ExampleCheck {
       }
     }
     if (outputs.isEmpty()) {
-      return Verdict.skipped("no output requires grad (no autograd registered; see autograd.registration)");
+      return Verdict.skipped("no output requires grad: there is no backward to check (gradcheck.jacobian holds the"
+          + " example's requested gradient to gradcheck's rule for functions with no differentiable output)");
     }
     List<Tensor> inputs = f.inputs(ex);
     SplittableRandom random = new SplittableRandom(s.seed());

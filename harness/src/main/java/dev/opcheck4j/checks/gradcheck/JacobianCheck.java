@@ -20,6 +20,11 @@ import java.util.List;
  * floating input that requires grad and every floating output, in float64. Fast mode by default;
  * a fast failure is re-run in slow mode to name the exact element. Slow mode also computes the
  * analytical Jacobian twice and requires the two to be bitwise equal.
+ *
+ * <p>An input that requires grad is a claim: the example asks for its gradient. When no output then
+ * requires grad, there is no analytical gradient, and the numerical one must be zero, as
+ * torch.autograd.gradcheck requires of a function with no differentiable output; a gradient that
+ * stops where the output still changes fails here, not as a warning.
  */
 public final class JacobianCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "gradcheck.jacobian";
@@ -40,16 +45,26 @@ public final class JacobianCheck extends ValueCheck implements ExampleCheck {
     OpSpec.Gradcheck opts = s.spec().gradcheck();
     Jacobians.Comparison c;
     String mode;
+    boolean differentiableOutputs;
     try {
       var outputs = f.forward(f.fresh(true));
       if (outputs.isEmpty()) {
         return Verdict.skipped("the op has no floating-point output");
       }
-      if (outputs.stream().noneMatch(o -> o.tensor().requires_grad())) {
-        // as torch.autograd.gradcheck, which refuses a function with no differentiable output
-        return Verdict.skipped("no output requires grad: there is no backward to check (see autograd.registration)");
-      }
-      if (opts.fast()) {
+      differentiableOutputs = outputs.stream().anyMatch(o -> o.tensor().requires_grad());
+      if (!differentiableOutputs) {
+        // the example asks for gradients and none comes back: as torch.autograd.gradcheck
+        // (_check_no_differentiable_outputs), the numerical gradient must then be zero
+        c = Jacobians.withoutDifferentiableOutputs(f, opts, s.seed());
+        mode = opts.fast() ? "fast" : "slow";
+        if (!c.ok() && opts.fast()) {
+          Jacobians.Comparison slow = Jacobians.withoutDifferentiableOutputs(f, opts.slow(), s.seed());
+          if (!slow.ok()) {
+            c = slow;
+            mode = "fast, then slow to locate the error";
+          }
+        }
+      } else if (opts.fast()) {
         c = Jacobians.fast(f, opts, s.seed());
         mode = "fast";
         if (!c.ok()) {
@@ -76,20 +91,68 @@ public final class JacobianCheck extends ValueCheck implements ExampleCheck {
     facts.add(Fact.of("calls", f.forwardCalls + " forward, " + f.backwardCalls + " backward"));
     facts.add(Fact.of("settings", "eps " + opts.eps() + ", atol " + opts.atol() + ", rtol " + opts.rtol()));
     if (c.ok()) {
+      if (!differentiableOutputs) {
+        facts.add(0, Fact.of("note", "no output requires grad, and none changes with "
+            + String.join(", ", quoted(f.names)) + ": the numerical gradient is zero too, as gradcheck requires"));
+      }
       return Verdict.passed(facts);
     }
-    Finding found = c.reentrancy() != null
-        ? Finding.of("the analytical Jacobian is the same in two identical backward runs",
-            "backward is not deterministic: " + c.reentrancy(),
-            "remove state from the backward (counters, unseeded randomness, unordered atomics)",
-            new Cause.ValueMismatch("analytical Jacobian of two backward runs"))
-        : Finding.of("analytical Jacobian matches central finite differences within atol "
-                + opts.atol() + ", rtol " + opts.rtol(),
-            c.worst(),
-            "the backward formula is wrong: for a composite op, the gradient is the one of the aten ops it"
-                + " calls (check detach()ed terms); at the Autograd key, check the derivative you wrote",
-            new Cause.ValueMismatch("analytical Jacobian"));
+    Finding found;
+    if (c.reentrancy() != null) {
+      found = Finding.of("the analytical Jacobian is the same in two identical backward runs",
+          "backward is not deterministic: " + c.reentrancy(),
+          "remove state from the backward (counters, unseeded randomness, unordered atomics)",
+          new Cause.ValueMismatch("analytical Jacobian of two backward runs"));
+    } else if (!differentiableOutputs) {
+      found = missingGradient(s, f, c);
+    } else if (c.zeroGradient() != null) {
+      found = Finding.of("analytical Jacobian matches central finite differences within atol "
+              + opts.atol() + ", rtol " + opts.rtol(),
+          "the analytical gradient of " + c.zeroGradient() + " is zero where the numerical one is not ("
+              + c.worst() + "): the gradient is silently zero",
+          "autograd sees no dependence of the output on this input: a detach(), a raw data_ptr() read or a"
+              + " backward term multiplied by zero cuts it; build the gradient from differentiable aten calls"
+              + " on the input itself",
+          new Cause.ValueMismatch("analytical Jacobian"));
+    } else {
+      found = Finding.of("analytical Jacobian matches central finite differences within atol "
+              + opts.atol() + ", rtol " + opts.rtol(),
+          c.worst(),
+          "the backward formula is wrong: for a composite op, the gradient is the one of the aten ops it"
+              + " calls (check detach()ed terms); at the Autograd key, check the derivative you wrote",
+          new Cause.ValueMismatch("analytical Jacobian"));
+    }
     return Verdict.failed(found.with(facts.toArray(Fact[]::new)).withHeatmaps(c.heatmaps()),
         Fact.of("example", s.example().ref()));
+  }
+
+  /**
+   * No output requires grad although the example's inputs do, and an output changes with them. With
+   * the spec's {@code "differentiable": false} the claim is that the gradient is zero; otherwise that
+   * it flows.
+   */
+  private static Finding missingGradient(Subject s, GradFunction f, Jacobians.Comparison c) {
+    String asked = String.join(", ", quoted(f.names));
+    String butWas = c.zeroGradient().replaceFirst(" with respect to ", " does not require grad, yet changes with ")
+        + ": the analytical gradient is missing where the numerical one is not zero (" + c.worst() + ")";
+    Cause cause = new Cause.ValueMismatch("gradient of a function with no differentiable output");
+    if (!s.spec().differentiable()) {
+      return Finding.of("a zero numerical gradient: the spec declares the op non-differentiable (\"differentiable\":"
+              + " false) and the example's " + asked + " require" + (f.names.size() == 1 ? "s" : "") + " grad",
+          butWas,
+          "the op is differentiable here after all: give it a backward and drop \"differentiable\": false, or drop"
+              + " \"requires_grad\" from the example",
+          cause);
+    }
+    return Finding.of("gradients flow back to " + asked + ", as the example asks (\"requires_grad\": true)",
+        butWas,
+        "register an Autograd kernel or implement the op as CompositeImplicitAutograd from differentiable aten"
+            + " calls (a detach() or a raw data_ptr() read cuts the graph); if the op is not differentiable, drop"
+            + " \"requires_grad\" from the example and declare \"differentiable\": false",
+        cause);
+  }
+
+  private static List<String> quoted(List<String> names) {
+    return names.stream().map(n -> "'" + n + "'").toList();
   }
 }

@@ -27,10 +27,15 @@ final class Jacobians {
    * @param maxRel largest relative error
    * @param worst where the worst entry is and its two numbers, in words
    * @param reentrancy when the analytical Jacobian differed between two identical runs, where; else null
+   * @param heatmaps the worst output and input's Jacobians to draw (none when ok)
+   * @param zeroGradient when the worst entry's output and input have an analytical gradient that is
+   *     zero (or missing) where the numerical one is not, which ones ({@code "output 0 with respect to
+   *     'x'"}); else null
    */
-  record Comparison(boolean ok, double maxAbs, double maxRel, String worst, String reentrancy, List<Heatmap> heatmaps) {
+  record Comparison(boolean ok, double maxAbs, double maxRel, String worst, String reentrancy, List<Heatmap> heatmaps,
+      String zeroGradient) {
     Comparison(boolean ok, double maxAbs, double maxRel, String worst, String reentrancy) {
-      this(ok, maxAbs, maxRel, worst, reentrancy, List.of());
+      this(ok, maxAbs, maxRel, worst, reentrancy, List.of(), null);
     }
   }
 
@@ -95,7 +100,7 @@ final class Jacobians {
   /** Full Jacobians, [output][input][row][col], rows over output elements. */
   static double[][][][] numerical(GradFunction f, BoundExample base, List<OpCall.Output> outs, double eps)
       throws OpCall.KernelError {
-    List<Tensor> x = detached(f.inputs(base));
+    List<Tensor> x = detached(f, f.inputs(base));
     double[][][][] jac = new double[outs.size()][x.size()][][];
     for (int k = 0; k < x.size(); k++) {
       long n = x.get(k).numel();
@@ -118,8 +123,8 @@ final class Jacobians {
   private static List<double[]> perturbed(GradFunction f, BoundExample base, List<Tensor> x, int k, long j, double d)
       throws OpCall.KernelError {
     List<Tensor> xs = new ArrayList<>(x);
-    Tensor c = x.get(k).clone();
-    c.view(-1).narrow(0, j, 1).add_(new Scalar(d));
+    Tensor c = f.copy(x.get(k));
+    element(c, j).add_(new Scalar(d));
     xs.set(k, c);
     List<double[]> out = new ArrayList<>();
     for (OpCall.Output o : f.forward(f.with(base, xs))) {
@@ -143,7 +148,8 @@ final class Jacobians {
         continue;
       }
       for (int i = 0; i < rows; i++) {
-        Tensor e = torch.zeros_like(out);
+        // grad_output is contiguous whatever the output's layout, as gradcheck's own
+        Tensor e = torch.zeros_like(out).contiguous();
         e.view(-1).narrow(0, i, 1).fill_(new Scalar(1.0));
         List<Tensor> g = f.vjp(out, inputs, e);
         for (int k = 0; k < inputs.size(); k++) {
@@ -199,7 +205,95 @@ final class Jacobians {
     }
     List<Heatmap> maps = ok || worstO < 0 ? List.of()
         : pictures(f, outs, worstO, worstK, ana[worstO][worstK], num[worstO][worstK], opts);
-    return new Comparison(ok && reentrancy == null, maxAbs, maxRel, worst, reentrancy, maps);
+    String zero = ok || worstO < 0 || !allZero(ana[worstO][worstK]) || allZero(num[worstO][worstK]) ? null
+        : pair(f, outs, worstO, worstK);
+    return new Comparison(ok && reentrancy == null, maxAbs, maxRel, worst, reentrancy, maps, zero);
+  }
+
+  private static boolean allZero(double[][] block) {
+    for (double[] row : block) {
+      for (double x : row) {
+        if (x != 0) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static String pair(GradFunction f, List<OpCall.Output> outs, int o, int k) {
+    return outs.get(o).label() + " with respect to '" + f.names.get(k) + "'";
+  }
+
+  /**
+   * gradcheck's rule for a function none of whose outputs requires grad ({@code
+   * _check_no_differentiable_outputs}): there is no analytical gradient, so the numerical one must be
+   * zero. Fast mode: the finite difference along a random unit u per input (2 forward calls per
+   * input) must be zero everywhere; slow mode: every entry of the numerical Jacobian.
+   */
+  static Comparison withoutDifferentiableOutputs(GradFunction f, OpSpec.Gradcheck opts, long seed)
+      throws OpCall.KernelError, ExampleException {
+    BoundExample base = f.fresh(false);
+    List<OpCall.Output> outs = f.forward(base);
+    if (!opts.fast()) {
+      double[][][][] num = numerical(f, base, outs, opts.eps());
+      double max = 0;
+      String worst = "every entry of the numerical Jacobian is zero";
+      int worstO = -1;
+      int worstK = -1;
+      for (int o = 0; o < num.length; o++) {
+        for (int k = 0; k < num[o].length; k++) {
+          for (int i = 0; i < num[o][k].length; i++) {
+            for (int j = 0; j < num[o][k][i].length; j++) {
+              double n = num[o][k][i][j];
+              if (Math.abs(n) > max || (Double.isNaN(n) && worstO < 0)) {
+                max = Double.isNaN(n) ? Double.POSITIVE_INFINITY : Math.abs(n);
+                worst = entry(f, outs, o, k, i, j) + ": analytical none (no output requires grad), numerical " + n;
+                worstO = o;
+                worstK = k;
+              }
+            }
+          }
+        }
+      }
+      if (worstO < 0) {
+        return new Comparison(true, 0, 0, worst, null);
+      }
+      double[][] none = new double[num[worstO][worstK].length][num[worstO][worstK].length == 0 ? 0
+          : num[worstO][worstK][0].length];
+      return new Comparison(false, max, Double.POSITIVE_INFINITY, worst, null,
+          pictures(f, outs, worstO, worstK, none, num[worstO][worstK], opts), pair(f, outs, worstO, worstK));
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    List<Tensor> x = detached(f, f.inputs(base));
+    double max = 0;
+    String worst = "the numerical gradient along a random direction is zero for every input";
+    String zero = null;
+    for (int k = 0; k < x.size(); k++) {
+      Tensor u = unitVector(random, x.get(k));
+      List<Tensor> plus = new ArrayList<>(x);
+      List<Tensor> minus = new ArrayList<>(x);
+      plus.set(k, shifted(f, x.get(k), u, opts.eps()));
+      minus.set(k, shifted(f, x.get(k), u, -opts.eps()));
+      List<OpCall.Output> op = f.forward(f.with(base, plus));
+      List<OpCall.Output> om = f.forward(f.with(base, minus));
+      for (int o = 0; o < outs.size(); o++) {
+        double[] p = TensorCopies.doubles(op.get(o).tensor());
+        double[] m = TensorCopies.doubles(om.get(o).tensor());
+        for (int i = 0; i < p.length; i++) {
+          double jvp = (p[i] - m[i]) / (2 * opts.eps());
+          if (Math.abs(jvp) > max || (Double.isNaN(jvp) && zero == null)) {
+            max = Double.isNaN(jvp) ? Double.POSITIVE_INFINITY : Math.abs(jvp);
+            long[] shape = outs.get(o).tensor().sizes().vec().get();
+            worst = "(Ju)" + TensorText.index(shape, i) + " for " + outs.get(o).label() + " and " + f.names.get(k)
+                + ": analytical none (no output requires grad), numerical " + jvp;
+            zero = pair(f, outs, o, k);
+          }
+        }
+      }
+    }
+    return new Comparison(zero == null, max, zero == null ? 0 : Double.POSITIVE_INFINITY, worst, null, List.of(),
+        zero);
   }
 
   static String entry(GradFunction f, List<OpCall.Output> outs, int o, int k, int i, int j) {
@@ -216,7 +310,7 @@ final class Jacobians {
   static Comparison fast(GradFunction f, OpSpec.Gradcheck opts, long seed) throws OpCall.KernelError, ExampleException {
     SplittableRandom random = new SplittableRandom(seed);
     BoundExample base = f.fresh(false);
-    List<Tensor> x = detached(f.inputs(base));
+    List<Tensor> x = detached(f, f.inputs(base));
     List<OpCall.Output> outs = f.forward(base);
     List<Tensor> us = new ArrayList<>();
     for (Tensor xi : x) {
@@ -230,8 +324,8 @@ final class Jacobians {
     for (int k = 0; k < x.size(); k++) {
       List<Tensor> plus = new ArrayList<>(x);
       List<Tensor> minus = new ArrayList<>(x);
-      plus.set(k, x.get(k).add(us.get(k).mul(new Scalar(opts.eps()))));
-      minus.set(k, x.get(k).sub(us.get(k).mul(new Scalar(opts.eps()))));
+      plus.set(k, shifted(f, x.get(k), us.get(k), opts.eps()));
+      minus.set(k, shifted(f, x.get(k), us.get(k), -opts.eps()));
       List<OpCall.Output> op = f.forward(f.with(base, plus));
       List<OpCall.Output> om = f.forward(f.with(base, minus));
       for (int o = 0; o < outs.size(); o++) {
@@ -252,6 +346,7 @@ final class Jacobians {
     double maxRel = 0;
     boolean ok = true;
     String worst = "no outputs";
+    String zero = null;
     double worstExcess = Double.NEGATIVE_INFINITY;
     for (int o = 0; o < gradOuts.size(); o++) {
       Tensor out = gradOuts.get(o).tensor();
@@ -280,10 +375,11 @@ final class Jacobians {
           worstExcess = Double.isNaN(abs) ? Double.POSITIVE_INFINITY : excess;
           worst = "vᵀJu for " + gradOuts.get(o).label() + " and " + f.names.get(k) + ": analytical " + a
               + ", numerical " + n;
+          zero = a == 0 && n != 0 ? pair(f, gradOuts, o, k) : null;
         }
       }
     }
-    return new Comparison(ok, maxAbs, maxRel, worst, null);
+    return new Comparison(ok, maxAbs, maxRel, worst, null, List.of(), ok ? null : zero);
   }
 
   /** Uniform [0, 1) entries, normalized to unit length, float64, shaped like {@code like}. */
@@ -302,11 +398,38 @@ final class Jacobians {
     return t.reshape(like.sizes().vec().get());
   }
 
-  static List<Tensor> detached(List<Tensor> xs) {
+  /** Detached copies in the inputs' own layouts: the op sees perturbed inputs laid out as the example's. */
+  static List<Tensor> detached(GradFunction f, List<Tensor> xs) {
     List<Tensor> out = new ArrayList<>();
     for (Tensor x : xs) {
-      out.add(x.detach().clone());
+      out.add(f.copy(x));
     }
     return out;
+  }
+
+  /** {@code x + d·u} in {@code x}'s layout (an out-of-place add may choose other strides). */
+  private static Tensor shifted(GradFunction f, Tensor x, Tensor u, double d) {
+    Tensor c = f.copy(x);
+    c.add_(u.mul(new Scalar(d)));
+    return c;
+  }
+
+  /**
+   * Element {@code j} (in row-major order) of {@code t}, as a 0-dim view of it whatever its strides:
+   * {@code view(-1)} exists only for some layouts.
+   */
+  static Tensor element(Tensor t, long j) {
+    long[] sizes = t.sizes().vec().get();
+    Tensor e = t;
+    long rest = j;
+    for (int d = 0; d < sizes.length; d++) {
+      long inner = 1;
+      for (int i = d + 1; i < sizes.length; i++) {
+        inner *= sizes[i];
+      }
+      e = e.select(0, rest / inner);
+      rest %= inner;
+    }
+    return e;
   }
 }

@@ -100,7 +100,8 @@ public final class ReferenceGradCheck extends ValueCheck implements ExampleCheck
       referenceOutputs.add(rt);
     }
     if (opOutputs.isEmpty()) {
-      return Verdict.skipped("no output requires grad (no autograd registered; see autograd.registration)");
+      return Verdict.skipped("no output requires grad: there is no backward to check (gradcheck.jacobian holds the"
+          + " example's requested gradient to gradcheck's rule for functions with no differentiable output)");
     }
     Optional<OpSpec.Tolerance> tolerance =
         Optional.of(s.spec().tolerance().orElse(NoncontiguousCheck.defaultTolerance(torch.ScalarType.Double)));

@@ -1,0 +1,179 @@
+package dev.opcheck4j.checks.gradcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.RunListener;
+import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.checks.autograd.DifferentiableCheck;
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.testing.NativeOps;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Gradients a spec asks for are a claim (native-ops' gradient_ops.cpp, fixtures/specs/gradients): an
+ * example input with {@code "requires_grad": true} whose gradient stops, or is silently zero, fails
+ * gradcheck.jacobian, as torch.autograd.gradcheck fails it; an op whose inputs only the harness's probe
+ * marked keeps the autograd.differentiable warning. Each op has findings in exactly the checks its
+ * {@code // EXPECT:} marker lists, and nothing errors.
+ */
+class GradientClaimTests {
+  private static final String SPEC = "gradients/gradient_ops.json";
+  private static RunReport report;
+
+  @BeforeAll
+  static void run() throws Exception {
+    RunOutcome outcome = Launcher.execute(RunRequest.builder().seed(7L).tries(20).jobs(2)
+        .spec(NativeOps.spec(SPEC)).build(), RunListener.NONE);
+    assertEquals(List.of(), outcome.inputErrors());
+    report = outcome.report();
+  }
+
+  private static Stream<CheckResult> of(String op) {
+    return report.results().stream().filter(r -> op.equals(r.op()));
+  }
+
+  private static CheckResult one(String op, String check, String device) {
+    return of(op).filter(r -> r.check().equals(check) && device.equals(r.device()) && !r.example().startsWith("generated"))
+        .findFirst().orElseThrow(() -> new AssertionError("no " + check + " on " + device + " for " + op));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks() throws Exception {
+    Map<String, Set<String>> marked = NativeOps.expectations("gradient_ops.cpp");
+    List<String> ops = SpecReader.read(NativeOps.spec(SPEC)).ops().stream().map(o -> o.op()).toList();
+    assertEquals(new TreeSet<>(ops), new TreeSet<>(NativeOps.opsIn("gradient_ops.cpp")), "the spec covers every op");
+    return ops.stream().map(op -> DynamicTest.dynamicTest(op, () -> {
+      Set<String> want = marked.getOrDefault(op, Set.of());
+      Set<String> got = of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING)
+          .map(CheckResult::check).collect(Collectors.toCollection(TreeSet::new));
+      assertEquals(want, got, "checks with findings on " + op + ": "
+          + of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING).toList());
+      assertEquals(List.of(), of(op).filter(r -> r.outcome() == Outcome.ERRORED).toList());
+    }));
+  }
+
+  @Test
+  void aRequestedGradientThatStopsFailsGradcheckNotAWarning() {
+    for (String op : List.of("gradient_ops::stops", "gradient_ops::cut_graph")) {
+      CheckResult r = one(op, JacobianCheck.ID, "cpu");
+      assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+      assertEquals("gradients flow back to 'x', as the example asks (\"requires_grad\": true)",
+          r.fact("expected").orElseThrow());
+      assertTrue(r.fact("but was").orElseThrow().startsWith("output 0 does not require grad, yet changes with 'x':"
+          + " the analytical gradient is missing where the numerical one is not zero"), r.toString());
+      assertTrue(r.finding().cause() instanceof Cause.ValueMismatch, r.toString());
+      assertEquals("0 backward", r.fact("calls").orElseThrow().replaceAll("^\\d+ forward, ", ""), r.toString());
+    }
+    // the op with backend kernels only is no longer a warning: the spec's claim is checked instead
+    CheckResult stops = one("gradient_ops::stops", DifferentiableCheck.ID, "cpu");
+    assertEquals(Outcome.SKIPPED, stops.outcome(), stops.toString());
+    assertTrue(stops.reason().startsWith("the spec asks for gradients (x in gradient_ops.json#ops[0].examples[0]"
+        + " requires grad): a claim gradcheck.jacobian holds the op to"), stops.reason());
+    // the composite that detaches its input registered autograd: the probe passes it, gradcheck does not
+    assertEquals(Outcome.PASSED, one("gradient_ops::cut_graph", DifferentiableCheck.ID, "cpu").outcome());
+  }
+
+  @Test
+  void aSilentlyZeroGradientFailsWithPytorchsReason() {
+    CheckResult r = one("gradient_ops::silently_zero", JacobianCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    String butWas = r.fact("but was").orElseThrow();
+    assertTrue(butWas.startsWith("the analytical gradient of output 0 with respect to 'x' is zero where the numerical"
+        + " one is not (d output 0["), butWas);
+    assertTrue(butWas.contains(": analytical 0.0, numerical 2"), butWas);
+    assertTrue(butWas.endsWith("the gradient is silently zero"), butWas);
+    assertEquals("fast, then slow to locate the error", r.fact("mode").orElseThrow());
+  }
+
+  @Test
+  void declaredNonDifferentiableMeansTheNumericalGradientIsZero() {
+    CheckResult bad = one("gradient_ops::declared_flat", JacobianCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, bad.outcome(), bad.toString());
+    assertTrue(bad.fact("expected").orElseThrow().startsWith("a zero numerical gradient: the spec declares the op"
+        + " non-differentiable"), bad.toString());
+    assertTrue(bad.fact("hint").orElseThrow().contains("drop \"requires_grad\" from the example"), bad.toString());
+    CheckResult good = one("gradient_ops::floor_flat", JacobianCheck.ID, "cpu");
+    assertEquals(Outcome.PASSED, good.outcome(), good.toString());
+    assertTrue(good.fact("note").orElseThrow().startsWith("no output requires grad, and none changes with 'x'"),
+        good.toString());
+    // on generated inputs too, which keep the example's requires_grad
+    assertTrue(of("gradient_ops::floor_flat").anyMatch(r -> r.check().equals(JacobianCheck.ID)
+        && r.example().startsWith("generated") && r.outcome() == Outcome.PASSED), "generated inputs were checked");
+  }
+
+  @Test
+  void anOpTheHarnessProbedOnItsOwnStillOnlyWarns() {
+    for (String device : List.of("cpu", "meta")) {
+      CheckResult w = one("gradient_ops::probed", DifferentiableCheck.ID, device);
+      assertEquals(Outcome.WARNING, w.outcome(), w.toString());
+      assertTrue(w.fact("but was").orElseThrow().startsWith("gradients stop at this op"), w.toString());
+    }
+    CheckResult g = one("gradient_ops::probed", JacobianCheck.ID, "cpu");
+    assertEquals(Outcome.SKIPPED, g.outcome(), g.toString());
+    assertTrue(g.reason().contains("gradients stop at it (see autograd.differentiable)"), g.reason());
+    assertFalse(of("gradient_ops::probed").anyMatch(r -> r.outcome() == Outcome.FAILED));
+  }
+
+  /**
+   * fixtures/specs/gradients/real-gradcheck.json: what PyTorch 2.14.1's gradcheck said on each example.
+   * Where it ran (an input requires grad), its failure is a gradcheck.jacobian failure on the same
+   * example and its SUCCESS a pass; where it did not, gradcheck.jacobian checked nothing either.
+   */
+  @Test
+  void agreesWithRealGradcheckExampleByExample() throws Exception {
+    JsonNode real = new ObjectMapper().readTree(NativeOps.spec("gradients/real-gradcheck.json").toFile()).get("ops");
+    List<String> ops = SpecReader.read(NativeOps.spec(SPEC)).ops().stream().map(o -> o.op()).toList();
+    assertEquals(new TreeSet<>(ops), new TreeSet<>(iterable(real.fieldNames())), "every op was run on real PyTorch");
+    for (String op : ops) {
+      JsonNode examples = real.get(op).get("real");
+      for (int i = 0; i < examples.size(); i++) {
+        String ref = "gradient_ops.json#ops[" + ops.indexOf(op) + "].examples[" + i + "]";
+        CheckResult mine = of(op).filter(r -> r.check().equals(JacobianCheck.ID) && r.device().equals("cpu")
+            && r.example().equals(ref)).findFirst().orElseThrow();
+        JsonNode gradcheck = examples.get(i).get("gradcheck");
+        Outcome want = gradcheck == null ? Outcome.SKIPPED
+            : gradcheck.asText().equals("SUCCESS") ? Outcome.PASSED : Outcome.FAILED;
+        assertEquals(want, mine.outcome(), ref + ": real gradcheck said " + gradcheck + "; " + mine);
+      }
+    }
+  }
+
+  private static List<String> iterable(java.util.Iterator<String> names) {
+    List<String> out = new java.util.ArrayList<>();
+    names.forEachRemaining(out::add);
+    return out;
+  }
+
+  @Test
+  void aNonContiguousExampleOfAnOpWithACustomBackwardIsAFindingNotAHarnessError() {
+    // raw_scale's second example is transposed: gradcheck's own perturbation used view(-1) on it
+    CheckResult r = of("gradient_ops::raw_scale").filter(x -> x.check().equals(JacobianCheck.ID)
+        && x.example().equals("gradient_ops.json#ops[8].examples[1]")).findFirst().orElseThrow();
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertTrue(r.fact("but was").orElseThrow().matches("d output 0\\[.*\\] / d x\\[.*\\]: analytical \\S+, numerical \\S+"),
+        r.toString());
+    assertNotEquals(Outcome.FAILED, of("gradient_ops::raw_scale").filter(x -> x.check().equals(JacobianCheck.ID)
+        && x.example().equals("gradient_ops.json#ops[8].examples[0]")).findFirst().orElseThrow().outcome(),
+        "contiguous, the op is right");
+  }
+}
