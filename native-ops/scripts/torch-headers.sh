@@ -160,7 +160,12 @@ wheel_source() {
   attempted=1
   echo "torch-headers: pip download torch==$version --no-deps (${pip[*]}, from the index pip is configured with)"
   if ! "${pip[@]}" download "torch==$version" --no-deps --only-binary=:all: -d "$work/download" > "$work/pip.log" 2>&1; then
-    reason="pip download torch==$version failed: $(last_line "$work/pip.log")"; return 1
+    reason="pip download torch==$version failed: $(last_line "$work/pip.log")"
+    # "from versions: none" also when pip never reached its index: then say so
+    local net
+    net=$(grep -o -m 1 -E "(Failed to establish a new connection|SSLError|ProxyError)[^'\")]*" "$work/pip.log" | head -n 1 || true)
+    [ -z "$net" ] || reason="$reason; pip could not reach its index: $net"
+    return 1
   fi
   local whl
   whl=$(ls "$work"/download/torch-"$version"*.whl 2>/dev/null | head -n 1)
