@@ -1,18 +1,22 @@
 # The compile settings of an op library that opcheck4j loads: the stable-ABI headers, pinned to the
 # libtorch 2.10 runtime of the JavaCPP presets the harness runs on, linked against that libtorch.
-# native-ops builds with it, and it ships with the headers in opcheck4j-native-ops-<version>-sdk.zip
-# (include/ beside this file), which the op-library archetype's projects unpack.
+# native-ops builds with it, and it ships in opcheck4j-native-ops-<version>-sdk.zip with torch-headers.sh,
+# which the op-library archetype's projects unpack and run.
 #
 # Inputs:
-#   LIBTORCH_DIR_FILE  file holding the directory of the libtorch_cpu.so JavaCPP extracted
-#                      (written by dev.opcheck4j.nativeops.LibtorchLocator)
-#   TORCH_INCLUDE_DIR  the LibTorch include directory; default: include/ beside this file
+#   LIBTORCH_DIR_FILE   file holding the directory of the libtorch_cpu.so JavaCPP extracted
+#                       (written by dev.opcheck4j.nativeops.LibtorchLocator)
+#   TORCH_INCLUDE_DIR   the LibTorch include directory, or
+#   TORCH_HEADERS_FILE  the file holding it (include-dir.txt, written by torch-headers.sh)
 # Gives: op_library(name sources...), a shared library linked against that libtorch.
 if(NOT DEFINED LIBTORCH_DIR_FILE)
   message(FATAL_ERROR "LIBTORCH_DIR_FILE is not set")
 endif()
 if(NOT DEFINED TORCH_INCLUDE_DIR)
-  set(TORCH_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/include")
+  if(NOT DEFINED TORCH_HEADERS_FILE)
+    message(FATAL_ERROR "neither TORCH_INCLUDE_DIR nor TORCH_HEADERS_FILE is set (run torch-headers.sh)")
+  endif()
+  file(STRINGS "${TORCH_HEADERS_FILE}" TORCH_INCLUDE_DIR LIMIT_COUNT 1)
 endif()
 file(STRINGS "${LIBTORCH_DIR_FILE}" LIBTORCH_DIR LIMIT_COUNT 1)
 message(STATUS "LibTorch headers: ${TORCH_INCLUDE_DIR}")

@@ -27,6 +27,7 @@ import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.ReportDirLock;
+import dev.opcheck4j.run.WorkflowAnnotations;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.RunOutcome;

@@ -7,20 +7,26 @@ import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.ReportDirLock;
+import dev.opcheck4j.run.WorkflowAnnotations;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.Device;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.junit.platform.engine.EngineDiscoveryRequest;
 import org.junit.platform.engine.EngineExecutionListener;
 import org.junit.platform.engine.ExecutionRequest;
@@ -39,6 +45,19 @@ import org.junit.platform.engine.reporting.ReportEntry;
  */
 public final class OpCheckEngine implements TestEngine {
   public static final String ID = "opcheck4j";
+
+  private final UnaryOperator<String> env;
+  private final Supplier<PrintStream> out;
+
+  public OpCheckEngine() {
+    this(System::getenv, () -> System.out);
+  }
+
+  /** An engine that reads {@code env} ({@code GITHUB_ACTIONS}, {@code GITHUB_WORKSPACE}) and prints its annotations to {@code out}. */
+  OpCheckEngine(UnaryOperator<String> env, Supplier<PrintStream> out) {
+    this.env = env;
+    this.out = out;
+  }
 
   @Override
   public String getId() {
@@ -176,9 +195,45 @@ public final class OpCheckEngine implements TestEngine {
     if (report != null) {
       writeReports(new RunReport(report.run(), report.checks(), stream.results()), settings.run().reportDir());
     }
+    annotate(root, stream.results());
     System.out.println("opcheck4j summary: " + String.join(", ", stream.outcomes().entrySet().stream()
         .map(e -> e.getKey() + " " + e.getValue()).toList()));
     listener.executionFinished(root, TestExecutionResult.successful());
+  }
+
+  /**
+   * Under GitHub Actions, the failed tests as annotations at their spec lines, as {@code check} prints
+   * them ({@link WorkflowAnnotations}); an expected failure is a passed test and gets none.
+   */
+  private void annotate(RunDescriptor root, List<CheckResult> results) {
+    if (!WorkflowAnnotations.wanted(env)) {
+      return;
+    }
+    String ws = env.apply("GITHUB_WORKSPACE");
+    Path workspace = Path.of(ws != null && !ws.isBlank() ? ws : System.getProperty("user.dir")).toAbsolutePath().normalize();
+    List<Path> specs = root.specs.stream().filter(Objects::nonNull).map(SpecFile::file).toList();
+    List<CheckResult> failed = results.stream().filter(r -> root.expected.reason(r.op(), r.check()).isEmpty()).toList();
+    WorkflowAnnotations.of(specs, read -> repositoryFile(read, workspace)).lines(failed).forEach(out.get()::println);
+  }
+
+  /**
+   * The spec as the repository holds it, relative to {@code workspace} where it is inside: Maven runs
+   * the copy under {@code target/test-classes/} of {@code src/test/resources/}, which is the file a
+   * pull request shows.
+   */
+  static Path repositoryFile(Path read, Path workspace) {
+    Path file = read.toAbsolutePath().normalize();
+    for (int i = 0; i + 2 < file.getNameCount(); i++) {
+      if (file.getName(i).toString().equals("target") && file.getName(i + 1).toString().equals("test-classes")) {
+        Path module = i == 0 ? file.getRoot() : file.getRoot().resolve(file.subpath(0, i));
+        Path source = module.resolve("src/test/resources").resolve(file.subpath(i + 2, file.getNameCount()).toString());
+        if (Files.isRegularFile(source)) {
+          file = source;
+        }
+        break;
+      }
+    }
+    return file.startsWith(workspace) ? workspace.relativize(file) : file;
   }
 
   /** The rerun line that works where the tests run: Maven's Surefire, a Gradle test worker, else the command line. */

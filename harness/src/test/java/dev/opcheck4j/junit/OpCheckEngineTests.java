@@ -199,6 +199,51 @@ class OpCheckEngineTests {
         "every check says it did not run because of the spec error");
   }
 
+  /** Issue 29: under GitHub Actions a failed test is an ::error annotation at its spec line, as `check` prints it. */
+  @Test
+  void underGitHubActionsAFailedTestIsAnErrorAnnotationAtItsSpecLineAndAnExpectedFailureIsNot() throws Exception {
+    Path spec = NativeOps.spec("bad/bad_ops.json");
+    java.util.function.Function<java.util.Map<String, String>, String> run = env -> {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+      EngineTestKit.Builder b = EngineTestKit.engine(new OpCheckEngine(env::get, () -> out)).selectors(selectFile(spec.toFile()))
+          .configurationParameter("opcheck4j.reportDir", dir.resolve("reports" + env.size()).toString())
+          .configurationParameter("opcheck4j.checks", "schema.types")
+          .configurationParameter("opcheck4j.ops", "bad_ops::dict_arg,bad_ops::scale_");
+      if (env.containsKey("xfail")) {
+        b.configurationParameter("opcheck4j.expectedFailures", env.get("xfail"));
+      }
+      b.execute();
+      return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    };
+    String github = run.apply(java.util.Map.of("GITHUB_ACTIONS", "true", "GITHUB_WORKSPACE", spec.getParent().getParent().toString()));
+    List<String> annotations = github.lines().filter(l -> l.startsWith("::error")).toList();
+    assertEquals(1, annotations.size(), github);
+    assertTrue(annotations.get(0).startsWith("::error file=bad/bad_ops.json,line=19,title=schema.types::FAILED [schema.types]"
+        + " bad_ops::dict_arg%0A  expected : custom-op types only"), annotations.get(0));
+
+    assertEquals(List.of(), run.apply(java.util.Map.of()).lines().filter(l -> l.contains("::error")).toList(),
+        "no annotations outside GitHub Actions");
+
+    Path xfail = Files.writeString(dir.resolve("xfail.json"), "{\"bad_ops::dict_arg\": {\"schema.types\": \"kept for compatibility\"}}");
+    assertEquals(List.of(), run.apply(java.util.Map.of("GITHUB_ACTIONS", "true", "xfail", xfail.toString())).lines()
+        .filter(l -> l.contains("::error")).toList(), "an expected failure is a passed test");
+  }
+
+  @Test
+  void anAnnotationNamesTheSpecTheRepositoryHoldsNotMavensCopy(@TempDir Path project) throws Exception {
+    Path copy = project.resolve("target/test-classes/opcheck/ops.yaml");
+    Files.createDirectories(copy.getParent());
+    Files.writeString(copy, "library: x\n");
+    assertEquals(Path.of("target/test-classes/opcheck/ops.yaml"), OpCheckEngine.repositoryFile(copy, project),
+        "no source beside it: the file read");
+    Files.createDirectories(project.resolve("src/test/resources/opcheck"));
+    Files.writeString(project.resolve("src/test/resources/opcheck/ops.yaml"), "library: x\n");
+    assertEquals(Path.of("src/test/resources/opcheck/ops.yaml"), OpCheckEngine.repositoryFile(copy, project));
+    assertEquals(project.resolve("src/test/resources/opcheck/ops.yaml"), OpCheckEngine.repositoryFile(copy, project.resolve("elsewhere")),
+        "outside the workspace: absolute");
+  }
+
   /** Issue 18: the engine's per-spec run dir is locked like the CLI's report dir. */
   @Test
   void aSpecRunDirInUseByAnotherRunIsTheSpecsFailedInputTest() throws Exception {

@@ -1,4 +1,4 @@
-package dev.opcheck4j.cli;
+package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.NumberText;
@@ -24,10 +24,11 @@ import java.util.regex.Pattern;
  * {@code ::error file=<spec>,line=<line>,title=<check>::<message>} workflow command per failing
  * (op, check), at the line of the example when the result is about one, else of the op's entry. GitHub
  * shows at most {@link #LIMIT} error annotations of a step, so no more are printed, and one line says
- * how many were left out and where they all are.
+ * how many were left out and where they all are. The command line's {@code check} and the JUnit engine
+ * both print these.
  */
-final class WorkflowAnnotations {
-  static final int LIMIT = 10;
+public final class WorkflowAnnotations {
+  public static final int LIMIT = 10;
   /** A message longer than this is cut: an annotation is a pointer into the reports, not the report. */
   static final int MESSAGE_LIMIT = 1000;
 
@@ -41,19 +42,28 @@ final class WorkflowAnnotations {
   private WorkflowAnnotations() {}
 
   /** Whether this process runs as a GitHub Actions step. */
-  static boolean wanted(UnaryOperator<String> env) {
+  public static boolean wanted(UnaryOperator<String> env) {
     return "true".equalsIgnoreCase(env.apply("GITHUB_ACTIONS"));
   }
 
   /** The lines of examples and op entries in {@code specs}; a spec that cannot be read gives none. */
-  static WorkflowAnnotations of(List<Path> specs) {
+  public static WorkflowAnnotations of(List<Path> specs) {
+    return of(specs, UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #of(List)}, with each spec named in the annotations by {@code shown} (the file in the
+   * repository that the spec read at run time was copied from).
+   */
+  public static WorkflowAnnotations of(List<Path> specs, UnaryOperator<Path> shown) {
     WorkflowAnnotations a = new WorkflowAnnotations();
-    for (Path spec : specs) {
+    for (Path read : specs) {
+      Path spec = shown.apply(read);
       List<String> lines;
       SpecFile file;
       try {
-        lines = Files.readAllLines(spec);
-        file = SpecReader.read(spec);
+        lines = Files.readAllLines(read);
+        file = SpecReader.read(read);
       } catch (IOException | RuntimeException | SpecException e) {
         continue; // the run itself reports an unreadable spec, in one line with its position
       }
@@ -76,7 +86,7 @@ final class WorkflowAnnotations {
   }
 
   /** The annotation lines for {@code results}: at most {@link #LIMIT}, and a last line on the rest. */
-  List<String> lines(List<CheckResult> results) {
+  public List<String> lines(List<CheckResult> results) {
     Map<String, CheckResult> first = new LinkedHashMap<>();
     for (CheckResult r : results) {
       if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED) {
