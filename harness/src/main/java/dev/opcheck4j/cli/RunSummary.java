@@ -152,7 +152,9 @@ final class RunSummary {
       out.println(mark);
     }
     if (!report.run().cached().isEmpty()) {
-      out.println("cached: " + report.run().cached().size() + " of " + byOp.size() + " ops (results replayed from --cache)");
+      // a replayed job that gave no result (no library-wide check selected) is no row of the table
+      long cached = report.run().cached().stream().map(HumanText::name).filter(byOp::containsKey).count();
+      out.println("cached: " + cached + " of " + byOp.size() + " ops (results replayed from --cache)");
     }
     for (String line : gapLines(report.coverage())) {
       out.println(line);
