@@ -152,8 +152,9 @@ final class RunSummary {
       out.println(mark);
     }
     if (!report.run().cached().isEmpty()) {
-      // a replayed job that gave no result (no library-wide check selected) is no row of the table
-      long cached = report.run().cached().stream().map(HumanText::name).filter(byOp::containsKey).count();
+      // a replayed job that gave no result (no library-wide check selected) is no row of the table, and
+      // an op of two targets (--spec and --library) is one row
+      long cached = report.run().cached().stream().map(HumanText::name).filter(byOp::containsKey).distinct().count();
       out.println("cached: " + cached + " of " + byOp.size() + " ops (results replayed from --cache)");
     }
     for (String line : gapLines(report.coverage())) {
