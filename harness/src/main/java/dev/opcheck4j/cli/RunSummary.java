@@ -152,14 +152,29 @@ final class RunSummary {
       out.println(mark);
     }
     if (!report.run().cached().isEmpty()) {
-      // a replayed job that gave no result (no library-wide check selected) is no row of the table, and
-      // an op of two targets (--spec and --library) is one row
-      long cached = report.run().cached().stream().map(HumanText::name).filter(byOp::containsKey).distinct().count();
-      out.println("cached: " + cached + " of " + byOp.size() + " ops (results replayed from --cache)");
+      out.println("cached: " + cachedRows(report) + " of " + byOp.size() + " ops (results replayed from --cache)");
     }
     for (String line : gapLines(report.coverage())) {
       out.println(line);
     }
+  }
+
+  /**
+   * The rows of the table whose every result was replayed: a result comes from the job of its op, or
+   * of its library when it has one; a result of a library-wide check about an op (schema.compatible)
+   * from its library's job.
+   */
+  static long cachedRows(RunReport report) {
+    java.util.Set<String> cached = new java.util.HashSet<>(report.run().cached());
+    boolean libraryJob = cached.stream().anyMatch(name -> !name.contains("::"));
+    Map<String, Boolean> rows = new LinkedHashMap<>();
+    for (CheckResult r : report.results()) {
+      boolean replayed = r.library() != null ? cached.contains(r.library())
+          : report.check(r.check()).map(c -> c.scope() == dev.opcheck4j.api.CheckInfo.Scope.LIBRARY).orElse(false)
+              ? libraryJob : cached.contains(r.op());
+      rows.merge(HumanText.name(r.library() != null ? r.library() : r.op()), replayed, Boolean::logicalAnd);
+    }
+    return rows.values().stream().filter(b -> b).count();
   }
 
   /** One line per family that never ran on some ops, with the commonest reason and how to gate on it. */

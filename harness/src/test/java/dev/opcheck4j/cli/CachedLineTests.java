@@ -41,4 +41,15 @@ class CachedLineTests {
         cachedLine(List.of("ns::a", "ns::b", "ns::a", "ns::b"), List.of(result("ns::a"), result("ns::b"),
             result("ns::a"), result("ns::b"))));
   }
+
+  @Test
+  void resultsOfALibraryWideCheckAboutOpsAreTheLibraryJobs() {
+    // --baseline B --check schema.compatible: the library's job gives one result per op, the ops' jobs none
+    List<CheckResult> results = List.of(
+        new CheckResult("compat::a", "schema.compatible", "-", "-", Outcome.PASSED, List.of(), 1),
+        new CheckResult("compat::b", "schema.compatible", "-", "-", Outcome.PASSED, List.of(), 1));
+    assertEquals("cached: 2 of 2 ops (results replayed from --cache)", cachedLine(List.of("libcompat_v1.so"), results));
+    assertEquals("cached: 0 of 1 ops (results replayed from --cache)",
+        cachedLine(List.of("libcompat_v1.so"), List.of(result("ns::a"))), "the op's own job ran");
+  }
 }
