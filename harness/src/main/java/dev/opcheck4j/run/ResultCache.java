@@ -192,9 +192,9 @@ public final class ResultCache {
     java.util.Set<String> units = new java.util.HashSet<>();
     entry.get().results().forEach(r -> units.add(r.check() + "@" + r.device()));
     List<String> missing = plan.stream().filter(u -> !units.contains(u)).toList();
-    if (entry.get().results().isEmpty() || !missing.isEmpty()) {
+    if (!missing.isEmpty()) {
       notes.accept("cache: ignoring corrupt entry " + file + " (" + (entry.get().results().isEmpty() ? "no results"
-          : "no result for " + missing.get(0).replace("@", " on ")
+          : "no result for " + missing.get(0).replace("@-", "").replace("@", " on ")
           + (missing.size() > 1 ? " and " + (missing.size() - 1) + " more" : "")) + ")");
       return Optional.empty();
     }
@@ -203,11 +203,11 @@ public final class ResultCache {
 
   /**
    * Stores {@code results} under {@code key}, unless one of them is Errored (a harness failure, or a
-   * deadline a busy machine can miss, is not a fact about the op to replay) or there are none (an
-   * entry without results would make the op vanish from every report).
+   * deadline a busy machine can miss, is not a fact about the op to replay). None is an entry too, for
+   * a job whose plan has no unit (no library-wide check selected): its replay starts no worker.
    */
   public void store(String key, List<CheckResult> results) {
-    if (results.isEmpty() || results.stream().anyMatch(r -> r.outcome() == Outcome.ERRORED)) {
+    if (results.stream().anyMatch(r -> r.outcome() == Outcome.ERRORED)) {
       return;
     }
     write("ops", key, Wire.write(new Entry(key, results)));

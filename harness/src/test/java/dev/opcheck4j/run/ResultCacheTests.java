@@ -140,13 +140,14 @@ class ResultCacheTests {
   }
 
   @Test
-  void onlyJobsWithResultsAreCachedUnderOneCheck() throws Exception {
+  void aJobWithoutUnitsUnderOneCheckIsReplayedToo() throws Exception {
     RunRequest.Builder b = RunRequest.builder().spec(spec).devices(List.of(Device.CPU)).tries(0).seed(7L).jobs(1)
         .ops(List.of("good_ops::add_scalar")).checks(List.of("fake.metadata")).cache(cache);
     Launcher.execute(b.reportDir(tmp.resolve("first")).build(), RunListener.NONE);
     RunOutcome again = Launcher.execute(b.reportDir(tmp.resolve("again")).build(), RunListener.NONE);
-    assertEquals(List.of("good_ops::add_scalar"), again.report().run().cached(),
-        "the library-wide job gave no result: there is nothing of it to replay or count");
+    assertEquals(List.of("libgood_ops.so", "good_ops::add_scalar"), again.report().run().cached(),
+        "the library-wide job has no unit under fake.metadata: its empty entry matches its plan");
+    assertFalse(workerStarted(tmp.resolve("again")));
   }
 
   @Test
