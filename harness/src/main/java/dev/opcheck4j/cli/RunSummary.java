@@ -151,8 +151,10 @@ final class RunSummary {
     if (mark != null) {
       out.println(mark);
     }
-    if (!report.run().cached().isEmpty()) {
-      out.println("cached: " + cachedRows(report) + " of " + byOp.size() + " ops (results replayed from --cache)");
+    long cached = cachedRows(report);
+    if (cached > 0) {
+      // a replayed job without results (no library-wide check selected) alone replayed nothing to count
+      out.println("cached: " + cached + " of " + byOp.size() + " ops (results replayed from --cache)");
     }
     for (String line : gapLines(report.coverage())) {
       out.println(line);
