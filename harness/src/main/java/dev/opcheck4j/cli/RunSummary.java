@@ -151,12 +151,32 @@ final class RunSummary {
     if (mark != null) {
       out.println(mark);
     }
-    if (!report.run().cached().isEmpty()) {
-      out.println("cached: " + report.run().cached().size() + " of " + byOp.size() + " ops (results replayed from --cache)");
+    long cached = cachedRows(report);
+    if (cached > 0) {
+      // a replayed job without results (no library-wide check selected) alone replayed nothing to count
+      out.println("cached: " + cached + " of " + byOp.size() + " ops (results replayed from --cache)");
     }
     for (String line : gapLines(report.coverage())) {
       out.println(line);
     }
+  }
+
+  /**
+   * The rows of the table whose every result was replayed: a result comes from the job of its op, or
+   * of its library when it has one; a result of a library-wide check about an op (schema.compatible)
+   * from its library's job.
+   */
+  static long cachedRows(RunReport report) {
+    java.util.Set<String> cached = new java.util.HashSet<>(report.run().cached());
+    boolean libraryJob = cached.stream().anyMatch(name -> !name.contains("::"));
+    Map<String, Boolean> rows = new LinkedHashMap<>();
+    for (CheckResult r : report.results()) {
+      boolean replayed = r.library() != null ? cached.contains(r.library())
+          : report.check(r.check()).map(c -> c.scope() == dev.opcheck4j.api.CheckInfo.Scope.LIBRARY).orElse(false)
+              ? libraryJob : cached.contains(r.op());
+      rows.merge(HumanText.name(r.library() != null ? r.library() : r.op()), replayed, Boolean::logicalAnd);
+    }
+    return rows.values().stream().filter(b -> b).count();
   }
 
   /** One line per family that never ran on some ops, with the commonest reason and how to gate on it. */

@@ -126,6 +126,9 @@ public final class Launcher {
         strict.add(false);
       }
     }
+    if (request.cache() != null) {
+      ResultCache.prepare(request.cache());
+    }
     SchemaBaseline baseline = null;
     if (request.baseline() != null) {
       try {
@@ -156,7 +159,7 @@ public final class Launcher {
       try {
         if (request.cache() == null) {
           info = startWorkers(first, slots);
-        } else if (request.isolation() == RunRequest.Isolation.WORKERS && ResultCache.remembers(request.cache(), resolved)) {
+        } else if (request.isolation() == RunRequest.Isolation.WORKERS && ResultCache.remembers(request.cache(), resolved, System.getenv())) {
           // a cache that knows the libraries spares the first worker until an op is not cached
           cache = openCache(request, resolved, checks);
           java.util.Optional<WorkerInfo> known = cache.libraries();
@@ -493,7 +496,8 @@ public final class Launcher {
                 Instant.now());
             sink.opStarted(op);
             String key = cache == null ? null : cache.key(job.target().index(), job.op());
-            java.util.Optional<List<CheckResult>> replay = key == null ? java.util.Optional.empty() : cache.results(key);
+            java.util.Optional<List<CheckResult>> replay = key == null ? java.util.Optional.empty()
+                : cache.results(key, runner.units(job.target(), job.op()));
             if (replay.isPresent()) {
               replay.get().forEach(sink::result);
               cachedOps.add(name(job));
@@ -824,7 +828,7 @@ public final class Launcher {
   }
 
   private static ResultCache openCache(RunRequest request, List<RunRequest.Target> resolved, List<Check> checks) {
-    return ResultCache.open(request.cache(), request, resolved, checks, line -> System.err.println("opcheck: " + line));
+    return ResultCache.open(request.cache(), request, resolved, checks, System.getenv(), line -> System.err.println("opcheck: " + line));
   }
 
   private static Path tempDir() {

@@ -3,22 +3,24 @@ package dev.opcheck4j.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.worker.WorkerInfo;
 import dev.opcheck4j.run.worker.Wire;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.spec.SpecValue;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -32,25 +34,39 @@ import java.util.function.Consumer;
 /**
  * Results of ops whose inputs did not change ({@code --cache DIR}): each op's results under a key
  * made of everything they depend on, so that a re-run replays them without a worker. The key of an
- * op covers the SHA-256 of each library and of every non-system library it loads, the op's spec
- * entry and the spec's global settings, the harness version, and the run's seed, tries, devices,
- * checks, timeout, severity, baseline and required families. What the worker found in the libraries
- * (their ops and schemas) is kept under the libraries' part of the key, so a run whose ops are all
- * cached starts no worker.
+ * op covers, by content: each library and every non-system library it loads or the environment
+ * preloads, the libtorch build the workers load, the op's spec entry (read as the spec reader reads
+ * it) and the files the entry names, the spec's global settings, the baseline and its recorded
+ * values; and the harness version, the environment that changes what kernels load or compute
+ * ({@link #ENVIRONMENT}), and the run's seed, tries, devices, checks, timeout, severity and required
+ * families. What the worker found in the libraries (their ops and schemas) is kept under the
+ * libraries' part of the key, so a run whose ops are all cached starts no worker.
  *
- * <p>Entries are written to a temporary file and moved into place, so concurrent runs sharing a
- * directory see a whole entry or none; an entry that cannot be read is ignored with one line and
- * the op runs.
+ * <p>Whatever cannot be keyed (a spec that no longer parses, a file that cannot be read) means no
+ * replay, never a key without it. Entries are written to a temporary file and moved into place, so
+ * concurrent runs sharing a directory see a whole entry or none. Each carries the SHA-256 of its
+ * text, and an op's entry must hold a result for every unit the op's plan runs: an entry that fails
+ * either is ignored with one line and the op runs.
  */
 public final class ResultCache {
   /** The format of an entry; part of every key, so a new format never reads an old entry. */
-  private static final String FORMAT = "opcheck4j-cache-1";
+  private static final String FORMAT = "opcheck4j-cache-2";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final ObjectMapper YAML = new YAMLMapper();
+
+  /**
+   * The environment that enters the key: what changes which code a worker loads ({@code LD_PRELOAD},
+   * {@code LD_LIBRARY_PATH}) or how kernels compute (OpenMP, MKL and OpenBLAS threading, libtorch's
+   * and CUDA's own switches), by exact name or by prefix.
+   */
+  static final List<String> ENVIRONMENT = List.of("LD_PRELOAD", "LD_LIBRARY_PATH", "OMP_*", "GOMP_*", "KMP_*",
+      "MKL_*", "OPENBLAS_*", "TORCH_*", "PYTORCH_*", "ATEN_*", "CUDA_*");
+  /** Read by the harness, not by kernels: the worker runs without it (see WorkerProcess). */
+  private static final java.util.Set<String> ENVIRONMENT_IGNORED = java.util.Set.of("TORCH_CPP_LOG_LEVEL");
 
   private final Path dir;
   private final String runKey;
-  private final List<JsonNode> specs;
+  /** Per target: the entries of each op of its spec, or null when its spec could not be keyed (no replay). */
+  private final List<java.util.Map<String, String>> entries;
   private final Consumer<String> notes;
 
   /** An op's cached results, as {@link Wire} writes them. */
@@ -59,47 +75,78 @@ public final class ResultCache {
   /** The worker's view of the libraries, as {@link Wire} writes it. */
   record Libraries(String key, WorkerInfo info) {}
 
-  private ResultCache(Path dir, String runKey, List<JsonNode> specs, Consumer<String> notes) {
+  private ResultCache(Path dir, String runKey, List<java.util.Map<String, String>> entries, Consumer<String> notes) {
     this.dir = dir;
     this.runKey = runKey;
-    this.specs = specs;
+    this.entries = entries;
     this.notes = notes;
   }
 
   /**
-   * The cache in {@code dir} for {@code request}, whose targets resolve to {@code targets} (absolute
-   * spec and library paths); {@code notes} receives the one-line notes (an entry ignored).
+   * Makes the cache directory {@code dir}, or says in one line why it cannot be one.
+   *
+   * @throws SpecException naming {@code dir} when it is a file, or cannot be made
    */
-  public static ResultCache open(Path dir, RunRequest request, List<RunRequest.Target> targets, List<Check> checks,
-      Consumer<String> notes) {
+  public static void prepare(Path dir) throws SpecException {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new SpecException(dir.toString(), "--cache names a file, not a directory; give a directory "
+          + "(it is made when missing)");
+    }
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
-      throw new UncheckedIOException("the cache directory " + dir + " cannot be made: " + e.getMessage(), e);
+      throw new SpecException(dir.toString(), "the --cache directory cannot be made: " + e);
     }
+  }
+
+  /**
+   * The cache in {@code dir} (made by {@link #prepare}) for {@code request}, whose targets resolve to
+   * {@code targets} (absolute spec and library paths), in the environment {@code env};
+   * {@code notes} receives the one-line notes (an entry ignored).
+   */
+  public static ResultCache open(Path dir, RunRequest request, List<RunRequest.Target> targets, List<Check> checks,
+      java.util.Map<String, String> env, Consumer<String> notes) {
     ResultCache hashes = new ResultCache(dir, "", List.of(), notes);
-    StringBuilder key = new StringBuilder(FORMAT).append('\n').append(Versions.current().tool()).append('\n');
-    List<JsonNode> specs = new ArrayList<>();
+    Versions versions = Versions.current();
+    StringBuilder key = new StringBuilder(FORMAT).append('\n').append(versions.tool()).append('\n');
+    key.append("libtorch ").append(versions.torch()).append(' ').append(versions.presets()).append('\n');
+    for (Path f : libtorchFiles()) {
+      key.append("libtorch loads ").append(f).append(' ').append(hashes.fileHash(f)).append('\n');
+    }
+    environment(env).forEach((k, v) -> key.append("env ").append(k).append('=').append(v).append('\n'));
+    List<java.util.Map<String, String>> entries = new ArrayList<>();
     for (RunRequest.Target t : targets) {
       key.append("library ").append(hashes.fileHash(t.library())).append('\n');
-      for (Path dep : dependencies(t.library())) {
+      for (Path dep : dependencies(t.library(), env)) {
         key.append("loads ").append(dep).append(' ').append(hashes.fileHash(dep)).append('\n');
       }
-      JsonNode spec = t.spec() == null ? null : readSpec(t.spec());
-      specs.add(spec);
-      if (spec instanceof ObjectNode o) {
-        ObjectNode settings = o.deepCopy();
-        settings.remove("ops");
-        settings.remove("library");
-        key.append("settings ").append(settings).append('\n');
+      if (t.spec() == null) {
+        entries.add(java.util.Map.of());
+        continue;
       }
+      SpecKey spec = hashes.readSpec(t.spec());
+      entries.add(spec == null ? null : spec.entries());
+      key.append("settings ").append(spec == null ? "unkeyed" : spec.settings()).append('\n');
     }
     key.append("seed ").append(request.seed()).append("\ntries ").append(request.tries())
         .append("\ndevices ").append(request.devices()).append("\nchecks ").append(checks.stream().map(Check::id).toList())
         .append("\ntimeout ").append(request.timeout()).append("\nseverity ").append(request.severity())
         .append("\nrequire ").append(request.require())
         .append("\nbaseline ").append(request.baseline() == null ? "-" : hashes.baselineHash(request.baseline()));
-    return new ResultCache(dir, sha256(key.toString()), specs, notes);
+    return new ResultCache(dir, sha256(key.toString()), entries, notes);
+  }
+
+  /** The variables of {@code env} that enter the key ({@link #ENVIRONMENT}), sorted by name. */
+  static java.util.SortedMap<String, String> environment(java.util.Map<String, String> env) {
+    java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+    env.forEach((name, value) -> {
+      boolean keyed = !ENVIRONMENT_IGNORED.contains(name) && ENVIRONMENT.stream().anyMatch(p -> p.endsWith("*")
+          ? name.startsWith(p.substring(0, p.length() - 1)) : name.equals(p));
+      if (keyed) {
+        out.put(name, value);
+      }
+    });
+    return out;
   }
 
   /** The worker's view of the libraries, if a run with the same libraries stored it. */
@@ -112,32 +159,56 @@ public final class ResultCache {
   }
 
   /**
-   * The key of target {@code target}'s library-wide checks ({@code entry} null) or of one of its entries:
-   * an op may have several, each its own contract with results of its own, so the entry is named too.
+   * The key of target {@code target}'s library-wide checks ({@code entry} null) or of one of its
+   * entries (an op may have several, each its own contract with results of its own, so the entry is
+   * named too); null when it cannot be keyed (its spec changed under the run or names a file that
+   * cannot be read): then nothing is replayed or stored for it.
    */
   public String key(int target, OpSpec entry) {
     String op = entry == null ? null : entry.op();
-    JsonNode spec = specs.get(target);
+    java.util.Map<String, String> spec = entries.get(target);
+    if (spec == null) {
+      return null;
+    }
     StringBuilder k = new StringBuilder(runKey).append("\ntarget ").append(target).append("\nop ").append(op)
         .append("\nentry ").append(entry == null ? "-" : entry.ref());
-    if (op != null && spec != null && spec.get("ops") != null) {
-      for (JsonNode written : spec.get("ops")) {
-        if (op.equals(written.path("op").asText())) {
-          k.append('\n').append(written);
-        }
+    if (op != null && spec.containsKey(op)) {
+      String written = spec.get(op);
+      if (written == null) {
+        return null;
       }
+      k.append('\n').append(written);
     }
     return sha256(k.toString());
   }
 
-  /** The results stored under {@code key}, if any. */
-  public Optional<List<CheckResult>> results(String key) {
-    return read("ops", key, Entry.class).filter(e -> e.key().equals(key)).map(Entry::results);
+  /**
+   * The results stored under {@code key}, if any, and if they hold a result for every unit of
+   * {@code plan} (each a check id and a device label, {@code -} for none): an entry that does not is
+   * corrupt, ignored with one line.
+   */
+  public Optional<List<CheckResult>> results(String key, java.util.Collection<String> plan) {
+    Path file = file("ops", key);
+    Optional<Entry> entry = read("ops", key, Entry.class).filter(e -> e.key().equals(key));
+    if (entry.isEmpty()) {
+      return Optional.empty();
+    }
+    java.util.Set<String> units = new java.util.HashSet<>();
+    entry.get().results().forEach(r -> units.add(r.check() + "@" + r.device()));
+    List<String> missing = plan.stream().filter(u -> !units.contains(u)).toList();
+    if (!missing.isEmpty()) {
+      notes.accept("cache: ignoring corrupt entry " + file + " (" + (entry.get().results().isEmpty() ? "no results"
+          : "no result for " + missing.get(0).replace("@-", "").replace("@", " on ")
+          + (missing.size() > 1 ? " and " + (missing.size() - 1) + " more" : "")) + ")");
+      return Optional.empty();
+    }
+    return Optional.of(entry.get().results());
   }
 
   /**
    * Stores {@code results} under {@code key}, unless one of them is Errored (a harness failure, or a
-   * deadline a busy machine can miss, is not a fact about the op to replay).
+   * deadline a busy machine can miss, is not a fact about the op to replay). None is an entry too, for
+   * a job whose plan has no unit (no library-wide check selected): its replay starts no worker.
    */
   public void store(String key, List<CheckResult> results) {
     if (results.stream().anyMatch(r -> r.outcome() == Outcome.ERRORED)) {
@@ -146,8 +217,13 @@ public final class ResultCache {
     write("ops", key, Wire.write(new Entry(key, results)));
   }
 
+  private Path file(String kind, String key) {
+    return dir.resolve(kind).resolve(key.substring(0, 2)).resolve(key + ".json");
+  }
+
+  /** An entry's text: the SHA-256 of its body on the first line, then the body (one line of {@link Wire}). */
   private <T> Optional<T> read(String kind, String key, Class<T> type) {
-    Path file = dir.resolve(kind).resolve(key.substring(0, 2)).resolve(key + ".json");
+    Path file = file(kind, key);
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
@@ -157,20 +233,26 @@ public final class ResultCache {
       notes.accept("cache: ignoring " + file + ": " + e.getMessage());
       return Optional.empty();
     }
+    int nl = text.indexOf('\n');
+    String body = nl < 0 ? "" : text.substring(nl + 1).strip();
+    if (nl < 0 || !text.substring(0, nl).equals(sha256(body))) {
+      notes.accept("cache: ignoring corrupt entry " + file + " (its checksum does not match its text)");
+      return Optional.empty();
+    }
     try {
-      return Optional.of(Wire.read(text.strip(), type));
+      return Optional.of(Wire.read(body, type));
     } catch (RuntimeException e) {
       notes.accept("cache: ignoring corrupt entry " + file + " (" + e.getClass().getSimpleName() + ")");
       return Optional.empty();
     }
   }
 
-  private void write(String kind, String key, String text) {
-    Path file = dir.resolve(kind).resolve(key.substring(0, 2)).resolve(key + ".json");
+  private void write(String kind, String key, String body) {
+    Path file = file(kind, key);
     try {
       Files.createDirectories(file.getParent());
       Path tmp = Files.createTempFile(file.getParent(), key, ".tmp");
-      Files.writeString(tmp, text + "\n", StandardCharsets.UTF_8);
+      Files.writeString(tmp, sha256(body) + "\n" + body + "\n", StandardCharsets.UTF_8);
       try {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
@@ -188,64 +270,163 @@ public final class ResultCache {
       String side = dev.opcheck4j.torch.SchemaBaseline.read(baseline).values();
       if (side != null) {
         Path file = baseline.toAbsolutePath().resolveSibling(side);
-        values = Files.exists(file) ? fileHash(file) : "missing " + side;
+        values = Files.exists(file) ? contentHash(file) : "missing " + side;
       }
     } catch (IOException | RuntimeException e) {
       values = "unreadable"; // the run reports the baseline's own error; its results are not worth caching apart
     }
-    return fileHash(baseline) + " values " + values;
+    return contentHash(baseline) + " values " + values;
+  }
+
+  /** A spec as the key sees it: its global settings, and the key text of each op's entries. */
+  private record SpecKey(String settings, java.util.Map<String, String> entries) {}
+
+  /**
+   * Reads {@code spec} as the spec reader does (comments allowed, the same YAML), each op's entries
+   * with the content of the files they name; null when it cannot (it changed under the run).
+   */
+  private SpecKey readSpec(Path spec) {
+    SpecValue tree;
+    SpecFile file;
+    try {
+      tree = SpecReader.parseTree(spec.toAbsolutePath().normalize());
+      file = SpecReader.read(spec);
+    } catch (SpecException e) {
+      notes.accept("cache: " + e.lines().get(0) + " (changed since the run read it); its ops run and are not stored");
+      return null;
+    }
+    if (!(tree.value() instanceof java.util.Map<?, ?>) || !tree.object().containsKey("ops")
+        || tree.object().get("ops").list().size() != file.ops().size()) {
+      return null;
+    }
+    ObjectNode settings = JSON.createObjectNode();
+    tree.object().forEach((k, v) -> {
+      if (!k.equals("ops") && !k.equals("library")) {
+        settings.set(k, json(v));
+      }
+    });
+    java.util.Map<String, String> entries = new java.util.HashMap<>();
+    List<SpecValue> ops = tree.object().get("ops").list();
+    for (int i = 0; i < ops.size(); i++) {
+      OpSpec op = file.ops().get(i);
+      StringBuilder entry = new StringBuilder(json(ops.get(i)).toString());
+      boolean keyed = true;
+      for (dev.opcheck4j.spec.Example ex : op.examples()) {
+        if (ex.expect().isPresent()) {
+          Path read = ex.expect().get().file();
+          String h = RunBlock.sha256(read);
+          keyed &= h != null;
+          entry.append("\nreads ").append(read).append(' ').append(h);
+        }
+      }
+      // two entries of one op: both enter its key; one that cannot be keyed leaves the op unkeyed (null)
+      String before = entries.get(op.op());
+      boolean first = !entries.containsKey(op.op());
+      entries.put(op.op(), !keyed || !first && before == null ? null : first ? entry.toString() : before + "\n" + entry);
+    }
+    return new SpecKey(settings.toString(), entries);
+  }
+
+  /** A spec value as JSON, without where it was written (a comment or a line added above it changes no key). */
+  private static JsonNode json(SpecValue v) {
+    if (v.isObject()) {
+      ObjectNode o = JSON.createObjectNode();
+      v.object().forEach((k, x) -> o.set(k, json(x)));
+      return o;
+    }
+    if (v.isList()) {
+      com.fasterxml.jackson.databind.node.ArrayNode a = JSON.createArrayNode();
+      v.list().forEach(x -> a.add(json(x)));
+      return a;
+    }
+    return JSON.valueToTree(v.value());
+  }
+
+  /** SHA-256 of a file read now, whatever is remembered; a marker when it cannot be read. */
+  private static String contentHash(Path file) {
+    String h = RunBlock.sha256(file);
+    return h == null ? "unreadable " + file.toAbsolutePath().normalize() : h;
   }
 
   /**
-   * SHA-256 of a file, remembered under its path, size, modification time and inode so that a large
-   * library (libtorch) is read once, not on every run.
+   * SHA-256 of a library. One smaller than {@link #LARGE} is read every time (a few milliseconds); a
+   * larger one (libtorch) is read once and its hash remembered under its path, size, modification
+   * time, change time and device and inode: the change time is set by the kernel on every write and
+   * every {@code touch}, and cannot be set back by a user, so content put in place keeping the size,
+   * mtime and inode (a {@code tar -x} of an archive made with {@code --mtime}, {@code cp
+   * --preserve=timestamps}, an in-place write) is read again.
    */
   private String fileHash(Path file) {
     Path abs = file.toAbsolutePath().normalize();
     try {
+      if (Files.size(abs) < LARGE) {
+        return contentHash(abs);
+      }
       Path memo = memo(dir, abs);
-      if (Files.exists(memo)) {
+      if (memo != null && Files.exists(memo)) {
         String h = Files.readString(memo).strip();
         if (h.matches("[0-9a-f]{64}")) {
           return h;
         }
       }
-      String h = Files.size(abs) >= LARGE ? sha256sum(abs) : null;
+      String h = sha256sum(abs);
       if (h == null) {
         h = RunBlock.sha256(abs);
       }
       if (h == null) {
         return "unreadable " + abs;
       }
-      Files.createDirectories(memo.getParent());
-      Path tmp = Files.createTempFile(memo.getParent(), memo.getFileName().toString(), ".tmp");
-      Files.writeString(tmp, h);
-      Files.move(tmp, memo, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      if (memo != null) {
+        Files.createDirectories(memo.getParent());
+        Path tmp = Files.createTempFile(memo.getParent(), memo.getFileName().toString(), ".tmp");
+        Files.writeString(tmp, h);
+        Files.move(tmp, memo, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      }
       return h;
     } catch (IOException e) {
       return "unreadable " + abs;
     }
   }
 
-  /** Where the hash of {@code abs} as it is now (its path, size, modification time and inode) is remembered. */
+  /**
+   * Where the hash of {@code abs} as it is now (its path, size, modification and change times, device
+   * and inode) is remembered; null on a file system without change times (then it is read every time).
+   */
   private static Path memo(Path dir, Path abs) throws IOException {
-    BasicFileAttributes a = Files.readAttributes(abs, BasicFileAttributes.class);
-    String stamp = abs + "\n" + a.size() + "\n" + a.lastModifiedTime().toMillis() + "\n" + a.fileKey();
+    java.util.Map<String, Object> a;
+    try {
+      a = Files.readAttributes(abs, "unix:size,lastModifiedTime,ctime,dev,ino");
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      return null;
+    }
+    String stamp = abs + "\n" + a.get("size") + "\n" + instant(a.get("lastModifiedTime")) + "\n"
+        + instant(a.get("ctime")) + "\n" + a.get("dev") + " " + a.get("ino");
     return dir.resolve("files").resolve(sha256(stamp) + ".sha256");
   }
 
+  /** A file time to the nanosecond (FileTime's text drops trailing zeros, which is still exact). */
+  private static String instant(Object time) {
+    return time instanceof java.nio.file.attribute.FileTime t ? t.toInstant().toString() : String.valueOf(time);
+  }
+
   /**
-   * Whether the cache in {@code dir} remembers the hash of every library of {@code targets} and of
-   * every library they load, as they are now: then opening it reads none of them. When it does not
-   * (a first run, a new libtorch), opening it reads libtorch whole, which takes seconds.
+   * Whether the cache in {@code dir} remembers the hash of every large file the key reads for
+   * {@code targets} in {@code env} (libraries, what they load, the libtorch build), as they are now:
+   * then opening it reads none of them whole. When it does not (a first run, a new libtorch), opening
+   * it reads libtorch, which takes seconds.
    */
-  public static boolean remembers(Path dir, List<RunRequest.Target> targets) {
+  public static boolean remembers(Path dir, List<RunRequest.Target> targets, java.util.Map<String, String> env) {
     try {
+      List<Path> files = new ArrayList<>(libtorchFiles());
       for (RunRequest.Target t : targets) {
-        List<Path> files = new ArrayList<>(dependencies(t.library()));
+        files.addAll(dependencies(t.library(), env));
         files.add(t.library());
-        for (Path f : files) {
-          if (!Files.exists(memo(dir, f.toAbsolutePath().normalize()))) {
+      }
+      for (Path f : files) {
+        Path abs = f.toAbsolutePath().normalize();
+        if (Files.size(abs) >= LARGE) {
+          Path memo = memo(dir, abs);
+          if (memo == null || !Files.exists(memo)) {
             return false;
           }
         }
@@ -256,8 +437,8 @@ public final class ResultCache {
     }
   }
 
-  /** Files this large are hashed by coreutils' sha256sum when there is one. */
-  private static final long LARGE = 16L << 20;
+  /** Files this large are hashed by coreutils' sha256sum when there is one, and their hash remembered. */
+  static final long LARGE = 16L << 20;
 
   /**
    * The SHA-256 of {@code file} from {@code sha256sum}, or null without one. This JVM runs on the
@@ -283,58 +464,121 @@ public final class ResultCache {
     }
   }
 
-  /** The libraries {@code library} loads that are not the system's (not under /lib or /usr/lib), from ldd. */
-  static List<Path> dependencies(Path library) {
-    Path abs = library.toAbsolutePath().normalize();
-    String stamp;
+  /**
+   * The files of the libtorch build a worker loads: what JavaCPP extracted from the presets' jar on
+   * the class path (libtorch_cpu, c10, the JNI library and what they link), by their real paths; the
+   * jar itself before its first extraction. Found without loading native code.
+   */
+  static List<Path> libtorchFiles() {
+    return LIBTORCH.updateAndGet(known -> known != null ? known : findLibtorchFiles());
+  }
+
+  private static final java.util.concurrent.atomic.AtomicReference<List<Path>> LIBTORCH =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  private static List<Path> findLibtorchFiles() {
     try {
-      stamp = abs + "\n" + Files.size(abs) + "\n" + Files.getLastModifiedTime(abs).toMillis();
-    } catch (IOException e) {
-      return lddDependencies(abs);
+      String platform = org.bytedeco.javacpp.Loader.getPlatform();
+      String resource = "org/bytedeco/pytorch/" + platform + "/libtorch_cpu.so";
+      java.net.URL url = ResultCache.class.getClassLoader().getResource(resource);
+      if (url == null) {
+        return List.of();
+      }
+      Path extracted;
+      Path jar = null;
+      if (url.getProtocol().equals("jar")) {
+        String spec = url.getPath();
+        jar = Path.of(java.net.URI.create(spec.substring(0, spec.indexOf("!/"))));
+        extracted = org.bytedeco.javacpp.Loader.getCacheDir().toPath().resolve(jar.getFileName().toString())
+            .resolve(resource).getParent();
+      } else {
+        extracted = Path.of(url.toURI()).getParent();
+      }
+      if (!Files.isDirectory(extracted)) {
+        return jar == null ? List.of() : List.of(jar);
+      }
+      java.util.SortedSet<Path> files = new java.util.TreeSet<>();
+      try (java.util.stream.Stream<Path> list = Files.list(extracted)) {
+        for (Path f : list.toList()) {
+          // a link to a CUDA library that is not installed is no file a cpu worker loads
+          if (f.getFileName().toString().contains(".so") && Files.isRegularFile(f)) {
+            files.add(f.toRealPath());
+          }
+        }
+      }
+      return List.copyOf(files);
+    } catch (IOException | RuntimeException | java.net.URISyntaxException e) {
+      return List.of();
     }
-    return DEPENDENCIES.computeIfAbsent(stamp, k -> lddDependencies(abs));
   }
 
   /**
-   * ldd's answer per library as it is (path, size, modification time), asked once per process: a
-   * run asks twice ({@link #remembers}, then {@link #open}).
+   * The libraries {@code library} loads in {@code env} that are not the system's (not under /lib or
+   * /usr/lib), and every library the environment preloads, from ldd.
+   */
+  static List<Path> dependencies(Path library, java.util.Map<String, String> env) {
+    Path abs = library.toAbsolutePath().normalize();
+    String stamp;
+    try {
+      java.util.Map<String, Object> a = Files.readAttributes(abs, "unix:size,lastModifiedTime,ctime,dev,ino");
+      stamp = abs + "\n" + a + "\n" + env.get("LD_PRELOAD") + "\n" + env.get("LD_LIBRARY_PATH");
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return lddDependencies(abs, env);
+    }
+    return DEPENDENCIES.computeIfAbsent(stamp, k -> lddDependencies(abs, env));
+  }
+
+  /**
+   * ldd's answer per library as it is (path, size, times, inode) and per loader path, asked once per
+   * process: a run asks twice ({@link #remembers}, then {@link #open}).
    */
   private static final java.util.Map<String, List<Path>> DEPENDENCIES = new java.util.concurrent.ConcurrentHashMap<>();
 
-  private static List<Path> lddDependencies(Path library) {
-    List<Path> out = new ArrayList<>();
+  private static List<Path> lddDependencies(Path library, java.util.Map<String, String> env) {
     try {
-      Process p = new ProcessBuilder("ldd", library.toString()).redirectErrorStream(true).start();
+      ProcessBuilder pb = new ProcessBuilder("ldd", library.toString()).redirectErrorStream(true);
+      for (String loader : List.of("LD_PRELOAD", "LD_LIBRARY_PATH")) {
+        if (env.get(loader) == null) {
+          pb.environment().remove(loader);
+        } else {
+          pb.environment().put(loader, env.get(loader));
+        }
+      }
+      Process p = pb.start();
       String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(30, TimeUnit.SECONDS)) {
         p.destroyForcibly();
       }
-      for (String line : text.split("\n")) {
-        int arrow = line.indexOf("=> /");
-        if (arrow < 0) {
-          continue;
-        }
-        String path = line.substring(arrow + 3).replaceAll("\\s+\\(0x[0-9a-f]+\\)\\s*$", "").strip();
+      return lddLibraries(text);
+    } catch (IOException e) {
+      // without ldd the library's own hash is the key; its dependencies go unchecked
+      return List.of();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return List.of();
+    }
+  }
+
+  /**
+   * The libraries of ldd's output {@code text} that enter the key: each resolved one ({@code name =>
+   * /path (0x..)}) outside /lib and /usr/lib, and each preloaded one, which ldd prints as a bare
+   * path ({@code /path (0x..)}) wherever it is; not the dynamic loader itself.
+   */
+  static List<Path> lddLibraries(String text) {
+    java.util.SortedSet<Path> out = new java.util.TreeSet<>();
+    for (String line : text.split("\n")) {
+      String s = line.strip().replaceAll("\\s+\\(0x[0-9a-f]+\\)$", "");
+      int arrow = s.indexOf("=> /");
+      if (arrow >= 0) {
+        String path = s.substring(arrow + 3).strip();
         if (!path.startsWith("/lib") && !path.startsWith("/usr/lib")) {
           out.add(Path.of(path));
         }
+      } else if (s.startsWith("/") && !s.contains("=>") && !Path.of(s).getFileName().toString().startsWith("ld-linux")) {
+        out.add(Path.of(s));
       }
-    } catch (IOException e) {
-      // without ldd the library's own hash is the key; its dependencies go unchecked
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
-    return out.stream().sorted().toList();
-  }
-
-  private static JsonNode readSpec(Path spec) {
-    String name = spec.getFileName().toString();
-    try {
-      return (name.endsWith(".yaml") || name.endsWith(".yml") ? YAML : JSON).readTree(spec.toFile());
-    } catch (IOException e) {
-      // the run has read it already; a file that changed under it keys by its whole text instead
-      return JSON.getNodeFactory().textNode(RunBlock.sha256(spec));
-    }
+    return List.copyOf(out);
   }
 
   private static String sha256(String text) {

@@ -112,6 +112,35 @@ public final class Runner {
     }
   }
 
+  /**
+   * The units every run of {@code spec}'s op gives at least one result for ({@code spec} null: the
+   * target's library-wide checks), each {@code check@device} ({@code -} for none): what a result
+   * cache's entry of it must hold. {@link #runOp} emits a result for each, whether it runs, is
+   * skipped, or the worker dies.
+   */
+  public List<String> units(RunPlan.Target target, OpSpec spec) {
+    List<String> out = new ArrayList<>();
+    if (spec == null) {
+      plan.checks().stream().filter(c -> c instanceof LibraryCheck).forEach(c -> out.add(key(c.id(), null)));
+      return out;
+    }
+    if (target.library().op(spec.op()).isEmpty()) {
+      return out;
+    }
+    List<Device> devices = devicesFor(spec);
+    for (Check check : plan.checks()) {
+      if (!check.appliesWith(plan.baseline())) {
+        continue;
+      }
+      switch (check.scope()) {
+        case OP -> out.add(key(check.id(), null));
+        case DEVICE, EXAMPLE -> devices.stream().filter(check::appliesTo).forEach(d -> out.add(key(check.id(), d)));
+        case LIBRARY, GENERATED, SUPERVISOR, RESULTS -> {}
+      }
+    }
+    return out;
+  }
+
   /** What a finding of the target is: the run's policy, made stricter by its spec's. */
   private SeverityPolicy severity(RunPlan.Target target) {
     return plan.severity().and(target.severity());

@@ -2,11 +2,13 @@ package dev.opcheck4j.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.testing.NativeOps;
 import dev.opcheck4j.torch.Device;
 import java.nio.file.Files;
@@ -94,23 +96,71 @@ class ResultCacheTests {
   }
 
   @Test
-  void aFirstRunHashesTheLibrariesWhileItsWorkerStartsAndRemembersThem() throws Exception {
+  void aFirstRunHashesLibtorchWhileItsWorkerStartsAndRemembersIt() throws Exception {
     Path lib = tmp.resolve("libgood_ops.so");
     Files.copy(NativeOps.lib("good_ops"), lib);
     Files.writeString(spec, Files.readString(spec).replace(NativeOps.lib("good_ops").toString(), lib.toString()));
     List<RunRequest.Target> targets = List.of(new RunRequest.Target(spec, lib));
-    assertFalse(ResultCache.remembers(cache, targets), "an empty cache knows no library");
+    assertFalse(ResultCache.remembers(cache, targets, System.getenv()), "an empty cache knows no libtorch");
     RunOutcome first = run("first");
-    assertTrue(ResultCache.remembers(cache, targets), "after a run it knows the library and what it loads (libtorch)");
+    assertTrue(ResultCache.remembers(cache, targets, System.getenv()), "after a run it knows libtorch's large files");
     try (Stream<Path> memos = Files.list(cache.resolve("files"))) {
-      assertTrue(memos.count() >= 3, "the library, libtorch_cpu and c10 at least");
+      assertTrue(memos.count() >= 2, "libtorch_cpu and the JNI library at least");
     }
     Files.setLastModifiedTime(lib, java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(lib).toMillis() + 2000));
-    assertFalse(ResultCache.remembers(cache, targets), "a library touched since is hashed again");
+    assertTrue(ResultCache.remembers(cache, targets, System.getenv()), "a small library is read on every run anyway");
     RunOutcome again = run("again");
-    assertTrue(workerStarted(tmp.resolve("again")), "hashing it again, the run starts its worker meanwhile");
+    assertFalse(workerStarted(tmp.resolve("again")));
     assertEquals(Stream.concat(Stream.of("libgood_ops.so"), first.ops().stream()).toList(), again.report().run().cached(),
         "the same content: every op is still replayed");
-    assertTrue(ResultCache.remembers(cache, targets));
+  }
+
+  @Test
+  void anEntryWhoseResultsWereEmptiedIsIgnoredAndItsOpRuns() throws Exception {
+    RunOutcome first = run("first");
+    List<Path> entries;
+    try (Stream<Path> files = Files.walk(cache.resolve("ops"))) {
+      entries = files.filter(f -> f.toString().endsWith(".json")).toList();
+    }
+    // emptied with a checksum that matches: what the plan expects of the op is what catches it
+    Path entry = entries.stream().filter(f -> {
+      try {
+        return Files.readString(f).contains("good_ops::min_max");
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }).findFirst().orElseThrow();
+    String body = Files.readString(entry).lines().skip(1).findFirst().orElseThrow();
+    String emptied = body.replaceAll("\"results\":\\[.*\\]", "\"results\":[]");
+    Files.writeString(entry, sha256(emptied) + "\n" + emptied + "\n");
+
+    RunOutcome again = run("again");
+    assertFalse(again.report().run().cached().contains("good_ops::min_max"), "the emptied entry is not replayed");
+    assertEquals(verdicts(first), verdicts(again), "the op ran again and gave its results");
+  }
+
+  @Test
+  void aJobWithoutUnitsUnderOneCheckIsReplayedToo() throws Exception {
+    RunRequest.Builder b = RunRequest.builder().spec(spec).devices(List.of(Device.CPU)).tries(0).seed(7L).jobs(1)
+        .ops(List.of("good_ops::add_scalar")).checks(List.of("fake.metadata")).cache(cache);
+    Launcher.execute(b.reportDir(tmp.resolve("first")).build(), RunListener.NONE);
+    RunOutcome again = Launcher.execute(b.reportDir(tmp.resolve("again")).build(), RunListener.NONE);
+    assertEquals(List.of("libgood_ops.so", "good_ops::add_scalar"), again.report().run().cached(),
+        "the library-wide job has no unit under fake.metadata: its empty entry matches its plan");
+    assertFalse(workerStarted(tmp.resolve("again")));
+  }
+
+  @Test
+  void aCachePathThatIsAFileIsOneLineOfBadInput() throws Exception {
+    Files.writeString(cache, "not a directory");
+    SpecException e = assertThrows(SpecException.class, () -> run("first"));
+    assertEquals(List.of(cache + ": --cache names a file, not a directory; give a directory (it is made when missing)"),
+        e.lines());
+    assertFalse(Files.exists(tmp.resolve("first")), "nothing ran");
+  }
+
+  private static String sha256(String text) throws Exception {
+    return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+        .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
   }
 }
