@@ -20,6 +20,12 @@ public record Coverage(List<Entry> entries) {
   /** How the runner words the reason of a check the spec skipped; such a skip is by design, not a gap. */
   public static final String SPEC_SKIP = "skipped by the spec: ";
 
+  /**
+   * How the runner begins the reason of a check skipped on a device this process does not have; a
+   * family that never ran is explained by another device's reason first, where it was expected to run.
+   */
+  public static final String NO_CUDA = "no CUDA device in this process";
+
   /** Coverage of no results. */
   public static final Coverage EMPTY = new Coverage(List.of());
 
@@ -65,7 +71,9 @@ public record Coverage(List<Entry> entries) {
         boolean byDesign = op.getValue().stream().allMatch(Entry::bySpec);
         if (!ran && !byDesign) {
           never.add(op.getKey());
-          op.getValue().stream().filter(e -> !e.bySpec()).findFirst()
+          // why it never ran where it could have: a device this process lacks explains only what is left
+          op.getValue().stream().filter(e -> !e.bySpec())
+              .min(java.util.Comparator.comparing(e -> e.reason().startsWith(NO_CUDA)))
               .ifPresent(e -> reasons.merge(e.reason(), 1, Integer::sum));
         }
       }
@@ -159,6 +167,16 @@ public record Coverage(List<Entry> entries) {
         c.generated = true;
       } else {
         c.examples.add(r.example());
+      }
+      String running = r.repro() == null ? null : r.repro().check();
+      if (r.finding() != null && (r.finding().cause() instanceof Cause.Crash || r.finding().cause() instanceof Cause.Timeout)
+          && running != null && !running.equals(r.check())) {
+        // a unit that died has no result of its own: its family says where it died, so a family that
+        // never ran there is not explained by another device's reason
+        String family = running.contains(".") ? running.substring(0, running.indexOf('.')) : running;
+        cells.computeIfAbsent(java.util.Arrays.asList(r.op(), family, r.deviceOrNull()), k -> new Cell()).reasons
+            .merge(running + (r.deviceOrNull() == null ? "" : " on " + r.device()) + " ended in " + r.check(), 1,
+                Integer::sum);
       }
     }
 
