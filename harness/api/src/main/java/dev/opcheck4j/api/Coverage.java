@@ -97,12 +97,20 @@ public record Coverage(List<Entry> entries) {
    *     ran on generated inputs, 0 when none did, or null when it did but the run's tries are not known
    * @param reason when it never ran, why (the commonest reason its checks were skipped); null when it ran
    * @param bySpec whether it never ran only because the spec skipped it (by design, not a gap)
+   * @param lost how many of the run's tries it did not get because generation stopped early (the op
+   *     used up its worker deaths); {@code generated} counts the tries made before
    */
   public record Entry(String op, String family, String device, int examples, Integer generated, String reason,
-      boolean bySpec) {
+      boolean bySpec, int lost) {
     public Entry {
       Objects.requireNonNull(op, "op");
       Objects.requireNonNull(family, "family");
+    }
+
+    /** An entry that lost no tries. */
+    public Entry(String op, String family, String device, int examples, Integer generated, String reason,
+        boolean bySpec) {
+      this(op, family, device, examples, generated, reason, bySpec, 0);
     }
 
     /** Whether a check of the family ran on at least one input. */
@@ -127,7 +135,8 @@ public record Coverage(List<Entry> entries) {
       if (generated == null) {
         return ex + " + generated inputs";
       }
-      return generated == 0 ? ex : ex + " + " + generated + " generated";
+      String cut = lost == 0 ? "" : " (generation stopped: " + lost + " of " + (generated + lost) + " tries not run)";
+      return (generated == 0 ? ex : ex + " + " + generated + " generated") + cut;
     }
   }
 
@@ -165,6 +174,8 @@ public record Coverage(List<Entry> entries) {
         c.reasons.merge(r.reason() == null ? "skipped" : r.reason(), 1, Integer::sum);
       } else if (r.exampleInfo() != null && r.exampleInfo().generated()) {
         c.generated = true;
+        Integer made = r.exampleInfo().tries();
+        c.made = made == null || c.made == null ? null : Math.max(c.made, made);
       } else {
         c.examples.add(r.example());
       }
@@ -191,8 +202,9 @@ public record Coverage(List<Entry> entries) {
             .map(Map.Entry::getKey).orElse("skipped");
         boolean bySpec = !ran && c.reasons.keySet().stream().allMatch(x -> x.startsWith(SPEC_SKIP));
         int examples = (int) c.examples.stream().filter(x -> !x.equals(CheckResult.NONE)).count();
-        Integer generated = !c.generated ? Integer.valueOf(0) : tries;
-        entries.add(new Entry(k.get(0), k.get(1), k.get(2), examples, generated, reason, bySpec));
+        Integer generated = !c.generated ? Integer.valueOf(0) : c.made != null && tries != null ? c.made : tries;
+        int lost = c.generated && c.made != null && tries != null ? tries - c.made : 0;
+        entries.add(new Entry(k.get(0), k.get(1), k.get(2), examples, generated, reason, bySpec, lost));
       }
       return new Coverage(entries);
     }
@@ -201,6 +213,8 @@ public record Coverage(List<Entry> entries) {
       final Set<String> examples = new LinkedHashSet<>();
       final Map<String, Integer> reasons = new LinkedHashMap<>();
       boolean generated;
+      /** The most tries a check of the family had where generation stopped early; null when one had them all. */
+      Integer made = Integer.valueOf(-1);
     }
   }
 }
