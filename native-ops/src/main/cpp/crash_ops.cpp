@@ -142,19 +142,21 @@ Tensor empty_crash_meta_swap_meta(Tensor x) {
   return torch::stable::new_empty(x, {x.size(1), x.size(0)});
 }
 
-// A value defect on larger inputs (element 4 is off by one from 2*x) and a crash on some smaller ones
-// (2 or 3 elements): the value finding's minimal example is the smallest input with the wrong value
-// (5 elements), never an input that kills the worker.
+// A value defect on non-square inputs (element 1 is off by one from 2*x) and a crash on a smaller,
+// square one (a single element: SIGSEGV). The example is square, so both show only on generated
+// inputs: the crash on the 1x1 edge case, the wrong value on the untied one (1x2). The value finding's
+// minimal example is the smallest non-square input with an element 1, never the 1x1 input that kills
+// the worker, although that one is smaller.
 // OP: crash_ops::wrong_large_dies_small
 // EXPECT: kernel.crash, reference.values
 Tensor wrong_large_dies_small(Tensor x) {
-  int64_t n = x.numel();
-  if (n == 2 || n == 3) {
+  if (x.numel() == 1) {
     double v = *nowhere;
     return map_new(x, [&](int64_t) { return v; });
   }
   Tensor xc = torch::stable::contiguous(x);
-  return map_new(xc, [&](int64_t i) { return 2.0 * elem(xc, i) + (i == 4 ? 1.0 : 0.0); });
+  bool square = x.size(0) == x.size(1);
+  return map_new(xc, [&](int64_t i) { return 2.0 * elem(xc, i) + (!square && i == 1 ? 1.0 : 0.0); });
 }
 
 }  // namespace

@@ -287,7 +287,8 @@ public final class PropertyPhase {
       }
       if (c instanceof RejectionCheck r) {
         int n = rejectedSeen.getOrDefault(r, 0);
-        Verdict v = n == 0 && cut != null ? Verdict.skipped(before(cut, device))
+        Verdict v = deaths.cut.containsKey(c) ? Verdict.skipped(ownDeath(cut, device, n + " rejected inputs judged"))
+            : n == 0 && cut != null ? Verdict.skipped(before(cut, device))
             : n == 0
                 ? Verdict.skipped("the " + device.label() + " kernel rejected none of the generated inputs: nothing to judge")
                 : Verdict.passed(withCut(cut, Fact.of("rejected inputs judged", n), Fact.of("seed", plan.seed())));
@@ -300,7 +301,9 @@ public final class PropertyPhase {
       }
       int n = checked.getOrDefault(c.id(), 0);
       int k = skipped.getOrDefault(c.id(), 0);
-      Verdict v = n == 0 && cut != null
+      // its own call killed the worker: that is its finding (kernel.crash names it), never a pass
+      Verdict v = deaths.cut.containsKey(c) ? Verdict.skipped(ownDeath(cut, device, n + " inputs checked"))
+          : n == 0 && cut != null
           ? Verdict.skipped(before(cut, device))
           : n == 0 && k > 0
           ? Verdict.skipped("on every generated input (" + k + "): " + skipReason.get(c.id()))
@@ -345,6 +348,12 @@ public final class PropertyPhase {
   private String before(Cut cut, Device device) {
     return "generation on " + device.label() + " stopped after " + cut.tries() + " of " + plan.tries()
         + " tries, before an input reached this check: " + cut.why();
+  }
+
+  /** The reason of a check whose own call killed the worker: its finding is the supervisor's, never a pass. */
+  private String ownDeath(Cut cut, Device device, String before) {
+    return "generation on " + device.label() + " stopped for this check after " + cut.tries() + " of " + plan.tries()
+        + " tries (" + before + "): " + cut.why();
   }
 
   /** {@code facts}, and what a stop of generation cost the check, when it stopped early. */
