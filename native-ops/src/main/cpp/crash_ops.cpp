@@ -124,6 +124,41 @@ Tensor chatty(Tensor x) {
   return copy_of(x);
 }
 
+// Crashes on one class of generated inputs and has a Meta defect that shows only on another: after the
+// crash, generation must go on for the other checks. The CPU kernel reads the first element of an
+// empty feature map (SIGSEGV, as a kernel that never checks numel() does); the Meta kernel swaps the
+// two sizes, which is right for the square example and wrong for the first non-square try.
+// OP: crash_ops::empty_crash_meta_swap
+// EXPECT: kernel.crash, fake.metadata
+Tensor empty_crash_meta_swap(Tensor x) {
+  if (x.numel() == 0) {
+    double v = *nowhere;
+    return map_new(x, [&](int64_t) { return v; });
+  }
+  return copy_of(x);
+}
+
+Tensor empty_crash_meta_swap_meta(Tensor x) {
+  return torch::stable::new_empty(x, {x.size(1), x.size(0)});
+}
+
+// A value defect on non-square inputs (element 1 is off by one from 2*x) and a crash on a smaller,
+// square one (a single element: SIGSEGV). The example is square, so both show only on generated
+// inputs: the crash on the 1x1 edge case, the wrong value on the untied one (1x2). The value finding's
+// minimal example is the smallest non-square input with an element 1, never the 1x1 input that kills
+// the worker, although that one is smaller.
+// OP: crash_ops::wrong_large_dies_small
+// EXPECT: kernel.crash, reference.values
+Tensor wrong_large_dies_small(Tensor x) {
+  if (x.numel() == 1) {
+    double v = *nowhere;
+    return map_new(x, [&](int64_t) { return v; });
+  }
+  Tensor xc = torch::stable::contiguous(x);
+  bool square = x.size(0) == x.size(1);
+  return map_new(xc, [&](int64_t i) { return 2.0 * elem(xc, i) + (!square && i == 1 ? 1.0 : 0.0); });
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(crash_ops, m) {
@@ -136,6 +171,8 @@ STABLE_TORCH_LIBRARY(crash_ops, m) {
   m.def("killed(Tensor x) -> Tensor");
   m.def("huge_alloc(Tensor x) -> Tensor");
   m.def("chatty(Tensor x) -> Tensor");
+  m.def("empty_crash_meta_swap(Tensor x) -> Tensor");
+  m.def("wrong_large_dies_small(Tensor x) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(crash_ops, CPU, m) {
@@ -148,6 +185,8 @@ STABLE_TORCH_LIBRARY_IMPL(crash_ops, CPU, m) {
   m.impl("killed", TORCH_BOX(&killed));
   m.impl("huge_alloc", TORCH_BOX(&huge_alloc));
   m.impl("chatty", TORCH_BOX(&chatty));
+  m.impl("empty_crash_meta_swap", TORCH_BOX(&empty_crash_meta_swap));
+  m.impl("wrong_large_dies_small", TORCH_BOX(&wrong_large_dies_small));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(crash_ops, Meta, m) {
@@ -160,4 +199,6 @@ STABLE_TORCH_LIBRARY_IMPL(crash_ops, Meta, m) {
   m.impl("killed", TORCH_BOX(&same_shape_meta));
   m.impl("huge_alloc", TORCH_BOX(&same_shape_meta));
   m.impl("chatty", TORCH_BOX(&same_shape_meta));
+  m.impl("empty_crash_meta_swap", TORCH_BOX(&empty_crash_meta_swap_meta));
+  m.impl("wrong_large_dies_small", TORCH_BOX(&same_shape_meta));
 }

@@ -186,6 +186,21 @@ final class RunSummary {
       lines.add(g.family() + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops")
           + ": " + visible(g.reason()) + " — or --require " + g.family() + " to fail on this");
     }
+    // where generation stopped early (the op killed its worker 3 times): per op and device, the families
+    // that lost tries, and how many
+    Map<String, List<String>> cut = new LinkedHashMap<>();
+    Map<String, String> lost = new LinkedHashMap<>();
+    for (Coverage.Entry e : coverage.entries()) {
+      if (e.lost() > 0 && e.generated() != null) {
+        String where = visible(e.op()) + " on " + e.deviceLabel();
+        cut.computeIfAbsent(where, k -> new ArrayList<>()).add(e.family());
+        lost.putIfAbsent(where, e.lost() + " of " + (e.generated() + e.lost()));
+      }
+    }
+    for (Map.Entry<String, List<String>> c : cut.entrySet()) {
+      lines.add("generation stopped early on " + c.getKey() + " (the op kept killing its worker): " + lost.get(c.getKey())
+          + " tries not run for " + String.join(", ", c.getValue()));
+    }
     return lines;
   }
 

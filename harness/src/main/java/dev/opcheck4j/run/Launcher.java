@@ -142,6 +142,9 @@ public final class Launcher {
     Path dir = request.reportDir() != null ? request.reportDir() : tempDir();
     // a run that never starts (a library that does not load, a spec error) leaves no report dir behind
     boolean dirExisted = request.reportDir() != null && Files.exists(dir);
+    if (dirExisted) {
+      deleteStaleWorkerFiles(dir);
+    }
     boolean ran = false;
     int jobs = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
     Protocol.Init init = new Protocol.Init(resolved, request.ops(),
@@ -855,6 +858,20 @@ public final class Launcher {
       } catch (IOException e) {
         // a leftover log of a run that never started is harmless
       }
+    }
+  }
+
+  /**
+   * Deletes the answer logs and step files an earlier run into {@code dir} left (one killed before
+   * its workers were ready): a worker's own are deleted as it becomes ready, so none can be this run's.
+   */
+  private static void deleteStaleWorkerFiles(Path dir) {
+    try (java.nio.file.DirectoryStream<Path> stale = Files.newDirectoryStream(dir, "worker-*.{answers,step}")) {
+      for (Path p : stale) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // what cannot be listed or deleted is left, as before; it holds nothing this run reads
     }
   }
 

@@ -18,7 +18,7 @@ import java.util.List;
 
 /** Builds the {@code run} block every report carries from what a run was asked and given. */
 public final class RunBlock {
-  public static final String NO_CUDA = "no CUDA device in this process (torch.cuda_is_available() is false)";
+  public static final String NO_CUDA = dev.opcheck4j.api.Coverage.NO_CUDA + " (torch.cuda_is_available() is false)";
 
   private RunBlock() {}
 

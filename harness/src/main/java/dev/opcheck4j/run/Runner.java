@@ -323,7 +323,7 @@ public final class Runner {
       return Verdict.skipped(dev.opcheck4j.api.Coverage.SPEC_SKIP + why.get());
     }
     if (device == Device.CUDA && !cudaAvailable) {
-      return Verdict.skipped("no CUDA device in this process (torch.cuda_is_available() is false)");
+      return Verdict.skipped(RunBlock.NO_CUDA);
     }
     for (String required : check.requires()) {
       Outcome o = seen.getOrDefault(key(required, device), seen.get(key(required, null)));

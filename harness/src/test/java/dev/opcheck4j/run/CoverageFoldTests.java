@@ -58,6 +58,37 @@ class CoverageFoldTests {
   }
 
   @Test
+  void aFamilyThatNeverRanIsExplainedWhereItWasExpectedToRunNotByAnAbsentDevice() {
+    Coverage.Fold fold = new Coverage.Fold(30);
+    // reference.values' own unit killed the worker on cpu: the unit has no result of its own, only kernel.crash's
+    fold.result(result("ns::a", "kernel.error", "cpu", "s.json#ops[0].examples[0]", Outcome.PASSED, null));
+    fold.result(result("ns::a", "kernel.crash", "cpu", "s.json#ops[0].examples[0]", Outcome.FAILED, null)
+        .withFinding(dev.opcheck4j.api.Finding.of("the process survives", "SIGSEGV", "-",
+            new dev.opcheck4j.api.Cause.Crash("SIGSEGV")), new dev.opcheck4j.api.Repro("--spec s.json", "ns::a",
+            "reference.values", "cpu", 7L, 30, "s.json#ops[0].examples[0]", null, true)));
+    fold.result(result("ns::a", "reference.values", "cuda", "s.json#ops[0].examples[0]", Outcome.SKIPPED,
+        Coverage.NO_CUDA + " (torch.cuda_is_available() is false)"));
+    // another op: skipped on cuda first (its devices listed cuda first), and on cpu for a reason of its own
+    fold.result(result("ns::b", "reference.values", "cuda", "s.json#ops[1].examples[0]", Outcome.SKIPPED,
+        Coverage.NO_CUDA + " (torch.cuda_is_available() is false)"));
+    fold.result(result("ns::b", "reference.values", "cpu", "s.json#ops[1].examples[0]", Outcome.SKIPPED,
+        "requires kernel.error, which failed"));
+    Coverage c = fold.coverage();
+    Coverage.Entry cpu = c.of("ns::a").stream().filter(e -> e.family().equals("reference") && "cpu".equals(e.device()))
+        .findFirst().orElseThrow(() -> new AssertionError(c.entries().toString()));
+    assertFalse(cpu.ran());
+    assertEquals("reference.values on cpu ended in kernel.crash", cpu.reason());
+    List<Coverage.Gap> gaps = c.gaps();
+    assertEquals(List.of(new Coverage.Gap("reference", List.of("ns::a", "ns::b"), 2,
+        "reference.values on cpu ended in kernel.crash")), gaps);
+    assertEquals("requires kernel.error, which failed", new Coverage(c.of("ns::b")).gaps().get(0).reason());
+    // a device this process lacks still explains a family expected nowhere else
+    Coverage.Fold cudaOnly = new Coverage.Fold(30);
+    cudaOnly.result(result("ns::c", "reference.values", "cuda", "e", Outcome.SKIPPED, Coverage.NO_CUDA));
+    assertEquals(Coverage.NO_CUDA, cudaOnly.coverage().gaps().get(0).reason());
+  }
+
+  @Test
   void aReportFoldsItsResultsAndAnEmptyRunHasNoEntries() {
     RunInfo run = RunInfo.minimal("2", "1", Instant.EPOCH, 0);
     RunReport report = new RunReport(run, List.of(), List.of(

@@ -191,6 +191,9 @@ public final class JsonReportFormat extends SingleFileFormat {
       nullableNumber(g, "generated", e.generated() == null ? null : e.generated().longValue());
       g.writeStringField("reason", e.reason());
       g.writeBooleanField("bySpec", e.bySpec());
+      if (e.lost() > 0) {
+        g.writeNumberField("lost", e.lost());
+      }
       g.writeEndObject();
     }
     g.writeEndArray();
@@ -212,6 +215,9 @@ public final class JsonReportFormat extends SingleFileFormat {
       nullableNumber(g, "try", ex.tryIndex() == null ? null : ex.tryIndex().longValue());
       nullableNumber(g, "seed", ex.seed());
       g.writeStringField("description", ex.description());
+      if (ex.tries() != null) {
+        g.writeNumberField("tries", ex.tries());
+      }
       g.writeEndObject();
     }
     g.writeStringField("outcome", r.outcome().label());

@@ -109,6 +109,29 @@ class JsonReportTests {
   }
 
   @Test
+  void generationThatStoppedEarlyWritesItsTriesAndLostTriesValidAndReadsThemBack(@TempDir Path dir) throws Exception {
+    RunReport stub = StubRun.report();
+    List<CheckResult> results = new java.util.ArrayList<>(stub.results());
+    // a summary over the generated inputs of the stub run (100 tries) that stopped after 12
+    results.add(new CheckResult("stub::op", "determinism", "cpu", "generated (100 tries)", dev.opcheck4j.api.Outcome.PASSED,
+        List.of(dev.opcheck4j.api.Fact.of("inputs checked", 10)), 5).withExample(
+            new dev.opcheck4j.api.ExampleRef(null, true, null, 7L, "12 of 100 tries from 1 example", 12)));
+    RunReport cut = new RunReport(stub.run(), stub.checks(), results);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new JsonReportFormat().write(cut, out);
+    JsonNode json = JSON.readTree(out.toByteArray());
+    assertEquals(List.of(), schema().validate(json).stream().map(Error::toString).toList());
+    assertEquals(12, json.get("results").get(results.size() - 1).get("example").get("tries").asInt());
+    assertFalse(stubJson().get("results").get(7).get("example").has("tries"), "a run that made every try writes no tries");
+    RunReport back = reader().read(new JsonReportFormat().write(cut, dir));
+    assertEquals(12, back.results().get(results.size() - 1).exampleInfo().tries());
+    dev.opcheck4j.api.Coverage.Entry entry = back.coverage().of("stub::op").stream()
+        .filter(e -> e.family().equals("determinism")).findFirst().orElseThrow();
+    assertEquals(88, entry.lost());
+    assertEquals(12, entry.generated());
+  }
+
+  @Test
   void readsAVersionOneReport(@TempDir Path dir) throws Exception {
     Path v1 = Files.writeString(dir.resolve("old.json"), """
         {"schemaVersion": 1, "torch": "2.10.0", "presets": "1.5.13", "startedAt": "2026-11-20T10:00:00Z",

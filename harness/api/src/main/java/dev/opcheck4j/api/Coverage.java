@@ -20,6 +20,12 @@ public record Coverage(List<Entry> entries) {
   /** How the runner words the reason of a check the spec skipped; such a skip is by design, not a gap. */
   public static final String SPEC_SKIP = "skipped by the spec: ";
 
+  /**
+   * How the runner begins the reason of a check skipped on a device this process does not have; a
+   * family that never ran is explained by another device's reason first, where it was expected to run.
+   */
+  public static final String NO_CUDA = "no CUDA device in this process";
+
   /** Coverage of no results. */
   public static final Coverage EMPTY = new Coverage(List.of());
 
@@ -65,7 +71,9 @@ public record Coverage(List<Entry> entries) {
         boolean byDesign = op.getValue().stream().allMatch(Entry::bySpec);
         if (!ran && !byDesign) {
           never.add(op.getKey());
-          op.getValue().stream().filter(e -> !e.bySpec()).findFirst()
+          // why it never ran where it could have: a device this process lacks explains only what is left
+          op.getValue().stream().filter(e -> !e.bySpec())
+              .min(java.util.Comparator.comparing(e -> e.reason().startsWith(NO_CUDA)))
               .ifPresent(e -> reasons.merge(e.reason(), 1, Integer::sum));
         }
       }
@@ -89,12 +97,20 @@ public record Coverage(List<Entry> entries) {
    *     ran on generated inputs, 0 when none did, or null when it did but the run's tries are not known
    * @param reason when it never ran, why (the commonest reason its checks were skipped); null when it ran
    * @param bySpec whether it never ran only because the spec skipped it (by design, not a gap)
+   * @param lost how many of the run's tries it did not get because generation stopped early (the op
+   *     used up its worker deaths); {@code generated} counts the tries made before
    */
   public record Entry(String op, String family, String device, int examples, Integer generated, String reason,
-      boolean bySpec) {
+      boolean bySpec, int lost) {
     public Entry {
       Objects.requireNonNull(op, "op");
       Objects.requireNonNull(family, "family");
+    }
+
+    /** An entry that lost no tries. */
+    public Entry(String op, String family, String device, int examples, Integer generated, String reason,
+        boolean bySpec) {
+      this(op, family, device, examples, generated, reason, bySpec, 0);
     }
 
     /** Whether a check of the family ran on at least one input. */
@@ -119,7 +135,8 @@ public record Coverage(List<Entry> entries) {
       if (generated == null) {
         return ex + " + generated inputs";
       }
-      return generated == 0 ? ex : ex + " + " + generated + " generated";
+      String cut = lost == 0 ? "" : " (generation stopped: " + lost + " of " + (generated + lost) + " tries not run)";
+      return (generated == 0 ? ex : ex + " + " + generated + " generated") + cut;
     }
   }
 
@@ -157,8 +174,20 @@ public record Coverage(List<Entry> entries) {
         c.reasons.merge(r.reason() == null ? "skipped" : r.reason(), 1, Integer::sum);
       } else if (r.exampleInfo() != null && r.exampleInfo().generated()) {
         c.generated = true;
+        Integer made = r.exampleInfo().tries();
+        c.made = made == null || c.made == null ? null : Math.max(c.made, made);
       } else {
         c.examples.add(r.example());
+      }
+      String running = r.repro() == null ? null : r.repro().check();
+      if (r.finding() != null && (r.finding().cause() instanceof Cause.Crash || r.finding().cause() instanceof Cause.Timeout)
+          && running != null && !running.equals(r.check())) {
+        // a unit that died has no result of its own: its family says where it died, so a family that
+        // never ran there is not explained by another device's reason
+        String family = running.contains(".") ? running.substring(0, running.indexOf('.')) : running;
+        cells.computeIfAbsent(java.util.Arrays.asList(r.op(), family, r.deviceOrNull()), k -> new Cell()).reasons
+            .merge(running + (r.deviceOrNull() == null ? "" : " on " + r.device()) + " ended in " + r.check(), 1,
+                Integer::sum);
       }
     }
 
@@ -173,8 +202,9 @@ public record Coverage(List<Entry> entries) {
             .map(Map.Entry::getKey).orElse("skipped");
         boolean bySpec = !ran && c.reasons.keySet().stream().allMatch(x -> x.startsWith(SPEC_SKIP));
         int examples = (int) c.examples.stream().filter(x -> !x.equals(CheckResult.NONE)).count();
-        Integer generated = !c.generated ? Integer.valueOf(0) : tries;
-        entries.add(new Entry(k.get(0), k.get(1), k.get(2), examples, generated, reason, bySpec));
+        Integer generated = !c.generated ? Integer.valueOf(0) : c.made != null && tries != null ? c.made : tries;
+        int lost = c.generated && c.made != null && tries != null ? tries - c.made : 0;
+        entries.add(new Entry(k.get(0), k.get(1), k.get(2), examples, generated, reason, bySpec, lost));
       }
       return new Coverage(entries);
     }
@@ -183,6 +213,8 @@ public record Coverage(List<Entry> entries) {
       final Set<String> examples = new LinkedHashSet<>();
       final Map<String, Integer> reasons = new LinkedHashMap<>();
       boolean generated;
+      /** The most tries a check of the family had where generation stopped early; null when one had them all. */
+      Integer made = Integer.valueOf(-1);
     }
   }
 }

@@ -9,8 +9,17 @@ package dev.opcheck4j.api;
  * @param tryIndex which try produced it (0-based), or null for a spec example or a summary
  * @param seed the run's seed that reproduces it, or null for a spec example
  * @param description the input as text (dtypes, shapes, a few values), or null when not rendered
+ * @param tries for a summary over generated inputs that stopped before the run's last try (the op
+ *     used up its worker deaths): how many tries were made; null when every try was (or for any
+ *     other input)
  */
-public record ExampleRef(String ref, boolean generated, Integer tryIndex, Long seed, String description) {
+public record ExampleRef(String ref, boolean generated, Integer tryIndex, Long seed, String description,
+    Integer tries) {
+
+  /** An input, or a summary over generated inputs that made every try. */
+  public ExampleRef(String ref, boolean generated, Integer tryIndex, Long seed, String description) {
+    this(ref, generated, tryIndex, seed, description, null);
+  }
 
   /** A spec example, as written by its author. */
   public static ExampleRef spec(String ref) {

@@ -52,10 +52,12 @@ import java.util.function.Predicate;
  *
  * <p>Generation and shrinking are pure Java and run here, in the parent; the kernel is called only
  * through {@link #rejection}, {@link #onRejected} and {@link #evaluate}, each a unit sent to the op's
- * worker. A call that kills the worker counts as "still fails" while shrinking; a generated input
- * that kills it is shrunk to a minimal one that still does, reported by the supervisor check that
- * covers how it died, and ends generation on that device. Each result's duration is the time
- * of its own calls.
+ * worker. A generated input that kills the worker is shrunk to a minimal one that still does and
+ * reported by the supervisor check that covers how it died (each kind of death once per device);
+ * the other checks keep getting generated inputs until the op has used up its deaths ({@link
+ * OpUnits#MAX_DEATHS}), and a check that lost tries to a stop says how many. While shrinking another
+ * finding, a call that kills the worker does not reproduce it. Each result's duration is the time of
+ * its own calls.
  */
 public final class PropertyPhase {
   public static final int SHRINK_BUDGET = 300;
@@ -63,6 +65,8 @@ public final class PropertyPhase {
   public static final int BLAME_BUDGET = 10;
   /** Each death costs a new worker (seconds): shrinking a crash gets fewer steps. */
   public static final int DEATH_SHRINK_BUDGET = 24;
+  /** Candidates that kill the worker while another finding is shrunk: past these, the shrink ends where it is. */
+  public static final int SHRINK_DEATHS = 8;
   /** Generated inputs per exchange with the worker. */
   static final int BATCH = 20;
   /** Time spent in rejection probes, for generate-scope results. */
@@ -83,29 +87,15 @@ public final class PropertyPhase {
     this.sink = sink;
   }
 
-  /** A call that killed the worker: stops generation on the device. */
+  /** A call that killed the worker: the check whose call it was, or null for the kernel call of a try or probe. */
   private static final class Died extends RuntimeException {
     final transient KernelDeath death;
     final String check;
-    /** The domain probe the kernel died on (the example with one change), or null. */
-    final transient Example probe;
-    /** What that probe changed ("x as bool"), or null. */
-    final String change;
 
     Died(KernelDeath death, String check) {
-      this(death, check, null, null);
-    }
-
-    private Died(KernelDeath death, String check, Example probe, String change) {
       super(death.getMessage(), null, false, false);
       this.death = death;
       this.check = check;
-      this.probe = probe;
-      this.change = change;
-    }
-
-    Died onProbe(Example example, String what) {
-      return new Died(death, check, example, what);
     }
   }
 
@@ -148,21 +138,20 @@ public final class PropertyPhase {
     for (Check c : starting) {
       sink.unitStarted(new RunListener.UnitEvent(op.name(), c.id(), device.label(), where, java.time.Instant.now()));
     }
+    if (units.stopped().isPresent()) {
+      // the op used up its deaths on an earlier device: the rest of it is skipped, probes too
+      for (Check c : starting) {
+        emit(c, device, where, units.stopped().get(), 0, null);
+      }
+      return;
+    }
     List<ExampleGenerator> plain = new ArrayList<>();
     for (Example ex : spec.examples()) {
       plain.add(new ExampleGenerator(op.schema(), ex, spec.vary(), spec.domain(), Map.of(), Set.of()));
     }
     Map<RejectionCheck, Integer> rejectedSeen = new LinkedHashMap<>();
-    Discovery found;
-    try {
-      found = discover(plain, device, rejecters, rejectedSeen);
-    } catch (Died d) {
-      // the probe it died on is the minimal example: the spec's example with the one change that kills it
-      reportDeath(d, device, null, d.probe != null ? d.probe : spec.examples().get(0), List.of(),
-          "a probe of the op's domain" + (d.change != null ? ": " + d.change : ""), open);
-      skipAll(open, judges, rejecters, device, where);
-      return;
-    }
+    Deaths deaths = new Deaths(device, open, rejecters);
+    Discovery found = discover(plain, device, rejecters, rejectedSeen, deaths);
     List<ExampleGenerator> generators = plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList();
     SplittableRandom seeds = new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal());
     int gradTries = Math.max(3, plan.tries() / 10);
@@ -177,11 +166,10 @@ public final class PropertyPhase {
     int accepted = 0;
     int discarded = 0;
     boolean more = true;
-    Died died = null;
     List<Generated> made = new ArrayList<>();
     int t = 0;
     batches:
-    while (t < plan.tries() && more && died == null && units.stopped().isEmpty()) {
+    while (t < plan.tries() && more && units.stopped().isEmpty()) {
       List<Check> candidates = new ArrayList<>();
       for (Check c : open) {
         if (!c.family().equals("gradcheck") || accepted < gradTries) {
@@ -206,7 +194,7 @@ public final class PropertyPhase {
       List<Generated> batch = made.subList(t, t + size);
       List<Tried> results = tryOn(batch.stream().map(Generated::example).toList(), device, candidates);
       for (int j = 0; j < results.size(); j++, t++) {
-        if (!more || died != null || units.stopped().isPresent()) {
+        if (!more || units.stopped().isPresent()) {
           break batches;
         }
         Generated g = batch.get(j);
@@ -282,68 +270,149 @@ public final class PropertyPhase {
             }
           }
         } catch (Died d) {
-          died = d;
-          reportDeath(d, device, gen, e, sequence, tryLabel, open);
+          // the op's other checks keep getting generated inputs, up to its deaths (OpUnits.MAX_DEATHS)
+          deaths.died(d, gen, e, sequence, tryLabel, t + 1);
         }
         more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
       }
     }
-    if (died != null || units.stopped().isPresent()) {
-      skipAll(open, judges, rejecters, device, where);
-      return;
-    }
-    for (Check c : open) {
+    // generation stopped before the last try: the op used up its deaths
+    Cut stopped = units.stopped().isPresent() && t < plan.tries()
+        ? new Cut(t, "the op killed its worker " + units.deaths() + " times (see " + BuiltinChecks.supervisors() + ")")
+        : null;
+    for (Check c : starting) {
+      Cut cut = deaths.cut.getOrDefault(c, stopped);
+      if (c instanceof GenerationCheck || !open.contains(c) && !rejecters.contains(c) && !deaths.cut.containsKey(c)) {
+        continue; // judged below; or failed, and reported where it failed
+      }
+      if (c instanceof RejectionCheck r) {
+        int n = rejectedSeen.getOrDefault(r, 0);
+        Verdict v = deaths.cut.containsKey(c) ? Verdict.skipped(ownDeath(cut, device, n + " rejected inputs judged"))
+            : n == 0 && cut != null ? Verdict.skipped(before(cut, device))
+            : n == 0
+                ? Verdict.skipped("the " + device.label() + " kernel rejected none of the generated inputs: nothing to judge")
+                : Verdict.passed(withCut(cut, Fact.of("rejected inputs judged", n), Fact.of("seed", plan.seed())));
+        sink.result(emitted(r, device, where, v, micros(r.id()), null).withExample(generatedSummary(cut)));
+        continue;
+      }
+      // a gradient check whose share of the tries was done before generation stopped lost none
+      if (cut == stopped && c.family().equals("gradcheck") && accepted >= gradTries) {
+        cut = null;
+      }
       int n = checked.getOrDefault(c.id(), 0);
       int k = skipped.getOrDefault(c.id(), 0);
-      Verdict v = n == 0 && k > 0
+      // its own call killed the worker: that is its finding (kernel.crash names it), never a pass
+      Verdict v = deaths.cut.containsKey(c) ? Verdict.skipped(ownDeath(cut, device, n + " inputs checked"))
+          : n == 0 && cut != null
+          ? Verdict.skipped(before(cut, device))
+          : n == 0 && k > 0
           ? Verdict.skipped("on every generated input (" + k + "): " + skipReason.get(c.id()))
           : n == 0
               ? Verdict.skipped("no generated input reached this check: the " + device.label() + " kernel rejected"
                   + " all " + discarded + " tries (see generate.domain)")
           : k == 0
-              ? Verdict.passed(Fact.of("inputs checked", n), Fact.of("seed", plan.seed()))
-              : Verdict.passed(Fact.of("inputs checked", n), Fact.of("skipped on", k + " more (first reason: "
-                  + skipReason.get(c.id()) + ")"), Fact.of("seed", plan.seed()));
-      sink.result(emitted(c, device, where, v, micros(c.id()), null).withExample(generatedSummary()));
+              ? Verdict.passed(withCut(cut, Fact.of("inputs checked", n), Fact.of("seed", plan.seed())))
+              : Verdict.passed(withCut(cut, Fact.of("inputs checked", n), Fact.of("skipped on", k + " more (first reason: "
+                  + skipReason.get(c.id()) + ")"), Fact.of("seed", plan.seed())));
+      sink.result(emitted(c, device, where, v, micros(c.id()), null).withExample(generatedSummary(cut)));
     }
-    for (RejectionCheck r : rejecters) {
-      int n = rejectedSeen.getOrDefault(r, 0);
-      Verdict v = n == 0
-          ? Verdict.skipped("the " + device.label() + " kernel rejected none of the generated inputs: nothing to judge")
-          : Verdict.passed(Fact.of("rejected inputs judged", n), Fact.of("seed", plan.seed()));
-      sink.result(emitted(r, device, where, v, micros(r.id()), null).withExample(generatedSummary()));
-    }
+    int tried = stopped != null ? t : plan.tries();
     String top = messages.entrySet().stream().max(Map.Entry.comparingByValue())
-        .map(m -> "\"" + firstMessage.get(m.getKey()) + "\" (" + m.getValue() + " of " + plan.tries() + " tries)").orElse("");
+        .map(m -> "\"" + firstMessage.get(m.getKey()) + "\" (" + m.getValue() + " of " + tried + " tries)").orElse("");
     int blameTotal = Math.min(BLAME_BUDGET, discarded);
     String blame = blamed.entrySet().stream().max(Map.Entry.comparingByValue())
         .map(b -> "'" + b.getKey() + "': with the example's value back, the kernel accepted " + b.getValue() + " of "
             + blameTotal + " rejected tries looked at").orElse(discarded > 0 ? "no single argument (each put back alone was still rejected)" : "");
-    GenerationStats stats = new GenerationStats(plan.tries(), accepted, discarded, found.lines(), top, blame);
+    GenerationStats stats = new GenerationStats(tried, accepted, discarded, found.lines(), top, blame);
     for (GenerationCheck g : judges) {
       long t0 = System.nanoTime();
-      Verdict v = g.judge(new Subject(null, null, spec, device, null, plan.seed()), stats);
+      Verdict v = tried == 0 ? Verdict.skipped(before(stopped, device))
+          : g.judge(new Subject(null, null, spec, device, null, plan.seed()), stats);
+      if (stopped != null && v.outcome() != Outcome.SKIPPED) {
+        v = shownWith(v, withCut(stopped));
+      }
       sink.result(emitted(g, device, where, v, micros(PROBES) + (System.nanoTime() - t0) / 1_000, null)
-          .withExample(generatedSummary()));
+          .withExample(generatedSummary(stopped)));
     }
   }
 
-  /** All generated inputs of this op and device, from every example. */
-  private ExampleRef generatedSummary() {
-    return new ExampleRef(null, true, null, plan.seed(), plan.tries() + " tries from " + spec.examples().size()
-        + (spec.examples().size() == 1 ? " example" : " examples"));
+  /**
+   * Generation stopped for a check before the run's last try.
+   *
+   * @param tries how many tries were made before it stopped (the one that stopped it included)
+   * @param why why, as shown
+   */
+  private record Cut(int tries, String why) {}
+
+  /** The reason of a check that generation stopped for before any input reached it. */
+  private String before(Cut cut, Device device) {
+    return "generation on " + device.label() + " stopped after " + cut.tries() + " of " + plan.tries()
+        + " tries, before an input reached this check: " + cut.why();
   }
 
-  /** Generation on {@code device} stopped (a call killed the worker): what did not finish is Skipped. */
-  private void skipAll(List<Check> open, List<GenerationCheck> judges, List<RejectionCheck> rejecters, Device device,
-      String where) {
-    Verdict v = Verdict.skipped("generation on " + device.label()
-        + " stopped: a call killed the worker (see " + BuiltinChecks.supervisors() + ")");
-    List<Check> left = new ArrayList<>(open);
-    left.addAll(rejecters);
-    left.addAll(judges);
-    for (Check c : left) {
-      emit(c, device, where, v, micros(c.id()), null);
+  /** The reason of a check whose own call killed the worker: its finding is the supervisor's, never a pass. */
+  private String ownDeath(Cut cut, Device device, String before) {
+    return "generation on " + device.label() + " stopped for this check after " + cut.tries() + " of " + plan.tries()
+        + " tries (" + before + "): " + cut.why();
+  }
+
+  /** {@code facts}, and what a stop of generation cost the check, when it stopped early. */
+  private List<Fact> withCut(Cut cut, Fact... facts) {
+    List<Fact> all = new ArrayList<>(List.of(facts));
+    if (cut != null) {
+      all.add(all.size() - (all.isEmpty() ? 0 : 1), Fact.of("generation stopped", "after " + cut.tries() + " of "
+          + plan.tries() + " tries, " + (plan.tries() - cut.tries()) + " not run: " + cut.why()));
+    }
+    return all;
+  }
+
+  /** All generated inputs of this op and device, from every example; the tries made, when {@code cut} stopped them early. */
+  private ExampleRef generatedSummary(Cut cut) {
+    String from = " tries from " + spec.examples().size() + (spec.examples().size() == 1 ? " example" : " examples");
+    return cut == null ? new ExampleRef(null, true, null, plan.seed(), plan.tries() + from)
+        : new ExampleRef(null, true, null, plan.seed(), cut.tries() + " of " + plan.tries() + from, cut.tries());
+  }
+
+  /**
+   * The worker deaths of generation on one device. Each kind of death (what was running, and how it
+   * died) is shrunk and reported once; a check whose own call killed the worker stops there, the
+   * others go on.
+   */
+  private final class Deaths {
+    final Device device;
+    final List<Check> open;
+    final List<RejectionCheck> rejecters;
+    /** Checks stopped by a death in their own call: when, and why. */
+    final Map<Check, Cut> cut = new LinkedHashMap<>();
+    private final Set<String> reported = new java.util.HashSet<>();
+
+    Deaths(Device device, List<Check> open, List<RejectionCheck> rejecters) {
+      this.device = device;
+      this.open = open;
+      this.rejecters = rejecters;
+    }
+
+    /**
+     * A call killed the worker on {@code first} (made from {@code sequence} by {@code gen}; null gen: a
+     * probe of the domain, which is its own minimal example), after {@code tries} tries.
+     */
+    void died(Died d, ExampleGenerator gen, Example first, List<Long> sequence, String label, int tries) {
+      if (reported.add(d.check + " " + d.death.death().kind())) {
+        reportDeath(d, device, gen, first, sequence, label, open);
+      }
+      if (d.check == null) {
+        return;
+      }
+      List<Check> running = new ArrayList<>(open);
+      running.addAll(rejecters);
+      for (Check c : running) {
+        if (c.id().equals(d.check)) {
+          open.remove(c);
+          rejecters.remove(c);
+          cut.put(c, new Cut(tries, "its own call killed the worker on " + label + " (see "
+              + BuiltinChecks.supervising(d.death.death()).id() + ")"));
+        }
+      }
     }
   }
 
@@ -358,7 +427,7 @@ public final class PropertyPhase {
         units.tryOn(op.name(), device, gen.generate(replay), during == null ? List.of() : List.of(during.id()));
         return false;
       } catch (KernelDeath again) {
-        return true;
+        return again.death().sameAs(d.death.death()); // a crash never shrinks into a timeout
       }
     };
     Example minimal = first;
@@ -383,11 +452,14 @@ public final class PropertyPhase {
    * out of generation and reported once. Rejected probes are also shown to the rejection checks.
    */
   private Discovery discover(List<ExampleGenerator> gens, Device device, List<RejectionCheck> rejecters,
-      Map<RejectionCheck, Integer> rejectedSeen) {
+      Map<RejectionCheck, Integer> rejectedSeen, Deaths deaths) {
     Map<String, Map<String, String>> layoutRejects = new LinkedHashMap<>();
     Map<String, Set<String>> layoutAccepts = new LinkedHashMap<>();
     Map<String, String> dtypeRejects = new LinkedHashMap<>();
     Set<String> dtypeAccepts = new LinkedHashSet<>();
+    // what killed the worker on some example: never generated
+    Map<String, Set<String>> layoutKills = new LinkedHashMap<>();
+    Set<String> dtypeKills = new LinkedHashSet<>();
     for (ExampleGenerator gen : gens) {
       List<DomainProbe> probes = new ArrayList<>();
       for (Map.Entry<String, Integer> t : gen.tensorRanks().entrySet()) {
@@ -402,31 +474,28 @@ public final class PropertyPhase {
           probes.add(new DomainProbe(gen.withDtype(d.getKey(), to), d.getKey(), null, to));
         }
       }
-      // every probe of this example in one exchange; the rejected ones are judged after
-      Probed result = probe(probes.stream().map(DomainProbe::example).toList(), device);
-      for (int i = 0; i < result.rejections().size(); i++) {
-        DomainProbe p = probes.get(i);
-        String why = result.rejections().get(i);
-        if (p.layout() != null && why == null) {
-          layoutAccepts.computeIfAbsent(p.argument(), k -> new LinkedHashSet<>()).add(p.layout());
-        } else if (p.layout() != null) {
-          layoutRejects.computeIfAbsent(p.argument(), k -> new LinkedHashMap<>()).putIfAbsent(p.layout(), why);
-          judgeProbe(p.example(), why, "'" + p.argument() + "' " + p.layout(), device, rejecters, rejectedSeen);
-        } else if (why == null) {
-          dtypeAccepts.add(p.dtype());
-        } else {
-          dtypeRejects.putIfAbsent(p.dtype(), why);
-          if (!gen.beyondFamily(p.dtype())) {
-            // a kernel that refuses bool or integer inputs of a floating-point op is its domain, not a
-            // rejection to weigh against its meta kernel: only the family's probes are judged
-            judgeProbe(p.example(), why, p.argument() + " inputs as " + p.dtype(), device, rejecters, rejectedSeen);
-          }
+      // every probe of this example in one exchange, the rejected ones judged after; after a probe that
+      // killed the worker, the probes after it in a new one
+      for (int from = 0; from < probes.size() && units.stopped().isEmpty(); ) {
+        List<DomainProbe> batch = probes.subList(from, probes.size());
+        Probed result = probe(batch.stream().map(DomainProbe::example).toList(), device);
+        judgeProbes(batch, result, device, rejecters, rejectedSeen, deaths, gen, layoutAccepts, layoutRejects,
+            dtypeAccepts, dtypeRejects);
+        if (result.died() == null) {
+          break;
         }
-      }
-      if (result.died() != null) {
-        DomainProbe fatal = probes.get(Math.min(result.rejections().size(), probes.size() - 1));
-        throw result.died().onProbe(fatal.example(), fatal.layout() != null
-            ? "'" + fatal.argument() + "' " + fatal.layout() : fatal.argument() + " inputs as " + fatal.dtype());
+        DomainProbe fatal = batch.get(Math.min(result.rejections().size(), batch.size() - 1));
+        String what = fatal.layout() != null ? "'" + fatal.argument() + "' " + fatal.layout()
+            : fatal.argument() + " inputs as " + fatal.dtype();
+        // the probe it died on is the minimal example: the spec's example with the one change that kills it
+        deaths.died(result.died(), null, fatal.example(), List.of(),
+            "a probe of the op's domain: " + what, 0);
+        if (fatal.layout() != null) {
+          layoutKills.computeIfAbsent(fatal.argument(), k -> new LinkedHashSet<>()).add(fatal.layout());
+        } else {
+          dtypeKills.add(fatal.dtype());
+        }
+        from += result.rejections().size() + 1;
       }
     }
     Map<String, Set<String>> layouts = new LinkedHashMap<>();
@@ -453,13 +522,58 @@ public final class PropertyPhase {
       String first = dtypeRejects.get(dtypes.iterator().next());
       lines.add("rejects " + String.join(", ", dtypes) + " inputs (\"" + first + "\")");
     }
+    for (Map.Entry<String, Set<String>> k : layoutKills.entrySet()) {
+      layouts.computeIfAbsent(k.getKey(), x -> new LinkedHashSet<>()).addAll(k.getValue());
+      lines.add("'" + k.getKey() + "' " + String.join(", ", k.getValue()) + " killed the worker (see "
+          + BuiltinChecks.supervisors() + "): not generated");
+    }
+    if (!dtypeKills.isEmpty()) {
+      dtypes.addAll(dtypeKills);
+      lines.add(String.join(", ", dtypeKills) + " inputs killed the worker (see " + BuiltinChecks.supervisors()
+          + "): not generated");
+    }
     return new Discovery(layouts, dtypes, lines);
   }
 
+  /** What one exchange of domain probes ({@code batch}) found: accepted and rejected layouts and dtypes. */
+  private void judgeProbes(List<DomainProbe> batch, Probed result, Device device, List<RejectionCheck> rejecters,
+      Map<RejectionCheck, Integer> rejectedSeen, Deaths deaths, ExampleGenerator gen,
+      Map<String, Set<String>> layoutAccepts, Map<String, Map<String, String>> layoutRejects, Set<String> dtypeAccepts,
+      Map<String, String> dtypeRejects) {
+    for (int i = 0; i < result.rejections().size(); i++) {
+      DomainProbe p = batch.get(i);
+      String why = result.rejections().get(i);
+      if (p.layout() != null && why == null) {
+        layoutAccepts.computeIfAbsent(p.argument(), k -> new LinkedHashSet<>()).add(p.layout());
+      } else if (p.layout() != null) {
+        layoutRejects.computeIfAbsent(p.argument(), k -> new LinkedHashMap<>()).putIfAbsent(p.layout(), why);
+        judgeProbe(p.example(), why, "'" + p.argument() + "' " + p.layout(), device, rejecters, rejectedSeen, deaths);
+      } else if (why == null) {
+        dtypeAccepts.add(p.dtype());
+      } else {
+        dtypeRejects.putIfAbsent(p.dtype(), why);
+        if (!gen.beyondFamily(p.dtype())) {
+          // a kernel that refuses bool or integer inputs of a floating-point op is its domain, not a
+          // rejection to weigh against its meta kernel: only the family's probes are judged
+          judgeProbe(p.example(), why, p.argument() + " inputs as " + p.dtype(), device, rejecters, rejectedSeen, deaths);
+        }
+      }
+    }
+  }
+
   private void judgeProbe(Example probe, String why, String what, Device device, List<RejectionCheck> rejecters,
-      Map<RejectionCheck, Integer> rejectedSeen) {
+      Map<RejectionCheck, Integer> rejectedSeen, Deaths deaths) {
     for (RejectionCheck r : List.copyOf(rejecters)) {
-      Verdict v = onRejected(r, probe, device, why);
+      if (units.stopped().isPresent()) {
+        return;
+      }
+      Verdict v;
+      try {
+        v = onRejected(r, probe, device, why);
+      } catch (Died d) {
+        deaths.died(d, null, probe, List.of(), "a probe of the op's domain: " + what, 0);
+        continue;
+      }
       rejectedSeen.merge(r, 1, Integer::sum);
       if (v.outcome() == Outcome.FAILED || v.outcome() == Outcome.ERRORED) {
         String text = describe(probe, device);
@@ -503,9 +617,9 @@ public final class PropertyPhase {
     try {
       v = judge.apply(minimal);
     } catch (Died d) {
-      v = original;
+      v = null; // a minimal example that kills the worker does not show this finding
     }
-    if (!v.sameFailure(original)) {
+    if (v == null || !v.sameFailure(original)) {
       v = original;
       minimal = first;
     }
@@ -553,15 +667,22 @@ public final class PropertyPhase {
 
   /**
    * Whether the input the choices describe gives a finding of the same outcome and cause as
-   * {@code original}; a call that kills the worker still fails.
+   * {@code original}. A call that kills the worker reproduces only a finding whose cause is that
+   * death (a crash, or a timeout): a value, metadata or contract finding is never "still failing" on
+   * an input the kernel does not survive, or its minimal example would be the crash's.
    */
   public static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, Verdict> judge, Verdict original) {
+    int[] deathsLeft = {SHRINK_DEATHS};
     return replay -> {
+      if (deathsLeft[0] <= 0) {
+        return false; // each death costs a new worker: past the budget, the shrink ends where it is
+      }
       Verdict v;
       try {
         v = judge.apply(gen.generate(replay));
       } catch (Died d) {
-        return true;
+        deathsLeft[0]--;
+        return original.finding() != null && d.death.death().sameAs(original.finding().cause());
       }
       return v.sameFailure(original);
     };

@@ -198,6 +198,11 @@ public final class OpUnits {
     return spec.timeout().orElse(plan.timeout());
   }
 
+  /** How many times the op's units killed the worker so far (deaths while shrinking, and forgiven ones, not counted). */
+  public int deaths() {
+    return deaths;
+  }
+
   /** A Skipped verdict once the op has killed its worker {@link #MAX_DEATHS} times, else empty. */
   public Optional<Verdict> stopped() {
     return deaths >= MAX_DEATHS

@@ -12,7 +12,9 @@ import java.util.Optional;
 /**
  * The step a worker is at, in a small file mapped into its memory: a write is a few stores into the
  * page cache (no system call per step), and the page outlives a worker the kernel kills, so the
- * parent reads the last step of a dead worker beside its log ({@code worker-N.step}).
+ * parent reads the last step of a dead worker. The worker makes it beside its log ({@code
+ * worker-N.step}); the parent maps it too once the worker is ready and deletes its name, so the page
+ * lives only as long as one of them maps it and nothing is left on disk, however the run ends.
  */
 final class StepFile {
   private static final int SIZE = 1024;
@@ -40,6 +42,26 @@ final class StepFile {
     int n = Math.min(b.length, SIZE - 4);
     page.put(4, b, 0, n);
     page.putInt(0, n);
+  }
+
+  /** The parent's side: the step file the worker made, mapped to be read (after its name is deleted too). */
+  static Optional<StepFile> open(Path file) {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      return ch.size() < SIZE ? Optional.empty() : Optional.of(new StepFile(ch.map(FileChannel.MapMode.READ_ONLY, 0, SIZE)));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The last step kept, if any. */
+  Optional<String> last() {
+    int n = page.getInt(0);
+    if (n <= 0 || n > SIZE - 4) {
+      return Optional.empty();
+    }
+    byte[] b = new byte[n];
+    page.get(4, b);
+    return Optional.of(new String(b, StandardCharsets.UTF_8));
   }
 
   /** The last step kept in {@code file}, if any. */

@@ -107,6 +107,7 @@ public final class WorkerProcess implements Kernels {
         library = l.library();
         loading.accept(library);
       } else if (r instanceof Protocol.Ready ready) {
+        w.adoptFiles();
         return new Started(w, ready.info());
       } else if (r instanceof Protocol.LoadFailed f) {
         w.close();
@@ -311,13 +312,36 @@ public final class WorkerProcess implements Kernels {
   }
 
   private AnswerLog answerLog;
+  /** The worker's step file, mapped here once it is ready; null before (then it is read by its name). */
+  private StepFile steps;
 
-  /** Deletes the answer log: read once the worker died, and never again (the step file and log stay as evidence). */
+  /**
+   * Maps the answer log and the step file the worker made as it became ready, then deletes their
+   * names: they stay readable here and in the worker while either maps them, and a run that ends in
+   * any way (a parent killed with SIGKILL too) leaves neither in the report dir.
+   */
+  private void adoptFiles() {
+    answers();
+    steps = StepFile.open(StepFile.beside(log)).orElse(null);
+    forgetAnswers();
+    try {
+      Files.deleteIfExists(StepFile.beside(log));
+    } catch (IOException e) {
+      // a leftover step file is harmless, and the next run into the dir deletes it
+    }
+  }
+
+  /** The step the worker was at, as it told it last. */
+  private Optional<String> lastStep() {
+    return steps != null ? steps.last() : StepFile.read(StepFile.beside(log));
+  }
+
+  /** Deletes the answer log's name (it is read through its mapping, if at all). */
   private void forgetAnswers() {
     try {
       Files.deleteIfExists(AnswerLog.beside(log));
     } catch (IOException e) {
-      // a leftover answer log is harmless
+      // a leftover answer log is harmless, and the next run into the dir deletes it
     }
   }
 
@@ -407,7 +431,7 @@ public final class WorkerProcess implements Kernels {
               + "; the worker and its process group were killed",
           List.of(
               Fact.of("deadline", seconds(deadline) + " (--timeout SECONDS, or \"timeout\" for the op in the spec)"),
-              Fact.of("worker output", tail())), StepFile.read(StepFile.beside(log)));
+              Fact.of("worker output", tail())), lastStep());
     }
     if (line.equals(EOF)) {
       throw death();
@@ -447,7 +471,7 @@ public final class WorkerProcess implements Kernels {
     facts.add(Fact.of("worker output", tail()));
     String signal = hs.map(h -> h.cause().split(" ")[0]).filter(w -> w.startsWith("SIG"))
         .orElse(status > 128 ? signalName(status - 128) : "exit " + status);
-    return new KernelDeath(new dev.opcheck4j.api.Cause.Crash(signal), cause, facts, StepFile.read(StepFile.beside(log)));
+    return new KernelDeath(new dev.opcheck4j.api.Cause.Crash(signal), cause, facts, lastStep());
   }
 
   /**
@@ -591,9 +615,9 @@ public final class WorkerProcess implements Kernels {
     LIVE.remove(this);
     closeChannel();
     try {
-      Files.deleteIfExists(StepFile.beside(log)); // read only when a worker dies; a stopped one leaves none
+      Files.deleteIfExists(StepFile.beside(log)); // a worker that never became ready made it, or not
     } catch (IOException e) {
-      // a leftover step file is harmless
+      // a leftover step file is harmless, and the next run into the dir deletes it
     }
     forgetAnswers();
   }
