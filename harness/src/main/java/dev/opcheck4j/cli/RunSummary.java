@@ -163,8 +163,10 @@ final class RunSummary {
   static List<String> gapLines(Coverage coverage) {
     List<String> lines = new ArrayList<>();
     for (Coverage.Gap g : coverage.gaps()) {
-      lines.add(g.family() + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops")
-          + ": " + visible(g.reason()) + " — or --require " + g.family() + " to fail on this");
+      String line = g.family() + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops")
+          + ": " + visible(g.reason()) + " — or --require " + g.family() + " to fail on this";
+      // wrapped at spaces as the findings' facts are: a terminal would break it in the middle of a word
+      lines.add(String.join("\n  ", HumanText.wrap(line, HumanText.WIDTH - 2)));
     }
     return lines;
   }

@@ -216,6 +216,7 @@ public final class Launcher {
       RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), new SeverityPolicy(request.warningsAsErrors()),
           request.timeout(), baseline, request.require());
       List<Job> all = jobs(plan, request.shard());
+      listener.planned((int) all.stream().filter(j -> j.op() != null).count());
       Runner runner = new Runner(plan, info.cudaAvailable());
       List<Path> specs = resolved.stream().map(RunRequest.Target::spec).toList();
       try (ResultsFile file = ResultsFile.create(dir, info.torchVersion(), info.presetsVersion(), started,
