@@ -258,7 +258,8 @@ final class ResultStream {
     }
     List<String> errors = inputErrors.getOrDefault(n.spec, List.of());
     if (!errors.isEmpty() && results.stream().noneMatch(r -> r.op().equals(n.op))) {
-      return "not run: " + errors.get(0);
+      // an op left out for an error of its own (a reference that does not compile) says that one
+      return "not run: " + errors.stream().filter(e -> e.contains("op '" + n.op + "'")).findFirst().orElse(errors.get(0));
     }
     return "no result: the run produced none for this check (its prerequisites did not run)";
   }
