@@ -70,7 +70,7 @@ public final class OpCheckEngine implements TestEngine {
         errors.add(null);
       } catch (SpecException e) {
         files.add(null);
-        errors.add(e.getMessage());
+        errors.add(SpecDiscovery.atSource(e.getMessage(), loc.path()));
       }
     }
     List<String> unknown = settings.run().ops().stream()

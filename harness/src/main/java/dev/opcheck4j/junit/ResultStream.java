@@ -9,6 +9,7 @@ import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.run.RunBlock;
+import dev.opcheck4j.spec.SpecFile;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -181,7 +182,9 @@ final class ResultStream {
   }
 
   void onInputError(int spec, String message) {
-    inputErrors.computeIfAbsent(spec, k -> new ArrayList<>()).add(message);
+    SpecFile file = spec < root.specs.size() ? root.specs.get(spec) : null;
+    inputErrors.computeIfAbsent(spec, k -> new ArrayList<>()).add(file == null ? message
+        : SpecDiscovery.atSource(message, file.file()));
   }
 
   /** Everything of {@code spec} has arrived: close its nodes, none left silently unreported. */

@@ -50,6 +50,36 @@ final class SpecDiscovery {
     this.loader = loader;
   }
 
+  /**
+   * {@code text} about {@code spec} naming the file a user edits: Maven runs the tests on the copy under
+   * {@code target/test-classes/}, and a spec error there ({@code .../target/test-classes/opcheck/x.yaml:3:5})
+   * sent people to a file the next build overwrites. Where {@code src/test/resources/} beside it has the
+   * same file, the text names that one (line and column are the same: the copy is byte for byte, unless
+   * the build filters resources, which a spec does not need). Otherwise the text is unchanged.
+   */
+  static String atSource(String text, Path spec) {
+    if (text == null || spec == null) {
+      return text;
+    }
+    Path copy = spec.toAbsolutePath().normalize();
+    String marker = java.io.File.separator + "target" + java.io.File.separator + "test-classes" + java.io.File.separator;
+    String shown = copy.toString();
+    int at = shown.lastIndexOf(marker);
+    if (at < 0) {
+      return text;
+    }
+    Path source = Path.of(shown.substring(0, at), "src", "test", "resources", shown.substring(at + marker.length()));
+    try {
+      if (!java.nio.file.Files.isRegularFile(source) || java.nio.file.Files.mismatch(source, copy) != -1) {
+        return text;
+      }
+    } catch (java.io.IOException e) {
+      return text;
+    }
+    String replaced = text.replace(shown, source.toString());
+    return spec.toString().equals(shown) ? replaced : replaced.replace(spec.toString(), source.toString());
+  }
+
   static boolean isSpec(String name) {
     String n = name.toLowerCase(Locale.ROOT);
     return n.endsWith(".json") || n.endsWith(".yaml") || n.endsWith(".yml");
