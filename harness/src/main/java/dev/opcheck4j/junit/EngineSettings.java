@@ -30,7 +30,7 @@ import org.junit.platform.engine.ConfigurationParameters;
  *     report formats write ({@code opcheck4j.reportDir}, default {@code target/opcheck})
  * @param expectedFailures the expected-failures file, if any ({@code opcheck4j.expectedFailures})
  * @param docsBase where check doc pages are, for report links ({@code opcheck4j.docsUrl} as given, the
- *     page of {@code fake.metadata} being {@code <docsBase>fake.metadata.md}; empty for the default,
+ *     page of {@code fake.metadata} being {@code <docsBase>fake.metadata.md}; null for the default,
  *     resolved by {@link dev.opcheck4j.api.DocsLocation})
  */
 public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> expectedFailures, String docsBase) {
