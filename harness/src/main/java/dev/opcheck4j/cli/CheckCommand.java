@@ -108,8 +108,9 @@ final class CheckCommand implements Command {
 
   private ExitCode run(RunRequest r, Arguments args, Session s) throws Exception {
     try (ReportDirLock lock = lock(args.get(REPORT_DIR), args.commandLine(), s)) {
-      Console console = new Console(s.out(), Console.interactive(), args.get(VERBOSE), args.get(REPORT_DIR) != null,
-          plannedOps(args));
+      boolean terminal = Console.interactive();
+      Console console = new Console(s.out(), terminal, terminal && Console.colourTerminal(System.getenv()), args.get(VERBOSE),
+          args.get(REPORT_DIR) != null, plannedOps(args));
       console.header(header(r));
       Path dir = args.get(REPORT_DIR);
       List<ReportFormat> formats = dir == null ? List.of() : RunSummary.formats();

@@ -15,7 +15,9 @@ import java.util.Set;
 
 /**
  * What a run shows while it runs. On a terminal: one progress line (ops done / total, current op,
- * elapsed, failures so far) redrawn in place; in CI (no terminal, or {@code CI=true}): one plain line
+ * elapsed, failures so far) redrawn in place, and each finding's first word in colour (red for a
+ * failure or harness error, yellow for a warning) unless {@code NO_COLOR} is set or {@code TERM} is
+ * {@code dumb} or unset; in CI (no terminal, or {@code CI=true}): one plain line
  * per op finished. Either way, when an op finishes its findings print once per (op, check) with the
  * devices listed, numbers rounded for people, and the rerun line of the command line.
  */
@@ -24,7 +26,8 @@ final class Console implements RunListener {
   private final boolean progress;
   private final boolean verbose;
   private final boolean reportDir;
-  private final int total;
+  private final boolean colour;
+  private int total;
   private List<String> header = List.of();
   private final long started = System.nanoTime();
   private RunListener.OpEvent current;
@@ -40,8 +43,14 @@ final class Console implements RunListener {
    * @param total ops the run will check, or 0 when not known in advance
    */
   Console(PrintStream out, boolean progress, boolean verbose, boolean reportDir, int total) {
+    this(out, progress, false, verbose, reportDir, total);
+  }
+
+  /** @param colour colour each finding's first word (ANSI SGR) */
+  Console(PrintStream out, boolean progress, boolean colour, boolean verbose, boolean reportDir, int total) {
     this.out = out;
     this.progress = progress;
+    this.colour = colour;
     this.verbose = verbose;
     this.reportDir = reportDir;
     this.total = total;
@@ -50,6 +59,16 @@ final class Console implements RunListener {
   /** Whether this process writes to a terminal and is not in CI. */
   static boolean interactive() {
     return System.console() != null && !"true".equalsIgnoreCase(System.getenv("CI"));
+  }
+
+  /**
+   * Whether a terminal with this environment shows colour: any {@code TERM} but {@code dumb}
+   * ({@code xterm-256color}, {@code tmux-256color}, {@code screen}, {@code linux}, ...), and no
+   * {@code NO_COLOR} (no-color.org).
+   */
+  static boolean colourTerminal(Map<String, String> env) {
+    String term = env.get("TERM");
+    return env.get("NO_COLOR") == null && term != null && !term.isBlank() && !term.equals("dumb");
   }
 
   /**
@@ -72,6 +91,12 @@ final class Console implements RunListener {
     }
     out.println("devices: " + HumanText.name(String.join(", ", run.devicesRun()))
         + (skipped.isEmpty() ? "" : " (" + String.join("; ", skipped) + ")"));
+  }
+
+  /** The run's own count of its ops: exact also where the spec could not be read ahead (a library without one, a shard). */
+  @Override
+  public synchronized void planned(int ops) {
+    total = ops;
   }
 
   @Override
@@ -118,7 +143,7 @@ final class Console implements RunListener {
           devices.add(r.device());
         }
       }
-      out.println(HumanText.render(g.get(0), List.copyOf(devices), reportDir));
+      out.println(coloured(HumanText.render(g.get(0), List.copyOf(devices), reportDir), g.get(0).outcome()));
       if (g.size() > devices.size() && g.size() > 1) {
         out.println("  (" + g.size() + " results like this one; all are in the reports)");
       }
@@ -149,6 +174,20 @@ final class Console implements RunListener {
     clearLine();
   }
 
+  /** The text with its first word (the outcome, {@code FAILED}) in the outcome's colour, when colour is on. */
+  private String coloured(String text, Outcome outcome) {
+    String sgr = switch (outcome) {
+      case FAILED, ERRORED -> "\033[1;31m";
+      case WARNING -> "\033[33m";
+      default -> null;
+    };
+    int space = text.indexOf(' ');
+    if (!colour || sgr == null || space < 0) {
+      return text;
+    }
+    return sgr + text.substring(0, space) + "\033[0m" + text.substring(space);
+  }
+
   private boolean shown(CheckResult r) {
     return verbose || r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED
         || r.outcome() == Outcome.WARNING;
@@ -157,7 +196,8 @@ final class Console implements RunListener {
   private void drawProgress() {
     long ms = (System.nanoTime() - started) / 1_000_000;
     String line = "ops " + done + (total > 0 ? "/" + total : "") + " | " + (current == null ? "" : HumanText.name(current.op(), 60)) + " | "
-        + HumanText.duration(ms) + " | " + failures + (failures == 1 ? " failure" : " failures");
+        + HumanText.duration(ms) + " | " + (failures > 0 && colour ? "\033[1;31m" : "") + failures
+        + (failures == 1 ? " failure" : " failures") + (failures > 0 && colour ? "\033[0m" : "");
     out.print("\r\033[2K" + line);
     out.flush();
     lineDrawn = true;

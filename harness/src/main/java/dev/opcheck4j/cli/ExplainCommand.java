@@ -42,7 +42,7 @@ final class ExplainCommand implements Command {
     }
     String id = args.operands().get(0);
     Check check = BuiltinChecks.byId(id).orElseThrow(() -> new UsageException("unknown check '" + id + "'"
-        + Suggestions.didYouMean(id, ids) + " (./opcheck checks lists them)"));
+        + didYouMean(id, ids) + " (./opcheck checks lists them)"));
     CheckInfo i = check.info();
     s.out().println(i.id() + " (" + i.severity().label() + ", " + i.scope().name().toLowerCase(Locale.ROOT)
         + (i.generated() ? ", also on generated inputs" : "") + "): " + i.summary());
@@ -57,5 +57,19 @@ final class ExplainCommand implements Command {
       s.out().println("doc page: " + i.doc() + " (not found under " + s.home() + ")");
     }
     return ExitCode.OK;
+  }
+
+  /**
+   * The nearest id by edit distance, else the ids that start with what was typed: a shortened id
+   * ({@code fake.meta}) or a family ({@code fake}) is too far from any full id to be a typo of one.
+   */
+  static String didYouMean(String typed, List<String> ids) {
+    String near = Suggestions.didYouMean(typed, ids);
+    if (!near.isEmpty()) {
+      return near;
+    }
+    List<String> longer = ids.stream().filter(i -> i.startsWith(typed)).toList();
+    return longer.isEmpty() ? "" : "; did you mean " + (longer.size() == 1 ? longer.get(0)
+        : "one of " + String.join(", ", longer)) + "?";
   }
 }

@@ -183,8 +183,10 @@ final class RunSummary {
   static List<String> gapLines(Coverage coverage) {
     List<String> lines = new ArrayList<>();
     for (Coverage.Gap g : coverage.gaps()) {
-      lines.add(g.family() + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops")
-          + ": " + visible(g.reason()) + " — or --require " + g.family() + " to fail on this");
+      String line = g.family() + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops")
+          + ": " + visible(g.reason()) + " — or --require " + g.family() + " to fail on this";
+      // wrapped at spaces as the findings' facts are: a terminal would break it in the middle of a word
+      lines.add(String.join("\n  ", HumanText.wrap(line, HumanText.WIDTH - 2)));
     }
     // where generation stopped early (the op killed its worker 3 times): per op and device, the families
     // that lost tries, and how many

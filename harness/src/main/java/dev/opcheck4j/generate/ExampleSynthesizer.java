@@ -80,11 +80,14 @@ public final class ExampleSynthesizer {
     int listOption = grid ? k % INT_LISTS.size() : (int) c.draw(INT_LISTS.size() - 1);
     List<SpecValue> args = new ArrayList<>();
     Map<String, SpecValue> kwargs = new LinkedHashMap<>();
+    // the grid's floats go up argument by argument (0.5, 1.0, 2.0, ...): one value for all of them
+    // made a degenerate example of a range (clamp_(x, lo, hi) with lo = hi)
+    int[] floatsSoFar = grid ? new int[1] : null;
     for (OpSchema.Argument a : schema.arguments()) {
       if (a.defaultValue().isPresent()) {
         continue;
       }
-      SpecValue v = value(a.type(), shape, dtype, listOption, c);
+      SpecValue v = value(a.type(), shape, dtype, listOption, c, floatsSoFar);
       if (a.kwargOnly()) {
         kwargs.put(a.name(), v);
       } else {
@@ -95,7 +98,9 @@ public final class ExampleSynthesizer {
     return gradients ? GradientInputs.requiringGrad(schema, candidate) : candidate;
   }
 
-  private static SpecValue value(OpSchema.Type type, List<Long> shape, String dtype, int listOption, Choices c) {
+  /** @param floatsSoFar how many floats the grid's candidate has had, or null to draw them */
+  private static SpecValue value(OpSchema.Type type, List<Long> shape, String dtype, int listOption, Choices c,
+      int[] floatsSoFar) {
     if (type.isOptional() && c.rarely(3)) {
       return new SpecValue(null, LOCATION);
     }
@@ -103,16 +108,18 @@ public final class ExampleSynthesizer {
     return switch (b.kind()) {
       case "TensorType" -> tensor(c.rarely(3) && shape.size() >= 2 ? transposed(shape) : shape, dtype);
       case "IntType", "SymIntType" -> new SpecValue(INTS.get((int) c.draw(INTS.size() - 1)), LOCATION);
-      case "FloatType", "NumberType" -> new SpecValue(FLOATS.get((int) c.draw(FLOATS.size() - 1)), LOCATION);
+      case "FloatType", "NumberType" -> new SpecValue(floatsSoFar != null ? FLOATS.get(floatsSoFar[0]++ % FLOATS.size())
+          : FLOATS.get((int) c.draw(FLOATS.size() - 1)), LOCATION);
       case "BoolType" -> new SpecValue(c.draw(1) == 1, LOCATION);
       case "StringType" -> new SpecValue("", LOCATION);
       case "ScalarTypeType" -> new SpecValue(Map.of("dtype", new SpecValue(dtype, LOCATION)), LOCATION);
-      case "ListType" -> list(b.contained().get(0), shape, dtype, listOption, c);
+      case "ListType" -> list(b.contained().get(0), shape, dtype, listOption, c, floatsSoFar);
       default -> new SpecValue(null, LOCATION);
     };
   }
 
-  private static SpecValue list(OpSchema.Type element, List<Long> shape, String dtype, int listOption, Choices c) {
+  private static SpecValue list(OpSchema.Type element, List<Long> shape, String dtype, int listOption, Choices c,
+      int[] floatsSoFar) {
     List<SpecValue> out = new ArrayList<>();
     OpSchema.Type e = element.unwrapOptional();
     if (e.kind().equals("IntType") || e.kind().equals("SymIntType")) {
@@ -124,7 +131,7 @@ public final class ExampleSynthesizer {
     }
     long n = 2 + c.draw(1);
     for (long i = 0; i < n; i++) {
-      out.add(element.isOptional() && i == 1 && c.rarely(2) ? new SpecValue(null, LOCATION) : value(e, shape, dtype, listOption, c));
+      out.add(element.isOptional() && i == 1 && c.rarely(2) ? new SpecValue(null, LOCATION) : value(e, shape, dtype, listOption, c, floatsSoFar));
     }
     return new SpecValue(out, LOCATION);
   }

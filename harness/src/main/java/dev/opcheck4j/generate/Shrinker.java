@@ -35,7 +35,12 @@ public final class Shrinker {
    * @param steps how many times a simpler failing sequence replaced the current one
    * @param evaluations evaluations spent
    */
-  public record Result(List<Long> sequence, int steps, int evaluations) {}
+  public record Result(List<Long> sequence, int steps, int evaluations) {
+    /** How the minimal example's line ends: {@code (shrunk in 1 step)}, {@code (shrunk in 5 steps)}. */
+    public static String shrunkIn(int steps) {
+      return "(shrunk in " + steps + (steps == 1 ? " step)" : " steps)");
+    }
+  }
 
   public Result shrink(List<Long> failing) {
     best = List.copyOf(failing);

@@ -2,6 +2,7 @@ package dev.opcheck4j.junit;
 
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.DocsLocation;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.reports.AllureTestCase;
 import io.qameta.allure.Allure;
@@ -78,7 +79,9 @@ final class AllureResults {
       if (lifecycle.getCurrentTestCase().isEmpty()) {
         return;
       }
-      lifecycle.updateTestCase(t -> AllureTestCase.describe(t, r, check, docsBase + r.check() + ".md"));
+      String page = DocsLocation.of(docsBase, System.getProperty("opcheck4j.home"))
+          .map(base -> DocsLocation.page(base, r.check())).orElse(null);
+      lifecycle.updateTestCase(t -> AllureTestCase.describe(t, r, check, page));
       lifecycle.addAttachment("facts", "text/plain", ".txt",
           new ByteArrayInputStream(ResultText.render(r).getBytes(StandardCharsets.UTF_8)));
     }

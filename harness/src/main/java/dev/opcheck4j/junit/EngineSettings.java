@@ -29,8 +29,9 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param run the run's options, as a request with no targets; its report directory is where the
  *     report formats write ({@code opcheck4j.reportDir}, default {@code target/opcheck})
  * @param expectedFailures the expected-failures file, if any ({@code opcheck4j.expectedFailures})
- * @param docsBase where check doc pages are, for report links ({@code opcheck4j.docsUrl}; the
- *     page of {@code fake.metadata} is {@code <docsBase>fake.metadata.md})
+ * @param docsBase where check doc pages are, for report links ({@code opcheck4j.docsUrl} as given, the
+ *     page of {@code fake.metadata} being {@code <docsBase>fake.metadata.md}; null for the default,
+ *     resolved by {@link dev.opcheck4j.api.DocsLocation})
  */
 public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> expectedFailures, String docsBase) {
 

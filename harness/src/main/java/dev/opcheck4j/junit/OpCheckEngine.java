@@ -89,7 +89,7 @@ public final class OpCheckEngine implements TestEngine {
         errors.add(null);
       } catch (SpecException e) {
         files.add(null);
-        errors.add(e.getMessage());
+        errors.add(SpecDiscovery.atSource(e.getMessage(), loc.path()));
       }
     }
     List<String> unknown = settings.run().ops().stream()
@@ -222,26 +222,8 @@ public final class OpCheckEngine implements TestEngine {
    * pull request shows.
    */
   static Path repositoryFile(Path read, Path workspace) {
-    Path file = read.toAbsolutePath().normalize();
-    for (int i = 0; i + 2 < file.getNameCount(); i++) {
-      if (file.getName(i).toString().equals("target") && file.getName(i + 1).toString().equals("test-classes")) {
-        Path module = i == 0 ? file.getRoot() : file.getRoot().resolve(file.subpath(0, i));
-        Path source = module.resolve("src/test/resources").resolve(file.subpath(i + 2, file.getNameCount()).toString());
-        if (Files.isRegularFile(source)) {
-          file = source;
-        }
-        break;
-      }
-    }
+    Path file = SpecDiscovery.source(read);
     return file.startsWith(workspace) ? workspace.relativize(file) : file;
-  }
-
-  /** The rerun line that works where the tests run: Maven's Surefire, a Gradle test worker, else the command line. */
-  private static Rerun rerunStyle() {
-    if (System.getProperty("surefire.real.class.path") != null || System.getProperty("surefire.test.class.path") != null) {
-      return Rerun.MAVEN;
-    }
-    return System.getProperty("org.gradle.test.worker") != null ? Rerun.GRADLE : Rerun.CLI;
   }
 
   /** The run's settings narrowed to the ops, checks and devices the (filtered) tree still has. */

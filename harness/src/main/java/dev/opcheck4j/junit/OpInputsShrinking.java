@@ -61,7 +61,7 @@ public final class OpInputsShrinking implements InvocationInterceptor {
         minimal = smallest[0];
       }
       String message = failure.getMessage() + "\n  input           : " + original
-          + "\n  minimal example : " + minimal.description() + "  (shrunk in " + r.steps() + " steps)";
+          + "\n  minimal example : " + minimal.description() + "  " + Shrinker.Result.shrunkIn(r.steps());
       // the failure's own type and expected/actual (an IDE's diff), at the test's own frames
       AssertionError shrunk = failure instanceof AssertionFailedError f && f.isExpectedDefined() && f.isActualDefined()
           ? new AssertionFailedError(message, f.getExpected().getValue(), f.getActual().getValue())

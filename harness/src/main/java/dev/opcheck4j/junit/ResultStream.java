@@ -9,6 +9,7 @@ import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.run.RunBlock;
+import dev.opcheck4j.spec.SpecFile;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -181,7 +182,9 @@ final class ResultStream {
   }
 
   void onInputError(int spec, String message) {
-    inputErrors.computeIfAbsent(spec, k -> new ArrayList<>()).add(message);
+    SpecFile file = spec < root.specs.size() ? root.specs.get(spec) : null;
+    inputErrors.computeIfAbsent(spec, k -> new ArrayList<>()).add(file == null ? message
+        : SpecDiscovery.atSource(message, file.file()));
   }
 
   /** Everything of {@code spec} has arrived: close its nodes, none left silently unreported. */
@@ -258,7 +261,8 @@ final class ResultStream {
     }
     List<String> errors = inputErrors.getOrDefault(n.spec, List.of());
     if (!errors.isEmpty() && results.stream().noneMatch(r -> r.op().equals(n.op))) {
-      return "not run: " + errors.get(0);
+      // an op left out for an error of its own (a reference that does not compile) says that one
+      return "not run: " + errors.stream().filter(e -> e.contains("op '" + n.op + "'")).findFirst().orElse(errors.get(0));
     }
     return "no result: the run produced none for this check (its prerequisites did not run)";
   }

@@ -50,6 +50,45 @@ final class SpecDiscovery {
     this.loader = loader;
   }
 
+  /**
+   * The file a user edits for {@code spec}: Maven runs the tests on the copy under
+   * {@code target/test-classes/}, a file the next build overwrites. Where {@code src/test/resources/}
+   * beside it has the same file (byte for byte, so lines and columns agree: a spec needs no resource
+   * filtering), that one; otherwise {@code spec} itself, absolute.
+   */
+  static Path source(Path spec) {
+    Path copy = spec.toAbsolutePath().normalize();
+    String marker = java.io.File.separator + "target" + java.io.File.separator + "test-classes" + java.io.File.separator;
+    String shown = copy.toString();
+    int at = shown.lastIndexOf(marker);
+    if (at < 0) {
+      return copy;
+    }
+    Path source = Path.of(shown.substring(0, at), "src", "test", "resources", shown.substring(at + marker.length()));
+    try {
+      return java.nio.file.Files.isRegularFile(source) && java.nio.file.Files.mismatch(source, copy) == -1 ? source : copy;
+    } catch (java.io.IOException e) {
+      return copy;
+    }
+  }
+
+  /**
+   * {@code text} about {@code spec} naming the file a user edits ({@link #source}): a spec error at
+   * {@code .../target/test-classes/opcheck/x.yaml:3:5} sent people to the copy. Otherwise unchanged.
+   */
+  static String atSource(String text, Path spec) {
+    if (text == null || spec == null) {
+      return text;
+    }
+    Path copy = spec.toAbsolutePath().normalize();
+    Path source = source(spec);
+    if (source.equals(copy)) {
+      return text;
+    }
+    String replaced = text.replace(copy.toString(), source.toString());
+    return spec.toString().equals(copy.toString()) ? replaced : replaced.replace(spec.toString(), source.toString());
+  }
+
   static boolean isSpec(String name) {
     String n = name.toLowerCase(Locale.ROOT);
     return n.endsWith(".json") || n.endsWith(".yaml") || n.endsWith(".yml");

@@ -40,6 +40,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -208,11 +209,22 @@ public final class Launcher {
       }
       List<String> specErrors = new ArrayList<>(unknownOps(request.ops(), targets));
       specErrors.addAll(Preflight.errors(targets));
-      if (specErrors.isEmpty()) {
-        specErrors.addAll(Preflight.referenceErrors(targets, first, request.timeout()));
-      }
       if (!specErrors.isEmpty()) {
         throw new SpecException(specErrors);
+      }
+      // a reference that does not compile is its own op's input error: that op is left out, the
+      // others run, and the error is the run's, as an op a library lacks is (exit 2 at the end)
+      List<String> referenceErrors = new ArrayList<>();
+      try {
+        Map<String, List<String>> byOp = Preflight.referenceErrors(targets, first, request.timeout());
+        if (!byOp.isEmpty()) {
+          byOp.values().forEach(referenceErrors::addAll);
+          targets.replaceAll(t -> new RunPlan.Target(t.library(), t.ops().stream()
+              .filter(o -> !byOp.containsKey(Preflight.key(t.index(), o.op()))).toList(), t.source(), t.index(),
+              t.severity()));
+        }
+      } catch (KernelDeath d) {
+        throw new SpecException(List.of("compiling the spec's references killed the worker: " + d.getMessage()));
       }
       ran = true;
       List<Device> devices = request.devices().isEmpty() ? info.devicesUnderTest() : request.devices();
@@ -223,6 +235,7 @@ public final class Launcher {
       RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), new SeverityPolicy(request.warningsAsErrors()),
           request.timeout(), baseline, request.require());
       List<Job> all = jobs(plan, request.shard());
+      listener.planned((int) all.stream().filter(j -> j.op() != null).count());
       Runner runner = new Runner(plan, info.cudaAvailable());
       List<Path> specs = resolved.stream().map(RunRequest.Target::spec).toList();
       try (ResultsFile file = ResultsFile.create(dir, info.torchVersion(), info.presetsVersion(), started,
@@ -243,7 +256,8 @@ public final class Launcher {
             ordered.releaseAll();
           }
         } finally {
-          List<String> inputErrors = runner.inputErrors().stream().sorted().toList();
+          List<String> inputErrors = java.util.stream.Stream.concat(referenceErrors.stream(), runner.inputErrors().stream())
+              .sorted().toList();
           long ms = (System.nanoTime() - t0) / 1_000_000;
           RunInfo finished = RunBlock.of(request, libraries, checks, run.devices(), started, ms, null, null)
               .withCached(cachedInPlanOrder(all, cachedOps));

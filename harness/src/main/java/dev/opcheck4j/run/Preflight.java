@@ -11,7 +11,9 @@ import dev.opcheck4j.run.worker.Kernels;
 import dev.opcheck4j.run.worker.Protocol;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -34,11 +36,16 @@ final class Preflight {
 
   /**
    * Every problem of the targets' references ({@code "reference"}, and examples' {@code "expect"}
-   * files), one located line each: each is compiled by TorchScript against its op's schema (each file
-   * read by libtorch) in the worker {@code kernels} runs on, which runs no kernel to do so.
+   * files), one located line each, by op: each is compiled by TorchScript against its op's schema (each
+   * file read by libtorch) in the worker {@code kernels} runs on, which runs no kernel to do so. A
+   * problem is its own op's: the caller leaves that op out and runs the others.
+   *
+   * @return the problems of each op that has some, keyed by {@link #key}, in plan order
+   * @throws KernelDeath when compiling killed the worker (no op can be blamed)
    */
-  static List<String> referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline) {
-    List<Protocol.Unit<?>> units = new ArrayList<>();
+  static Map<String, List<String>> referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline)
+      throws KernelDeath {
+    List<Protocol.CompileReference> units = new ArrayList<>();
     for (RunPlan.Target t : targets) {
       for (int i = 0; i < t.ops().size(); i++) {
         OpSpec op = t.ops().get(i);
@@ -48,18 +55,24 @@ final class Preflight {
         }
       }
     }
+    Map<String, List<String>> errors = new LinkedHashMap<>();
     if (units.isEmpty()) {
-      return List.of();
+      return errors;
     }
-    List<String> errors = new ArrayList<>();
-    try {
-      for (Kernels.Done d : kernels.run(units, false, deadline)) {
-        errors.addAll(((Protocol.ReferenceCompiled) d.answer()).problems());
+    List<Kernels.Done> done = kernels.run(new ArrayList<Protocol.Unit<?>>(units), false, deadline);
+    for (int i = 0; i < done.size(); i++) {
+      // unguarded units answer one each, in order
+      List<String> problems = ((Protocol.ReferenceCompiled) done.get(i).answer()).problems();
+      if (!problems.isEmpty()) {
+        errors.put(key(units.get(i).target(), units.get(i).op()), problems);
       }
-    } catch (KernelDeath d) {
-      errors.add("compiling the spec's references killed the worker: " + d.getMessage());
     }
     return errors;
+  }
+
+  /** An op of a target, as {@link #referenceErrors} keys it. */
+  static String key(int target, String op) {
+    return target + "#" + op;
   }
 
   /** Every problem of the targets' spec entries with their ops' schemas, one located line each. */

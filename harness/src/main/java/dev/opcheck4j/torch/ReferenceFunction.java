@@ -63,7 +63,8 @@ public final class ReferenceFunction {
     TorchRuntime.get();
     List<String> names = schema.arguments().stream().map(OpSchema.Argument::name).toList();
     // the parser wants a newline after the last statement
-    String source = reference.isFunction() ? reference.source().strip() + "\n" : expressionSource(schema, reference.source());
+    String given = functional(reference.source());
+    String source = reference.isFunction() ? given.strip() + "\n" : expressionSource(schema, given);
     CompilationUnit unit;
     try {
       unit = torch.compile(source);
@@ -163,6 +164,43 @@ public final class ReferenceFunction {
       case TupleType -> (int) t.containedTypeSize();
       default -> 1;
     };
+  }
+
+  private static final Pattern FUNCTIONAL = Pattern.compile("\\btorch\\.nn\\.functional\\.(\\w+)");
+
+  /**
+   * {@code torch.nn.functional.gelu} as {@code torch.gelu}: {@code torch.nn.functional} is a Python
+   * module, which the C++ compiler does not have ("attribute lookup is not defined on builtin"), but
+   * most of its functions are aten ops of the same name and arguments ({@code gelu}, {@code relu},
+   * {@code silu}, {@code softplus}, {@code softmax}, {@code log_softmax}, {@code leaky_relu},
+   * {@code elu}, {@code hardtanh}, {@code linear}, {@code layer_norm}, {@code pad}, ...), which it has.
+   *
+   * @throws Invalid for a name that is no aten op (a function written in Python, such as
+   *     {@code normalize}), saying what a reference may use instead
+   */
+  static String functional(String source) throws Invalid {
+    Matcher m = FUNCTIONAL.matcher(source);
+    if (!m.find()) {
+      return source;
+    }
+    java.util.Set<String> aten = new java.util.HashSet<>();
+    for (String op : OpLibrary.allOpNames()) {
+      if (op.startsWith("aten::")) {
+        int dot = op.indexOf('.');
+        aten.add(op.substring("aten::".length(), dot < 0 ? op.length() : dot));
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    m.reset();
+    while (m.find()) {
+      if (!aten.contains(m.group(1))) {
+        throw new Invalid("uses torch.nn.functional." + m.group(1) + ", which is Python, not an aten op: the JVM's"
+            + " TorchScript compiler knows aten ops only (torch.*, and torch.nn.functional.* where an aten op has"
+            + " the name, such as gelu, relu, silu, softplus, softmax); write it with torch.* ops");
+      }
+      m.appendReplacement(out, "torch." + m.group(1));
+    }
+    return m.appendTail(out).toString();
   }
 
   /** {@code def reference(x: Tensor, alpha: float):} then the expression as its return value. */

@@ -78,6 +78,43 @@ class ConsoleTests {
   }
 
   @Test
+  void onAColourTerminalTheFindingsFirstWordAndTheFailureCountAreColouredAndTheTotalIsTheRunsOwn() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Console console = new Console(new PrintStream(bytes, true, StandardCharsets.UTF_8), true, true, false, false, 0);
+    console.planned(3); // checked with --library: no spec to count ahead, the run says it
+    op(console, "ns::a", failed("ns::a", "determinism", "cpu"));
+    op(console, "ns::b", passed("ns::b", "schema.types", "-"));
+    console.finish();
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(true, text.contains("\033[1;31mFAILED\033[0m [determinism] ns::a on cpu"), text);
+    assertEquals(true, text.contains("\r\033[2Kops 1/3 | ns::b | "), text);
+    assertEquals(true, text.contains("| \033[1;31m1 failure\033[0m"), text);
+  }
+
+  @Test
+  void colourIsForTerminalsThatShowIt() {
+    assertEquals(true, Console.colourTerminal(java.util.Map.of("TERM", "tmux-256color")));
+    assertEquals(true, Console.colourTerminal(java.util.Map.of("TERM", "xterm-256color")));
+    assertEquals(false, Console.colourTerminal(java.util.Map.of("TERM", "dumb")));
+    assertEquals(false, Console.colourTerminal(java.util.Map.of()));
+    assertEquals(false, Console.colourTerminal(java.util.Map.of("TERM", "tmux-256color", "NO_COLOR", "1")));
+  }
+
+  @Test
+  void aNeverRanLineIsWrappedAtSpacesNotInAWord() {
+    dev.opcheck4j.api.Coverage coverage = new dev.opcheck4j.api.Coverage(List.of(new dev.opcheck4j.api.Coverage.Entry(
+        "ns::a", "gradcheck", "cpu", 0, 0, "the op has no Autograd or CompositeImplicitAutograd kernel for cpu:"
+        + " gradients stop at it (see autograd.differentiable)", false)));
+    List<String> lines = RunSummary.gapLines(coverage);
+    assertEquals(1, lines.size());
+    List<String> shown = List.of(lines.get(0).split("\n"));
+    assertEquals(true, shown.size() > 1, lines.get(0));
+    shown.forEach(l -> assertEquals(true, l.length() <= HumanText.WIDTH, l));
+    assertEquals(true, shown.get(1).startsWith("  ") && !shown.get(1).startsWith("   "), lines.get(0));
+    assertEquals(String.join(" ", shown.stream().map(String::strip).toList()), lines.get(0).replace("\n  ", " "));
+  }
+
+  @Test
   void numbersAreRoundedForPeopleAndLongLinesWrapped() {
     assertEquals("1.1e-16", HumanText.round("1.1102230246251565E-16"));
     assertEquals("0.4123", HumanText.round("0.41234567"));

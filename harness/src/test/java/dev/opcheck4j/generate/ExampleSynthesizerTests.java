@@ -36,6 +36,13 @@ class ExampleSynthesizerTests {
   }
 
   @Test
+  void theSimplestCandidateGivesARangeTwoDifferentBounds() {
+    OpSchema schema = SchemaText.parse("t::clamp_(Tensor(a!) x, float lo, float hi) -> ()");
+    Example e = new ExampleSynthesizer(schema, "t::clamp_ synthesized", false).candidate(0, 7);
+    assertEquals(List.of(0.5, 1.0), List.of(e.args().get(1).value(), e.args().get(2).value()), e.toString());
+  }
+
+  @Test
   void anOpWithBackendKernelsOnlyIsNotAskedForGradients() {
     OpSchema schema = SchemaText.parse("t::scale(Tensor x, float alpha) -> Tensor");
     ExampleSynthesizer synth = new ExampleSynthesizer(schema, "t::scale synthesized", false);

@@ -1,5 +1,6 @@
 package dev.opcheck4j.reports;
 
+import dev.opcheck4j.api.DocsLocation;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
 import java.io.ByteArrayOutputStream;
@@ -9,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 
 /**
  * {@code opcheck-report.html}: one self-contained page (inline style and script, no network) with the
@@ -23,33 +23,24 @@ public final class HtmlReportFormat extends SingleFileFormat {
   private static final String TEMPLATE = "/dev/opcheck4j/reports/report-template.html";
   private static final String DATA = "/*OPCHECK4J-DATA*/null";
   private static final String DOCS = "/*OPCHECK4J-DOCS*/\"\"";
-  private static final Pattern ABSOLUTE = Pattern.compile("[a-zA-Z][a-zA-Z0-9+.-]*:");
 
-  /** The system property (and JUnit engine key) of an absolute docs location, e.g. {@code https://example.org/checks/}. */
-  public static final String DOCS_URL = "opcheck4j.docsUrl";
+  /** The system property (and JUnit engine key) of the check pages' location ({@link DocsLocation}). */
+  public static final String DOCS_URL = DocsLocation.PROPERTY;
 
-  private final String docBase;
-  private final String docsUrl;
+  private final String docsBase;
 
-  /**
-   * Doc links to {@code -Dopcheck4j.docsUrl} when it is an absolute URL ({@code <url><check>.md}, which
-   * work wherever the report is opened), else relative to the project root given by
-   * {@code -Dopcheck4j.home} (the launcher sets it).
-   */
+  /** Doc links to where {@link DocsLocation#fromSystem()} says the check pages are, or none. */
   public HtmlReportFormat() {
-    this(System.getProperty("opcheck4j.home"), System.getProperty(DOCS_URL));
+    this(System.getProperty("opcheck4j.home"), System.getProperty(DocsLocation.PROPERTY));
   }
 
   /**
-   * @param home project root whose {@code docs/checks/} the links point to, or null for links relative
-   *     to the report's own folder's root ({@code docs/checks/<id>.md})
-   * @param docsUrl an absolute location of the check pages, or null (or a relative path) for none
+   * @param home the opcheck4j clone whose {@code docs/checks/} the links point to, or null
+   * @param docsUrl the pages' location ({@code opcheck4j.docsUrl}), or null
    */
   HtmlReportFormat(String home, String docsUrl) {
     super(FILE);
-    this.docBase = home == null ? "" : home;
-    this.docsUrl = docsUrl != null && ABSOLUTE.matcher(docsUrl).lookingAt()
-        ? (docsUrl.endsWith("/") ? docsUrl : docsUrl + "/") : null;
+    this.docsBase = DocsLocation.of(docsUrl, home).orElse("");
   }
 
   HtmlReportFormat(String home) {
@@ -65,18 +56,11 @@ public final class HtmlReportFormat extends SingleFileFormat {
   public Path write(RunReport report, Path dir) throws IOException {
     Files.createDirectories(dir);
     Path file = dir.resolve(FILE);
-    String base = docsUrl != null ? docsUrl : docBase.isEmpty() ? "" : relative(dir, Path.of(docBase));
-    Files.writeString(file, render(report, base), StandardCharsets.UTF_8);
+    Files.writeString(file, render(report, docsBase), StandardCharsets.UTF_8);
     return file;
   }
 
-  private static String relative(Path dir, Path home) {
-    Path rel = dir.toAbsolutePath().normalize().relativize(home.toAbsolutePath().normalize());
-    String s = rel.toString().replace('\\', '/');
-    return s.isEmpty() ? "" : s + "/";
-  }
-
-  /** The page, with doc links prefixed by {@code docBase} (empty or ending in {@code /}). */
+  /** The page, with doc links prefixed by {@code docBase} (an absolute location ending in {@code /}, or empty for none). */
   String render(RunReport report, String docBase) {
     ByteArrayOutputStream json = new ByteArrayOutputStream();
     try {

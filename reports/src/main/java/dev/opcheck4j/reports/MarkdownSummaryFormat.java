@@ -23,9 +23,9 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * {@code opcheck-summary.md}: a short Markdown summary for a pull-request comment: a table per op
- * (counts by outcome, failing checks), then the first facts of each finding folded in
- * {@code <details>}. Always under {@link #LIMIT} characters (GitHub's comment and step-summary
+ * {@code opcheck-summary.md}: a short Markdown summary for a pull-request comment: the failures first
+ * (crashed, errored, failed; the first facts of each, unfolded), then a table per op (counts by outcome,
+ * failing checks), the families that never ran, and the warnings folded in {@code <details>}. Always under {@link #LIMIT} characters (GitHub's comment and step-summary
  * limit is 65,536); what does not fit is cut and the cut is said. Appended to
  * {@code $GITHUB_STEP_SUMMARY} when that variable is set.
  */
@@ -91,6 +91,16 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
         failing.computeIfAbsent(subject, k -> new LinkedHashSet<>()).add(r.check());
       }
     }
+    int budget = LIMIT - 2_000;
+    List<String> cuts = new ArrayList<>();
+    List<Findings> failures = findings.stream().filter(f -> f.kind() != Outcomes.Kind.WARNING).toList();
+    List<Findings> warnings = findings.stream().filter(f -> f.kind() == Outcomes.Kind.WARNING).toList();
+    // failures come first and open: a reader of a failed gate looks for them, not for the table
+    StringBuilder out = new StringBuilder(head);
+    if (!failures.isEmpty()) {
+      out.append("### Failures\n\n");
+      append(out, failures, true, budget / 2, cuts, "failures");
+    }
     StringBuilder table = new StringBuilder("| op |");
     StringBuilder rule = new StringBuilder("|---|");
     for (Outcomes.Kind k : COLUMNS) {
@@ -98,7 +108,7 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
       rule.append("--:|");
     }
     table.append(" failing checks |\n").append(rule).append("---|\n");
-    int budget = LIMIT - 2_000;
+    int tableBudget = out.length() + (budget - out.length()) / 2;
     int rowsShown = 0;
     for (var e : counts.entrySet()) {
       StringBuilder row = new StringBuilder("| ").append(code(e.getKey())).append(" |");
@@ -108,32 +118,20 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
       }
       row.append(' ').append(String.join(", ", failing.getOrDefault(e.getKey(), Set.of()).stream()
           .map(MarkdownSummaryFormat::code).toList())).append(" |\n");
-      if (head.length() + table.length() + row.length() > budget / 2) {
+      if (out.length() + table.length() + row.length() > tableBudget) {
         break;
       }
       table.append(row);
       rowsShown++;
     }
-    List<String> cuts = new ArrayList<>();
     if (rowsShown < counts.size()) {
       cuts.add((counts.size() - rowsShown) + " of " + counts.size() + " ops left out of the table");
     }
-    StringBuilder out = new StringBuilder(head).append(table);
+    out.append(table);
     out.append(coverage(report.coverage()));
-    if (!findings.isEmpty()) {
-      out.append("\n### Findings\n\n");
-    }
-    int shown = 0;
-    for (Findings f : findings) {
-      String block = details(f);
-      if (out.length() + block.length() > budget) {
-        break;
-      }
-      out.append(block);
-      shown++;
-    }
-    if (shown < findings.size()) {
-      cuts.add((findings.size() - shown) + " of " + findings.size() + " findings left out");
+    if (!warnings.isEmpty()) {
+      out.append("\n### Warnings\n\n");
+      append(out, warnings, false, budget, cuts, "warnings");
     }
     if (!cuts.isEmpty()) {
       out.append("\n> **Cut to stay under ").append(String.format("%,d", LIMIT)).append(" characters:** ")
@@ -141,6 +139,23 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
               + " `opcheck-report.html`.\n");
     }
     return out.toString();
+  }
+
+  /** Appends the findings' blocks while {@code out} stays under {@code budget}; says in {@code cuts} what did not fit. */
+  private static void append(StringBuilder out, List<Findings> findings, boolean open, int budget, List<String> cuts,
+      String what) {
+    int shown = 0;
+    for (Findings f : findings) {
+      String block = details(f, open);
+      if (out.length() + block.length() > budget) {
+        break;
+      }
+      out.append(block);
+      shown++;
+    }
+    if (shown < findings.size()) {
+      cuts.add((findings.size() - shown) + " of " + findings.size() + " " + what + " left out");
+    }
   }
 
   /** The families that never ran on some ops, one line each with the commonest reason; empty when none. */
@@ -202,9 +217,9 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
     return String.join(" · ", parts);
   }
 
-  private static String details(Findings f) {
+  private static String details(Findings f, boolean open) {
     CheckResult r = f.first();
-    StringBuilder sb = new StringBuilder("<details><summary>");
+    StringBuilder sb = new StringBuilder(open ? "<details open><summary>" : "<details><summary>");
     sb.append(f.kind().label().toUpperCase(java.util.Locale.ROOT)).append(" <code>").append(escape(f.check()))
         .append("</code> ").append(escape(f.subject()));
     if (!f.devices().isEmpty()) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.DocsLocation;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.ResultText;
@@ -16,15 +17,24 @@ import java.nio.file.Path;
 
 /**
  * {@code opcheck-report.sarif}: failures and warnings as SARIF 2.1.0, the format code-scanning tools
- * read (GitHub code scanning, GitLab, IDE viewers). Each check is a rule (its summary, severity and doc
- * page); each finding a result located at its op (a logical location, since an op has no source line
+ * read (GitHub code scanning, GitLab, IDE viewers). Each check is a rule (its summary, severity and, where
+ * an absolute location of the pages is known, its doc page); each finding a result located at its op (a logical location, since an op has no source line
  * here), with the message in the one message shape.
  */
 public final class SarifReportFormat extends SingleFileFormat {
   static final String FILE = "opcheck-report.sarif";
 
+  private final String docsBase;
+
+  /** Rules link their pages where {@link DocsLocation#fromSystem()} says they are, or not at all. */
   public SarifReportFormat() {
+    this(DocsLocation.fromSystem().orElse(null));
+  }
+
+  /** @param docsBase the check pages' absolute location ending in {@code /}, or null for no {@code helpUri} */
+  SarifReportFormat(String docsBase) {
     super(FILE);
+    this.docsBase = docsBase;
   }
 
   @Override
@@ -60,7 +70,14 @@ public final class SarifReportFormat extends SingleFileFormat {
         g.writeObjectFieldStart("defaultConfiguration");
         g.writeStringField("level", c.severity().label());
         g.writeEndObject();
-        g.writeStringField("helpUri", c.doc());
+        // the rule says what it asserts without its page (a viewer may have no access to it); the page's
+        // address only where it is absolute: a relative one resolves against wherever the file is opened
+        g.writeObjectFieldStart("help");
+        g.writeStringField("text", c.summary() + " (opcheck4j's " + c.doc() + "; each result's hint says how to fix it)");
+        g.writeEndObject();
+        if (docsBase != null) {
+          g.writeStringField("helpUri", DocsLocation.page(docsBase, c.id()));
+        }
         g.writeEndObject();
       }
       g.writeEndArray();

@@ -26,13 +26,15 @@ class GoldenFilesTests {
 
   /**
    * Every format the service loader finds, as a user's run would: none can be added without a golden
-   * file. The two that read the environment (the HTML doc links' home, GitHub's step summary) are made
-   * without it, so the files do not depend on where the tests run.
+   * file. The three that read the environment (the HTML and SARIF doc links' location, GitHub's step
+   * summary) are made without it, so the files do not depend on where the tests run: SARIF's with a
+   * fixed absolute location, the HTML's with none.
    */
   static Stream<ReportFormat> formats() {
     return ServiceLoader.load(ReportFormat.class).stream().map(ServiceLoader.Provider::get).map(f -> switch (f.name()) {
       case "html" -> new HtmlReportFormat(null);
       case "markdown" -> new MarkdownSummaryFormat(var -> null);
+      case "sarif" -> new SarifReportFormat(HtmlMatrixScaleTests.DOCS);
       default -> f;
     });
   }

@@ -146,10 +146,14 @@ class HtmlMatrixScaleTests {
     assertEquals(op(0), rows.get(failingOps.size()), "then the others in spec order");
     assertEquals(op(0), rowOrder(chromium.dumpDom(url("order=spec"), dir)).get(0), "spec order on request");
 
-    // cuda, where nothing ran: one column, its header saying why, and no cell per family
+    // cuda, where nothing ran: one narrow column, the reason said once above the table (in the header it
+    // wrapped a letter per line), and no cell per family
     assertEquals(0, count(dom, "<td class=\"cell [^\"]*\" data-family=\"[a-z]+\" data-device=\"cuda\""));
     assertTrue(dom.contains("<th rowspan=\"2\" class=\"collapsed\" data-device=\"cuda\" data-collapsed=\"true\" title=\""
-        + NO_CUDA + "\">cuda<small>not run: " + NO_CUDA + "</small></th>"), dom.substring(0, 3000));
+        + NO_CUDA + "\">cuda<small>not run</small></th>"), dom.substring(0, 3000));
+    assertTrue(dom.contains("<ul class=\"not-run-devices\" id=\"not-run-devices\"><li><b>cuda</b> not run: " + NO_CUDA
+        + " (its column counts each op's results skipped for it)</li></ul>"), dom.substring(0, 3000));
+    assertEquals(1, count(dom, "not run: " + java.util.regex.Pattern.quote(NO_CUDA)), "the reason once");
     assertEquals(OPS, count(dom, "<td class=\"collapsed\" data-device=\"cuda\""));
     // passed and skipped together: green, with both counts
     assertTrue(dom.contains("<td class=\"cell k-passed\" data-family=\"mutation\" data-device=\"cpu\" data-kind=\"passed\""

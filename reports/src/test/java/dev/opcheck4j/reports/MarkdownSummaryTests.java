@@ -32,7 +32,20 @@ class MarkdownSummaryTests {
     assertTrue(md.length() < MarkdownSummaryFormat.LIMIT, "length " + md.length());
     assertTrue(md.contains("**Cut to stay under 65,000 characters:**"), md.substring(md.length() - 500));
     assertTrue(md.matches("(?s).*\\d+ of 2000 ops left out of the table.*"), md.substring(md.length() - 500));
-    assertTrue(md.matches("(?s).*\\d+ of 6000 findings left out.*"));
+    assertTrue(md.matches("(?s).*\\d+ of 6000 failures left out.*"));
+    assertTrue(md.indexOf("### Failures") < md.indexOf("| op |"), "the failures come before the table");
+  }
+
+  @Test
+  void failuresComeFirstAndOpenTheWarningsLastAndFolded() {
+    String md = new MarkdownSummaryFormat(v -> null).render(StubRun.report());
+    int failures = md.indexOf("### Failures");
+    int table = md.indexOf("| op |");
+    int warnings = md.indexOf("### Warnings");
+    assertTrue(failures > 0 && failures < table && table < warnings, md);
+    assertTrue(md.substring(failures, table).contains("<details open><summary>FAILED <code>mutation.undeclared</code>"), md);
+    assertFalse(md.substring(failures, table).contains("WARNING"), md);
+    assertTrue(md.substring(warnings).startsWith("### Warnings\n\n<details><summary>WARNING <code>mutation.unused</code>"), md);
   }
 
   @Test

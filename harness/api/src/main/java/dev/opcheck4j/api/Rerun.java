@@ -1,6 +1,6 @@
 package dev.opcheck4j.api;
 
-/** Turns a {@link Repro} into the line a user types where they are: the CLI, Maven, Gradle. */
+/** Turns a {@link Repro} into the line a user types where they are: the CLI, Maven. */
 @FunctionalInterface
 public interface Rerun {
   /** The rerun line for {@code repro}. */
@@ -14,9 +14,6 @@ public interface Rerun {
 
   /** {@code mvn test -Dopcheck4j.ops=...}: the JUnit engine's configuration parameters. */
   Rerun MAVEN = r -> "mvn test" + engineParameters(r, "-D");
-
-  /** {@code ./gradlew test -Dopcheck4j.ops=...} (the build forwards opcheck4j.* system properties to the tests). */
-  Rerun GRADLE = r -> "./gradlew test" + engineParameters(r, "-D");
 
   private static String engineParameters(Repro r, String prefix) {
     return " " + prefix + "opcheck4j.ops=" + r.op()

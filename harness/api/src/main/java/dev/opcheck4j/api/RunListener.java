@@ -24,6 +24,12 @@ public interface RunListener {
       }
 
       @Override
+      public void planned(int ops) {
+        first.planned(ops);
+        second.planned(ops);
+      }
+
+      @Override
       public void opStarted(OpEvent op) {
         first.opStarted(op);
         second.opStarted(op);
@@ -57,6 +63,12 @@ public interface RunListener {
 
   /** Once, before anything else: the run block (devices, inputs, checks); its duration is still 0. */
   default void runStarted(RunInfo run) {}
+
+  /**
+   * Once, after {@link #runStarted} and before the first op: how many ops the run will check (of this
+   * shard; library-wide checks not counted), known only once the libraries are loaded.
+   */
+  default void planned(int ops) {}
 
   /** An op's checks start. */
   default void opStarted(OpEvent op) {}

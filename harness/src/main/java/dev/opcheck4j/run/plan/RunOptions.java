@@ -47,9 +47,11 @@ public final class RunOptions {
   public static final RunOption<Path> EXPECTED_FAILURES = RunOption.engineOnly("expectedFailures", Type.PATH,
       "a file of failures that are expected (docs/junit.md)");
   public static final RunOption<Path> REPORT_DIR = RunOption.of("--report-dir", "DIR", Type.PATH,
-      "write opcheck-report.json, .html, opcheck-summary.md and allure-results there").engine("reportDir");
+      "write opcheck-report.json, .html, .sarif, opcheck-summary.md and allure-results there").engine("reportDir");
   public static final RunOption<String> DOCS_URL = RunOption.engineOnly("docsUrl", Type.TEXT,
-      "where report links to check pages point (<docsUrl><check>.md)").orElse("docs/checks/");
+      "where report links to check pages point (<docsUrl><check>.md); default: the docs/checks/ of the clone"
+      + " ./opcheck runs from, else no link (see dev.opcheck4j.api.DocsLocation)")
+      .unset("(default: the clone's docs/checks/, else no link)");
   public static final RunOption<Path> BASELINE = RunOption.of("--baseline", "FILE", Type.PATH,
       "a schema baseline (./opcheck baseline) to check the libraries against (docs/baseline.md)");
   public static final RunOption<Path> JUNIT_XML = RunOption.of("--junit-xml", "DIR", Type.PATH,

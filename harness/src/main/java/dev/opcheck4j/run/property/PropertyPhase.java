@@ -441,7 +441,7 @@ public final class PropertyPhase {
     }
     List<Fact> more = List.of(
         Fact.of("example", first.ref() + " (" + tryLabel + ")  " + describe(first, device)),
-        Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + steps + " steps)"));
+        Fact.of("minimal example", describe(minimal, device) + "  " + Shrinker.Result.shrunkIn(steps)));
     String doing = d.check == null ? "the real kernel on a generated input (before any check)" : d.check;
     sink.result(units.result(d.death, op.name(), running, doing, device, first, more, (System.nanoTime() - t) / 1_000));
   }
@@ -626,7 +626,7 @@ public final class PropertyPhase {
     String firstText = describe(first, device);
     List<Fact> context = List.of(
         Fact.of("example", first.ref() + " (" + tryLabel + ")  " + firstText),
-        Fact.of("minimal example", describe(minimal, device) + "  (shrunk in " + shrunk.steps() + " steps)"),
+        Fact.of("minimal example", describe(minimal, device) + "  " + Shrinker.Result.shrunkIn(shrunk.steps())),
         Fact.of("seed", plan.seed()));
     // the whole shrink is this check's time (its kernel calls were counted on the way; not twice)
     nanos.put(PROBES, probesBefore);
