@@ -226,6 +226,19 @@ public final class OpCheckEngine implements TestEngine {
     return file.startsWith(workspace) ? workspace.relativize(file) : file;
   }
 
+  /**
+   * The rerun line that works where the tests run: Maven's Surefire, else the command line. Gradle gets
+   * the command line's too: no Gradle build was ever run here (no distribution is reachable from these
+   * machines), so how it forwards {@code -D} to a test JVM is unverified, and a line that may not
+   * reproduce is worse than none.
+   */
+  private static Rerun rerunStyle() {
+    if (System.getProperty("surefire.real.class.path") != null || System.getProperty("surefire.test.class.path") != null) {
+      return Rerun.MAVEN;
+    }
+    return Rerun.CLI;
+  }
+
   /** The run's settings narrowed to the ops, checks and devices the (filtered) tree still has. */
   private static Optional<EngineSettings> narrowed(EngineNode spec, EngineSettings s) {
     Set<String> ops = new LinkedHashSet<>();

@@ -42,6 +42,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -212,16 +213,20 @@ public final class Launcher {
       if (!specErrors.isEmpty()) {
         throw new SpecException(specErrors);
       }
-      // a reference that does not compile is its own op's input error: that op is left out, the
-      // others run, and the error is the run's, as an op a library lacks is (exit 2 at the end)
+      // a reference that does not compile is its own entry's input error: that entry gets no job, the
+      // others run, and the error is the run's, as an op a library lacks is (exit 2 at the end). The
+      // entry stays in the plan: units name an entry by its index there, as the workers read the spec
       List<String> referenceErrors = new ArrayList<>();
+      Set<OpSpec> refused = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
       try {
-        Map<String, List<String>> byOp = Preflight.referenceErrors(targets, first, request.timeout());
-        if (!byOp.isEmpty()) {
-          byOp.values().forEach(referenceErrors::addAll);
-          targets.replaceAll(t -> new RunPlan.Target(t.library(), t.ops().stream()
-              .filter(o -> !byOp.containsKey(Preflight.key(t.index(), o.op()))).toList(), t.source(), t.index(),
-              t.severity()));
+        Map<String, List<String>> byEntry = Preflight.referenceErrors(targets, first, request.timeout());
+        byEntry.values().forEach(referenceErrors::addAll);
+        for (RunPlan.Target t : targets) {
+          for (int i = 0; i < t.ops().size(); i++) {
+            if (byEntry.containsKey(Preflight.key(t.index(), i))) {
+              refused.add(t.ops().get(i));
+            }
+          }
         }
       } catch (KernelDeath d) {
         throw new SpecException(List.of("compiling the spec's references killed the worker: " + d.getMessage()));
@@ -234,7 +239,7 @@ public final class Launcher {
       listener.runStarted(run);
       RunPlan plan = new RunPlan(targets, devices, checks, request.seed(), request.tries(), new SeverityPolicy(request.warningsAsErrors()),
           request.timeout(), baseline, request.require());
-      List<Job> all = jobs(plan, request.shard());
+      List<Job> all = jobs(plan, request.shard(), refused);
       listener.planned((int) all.stream().filter(j -> j.op() != null).count());
       Runner runner = new Runner(plan, info.cudaAvailable());
       List<Path> specs = resolved.stream().map(RunRequest.Target::spec).toList();
@@ -461,8 +466,11 @@ public final class Launcher {
    */
   private record Job(int position, RunPlan.Target target, OpSpec op) {}
 
-  /** Every library's library-wide checks, then its ops; a shard keeps its part of the ops. */
-  private static List<Job> jobs(RunPlan plan, RunRequest.Shard shard) {
+  /**
+   * Every library's library-wide checks, then its ops; a shard keeps its part of the ops, and no entry
+   * of {@code refused} (whose reference is an input error) gets a job.
+   */
+  private static List<Job> jobs(RunPlan plan, RunRequest.Shard shard, Set<OpSpec> refused) {
     List<Job> out = new ArrayList<>();
     int position = 0;
     int opIndex = 0;
@@ -472,7 +480,7 @@ public final class Launcher {
       }
       position++;
       for (OpSpec op : t.ops()) {
-        if (shard.owns(opIndex++)) {
+        if (shard.owns(opIndex++) && !refused.contains(op)) {
           out.add(new Job(position, t, op));
         }
         position++;

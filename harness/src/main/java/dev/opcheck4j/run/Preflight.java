@@ -36,11 +36,11 @@ final class Preflight {
 
   /**
    * Every problem of the targets' references ({@code "reference"}, and examples' {@code "expect"}
-   * files), one located line each, by op: each is compiled by TorchScript against its op's schema (each
+   * files), one located line each, by entry: each is compiled by TorchScript against its op's schema (each
    * file read by libtorch) in the worker {@code kernels} runs on, which runs no kernel to do so. A
-   * problem is its own op's: the caller leaves that op out and runs the others.
+   * problem is its own entry's: the caller leaves that entry out and runs the others.
    *
-   * @return the problems of each op that has some, keyed by {@link #key}, in plan order
+   * @return the problems of each entry that has some, keyed by {@link #key}, in plan order
    * @throws KernelDeath when compiling killed the worker (no op can be blamed)
    */
   static Map<String, List<String>> referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline)
@@ -64,15 +64,15 @@ final class Preflight {
       // unguarded units answer one each, in order
       List<String> problems = ((Protocol.ReferenceCompiled) done.get(i).answer()).problems();
       if (!problems.isEmpty()) {
-        errors.put(key(units.get(i).target(), units.get(i).op()), problems);
+        errors.put(key(units.get(i).target(), units.get(i).entry()), problems);
       }
     }
     return errors;
   }
 
-  /** An op of a target, as {@link #referenceErrors} keys it. */
-  static String key(int target, String op) {
-    return target + "#" + op;
+  /** An entry of a target (its index among the target's entries), as {@link #referenceErrors} keys it. */
+  static String key(int target, int entry) {
+    return target + "#" + entry;
   }
 
   /** Every problem of the targets' spec entries with their ops' schemas, one located line each. */
