@@ -104,6 +104,11 @@ public final class Benchmarks {
    * Generation throughput on my_ops::mul_add (a small elementwise op): variants generated and
    * materialized per second, and whole tries (generate, call, every generated check) per second.
    */
+  /** The worker protocol's encoding per generated input, {@code Wire} against a Jackson-databind prototype. */
+  public void codec(Path specs, int inputs) throws Exception {
+    new CodecBench(out).run(specs, inputs);
+  }
+
   public void generation(Path specs) throws Exception {
     SpecFile file = SpecReader.read(specs.resolve("my_ops.json"));
     OpSpec spec = file.ops().stream().filter(o -> o.op().equals("my_ops::mul_add")).findFirst().orElseThrow();

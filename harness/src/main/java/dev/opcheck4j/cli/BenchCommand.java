@@ -10,7 +10,7 @@ import dev.opcheck4j.run.plan.RunOption;
 import java.nio.file.Path;
 import java.util.List;
 
-/** {@code bench}: measurements printed, never asserted (gradcheck, generation, isolation, examples, specs, library). */
+/** {@code bench}: measurements printed, never asserted (gradcheck, generation, isolation, examples, specs, codec, library). */
 final class BenchCommand implements Command {
   @Override
   public String name() {
@@ -19,12 +19,12 @@ final class BenchCommand implements Command {
 
   @Override
   public String summary() {
-    return "Measures and prints: gradcheck and generation by default; isolation, examples, specs and library when named.";
+    return "Measures and prints: gradcheck and generation by default; isolation, examples, specs, codec and library when named.";
   }
 
   @Override
   public String synopsis() {
-    return "bench [gradcheck|generation|isolation|examples|specs|library]... [--ops N] [--tries N] [--jobs N]";
+    return "bench [gradcheck|generation|isolation|examples|specs|codec|library]... [--ops N] [--tries N] [--jobs N]";
   }
 
   @Override
@@ -49,6 +49,7 @@ final class BenchCommand implements Command {
         case "isolation" -> b.isolation(specs, 30, 400);
         case "examples" -> b.examples(specs, 200);
         case "specs" -> b.specs();
+        case "codec" -> b.codec(specs, 20_000);
         case "library" -> {
           int ops = args.get(BENCH_OPS);
           try {
@@ -60,7 +61,7 @@ final class BenchCommand implements Command {
           }
         }
         default -> throw new UsageException("unknown benchmark '" + w
-            + "'; expected gradcheck, generation, isolation, examples, specs or library");
+            + "'; expected gradcheck, generation, isolation, examples, specs, codec or library");
       }
     }
     return ExitCode.OK;

@@ -5,11 +5,11 @@ import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.run.ReportWriter;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -60,62 +60,21 @@ final class RunSummary {
   }
 
   /**
-   * Writes every format, all at once (each is a pass over the results of its own; on several cores
-   * they overlap), or, when one fails midway, discards that format's cut-off file and the files of
-   * the formats after it in {@code formats}: every report left in {@code dir} is whole and of this
-   * run, and the one line says which were not written.
+   * Writes every format through {@link ReportWriter}, one line each; when one failed (its cut-off file is
+   * gone, the others are written), the run ends with a usage error that names the formats missing.
    */
   static void writeReports(RunReport report, Path dir, PrintStream out, List<ReportFormat> formats)
       throws IOException, UsageException {
-    Files.createDirectories(dir);
-    List<java.util.concurrent.CompletableFuture<Path>> writing = new ArrayList<>();
-    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(
-        Math.max(1, formats.size()), r -> {
-          Thread t = new Thread(r, "opcheck4j-report");
-          t.setDaemon(true);
-          return t;
-        });
-    try {
-      for (ReportFormat format : formats) {
-        writing.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-          try {
-            return format.write(report, dir);
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        }, threads));
+    List<String> missing = new ArrayList<>();
+    for (ReportWriter.Written w : ReportWriter.write(report, dir, formats)) {
+      out.println(w.line());
+      if (w.failure() != null) {
+        missing.add(w.format());
       }
-      for (int i = 0; i < formats.size(); i++) {
-        ReportFormat format = formats.get(i);
-        Path written;
-        try {
-          written = writing.get(i).join();
-        } catch (java.util.concurrent.CompletionException c) {
-          if (c.getCause() instanceof RuntimeException r && !(r instanceof java.io.UncheckedIOException)) {
-            throw r;
-          }
-          IOException e = c.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : new IOException(c.getCause());
-          List<String> missing = new ArrayList<>();
-          for (int j = i; j < formats.size(); j++) {
-            try {
-              writing.get(j).handle((x, t) -> x).join(); // let it finish before its files go
-              formats.get(j).discard(dir);
-            } catch (IOException ignored) {
-              // the write's failure is the one to report; a file that cannot be deleted stays as it was
-            }
-            missing.add(formats.get(j).name());
-          }
-          if (e.getMessage() != null && e.getMessage().contains("No space left on device")) {
-            throw new UsageException("report dir: no space left on device while writing the " + format.name()
-                + " report; no " + String.join(", ", missing) + " report was written (nothing cut off is left); the results are in "
-                + dir.resolve(ResultsFile.NAME) + " (complete lines)");
-          }
-          throw e;
-        }
-        out.println("report (" + format.name() + "): " + written);
-      }
-    } finally {
-      threads.shutdown();
+    }
+    if (!missing.isEmpty()) {
+      throw new UsageException("report dir: no " + String.join(", ", missing) + " report was written (nothing cut off "
+          + "is left); the results are in " + dir.resolve(ResultsFile.NAME) + " (complete lines)");
     }
   }
 

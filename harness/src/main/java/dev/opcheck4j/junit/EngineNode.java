@@ -83,15 +83,6 @@ final class EngineNode extends AbstractTestDescriptor {
     return this;
   }
 
-  /** The key results are matched on: op, check and device ({@code -} for none). */
-  String key() {
-    return key(op, check, device);
-  }
-
-  static String key(String op, String check, String device) {
-    return op + "|" + check + "|" + device;
-  }
-
   Optional<EngineNode> parentNode() {
     return getParent().filter(EngineNode.class::isInstance).map(EngineNode.class::cast);
   }

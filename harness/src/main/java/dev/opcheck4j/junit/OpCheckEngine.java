@@ -7,11 +7,13 @@ import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.ReportDirLock;
+import dev.opcheck4j.run.ReportWriter;
 import dev.opcheck4j.run.WorkflowAnnotations;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.Device;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,7 +131,7 @@ public final class OpCheckEngine implements TestEngine {
 
   private static void remember(RunDescriptor root, TestDescriptor d) {
     if (d instanceof EngineNode n && n.kind == EngineNode.Kind.CHECK) {
-      root.discovered.add(n.spec + "#" + n.key());
+      root.discovered.add(NodeKey.of(n));
     }
     d.getChildren().forEach(c -> remember(root, c));
   }
@@ -178,7 +180,7 @@ public final class OpCheckEngine implements TestEngine {
     System.out.println("opcheck4j: " + String.join(", ", settings.describe().entrySet().stream()
         .map(e -> e.getKey().substring(EngineSettings.PREFIX.length()) + "=" + e.getValue()).toList()));
     listener.reportingEntryPublished(root, ReportEntry.from(settings.describe()));
-    ResultStream stream = new ResultStream(listener, root, root.expected, rerunStyle());
+    ResultStream stream = new ResultStream(listener, root, root.expected, rerunStyle(), out.get());
     List<EngineRun.Job> jobs = new ArrayList<>();
     for (TestDescriptor c : root.getChildren()) {
       EngineNode spec = (EngineNode) c;
@@ -348,24 +350,25 @@ public final class OpCheckEngine implements TestEngine {
     }
   }
 
-  private static void writeReports(RunReport report, Path dir) {
-    boolean any = false;
-    for (ReportFormat format : ServiceLoader.load(ReportFormat.class, OpCheckEngine.class.getClassLoader())) {
-      try {
-        System.out.println("opcheck4j: report (" + format.name() + "): " + format.write(report, dir).toAbsolutePath());
-      } catch (Exception e) {
-        try {
-          format.discard(dir); // a cut-off report would be read as a whole one
-        } catch (Exception ignored) {
-          // the write's failure is the one to report
-        }
-        System.out.println("opcheck4j: report (" + format.name() + ") not written: " + e);
-      }
-      any = true;
-    }
-    if (!any) {
-      System.out.println("opcheck4j: no report format on the test classpath; add dev.opcheck4j:opcheck4j-reports for "
+  private void writeReports(RunReport report, Path dir) {
+    List<ReportFormat> formats = new ArrayList<>();
+    ServiceLoader.load(ReportFormat.class, OpCheckEngine.class.getClassLoader()).forEach(formats::add);
+    if (formats.isEmpty()) {
+      out.get().println("opcheck4j: no report format on the test classpath; add dev.opcheck4j:opcheck4j-reports for "
           + dir.resolve("opcheck-report.json"));
+      return;
+    }
+    writeReports(report, dir, formats);
+  }
+
+  /** Writes {@code formats} through {@link ReportWriter}, one line each; a failed format fails no test. */
+  void writeReports(RunReport report, Path dir, List<ReportFormat> formats) {
+    try {
+      for (ReportWriter.Written w : ReportWriter.write(report, dir.toAbsolutePath(), formats)) {
+        out.get().println("opcheck4j: " + w.line());
+      }
+    } catch (IOException e) {
+      out.get().println("opcheck4j: no report written: " + dir.toAbsolutePath() + ": " + e);
     }
   }
 }

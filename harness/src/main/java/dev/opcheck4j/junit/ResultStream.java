@@ -10,6 +10,7 @@ import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.run.RunBlock;
 import dev.opcheck4j.spec.SpecFile;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,6 +21,7 @@ import java.util.Set;
 import org.junit.platform.engine.EngineExecutionListener;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.reporting.ReportEntry;
 import org.opentest4j.TestAbortedException;
 
@@ -36,23 +38,32 @@ final class ResultStream {
   private final EngineSettings settings;
   private final ExpectedFailures expected;
   private final Rerun rerun;
-  private final Map<String, EngineNode> nodes = new HashMap<>();
+  private final PrintStream out;
+  private final Map<NodeKey, EngineNode> nodes = new HashMap<>();
   private final Set<TestDescriptor> started = new HashSet<>();
   private final Set<TestDescriptor> finished = new HashSet<>();
   private final Map<Integer, List<String>> inputErrors = new HashMap<>();
-  private final Set<String> failed = new HashSet<>();
-  private final Set<String> ran = new HashSet<>();
+  private final Set<OpCheck> failed = new HashSet<>();
+  private final Set<OpCheck> ran = new HashSet<>();
   /** Per op, its only result when that is a failure about the op as a whole (an unknown op has nothing else). */
-  private final Map<String, CheckResult> onlyFailure = new HashMap<>();
-  private final Set<String> judged = new HashSet<>();
-  private final Map<String, Integer> extras = new HashMap<>();
+  private final Map<NodeKey, CheckResult> onlyFailure = new HashMap<>();
+  private final Set<NodeKey> judged = new HashSet<>();
+  private final Map<UniqueId, Integer> extras = new HashMap<>();
   private final List<CheckResult> results = new ArrayList<>();
   private final Map<String, Integer> outcomes = new LinkedHashMap<>();
   private final Map<Integer, Coverage.Fold> coverage = new HashMap<>();
 
-  /** @param rerun how the rerun line of a result that carries a repro is written where the tests run */
-  ResultStream(EngineExecutionListener listener, RunDescriptor root, ExpectedFailures expected, Rerun rerun) {
+  /** A check of an op in a spec, whatever its device and example. */
+  private record OpCheck(int spec, String op, String check) {}
+
+  /**
+   * @param rerun how the rerun line of a result that carries a repro is written where the tests run
+   * @param out where the warnings and the expected failures are printed in full
+   */
+  ResultStream(EngineExecutionListener listener, RunDescriptor root, ExpectedFailures expected, Rerun rerun,
+      PrintStream out) {
     this.listener = listener;
+    this.out = out;
     this.root = root;
     this.settings = root.settings;
     this.expected = expected;
@@ -61,15 +72,20 @@ final class ResultStream {
   }
 
   private void index(TestDescriptor d) {
-    if (d instanceof EngineNode n && (n.kind == EngineNode.Kind.CHECK || n.kind == EngineNode.Kind.OP || n.kind == EngineNode.Kind.DEVICE
-        || n.kind == EngineNode.Kind.SPEC || n.kind == EngineNode.Kind.EXAMPLE)) {
-      nodes.put(n.spec + "#" + n.kind + "#" + (n.kind == EngineNode.Kind.EXAMPLE ? n.key() + "|" + n.example : n.key()), n);
+    if (d instanceof EngineNode n && NodeKey.of(n) != null) {
+      nodes.put(NodeKey.of(n), n);
     }
     d.getChildren().forEach(this::index);
   }
 
-  private EngineNode node(int spec, EngineNode.Kind kind, String key) {
-    return nodes.get(spec + "#" + kind + "#" + key);
+  private EngineNode node(NodeKey key) {
+    return nodes.get(key);
+  }
+
+  /** The check node of {@code check} on {@code device} for {@code op}, or for no op (a library-wide check). */
+  private EngineNode checkNode(int spec, String op, String check, String device) {
+    EngineNode n = node(NodeKey.check(spec, op, check, device));
+    return n != null ? n : node(NodeKey.check(spec, CheckResult.NONE, check, device));
   }
 
   /** Results as the reports should have them (with the rerun line that works where the user is). */
@@ -79,17 +95,14 @@ final class ResultStream {
 
   /** Starts the test of a unit when the tree has one for it (a check on a device, or one of its examples). */
   void onUnitStarted(int spec, RunListener.UnitEvent unit) {
-    EngineNode check = node(spec, EngineNode.Kind.CHECK, EngineNode.key(unit.op(), unit.check(), unit.device()));
-    if (check == null) {
-      check = node(spec, EngineNode.Kind.CHECK, EngineNode.key(CheckResult.NONE, unit.check(), unit.device()));
-    }
+    EngineNode check = checkNode(spec, unit.op(), unit.check(), unit.device());
     if (check == null || finished.contains(check)) {
       return;
     }
     EngineNode test = check;
     if (check.getType() == TestDescriptor.Type.CONTAINER) {
       // a generated child exists only once its result names it: until then the check is what started
-      EngineNode child = node(spec, EngineNode.Kind.EXAMPLE, check.key() + "|" + unit.example());
+      EngineNode child = node(NodeKey.example(NodeKey.of(check), unit.example()));
       test = child == null || finished.contains(child) ? check : child;
     }
     start(test);
@@ -99,36 +112,33 @@ final class ResultStream {
     CheckResult r = raw.repro() == null ? raw : raw.withRerun(rerun);
     results.add(r);
     coverage.computeIfAbsent(spec, k -> new Coverage.Fold(settings.run().tries())).result(r);
-    ran.add(spec + "#" + r.op() + "|" + r.check());
+    ran.add(new OpCheck(spec, r.op(), r.check()));
     if (r.outcome() == Outcome.FAILED) {
-      failed.add(spec + "#" + r.op() + "|" + r.check());
+      failed.add(new OpCheck(spec, r.op(), r.check()));
     }
     if (absentDevice(spec, r)) {
       return;
     }
-    String opKey = spec + "#" + r.op();
+    NodeKey opKey = NodeKey.op(spec, r.op());
     if (judged.add(opKey) && r.outcome() == Outcome.FAILED && r.device().equals(CheckResult.NONE)
         && r.example().equals(CheckResult.NONE)) {
       onlyFailure.put(opKey, r);
     } else {
       onlyFailure.remove(opKey);
     }
-    EngineNode check = node(spec, EngineNode.Kind.CHECK, EngineNode.key(r.op(), r.check(), r.device()));
+    EngineNode check = checkNode(spec, r.op(), r.check(), r.device());
     if (check == null) {
-      check = node(spec, EngineNode.Kind.CHECK, EngineNode.key(CheckResult.NONE, r.check(), r.device()));
-    }
-    if (check == null) {
-      if (root.discovered.contains(spec + "#" + EngineNode.key(r.op(), r.check(), r.device()))) {
+      if (root.discovered.contains(NodeKey.check(spec, r.op(), r.check(), r.device()))) {
         return; // filtered out of this run by tags or ids: not wanted, not lost (the reports have it)
       }
-      EngineNode op = node(spec, EngineNode.Kind.OP, EngineNode.key(r.op(), null, null));
-      report(extra(op != null ? op : node(spec, EngineNode.Kind.SPEC, EngineNode.key(null, null, null)), r), r);
+      EngineNode op = node(NodeKey.op(spec, r.op()));
+      report(extra(op != null ? op : node(NodeKey.spec(spec)), r), r);
       return;
     }
     if (check.getType() == TestDescriptor.Type.CONTAINER) {
-      EngineNode child = node(spec, EngineNode.Kind.EXAMPLE, check.key() + "|" + r.example());
+      EngineNode child = node(NodeKey.example(NodeKey.of(check), r.example()));
       if (child == null || finished.contains(child)) {
-        int nth = extras.merge(check.getUniqueId().toString(), 1, Integer::sum) - 1;
+        int nth = extras.merge(check.getUniqueId(), 1, Integer::sum) - 1;
         child = r.example().startsWith("generated")
             ? EngineTree.generated(check, r.example(), settings.run().tries(), nth)
             : EngineTree.extra(check, r, nth);
@@ -147,7 +157,7 @@ final class ResultStream {
    * container is skipped once with the reason and its checks' results go to the reports only.
    */
   private boolean absentDevice(int spec, CheckResult r) {
-    EngineNode cuda = node(spec, EngineNode.Kind.DEVICE, EngineNode.key(r.op(), null, r.device()));
+    EngineNode cuda = node(NodeKey.device(spec, r.op(), r.device()));
     if (cuda == null) {
       return false;
     }
@@ -189,7 +199,7 @@ final class ResultStream {
 
   /** Everything of {@code spec} has arrived: close its nodes, none left silently unreported. */
   void onSpecDone(int spec) {
-    EngineNode specNode = node(spec, EngineNode.Kind.SPEC, EngineNode.key(null, null, null));
+    EngineNode specNode = node(NodeKey.spec(spec));
     if (specNode == null) {
       return;
     }
@@ -249,7 +259,7 @@ final class ResultStream {
   }
 
   private String noResultReason(EngineNode n) {
-    CheckResult gate = onlyFailure.get(n.spec + "#" + n.op);
+    CheckResult gate = onlyFailure.get(NodeKey.op(n.spec, n.op));
     if (gate != null) {
       return "requires " + gate.check() + ", which " + gate.outcome().label();
     }
@@ -292,7 +302,7 @@ final class ResultStream {
 
   /** The op's container of checks on {@code device} was skipped whole: its never-ran families are said there. */
   private boolean skippedDevice(int spec, String op, String device) {
-    EngineNode d = node(spec, EngineNode.Kind.DEVICE, EngineNode.key(op, null, device));
+    EngineNode d = node(NodeKey.device(spec, op, device));
     return d != null && finished.contains(d) && !started.contains(d);
   }
 
@@ -303,7 +313,7 @@ final class ResultStream {
         continue;
       }
       for (Map.Entry<String, String> e : expected.entries().getOrDefault(op.op, Map.of()).entrySet()) {
-        String k = spec + "#" + op.op + "|" + e.getKey();
+        OpCheck k = new OpCheck(spec, op.op, e.getKey());
         if (ran.contains(k) && !failed.contains(k)) {
           EngineNode stale = new EngineNode(op.getUniqueId().append("expected-failure", e.getKey()),
               e.getKey() + " (expected failure)", op.sources.test(e.getKey() + " (expected failure)"), EngineNode.Kind.STALE_XFAIL,
@@ -320,7 +330,7 @@ final class ResultStream {
   }
 
   private EngineNode extra(EngineNode parent, CheckResult r) {
-    int nth = extras.merge(parent.getUniqueId().toString(), 1, Integer::sum) - 1;
+    int nth = extras.merge(parent.getUniqueId(), 1, Integer::sum) - 1;
     EngineNode n = EngineTree.extra(parent, r, nth);
     register(parent, n);
     return n;
@@ -344,7 +354,7 @@ final class ResultStream {
     if (warning) {
       String text = r.finding() != null ? r.finding().actual() : ResultText.summaryLine(r);
       listener.reportingEntryPublished(n, ReportEntry.from("warning", text));
-      System.out.println(ResultText.render(r));
+      out.println(ResultText.render(r));
     }
     String xfail = expected.reason(r.op(), r.check()).orElse(null);
     TestExecutionResult result;
@@ -354,7 +364,7 @@ final class ResultStream {
       outcome = "errored";
     } else if (r.outcome() == Outcome.FAILED && xfail != null) {
       listener.reportingEntryPublished(n, ReportEntry.from("expected failure", xfail));
-      System.out.println("EXPECTED " + ResultText.render(r));
+      out.println("EXPECTED " + ResultText.render(r));
       result = TestExecutionResult.successful();
       outcome = "expected failures";
     } else if (r.outcome() == Outcome.FAILED || warning && settings.run().warningsAsErrors()) {

@@ -14,7 +14,7 @@ final class RunDescriptor extends EngineDescriptor {
   /** Specs in discovery order, index = {@link EngineNode#spec}; null where the spec did not read. */
   final List<SpecFile> specs;
   /** Every (spec, op, check, device) discovered, before filters: results for others are new. */
-  final Set<String> discovered = new HashSet<>();
+  final Set<NodeKey> discovered = new HashSet<>();
   /** Why a spec did not read, by index; null where it did. */
   final List<String> specErrors;
   final ExpectedFailures expected;
