@@ -74,7 +74,6 @@ public final class Launcher {
     stop.whenRequested(WorkerProcess::terminateAll);
     WorkerPool pool = new WorkerPool(request, dir.path(), setup.init(), stop);
     boolean ran = false;
-    Path keep = null;
     try {
       RunSetup.Started start;
       try {
@@ -92,11 +91,10 @@ public final class Launcher {
           new SeverityPolicy(request.warningsAsErrors()), request.timeout(), setup.baseline(), request.require());
       return run(setup, plan, start, refused, pool, dir.path(), listener, stop, started, t0);
     } catch (LibraryLoadException e) {
-      keep = e.log().orElse(null);
-      throw e;
+      throw dir.keeping(e);
     } finally {
       pool.close();
-      dir.close(ran, pool.numbered(), keep);
+      dir.close(ran, pool.numbered());
     }
   }
 

@@ -122,16 +122,12 @@ final class OneWorkerCommands {
     libraries.forEach(request::library);
     Protocol.Init init = new Protocol.Init(
         libraries.stream().map(l -> new RunRequest.Target(null, l.toAbsolutePath())).toList(), List.of());
-    WorkerPool pool = new WorkerPool(request.build(), dir.path(), init, new Interruption());
-    Path keep = null;
-    try {
+    try (WorkerPool pool = new WorkerPool(request.build(), dir.path(), init, new Interruption())) {
       return task.run(pool.first().start(), pool.first());
     } catch (LibraryLoadException e) {
-      keep = e.log().orElse(null);
-      throw e;
+      throw dir.keeping(e);
     } finally {
-      pool.close();
-      dir.close(false, pool.numbered(), keep);
+      dir.close(false, 0); // a temporary dir: its workers' files go with it
     }
   }
 }

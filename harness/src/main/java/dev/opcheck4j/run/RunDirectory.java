@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.torch.LibraryLoadException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -17,12 +18,18 @@ import java.util.stream.Stream;
 final class RunDirectory {
   private final Path path;
   private final boolean temporary;
+  /** Whether the report dir was there before the run: then a run that never starts leaves it. */
   private final boolean existed;
+  /** The log a load failure's message names, kept whatever else goes; null: none. */
+  private Path keep;
 
-  private RunDirectory(Path path, boolean temporary, boolean existed) {
+  private RunDirectory(Path path, boolean temporary) {
     this.path = path;
     this.temporary = temporary;
-    this.existed = existed;
+    this.existed = !temporary && Files.exists(path);
+    if (existed) {
+      deleteStaleWorkerFiles(path);
+    }
   }
 
   /**
@@ -31,18 +38,20 @@ final class RunDirectory {
    * a worker's own are deleted as it becomes ready, so none can be this run's.
    */
   static RunDirectory of(Path reportDir) {
-    if (reportDir == null) {
-      try {
-        return new RunDirectory(Files.createTempDirectory("opcheck4j-run-"), true, false);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+    if (reportDir != null) {
+      return new RunDirectory(reportDir, false);
     }
-    boolean existed = Files.exists(reportDir);
-    if (existed) {
-      deleteStaleWorkerFiles(reportDir);
+    try {
+      return new RunDirectory(Files.createTempDirectory("opcheck4j-run-"), true);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return new RunDirectory(reportDir, false, existed);
+  }
+
+  /** {@code e}, whose worker log (the evidence its one-line message points at) {@link #close} keeps. */
+  LibraryLoadException keeping(LibraryLoadException e) {
+    keep = e.log().orElse(null);
+    return e;
   }
 
   Path path() {
@@ -50,12 +59,11 @@ final class RunDirectory {
   }
 
   /**
-   * Tidies up after a run whose first {@code workers} workers were numbered: {@code ran} when the run
-   * got past planning; {@code keep} is the log a load failure's message names (null: none).
+   * Tidies up after a run whose first {@code workers} workers were numbered (a temporary directory
+   * goes whole, unless it holds evidence), {@code ran} when the run got past planning.
    */
-  void close(boolean ran, int workers, Path keep) {
+  void close(boolean ran, int workers) {
     if (keep != null && !temporary) {
-      // the log of the worker a library killed: the evidence the one-line message points at
       deleteWorkerLogs(workers, keep);
     } else if (keep != null) {
       deleteIfClean(keep);
