@@ -18,25 +18,17 @@ class OrderedReleaseTests {
   private static final class Seen implements RunListener {
     final List<String> events = new ArrayList<>();
 
-    @Override
-    public void opStarted(OpEvent op) {
-      events.add("started " + op.op());
-    }
+    @Override public void opStarted(OpEvent op) { events.add("started " + op.op()); }
+    @Override public void unitStarted(UnitEvent unit) { events.add("unit " + unit.op()); }
+    @Override public void result(CheckResult result) { events.add("result " + result.op()); }
+    @Override public void opFinished(OpEvent op) { events.add("finished " + op.op()); }
+  }
 
-    @Override
-    public void unitStarted(UnitEvent unit) {
-      events.add("unit " + unit.op());
-    }
+  /** What the listener of the test's release got; JUnit makes one per test. */
+  private final Seen seen = new Seen();
 
-    @Override
-    public void result(CheckResult result) {
-      events.add("result " + result.op());
-    }
-
-    @Override
-    public void opFinished(OpEvent op) {
-      events.add("finished " + op.op());
-    }
+  private OrderedRelease ordered(Integer... positions) {
+    return new OrderedRelease(List.of(positions), seen);
   }
 
   private static RunListener.OpEvent op(String name) {
@@ -56,6 +48,12 @@ class OrderedReleaseTests {
     job.opFinished(op(name));
   }
 
+  /** The whole of one job, and its end. */
+  private static void finishJob(OrderedRelease ordered, int position, String name) {
+    runJob(ordered, position, name);
+    ordered.finish(position);
+  }
+
   private static List<String> whole(String name) {
     return List.of("started " + name, "unit " + name, "result " + name, "finished " + name);
   }
@@ -66,12 +64,9 @@ class OrderedReleaseTests {
 
   @Test
   void jobsFinishingInReverseOrderAreReleasedInPlanOrder() {
-    Seen seen = new Seen();
-    OrderedRelease ordered = new OrderedRelease(List.of(0, 1, 2), seen);
-    runJob(ordered, 2, "c");
-    ordered.finish(2);
-    runJob(ordered, 1, "b");
-    ordered.finish(1);
+    OrderedRelease ordered = ordered(0, 1, 2);
+    finishJob(ordered, 2, "c");
+    finishJob(ordered, 1, "b");
     assertEquals(List.of(), seen.events, "nothing passes while the first job is unfinished");
     runJob(ordered, 0, "a");
     assertEquals(whole("a"), seen.events, "the first unfinished job's events pass at once");
@@ -82,12 +77,10 @@ class OrderedReleaseTests {
 
   @Test
   void aLaterJobsEventsWaitOnlyForTheJobsBeforeIt() {
-    Seen seen = new Seen();
-    OrderedRelease ordered = new OrderedRelease(List.of(0, 1, 2), seen);
+    OrderedRelease ordered = ordered(0, 1, 2);
     RunListener first = ordered.job(0);
     first.opStarted(op("a"));
-    runJob(ordered, 1, "b");
-    ordered.finish(1);
+    finishJob(ordered, 1, "b");
     RunListener third = ordered.job(2);
     third.opStarted(op("c"));
     assertEquals(List.of("started a"), seen.events);
@@ -101,16 +94,13 @@ class OrderedReleaseTests {
 
   @Test
   void aShardsSparsePositionsAreReleasedInPlanOrder() {
-    Seen seen = new Seen();
     // shard 2 of 3 of a library with eight entries: the library-wide job (position 0) is shard 1's
-    OrderedRelease ordered = new OrderedRelease(List.of(2, 5, 8), seen);
-    runJob(ordered, 8, "h");
-    ordered.finish(8);
+    OrderedRelease ordered = ordered(2, 5, 8);
+    finishJob(ordered, 8, "h");
     runJob(ordered, 2, "b");
     assertEquals(whole("b"), seen.events);
     ordered.finish(2);
-    runJob(ordered, 5, "e");
-    ordered.finish(5);
+    finishJob(ordered, 5, "e");
     assertEquals(concat(List.of(whole("b"), whole("e"), whole("h"))), seen.events);
   }
 
@@ -124,8 +114,7 @@ class OrderedReleaseTests {
 
   @Test
   void releaseAllOnAStopReleasesUnfinishedJobsInPlanOrder() {
-    Seen seen = new Seen();
-    OrderedRelease ordered = new OrderedRelease(List.of(0, 1, 2, 3), seen);
+    OrderedRelease ordered = ordered(0, 1, 2, 3);
     ordered.job(0).opStarted(op("a"));
     ordered.job(2).opStarted(op("c"));
     ordered.job(2).result(result("c"));
@@ -138,12 +127,9 @@ class OrderedReleaseTests {
 
   @Test
   void nothingIsReleasedTwice() {
-    Seen seen = new Seen();
-    OrderedRelease ordered = new OrderedRelease(List.of(0, 1, 2), seen);
-    runJob(ordered, 1, "b");
-    ordered.finish(1);
-    runJob(ordered, 0, "a");
-    ordered.finish(0);
+    OrderedRelease ordered = ordered(0, 1, 2);
+    finishJob(ordered, 1, "b");
+    finishJob(ordered, 0, "a");
     ordered.finish(0);
     ordered.finish(1);
     ordered.job(2).result(result("c"));
