@@ -1,0 +1,133 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.run.plan.LibraryInfo;
+import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.worker.ExampleSearch;
+import dev.opcheck4j.run.worker.KernelDeath;
+import dev.opcheck4j.run.worker.ModelInfo;
+import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.worker.WorkerInfo;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.torch.LibraryLoadException;
+import dev.opcheck4j.torch.SchemaBaseline;
+import dev.opcheck4j.torch.ValueBaseline;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The commands other than {@code check}, each done by one worker that loads the libraries (no spec
+ * files) and is stopped after: {@code list}, {@code init}, {@code baseline} and {@code model}. Their
+ * entry points are {@link Launcher}'s.
+ */
+final class OneWorkerCommands {
+  private OneWorkerCommands() {}
+
+  static LibraryInfo describe(Path library) throws LibraryLoadException, SpecException {
+    return inOneWorker(List.of(library), (info, slot) -> info.libraries().get(0));
+  }
+
+  static Launcher.Synthesized synthesize(Path library, long seed) throws LibraryLoadException, SpecException {
+    return inOneWorker(List.of(library), (info, slot) -> {
+      LibraryInfo lib = info.libraries().get(0);
+      List<ExampleSearch.Found> found = new ArrayList<>();
+      for (LibraryInfo.Op op : lib.ops()) {
+        try {
+          found.add(slot.run(new Protocol.Synthesize(0, op.name(), seed), slot.timeout()).found());
+        } catch (KernelDeath d) {
+          found.add(new ExampleSearch.Found(Optional.empty(), "synthesizing an example killed the worker: "
+              + d.getMessage()));
+        }
+      }
+      return new Launcher.Synthesized(lib, found);
+    });
+  }
+
+  static SchemaBaseline baseline(Path library) throws LibraryLoadException, SpecException {
+    return inOneWorker(List.of(library), (info, slot) -> schemas(info));
+  }
+
+  /** The schema baseline of the first library {@code info} holds. */
+  private static SchemaBaseline schemas(WorkerInfo info) {
+    LibraryInfo lib = info.libraries().get(0);
+    List<SchemaBaseline.Entry> entries = lib.ops().stream().map(op -> new SchemaBaseline.Entry(op.name(),
+        op.schema().toString(), op.dispatchKeys().stream().sorted().distinct().toList(), op.tags())).toList();
+    return new SchemaBaseline(SchemaBaseline.FORMAT, lib.path().getFileName().toString(), info.torchVersion(), entries);
+  }
+
+  static Launcher.Recording record(Path spec, Path library, long seed) throws LibraryLoadException, SpecException {
+    SpecFile file = SpecReader.read(spec, Preflight.checkNames());
+    Path lib = library != null ? library : file.library();
+    return inOneWorker(List.of(lib), (info, slot) -> {
+      LibraryInfo li = info.libraries().get(0);
+      List<ValueBaseline.Recorded> recorded = new ArrayList<>();
+      for (OpSpec op : file.ops()) {
+        if (li.op(op.op()).isEmpty()) {
+          continue;
+        }
+        for (Example ex : op.examples()) {
+          Protocol.On on = new Protocol.On(0, op.op(), Device.CPU, ex, seed, op);
+          try {
+            recorded.add(slot.run(new Protocol.RecordOutputs(on), slot.timeout()).recorded());
+          } catch (KernelDeath d) {
+            recorded.add(new ValueBaseline.Recorded(op.op(), ex.ref(), seed, List.of(), "the worker died: " + d.getMessage()));
+          }
+        }
+      }
+      return new Launcher.Recording(schemas(info), new ValueBaseline(ValueBaseline.FORMAT, seed, recorded));
+    });
+  }
+
+  static Launcher.ModelRun model(List<Path> libraries, Path model, List<String> inputs, long seed, Optional<Path> expect)
+      throws LibraryLoadException, SpecException {
+    return inOneWorker(libraries, (info, slot) -> {
+      ModelInfo loaded;
+      try {
+        loaded = slot.run(new Protocol.LoadModel(model.toAbsolutePath()), slot.timeout()).info();
+      } catch (KernelDeath d) {
+        return new Launcher.ModelRun(info, null, null, d.getMessage());
+      }
+      if (loaded.failure() != null || inputs.isEmpty()) {
+        return new Launcher.ModelRun(info, loaded, null, null);
+      }
+      try {
+        ModelInfo.Forward forward = slot.run(new Protocol.Forward(inputs, seed, expect.map(Path::toAbsolutePath)),
+            slot.timeout()).forward();
+        return new Launcher.ModelRun(info, loaded, forward, null);
+      } catch (KernelDeath d) {
+        return new Launcher.ModelRun(info, loaded, null, d.getMessage());
+      }
+    });
+  }
+
+  /** What a command does with one worker that has loaded its libraries. */
+  private interface WorkerTask<T> {
+    T run(WorkerInfo info, WorkerSlot slot);
+  }
+
+  /**
+   * Starts one worker loading {@code libraries} (no spec files), runs {@code task} with it, and stops it.
+   *
+   * @throws LibraryLoadException when a library cannot be loaded, or crashes while loading
+   */
+  private static <T> T inOneWorker(List<Path> libraries, WorkerTask<T> task) throws LibraryLoadException, SpecException {
+    RunDirectory dir = RunDirectory.of(null);
+    RunRequest.Builder request = RunRequest.builder().jobs(1);
+    libraries.forEach(request::library);
+    Protocol.Init init = new Protocol.Init(
+        libraries.stream().map(l -> new RunRequest.Target(null, l.toAbsolutePath())).toList(), List.of());
+    try (WorkerPool pool = new WorkerPool(request.build(), dir.path(), init, new Interruption())) {
+      return task.run(pool.first().start(), pool.first());
+    } catch (LibraryLoadException e) {
+      throw dir.keeping(e);
+    } finally {
+      dir.close(false, 0); // a temporary dir: its workers' files go with it
+    }
+  }
+}
