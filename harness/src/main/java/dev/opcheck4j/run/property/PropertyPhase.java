@@ -1,5 +1,6 @@
 package dev.opcheck4j.run.property;
 
+import dev.opcheck4j.run.Prerequisites;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.worker.KernelDeath;
@@ -13,7 +14,6 @@ import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Repro;
-import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
@@ -47,7 +47,7 @@ import java.util.function.Predicate;
  * random), each checked by the value checks that passed on the examples. An input the real kernel
  * rejects is discarded, counted, and shown to the checks that judge rejected inputs. A check's first
  * failure is shrunk, keeping its cause, and reported with the original and minimal example, the
- * shrink steps, the seed and a rerun line; a check that never fails gets one passed result. Gradient
+ * shrink steps, the seed and what reproduces it; a check that never fails gets one passed result. Gradient
  * checks use a tenth of the tries (at least 3).
  *
  * <p>Generation and shrinking are pure Java and run here, in the parent; the kernel is called only
@@ -103,7 +103,7 @@ public final class PropertyPhase {
   private record Discovery(Map<String, Set<String>> layouts, Set<String> dtypes, List<String> lines) {}
 
   /** Runs the tries on {@code device} for the checks whose example results were all passed. */
-  public void run(Device device, Map<String, Outcome> examplePhase) {
+  public void run(Device device, Prerequisites examplePhase) {
     List<Check> open = new ArrayList<>();
     List<GenerationCheck> judges = new ArrayList<>();
     List<RejectionCheck> rejecters = new ArrayList<>();
@@ -112,7 +112,7 @@ public final class PropertyPhase {
         continue;
       }
       if (c.scope() == CheckInfo.Scope.GENERATED) {
-        String unmet = unmet(c, device, examplePhase);
+        String unmet = examplePhase.unmet(c, device);
         if (unmet != null) {
           sink.unitStarted(new RunListener.UnitEvent(op.name(), c.id(), device.label(), "generated", java.time.Instant.now()));
           emit(c, device, "generated", Verdict.skipped(unmet), 0, null);
@@ -123,7 +123,7 @@ public final class PropertyPhase {
         }
         continue;
       }
-      Outcome before = examplePhase.get(c.id() + "@" + device.label());
+      Outcome before = examplePhase.of(c.id(), device);
       if (before == Outcome.PASSED || before == Outcome.WARNING) {
         open.add(c);
       }
@@ -582,21 +582,10 @@ public final class PropertyPhase {
             Fact.of("minimal example", "the example itself with one change (a probe of the op's domain)"),
             Fact.of("seed", plan.seed()));
         sink.result(emitted(r, device, "probe of " + probe.ref(), shownWith(v, context), micros(r.id()),
-            repro(r, device, probe, text)).withRerun(Rerun.CLI));
+            repro(r, device, probe, text)));
         rejecters.remove(r);
       }
     }
-  }
-
-  /** Why a check cannot run on the generated inputs of {@code device}, or null when it can. */
-  private static String unmet(Check c, Device device, Map<String, Outcome> examplePhase) {
-    for (String required : c.requires()) {
-      Outcome o = examplePhase.getOrDefault(required + "@" + device.label(), examplePhase.get(required + "@-"));
-      if (o != null && o != Outcome.PASSED && o != Outcome.WARNING) {
-        return "requires " + required + ", which " + o.label();
-      }
-    }
-    return null;
   }
 
   /**
@@ -632,7 +621,7 @@ public final class PropertyPhase {
     nanos.put(PROBES, probesBefore);
     nanos.put(c.id(), checkBefore + System.nanoTime() - t0);
     sink.result(emitted(c, device, "generated from " + first.ref(), shownWith(v, context), micros(c.id()),
-            repro(c, device, first, firstText)).withRerun(Rerun.CLI)
+            repro(c, device, first, firstText))
         .withExample(new ExampleRef(first.ref(), true, tryIndex, plan.seed(), firstText)));
   }
 
