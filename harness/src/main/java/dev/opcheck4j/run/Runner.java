@@ -339,7 +339,8 @@ public final class Runner {
       long micros,
       Prerequisites seen,
       RunListener sink) {
-    CheckResult r = result(op.name(), check, device, example, v, micros, units.severity(), units);
+    CheckResult r = units.result(op.name(), check, device, example == null ? CheckResult.NONE : example.ref(), v,
+        micros, units.repro(op.name(), check.id(), device, example, null, false));
     // the worst outcome over a device's examples decides what dependants see
     seen.add(check.id(), device, r.outcome());
     sink.result(r);
@@ -347,14 +348,6 @@ public final class Runner {
 
   public static long micros(long t0) {
     return (System.nanoTime() - t0) / 1_000;
-  }
-
-  /** {@link Verdict#result} for a unit of {@code units}. */
-  private static CheckResult result(String op, Check check, Device device, Example example, Verdict v, long micros,
-      SeverityPolicy severity, OpUnits units) {
-    return v.result(op, check, device == null ? CheckResult.NONE : device.label(),
-        example == null ? CheckResult.NONE : example.ref(), micros, severity,
-        units.repro(op, check.id(), device, example, null, false));
   }
 
   /** A result about {@code op} of the target, on no device and no example. */

@@ -231,8 +231,20 @@ public final class OpUnits {
     details.add(Fact.of("seed", plan.seed()));
     SupervisorCheck supervisor = BuiltinChecks.supervising(d.death());
     Finding finding = supervisor.finding(d.death(), d.getMessage(), deadline(), details);
-    return Verdict.failed(finding).result(op, supervisor, device == null ? CheckResult.NONE : device.label(),
-        example == null ? CheckResult.NONE : example.ref(), micros, severity,
-        repro(op, check == null ? null : check.id(), device, example, null, true));
+    return result(op, supervisor, device, example == null ? CheckResult.NONE : example.ref(), Verdict.failed(finding),
+        micros, repro(op, check == null ? null : check.id(), device, example, null, true));
+  }
+
+  /**
+   * The result {@code v} becomes for {@code check} on this op: every verdict of the op's units, its
+   * generated inputs and its deaths takes this road ({@link Verdict#result}, with the op's severity policy).
+   *
+   * @param device the device, or null for none
+   * @param example what it ran on, as results name it
+   * @param repro what reproduces it, or null
+   */
+  public CheckResult result(String op, Check check, Device device, String example, Verdict v, long micros,
+      Repro repro) {
+    return v.result(op, check, device == null ? CheckResult.NONE : device.label(), example, micros, severity, repro);
   }
 }
