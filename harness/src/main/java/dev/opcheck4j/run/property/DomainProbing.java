@@ -2,7 +2,6 @@ package dev.opcheck4j.run.property;
 
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.generate.ExampleGenerator;
-import dev.opcheck4j.run.worker.OpUnits;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
@@ -20,12 +19,10 @@ import java.util.Set;
  */
 final class DomainProbing {
   private final OpSpec spec;
-  private final OpUnits units;
   private final OpCalls calls;
 
-  DomainProbing(OpSpec spec, OpUnits units, OpCalls calls) {
+  DomainProbing(OpSpec spec, OpCalls calls) {
     this.spec = spec;
-    this.units = units;
     this.calls = calls;
   }
 
@@ -62,7 +59,7 @@ final class DomainProbing {
       List<Probe> probes = probes(gen);
       // every probe of this example in one exchange, the rejected ones judged after; after a probe that
       // killed the worker, the probes after it in a new one
-      for (int from = 0; from < probes.size() && units.stopped().isEmpty(); ) {
+      for (int from = 0; from < probes.size() && !calls.stopped(); ) {
         List<Probe> batch = probes.subList(from, probes.size());
         OpCalls.Probed result = calls.probe(batch.stream().map(Probe::example).toList(), device);
         for (int i = 0; i < result.rejections().size(); i++) {

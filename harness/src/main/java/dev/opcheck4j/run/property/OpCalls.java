@@ -111,6 +111,11 @@ final class OpCalls {
     return new Probed(rejections, died);
   }
 
+  /** Whether the op has used up its deaths ({@link OpUnits#stopped}): nothing more of it runs. */
+  boolean stopped() {
+    return units.stopped().isPresent();
+  }
+
   /** A value check's verdict on {@code x}: PASSED when the kernel rejects it (nothing to judge). A death propagates as {@link Died}. */
   Verdict judge(Check c, Example x, Device device) {
     Tried tried = tryOn(x, device, List.of(c));

@@ -69,7 +69,7 @@ public final class PropertyPhase {
     this.sink = sink;
     this.calls = new OpCalls(units, op.name(), ledger);
     this.shrinker = new FailureShrinker(units, calls);
-    this.probing = new DomainProbing(spec, units, calls);
+    this.probing = new DomainProbing(spec, calls);
   }
 
   /** Runs the tries on {@code device} for the checks whose example results were all passed. */

@@ -46,23 +46,12 @@ final class TimeLedger {
    * kernel calls counted on the way (its own, and the tries') are not counted twice.
    */
   Shrink shrinking(String check) {
-    return new Shrink(check, System.nanoTime(), nanos.getOrDefault(PROBES, 0L), nanos.getOrDefault(check, 0L));
+    return new Shrink(nanos, check, System.nanoTime(), nanos.getOrDefault(PROBES, 0L), nanos.getOrDefault(check, 0L));
   }
 
-  /** An open shrink of {@link #shrinking}. */
-  final class Shrink implements AutoCloseable {
-    private final String check;
-    private final long t0;
-    private final long probesBefore;
-    private final long checkBefore;
-
-    private Shrink(String check, long t0, long probesBefore, long checkBefore) {
-      this.check = check;
-      this.t0 = t0;
-      this.probesBefore = probesBefore;
-      this.checkBefore = checkBefore;
-    }
-
+  /** An open shrink of {@link #shrinking}: the ledger's times as they were when it began, and when. */
+  record Shrink(Map<String, Long> nanos, String check, long t0, long probesBefore, long checkBefore)
+      implements AutoCloseable {
     @Override
     public void close() {
       nanos.put(PROBES, probesBefore);
