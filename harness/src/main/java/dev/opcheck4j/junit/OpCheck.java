@@ -1,5 +1,6 @@
 package dev.opcheck4j.junit;
 
+import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.run.Launcher;
@@ -115,7 +116,11 @@ public final class OpCheck {
       request.library(library);
     }
     RunOutcome outcome = Launcher.execute(request.build(), dev.opcheck4j.api.RunListener.NONE);
-    return new Outcomes(outcome.report(), outcome.inputErrors(), outcome.ops());
+    // a front end: results leave the run with what reproduces them, and this one writes it as a command line
+    RunReport r = outcome.report();
+    RunReport report = new RunReport(r.run(), r.checks(), r.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList(),
+        r.coverage());
+    return new Outcomes(report, outcome.inputErrors(), outcome.ops());
   }
 
   /**

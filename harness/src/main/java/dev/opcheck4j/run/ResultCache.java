@@ -184,21 +184,19 @@ public final class ResultCache {
 
   /**
    * The results stored under {@code key}, if any, and if they hold a result for every unit of
-   * {@code plan} (each a check id and a device label, {@code -} for none): an entry that does not is
+   * {@code plan} (each a check on a device, or on none): an entry that does not is
    * corrupt, ignored with one line.
    */
-  public Optional<List<CheckResult>> results(String key, java.util.Collection<String> plan) {
+  public Optional<List<CheckResult>> results(String key, java.util.Collection<CheckOn> plan) {
     Path file = file("ops", key);
     Optional<Entry> entry = read("ops", key, Entry.class).filter(e -> e.key().equals(key));
     if (entry.isEmpty()) {
       return Optional.empty();
     }
-    java.util.Set<String> units = new java.util.HashSet<>();
-    entry.get().results().forEach(r -> units.add(r.check() + "@" + r.device()));
-    List<String> missing = plan.stream().filter(u -> !units.contains(u)).toList();
+    List<CheckOn> missing = plan.stream().filter(u -> entry.get().results().stream().noneMatch(u::isOf)).toList();
     if (!missing.isEmpty()) {
       notes.accept("cache: ignoring corrupt entry " + file + " (" + (entry.get().results().isEmpty() ? "no results"
-          : "no result for " + missing.get(0).replace("@-", "").replace("@", " on ")
+          : "no result for " + missing.get(0)
           + (missing.size() > 1 ? " and " + (missing.size() - 1) + " more" : "")) + ")");
       return Optional.empty();
     }

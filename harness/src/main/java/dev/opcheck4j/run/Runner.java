@@ -114,14 +114,14 @@ public final class Runner {
 
   /**
    * The units every run of {@code spec}'s op gives at least one result for ({@code spec} null: the
-   * target's library-wide checks), each {@code check@device} ({@code -} for none): what a result
-   * cache's entry of it must hold. {@link #runOp} emits a result for each, whether it runs, is
+   * target's library-wide checks), each a check on a device (or on none): what a result cache's entry
+   * of it must hold. {@link #runOp} emits a result for each, whether it runs, is
    * skipped, or the worker dies.
    */
-  public List<String> units(RunPlan.Target target, OpSpec spec) {
-    List<String> out = new ArrayList<>();
+  public List<CheckOn> units(RunPlan.Target target, OpSpec spec) {
+    List<CheckOn> out = new ArrayList<>();
     if (spec == null) {
-      plan.checks().stream().filter(c -> c instanceof LibraryCheck).forEach(c -> out.add(key(c.id(), null)));
+      plan.checks().stream().filter(c -> c instanceof LibraryCheck).forEach(c -> out.add(new CheckOn(c.id(), null)));
       return out;
     }
     if (target.library().op(spec.op()).isEmpty()) {
@@ -133,8 +133,8 @@ public final class Runner {
         continue;
       }
       switch (check.scope()) {
-        case OP -> out.add(key(check.id(), null));
-        case DEVICE, EXAMPLE -> devices.stream().filter(check::appliesTo).forEach(d -> out.add(key(check.id(), d)));
+        case OP -> out.add(new CheckOn(check.id(), null));
+        case DEVICE, EXAMPLE -> devices.stream().filter(check::appliesTo).forEach(d -> out.add(new CheckOn(check.id(), d)));
         case LIBRARY, GENERATED, SUPERVISOR, RESULTS -> {}
       }
     }
@@ -182,7 +182,7 @@ public final class Runner {
       spec = found.applyTo(spec);
       units = units.withSpec(spec);
     }
-    Map<String, Outcome> seen = new HashMap<>();
+    Prerequisites seen = new Prerequisites();
     List<Device> devices = devicesFor(spec);
     Map<Example, String> invalid = validate(op, spec, units);
     for (Check check : plan.checks()) {
@@ -291,7 +291,7 @@ public final class Runner {
       Check check,
       Device device,
       Example example,
-      Map<String, Outcome> seen,
+      Prerequisites seen,
       RunListener sink) {
     long t = System.nanoTime();
     Verdict v = precondition(check, spec, device, seen);
@@ -308,7 +308,7 @@ public final class Runner {
       try {
         v = units.evaluate(check.id(), op.name(), device, example);
       } catch (KernelDeath d) {
-        seen.merge(key(check.id(), device), Outcome.FAILED, Runner::worse);
+        seen.add(check.id(), device, Outcome.FAILED);
         sink.result(units.result(d, op.name(), check, check.id(), device, example, List.of(), micros(t)));
         return;
       }
@@ -317,7 +317,7 @@ public final class Runner {
   }
 
   /** A Skipped verdict when the check cannot run here, or null when it can. */
-  private Verdict precondition(Check check, OpSpec spec, Device device, Map<String, Outcome> seen) {
+  private Verdict precondition(Check check, OpSpec spec, Device device, Prerequisites seen) {
     var why = spec.skipReason(check.id());
     if (why.isPresent()) {
       return Verdict.skipped(dev.opcheck4j.api.Coverage.SPEC_SKIP + why.get());
@@ -325,13 +325,8 @@ public final class Runner {
     if (device == Device.CUDA && !cudaAvailable) {
       return Verdict.skipped(RunBlock.NO_CUDA);
     }
-    for (String required : check.requires()) {
-      Outcome o = seen.getOrDefault(key(required, device), seen.get(key(required, null)));
-      if (o != null && o != Outcome.PASSED && o != Outcome.WARNING) {
-        return Verdict.skipped("requires " + required + ", which " + o.label());
-      }
-    }
-    return null;
+    String unmet = seen.unmet(check, device);
+    return unmet == null ? null : Verdict.skipped(unmet);
   }
 
   private void emit(
@@ -342,43 +337,17 @@ public final class Runner {
       Example example,
       Verdict v,
       long micros,
-      Map<String, Outcome> seen,
+      Prerequisites seen,
       RunListener sink) {
-    CheckResult r = result(op.name(), check, device, example, v, micros, units.severity(), units);
+    CheckResult r = units.result(op.name(), check, device, example == null ? CheckResult.NONE : example.ref(), v,
+        micros, units.repro(op.name(), check.id(), device, example, null, false));
     // the worst outcome over a device's examples decides what dependants see
-    seen.merge(key(check.id(), device), r.outcome(), Runner::worse);
+    seen.add(check.id(), device, r.outcome());
     sink.result(r);
   }
 
   public static long micros(long t0) {
     return (System.nanoTime() - t0) / 1_000;
-  }
-
-  /** Severity order: passed < warning < skipped < failed < errored. */
-  private static Outcome worse(Outcome a, Outcome b) {
-    return severity(a) >= severity(b) ? a : b;
-  }
-
-  private static int severity(Outcome o) {
-    return switch (o) {
-      case PASSED -> 0;
-      case WARNING -> 1;
-      case SKIPPED -> 2;
-      case FAILED -> 3;
-      case ERRORED -> 4;
-    };
-  }
-
-  private static String key(String checkId, Device device) {
-    return checkId + "@" + (device == null ? "-" : device.label());
-  }
-
-  /** {@link Verdict#result} for a unit of {@code units}. */
-  private static CheckResult result(String op, Check check, Device device, Example example, Verdict v, long micros,
-      SeverityPolicy severity, OpUnits units) {
-    return v.result(op, check, device == null ? CheckResult.NONE : device.label(),
-        example == null ? CheckResult.NONE : example.ref(), micros, severity,
-        units.repro(op, check.id(), device, example, null, false));
   }
 
   /** A result about {@code op} of the target, on no device and no example. */

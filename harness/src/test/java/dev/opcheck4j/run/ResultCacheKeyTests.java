@@ -13,6 +13,7 @@ import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.Vary;
 import dev.opcheck4j.testing.NativeOps;
+import dev.opcheck4j.torch.Device;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -274,10 +275,11 @@ class ResultCacheKeyTests {
     List<CheckResult> results = List.of(
         new CheckResult("good_ops::add_scalar", "schema.parse", "-", "-", Outcome.PASSED, List.of(), 5),
         new CheckResult("good_ops::add_scalar", "fake.shape", "cpu", "-", Outcome.PASSED, List.of(), 7));
-    List<String> plan = List.of("schema.parse@-", "fake.shape@cpu");
+    List<CheckOn> plan = List.of(new CheckOn("schema.parse", null), new CheckOn("fake.shape", Device.CPU));
     c.store(key, results);
     assertEquals(Optional.of(results), c.results(key, plan));
-    assertEquals(Optional.empty(), c.results(key, List.of("schema.parse@-", "fake.shape@cpu", "fake.shape@meta")));
+    assertEquals(Optional.empty(), c.results(key, List.of(new CheckOn("schema.parse", null),
+        new CheckOn("fake.shape", Device.CPU), new CheckOn("fake.shape", Device.META))));
     assertEquals(List.of("cache: ignoring corrupt entry " + entry(dir, key)
         + " (no result for fake.shape on meta)"), notes);
 

@@ -13,9 +13,12 @@ import java.util.Objects;
  * @param severity what a finding is: a failure or a warning
  * @param requires ids of checks that must have passed for the same op (and device) first; never null
  * @param generated whether it also runs on the generated inputs around each example
+ * @param costly whether each call of it is costly (a gradient): on generated inputs it gets only
+ *     {@link #triesOf} the tries
  */
 public record CheckInfo(
-    String id, String summary, Scope scope, Severity severity, List<String> requires, boolean generated) {
+    String id, String summary, Scope scope, Severity severity, List<String> requires, boolean generated,
+    boolean costly) {
 
   /**
    * How often a check runs: once per library, per op, per (op, device), per (op, device, example), or
@@ -42,6 +45,11 @@ public record CheckInfo(
     requires = List.copyOf(requires);
   }
 
+  /** A check whose calls are not costly. */
+  public CheckInfo(String id, String summary, Scope scope, Severity severity, List<String> requires, boolean generated) {
+    this(id, summary, scope, severity, requires, generated, false);
+  }
+
   /** A check whose findings are failures, with no prerequisites, on the examples only. */
   public static CheckInfo error(String id, Scope scope, String summary) {
     return new CheckInfo(id, summary, scope, Severity.ERROR, List.of(), false);
@@ -54,12 +62,20 @@ public record CheckInfo(
 
   /** The same, with these prerequisites. */
   public CheckInfo requires(String... ids) {
-    return new CheckInfo(id, summary, scope, severity, List.of(ids), generated);
+    return new CheckInfo(id, summary, scope, severity, List.of(ids), generated, costly);
   }
 
   /** The same, also run on generated inputs. */
   public CheckInfo onGeneratedInputs() {
-    return new CheckInfo(id, summary, scope, severity, requires, true);
+    return new CheckInfo(id, summary, scope, severity, requires, true, costly);
+  }
+
+  /**
+   * How many of a run's {@code tries} generated inputs this check gets: all of them, or for a costly
+   * check a tenth (at least 3).
+   */
+  public int triesOf(int tries) {
+    return costly ? Math.max(3, tries / 10) : tries;
   }
 
   /** The family: the part of the id before the first dot (the whole id when it has none). */

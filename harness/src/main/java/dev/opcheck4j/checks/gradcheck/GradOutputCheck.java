@@ -30,7 +30,7 @@ public final class GradOutputCheck extends ValueCheck implements ExampleCheck {
   public GradOutputCheck() {
     super(Declaration.error(ID, "backward is linear in grad_output (zero gives zero, double gives double)")
         .requires(KernelErrorCheck.ID)
-        .onGeneratedInputs());
+        .onAFewGeneratedInputs());
   }
 
   @Override

@@ -4,11 +4,9 @@ import dev.opcheck4j.run.plan.RunPlan;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Repro;
-import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
@@ -213,11 +211,11 @@ public final class OpUnits {
 
   /**
    * The result a death becomes: the supervisor check that covers its cause gives it, for the unit in
-   * flight, with what was running, how the worker died and a rerun line.
+   * flight, with what was running, how the worker died and what reproduces it (run with one worker).
    *
    * @param check the check that was running, or null when the harness was doing something else
    * @param doing what was running, as shown: the check's id, or what the harness was doing
-   * @param more facts to add before the rerun line (the generated and minimal example)
+   * @param more facts to add after what was running (the generated and minimal example)
    */
   public CheckResult result(KernelDeath d, String op, Check check, String doing, Device device, Example example,
       List<Fact> more, long micros) {
@@ -233,11 +231,20 @@ public final class OpUnits {
     details.add(Fact.of("seed", plan.seed()));
     SupervisorCheck supervisor = BuiltinChecks.supervising(d.death());
     Finding finding = supervisor.finding(d.death(), d.getMessage(), deadline(), details);
-    List<Fact> shown = new ArrayList<>(finding.facts());
-    shown.addAll(finding.hintFact());
-    return new CheckResult(op, supervisor.id(), device == null ? CheckResult.NONE : device.label(),
-        example == null ? CheckResult.NONE : example.ref(), Outcome.FAILED, shown, micros)
-        .withFinding(finding, repro(op, check == null ? null : check.id(), device, example, null, true))
-        .withRerun(Rerun.CLI);
+    return result(op, supervisor, device, example == null ? CheckResult.NONE : example.ref(), Verdict.failed(finding),
+        micros, repro(op, check == null ? null : check.id(), device, example, null, true));
+  }
+
+  /**
+   * The result {@code v} becomes for {@code check} on this op: every verdict of the op's units, its
+   * generated inputs and its deaths takes this road ({@link Verdict#result}, with the op's severity policy).
+   *
+   * @param device the device, or null for none
+   * @param example what it ran on, as results name it
+   * @param repro what reproduces it, or null
+   */
+  public CheckResult result(String op, Check check, Device device, String example, Verdict v, long micros,
+      Repro repro) {
+    return v.result(op, check, device == null ? CheckResult.NONE : device.label(), example, micros, severity, repro);
   }
 }

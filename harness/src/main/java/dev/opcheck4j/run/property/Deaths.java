@@ -1,0 +1,95 @@
+package dev.opcheck4j.run.property;
+
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.RunListener;
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.RejectionCheck;
+import dev.opcheck4j.generate.ExampleGenerator;
+import dev.opcheck4j.generate.Shrinker;
+import dev.opcheck4j.run.worker.OpUnits;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.torch.Device;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The worker deaths of generation on one device. Each kind of death (what was running, and how it
+ * died) is shrunk and reported once, by the supervisor check that covers it; a check whose own call
+ * killed the worker stops there, the others go on.
+ */
+final class Deaths {
+  private final Device device;
+  private final List<Check> open;
+  private final List<RejectionCheck> rejecters;
+  private final OpUnits units;
+  private final String op;
+  private final OpCalls calls;
+  private final FailureShrinker shrinker;
+  private final RunListener sink;
+  /** Checks stopped by a death in their own call: when, and why. */
+  private final Map<Check, Cut> cut = new LinkedHashMap<>();
+  private final Set<String> reported = new HashSet<>();
+
+  /**
+   * @param open the value checks still running, which a death in its own call removes
+   * @param rejecters the rejection checks still running, likewise
+   */
+  Deaths(Device device, List<Check> open, List<RejectionCheck> rejecters, OpUnits units, String op, OpCalls calls,
+      FailureShrinker shrinker, RunListener sink) {
+    this.device = device;
+    this.open = open;
+    this.rejecters = rejecters;
+    this.units = units;
+    this.op = op;
+    this.calls = calls;
+    this.shrinker = shrinker;
+    this.sink = sink;
+  }
+
+  /** Where generation stopped for {@code c} because its own call killed the worker, or null. */
+  Cut of(Check c) {
+    return cut.get(c);
+  }
+
+  /**
+   * A call killed the worker on {@code first} (made from {@code sequence} by {@code gen}; null gen: a
+   * probe of the domain, which is its own minimal example), after {@code tries} tries.
+   */
+  void died(Died d, ExampleGenerator gen, Example first, List<Long> sequence, String label, int tries) {
+    if (reported.add(d.check + " " + d.death.death().kind())) {
+      report(d, gen, first, sequence, label);
+    }
+    if (d.check == null) {
+      return;
+    }
+    List<Check> running = new ArrayList<>(open);
+    running.addAll(rejecters);
+    for (Check c : running) {
+      if (c.id().equals(d.check)) {
+        open.remove(c);
+        rejecters.remove(c);
+        cut.put(c, new Cut(tries, "its own call killed the worker on " + label + " (see "
+            + BuiltinChecks.supervising(d.death.death()).id() + ")"));
+      }
+    }
+  }
+
+  /** A generated input killed the worker: shrink it to a minimal one that still does, and report it. */
+  private void report(Died d, ExampleGenerator gen, Example first, List<Long> sequence, String tryLabel) {
+    long t = System.nanoTime();
+    String during = open.stream().map(Check::id).filter(id -> id.equals(d.check)).findFirst().orElse(null);
+    Check running = d.check == null ? null : BuiltinChecks.byId(d.check).orElse(null);
+    FailureShrinker.Shrunk shrunk = shrinker.death(d, gen, first, sequence, device, during);
+    List<Fact> more = List.of(
+        Fact.of("example", first.ref() + " (" + tryLabel + ")  " + calls.describe(first, device)),
+        Fact.of("minimal example", calls.describe(shrunk.minimal(), device) + "  "
+            + Shrinker.Result.shrunkIn(shrunk.steps())));
+    String doing = d.check == null ? "the real kernel on a generated input (before any check)" : d.check;
+    sink.result(units.result(d.death, op, running, doing, device, first, more, (System.nanoTime() - t) / 1_000));
+  }
+}

@@ -1,0 +1,152 @@
+package dev.opcheck4j.run.property;
+
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.generate.ExampleGenerator;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.torch.Device;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which layouts and dtypes the op's kernel accepts on a device: each tensor of every example in each
+ * other layout generation could draw, and each other dtype. A layout or dtype rejected on every
+ * example where it was probed, or that killed the worker, is left out of generation and reported once.
+ */
+final class DomainProbing {
+  private final OpSpec spec;
+  private final OpCalls calls;
+
+  DomainProbing(OpSpec spec, OpCalls calls) {
+    this.spec = spec;
+    this.calls = calls;
+  }
+
+  /** What the probes found out of domain: per tensor label the layouts, and the dtypes, with why. */
+  record Discovery(Map<String, Set<String>> layouts, Set<String> dtypes, List<String> lines) {}
+
+  /** Where a probe the kernel rejected goes: to the checks that judge rejected inputs. */
+  interface Rejected {
+    /**
+     * @param probe the example with one change
+     * @param why what the kernel raised
+     * @param what the change, as shown
+     */
+    void judge(Example probe, String why, String what);
+  }
+
+  /** A probe of the op's domain: the example with {@code argument} in another layout, or its inputs in another dtype. */
+  private record Probe(Example example, String argument, String layout, String dtype) {
+    String what() {
+      return layout != null ? "'" + argument + "' " + layout : argument + " inputs as " + dtype;
+    }
+  }
+
+  /** What the probes of one device found; the rejected ones go to {@code rejected}, deaths to {@code deaths}. */
+  Discovery discover(List<ExampleGenerator> gens, Device device, Deaths deaths, Rejected rejected) {
+    Map<String, Map<String, String>> layoutRejects = new LinkedHashMap<>();
+    Map<String, Set<String>> layoutAccepts = new LinkedHashMap<>();
+    Map<String, String> dtypeRejects = new LinkedHashMap<>();
+    Set<String> dtypeAccepts = new LinkedHashSet<>();
+    // what killed the worker on some example: never generated
+    Map<String, Set<String>> layoutKills = new LinkedHashMap<>();
+    Set<String> dtypeKills = new LinkedHashSet<>();
+    for (ExampleGenerator gen : gens) {
+      List<Probe> probes = probes(gen);
+      // every probe of this example in one exchange, the rejected ones judged after; after a probe that
+      // killed the worker, the probes after it in a new one
+      for (int from = 0; from < probes.size() && !calls.stopped(); ) {
+        List<Probe> batch = probes.subList(from, probes.size());
+        OpCalls.Probed result = calls.probe(batch.stream().map(Probe::example).toList(), device);
+        for (int i = 0; i < result.rejections().size(); i++) {
+          Probe p = batch.get(i);
+          String why = result.rejections().get(i);
+          if (p.layout() != null && why == null) {
+            layoutAccepts.computeIfAbsent(p.argument(), k -> new LinkedHashSet<>()).add(p.layout());
+          } else if (p.layout() != null) {
+            layoutRejects.computeIfAbsent(p.argument(), k -> new LinkedHashMap<>()).putIfAbsent(p.layout(), why);
+            rejected.judge(p.example(), why, p.what());
+          } else if (why == null) {
+            dtypeAccepts.add(p.dtype());
+          } else {
+            dtypeRejects.putIfAbsent(p.dtype(), why);
+            if (!gen.beyondFamily(p.dtype())) {
+              // a kernel that refuses bool or integer inputs of a floating-point op is its domain, not a
+              // rejection to weigh against its meta kernel: only the family's probes are judged
+              rejected.judge(p.example(), why, p.what());
+            }
+          }
+        }
+        if (result.died() == null) {
+          break;
+        }
+        Probe fatal = batch.get(Math.min(result.rejections().size(), batch.size() - 1));
+        // the probe it died on is the minimal example: the spec's example with the one change that kills it
+        deaths.died(result.died(), null, fatal.example(), List.of(), "a probe of the op's domain: " + fatal.what(), 0);
+        if (fatal.layout() != null) {
+          layoutKills.computeIfAbsent(fatal.argument(), k -> new LinkedHashSet<>()).add(fatal.layout());
+        } else {
+          dtypeKills.add(fatal.dtype());
+        }
+        from += result.rejections().size() + 1;
+      }
+    }
+    Map<String, Set<String>> layouts = new LinkedHashMap<>();
+    List<String> lines = new ArrayList<>();
+    if (!spec.domain().describe().isEmpty()) {
+      lines.add("declared in the spec: " + spec.domain().describe());
+    }
+    for (Map.Entry<String, Map<String, String>> r : layoutRejects.entrySet()) {
+      Set<String> out = new LinkedHashSet<>(r.getValue().keySet());
+      out.removeAll(layoutAccepts.getOrDefault(r.getKey(), Set.of()));
+      if (out.isEmpty()) {
+        continue;
+      }
+      layouts.put(r.getKey(), out);
+      // a storage offset keeps a tensor contiguous, so a kernel that checks is_contiguous() accepts it
+      boolean onlyContiguous = Set.of("offset").containsAll(layoutAccepts.getOrDefault(r.getKey(), Set.of()));
+      String first = r.getValue().get(out.iterator().next());
+      lines.add((onlyContiguous ? "accepts only contiguous '" + r.getKey() + "'" : "'" + r.getKey() + "' in some layouts only")
+          + " (rejects it " + String.join(", ", out) + ": \"" + first + "\")");
+    }
+    Set<String> dtypes = new LinkedHashSet<>(dtypeRejects.keySet());
+    dtypes.removeAll(dtypeAccepts);
+    if (!dtypes.isEmpty()) {
+      String first = dtypeRejects.get(dtypes.iterator().next());
+      lines.add("rejects " + String.join(", ", dtypes) + " inputs (\"" + first + "\")");
+    }
+    for (Map.Entry<String, Set<String>> k : layoutKills.entrySet()) {
+      layouts.computeIfAbsent(k.getKey(), x -> new LinkedHashSet<>()).addAll(k.getValue());
+      lines.add("'" + k.getKey() + "' " + String.join(", ", k.getValue()) + " killed the worker (see "
+          + BuiltinChecks.supervisors() + "): not generated");
+    }
+    if (!dtypeKills.isEmpty()) {
+      dtypes.addAll(dtypeKills);
+      lines.add(String.join(", ", dtypeKills) + " inputs killed the worker (see " + BuiltinChecks.supervisors()
+          + "): not generated");
+    }
+    return new Discovery(layouts, dtypes, lines);
+  }
+
+  /** The probes of one example: each tensor in each other layout, then each other dtype. */
+  private static List<Probe> probes(ExampleGenerator gen) {
+    List<Probe> probes = new ArrayList<>();
+    for (Map.Entry<String, Integer> t : gen.tensorRanks().entrySet()) {
+      for (String layout : gen.layoutsForRank(t.getValue())) {
+        if (!layout.equals("contiguous")) {
+          probes.add(new Probe(gen.withLayout(t.getKey(), layout), t.getKey(), layout, null));
+        }
+      }
+    }
+    for (Map.Entry<String, List<String>> d : gen.otherDtypes().entrySet()) {
+      for (String to : d.getValue()) {
+        probes.add(new Probe(gen.withDtype(d.getKey(), to), d.getKey(), null, to));
+      }
+    }
+    return probes;
+  }
+}

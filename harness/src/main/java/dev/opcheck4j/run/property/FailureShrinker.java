@@ -1,0 +1,110 @@
+package dev.opcheck4j.run.property;
+
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.generate.Choices;
+import dev.opcheck4j.generate.ExampleGenerator;
+import dev.opcheck4j.generate.Shrinker;
+import dev.opcheck4j.run.worker.OpUnits;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.torch.Device;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Shrinks a generated input that gave a finding, or killed the worker, to a minimal one that still
+ * does, keeping its cause: a shrink never turns one defect into another, and a candidate that kills
+ * the worker reproduces only a crash or a timeout. Deaths while shrinking do not count towards the
+ * op's ({@link OpUnits#counting}): they re-find one already counted.
+ */
+final class FailureShrinker {
+  static final int SHRINK_BUDGET = 300;
+  /** Each death costs a new worker (seconds): shrinking a crash gets fewer steps. */
+  static final int DEATH_SHRINK_BUDGET = 24;
+  /** Candidates that kill the worker while another finding is shrunk: past these, the shrink ends where it is. */
+  static final int SHRINK_DEATHS = 8;
+
+  private final OpUnits units;
+  private final OpCalls calls;
+
+  FailureShrinker(OpUnits units, OpCalls calls) {
+    this.units = units;
+    this.calls = calls;
+  }
+
+  /**
+   * A minimal input and what it gave.
+   *
+   * @param steps the shrink steps taken
+   */
+  record Shrunk(Example minimal, Verdict verdict, int steps) {}
+
+  /**
+   * The finding {@code original} of {@code first} (made from {@code sequence} by {@code gen}), shrunk:
+   * a shrunk input counts only if {@code judge} gives a finding of the same cause on it ({@link
+   * Verdict#sameFailure}). When the minimal input does not show it, {@code first} and {@code original}.
+   */
+  Shrunk finding(ExampleGenerator gen, Example first, List<Long> sequence, Function<Example, Verdict> judge,
+      Verdict original) {
+    Shrinker.Result shrunk = uncounted(new Shrinker(keepsCause(gen, judge, original), SHRINK_BUDGET), sequence);
+    Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
+    Verdict v;
+    try {
+      v = judge.apply(minimal);
+    } catch (Died d) {
+      v = null; // a minimal example that kills the worker does not show this finding
+    }
+    return v == null || !v.sameFailure(original) ? new Shrunk(first, original, shrunk.steps())
+        : new Shrunk(minimal, v, shrunk.steps());
+  }
+
+  /**
+   * The input {@code first} that killed the worker as {@code d} says, shrunk to a minimal one that kills
+   * it the same way (a crash never shrinks into a timeout), with the check {@code during} (null: none)
+   * after the kernel call; a null {@code gen} (a probe of the domain) is its own minimal input.
+   */
+  Shrunk death(Died d, ExampleGenerator gen, Example first, List<Long> sequence, Device device, String during) {
+    if (gen == null) {
+      return new Shrunk(first, null, 0);
+    }
+    List<String> checks = during == null ? List.of() : List.of(during);
+    Predicate<Choices> dies = replay -> {
+      var again = calls.death(gen.generate(replay), device, checks);
+      return again != null && again.sameAs(d.death.death());
+    };
+    Shrinker.Result shrunk = uncounted(new Shrinker(dies, DEATH_SHRINK_BUDGET), sequence);
+    return new Shrunk(gen.generate(Choices.replay(shrunk.sequence())), null, shrunk.steps());
+  }
+
+  private Shrinker.Result uncounted(Shrinker shrinker, List<Long> sequence) {
+    units.counting(false);
+    try {
+      return shrinker.shrink(sequence);
+    } finally {
+      units.counting(true);
+    }
+  }
+
+  /**
+   * Whether the input the choices describe gives a finding of the same outcome and cause as
+   * {@code original}. A call that kills the worker reproduces only a finding whose cause is that
+   * death (a crash, or a timeout): a value, metadata or contract finding is never "still failing" on
+   * an input the kernel does not survive, or its minimal example would be the crash's.
+   */
+  static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, Verdict> judge, Verdict original) {
+    int[] deathsLeft = {SHRINK_DEATHS};
+    return replay -> {
+      if (deathsLeft[0] <= 0) {
+        return false; // each death costs a new worker: past the budget, the shrink ends where it is
+      }
+      Verdict v;
+      try {
+        v = judge.apply(gen.generate(replay));
+      } catch (Died d) {
+        deathsLeft[0]--;
+        return original.finding() != null && d.death.death().sameAs(original.finding().cause());
+      }
+      return v.sameFailure(original);
+    };
+  }
+}
