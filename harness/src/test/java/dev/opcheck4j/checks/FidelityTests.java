@@ -7,18 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Rerun;
-import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.run.Launcher;
-import dev.opcheck4j.run.RunOutcome;
-import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.testing.CorpusRun;
 import dev.opcheck4j.testing.NativeOps;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -32,41 +25,29 @@ import org.junit.jupiter.api.TestFactory;
  * lists.
  */
 class FidelityTests {
+  private static CorpusRun corpus;
   private static RunReport report;
-
 
   @BeforeAll
   static void run() throws Exception {
-    RunRequest request = RunRequest.builder().seed(7L).tries(CorpusTests.TRIES).jobs(2)
-        .spec(NativeOps.spec("fidelity/fidelity_ops.json")).build();
-    RunOutcome outcome = Launcher.execute(request, RunListener.NONE);
-    assertEquals(List.of(), outcome.inputErrors());
-    report = outcome.report();
+    corpus = CorpusRun.of("fidelity/fidelity_ops.json", CorpusTests.TRIES);
+    report = corpus.report();
   }
 
   private static Stream<CheckResult> of(String op) {
-    return report.results().stream().filter(r -> op.equals(r.op()));
+    return corpus.of(op);
   }
 
   private static CheckResult one(String op, String check, String device) {
-    return of(op).filter(r -> r.check().equals(check) && device.equals(r.device()) && !r.example().startsWith("generated"))
-        .findFirst().orElseThrow(() -> new AssertionError("no " + check + " on " + device + " for " + op));
+    return corpus.one(op, check, device);
   }
 
   @TestFactory
   Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks() throws Exception {
-    Map<String, Set<String>> marked = NativeOps.expectations("fidelity_ops.cpp");
     List<String> ops = SpecReader.read(NativeOps.spec("fidelity/fidelity_ops.json")).ops().stream()
         .map(o -> o.op()).toList();
     assertFalse(ops.isEmpty());
-    return ops.stream().map(op -> DynamicTest.dynamicTest(op, () -> {
-      Set<String> want = marked.getOrDefault(op, Set.of());
-      Set<String> got = of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING)
-          .map(CheckResult::check).collect(Collectors.toCollection(TreeSet::new));
-      assertEquals(want, got, "checks with findings on " + op + ": "
-          + of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING).toList());
-      assertEquals(List.of(), of(op).filter(r -> r.outcome() == Outcome.ERRORED).toList());
-    }));
+    return corpus.eachOpHasFindingsInExactlyItsMarkedChecks("fidelity_ops.cpp", ops);
   }
 
   @Test

@@ -10,19 +10,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.autograd.DifferentiableCheck;
-import dev.opcheck4j.run.Launcher;
-import dev.opcheck4j.run.RunOutcome;
-import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.testing.CorpusRun;
 import dev.opcheck4j.testing.NativeOps;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -38,38 +32,28 @@ import org.junit.jupiter.api.TestFactory;
  */
 class GradientClaimTests {
   private static final String SPEC = "gradients/gradient_ops.json";
+  private static CorpusRun corpus;
   private static RunReport report;
 
   @BeforeAll
   static void run() throws Exception {
-    RunOutcome outcome = Launcher.execute(RunRequest.builder().seed(7L).tries(20).jobs(2)
-        .spec(NativeOps.spec(SPEC)).build(), RunListener.NONE);
-    assertEquals(List.of(), outcome.inputErrors());
-    report = outcome.report();
+    corpus = CorpusRun.of(SPEC, 20);
+    report = corpus.report();
   }
 
   private static Stream<CheckResult> of(String op) {
-    return report.results().stream().filter(r -> op.equals(r.op()));
+    return corpus.of(op);
   }
 
   private static CheckResult one(String op, String check, String device) {
-    return of(op).filter(r -> r.check().equals(check) && device.equals(r.device()) && !r.example().startsWith("generated"))
-        .findFirst().orElseThrow(() -> new AssertionError("no " + check + " on " + device + " for " + op));
+    return corpus.one(op, check, device);
   }
 
   @TestFactory
   Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks() throws Exception {
-    Map<String, Set<String>> marked = NativeOps.expectations("gradient_ops.cpp");
     List<String> ops = SpecReader.read(NativeOps.spec(SPEC)).ops().stream().map(o -> o.op()).toList();
     assertEquals(new TreeSet<>(ops), new TreeSet<>(NativeOps.opsIn("gradient_ops.cpp")), "the spec covers every op");
-    return ops.stream().map(op -> DynamicTest.dynamicTest(op, () -> {
-      Set<String> want = marked.getOrDefault(op, Set.of());
-      Set<String> got = of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING)
-          .map(CheckResult::check).collect(Collectors.toCollection(TreeSet::new));
-      assertEquals(want, got, "checks with findings on " + op + ": "
-          + of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING).toList());
-      assertEquals(List.of(), of(op).filter(r -> r.outcome() == Outcome.ERRORED).toList());
-    }));
+    return corpus.eachOpHasFindingsInExactlyItsMarkedChecks("gradient_ops.cpp", ops);
   }
 
   @Test
