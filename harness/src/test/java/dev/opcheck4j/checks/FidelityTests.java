@@ -34,14 +34,6 @@ class FidelityTests {
     report = corpus.report();
   }
 
-  private static Stream<CheckResult> of(String op) {
-    return corpus.of(op);
-  }
-
-  private static CheckResult one(String op, String check, String device) {
-    return corpus.one(op, check, device);
-  }
-
   @TestFactory
   Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks() throws Exception {
     List<String> ops = SpecReader.read(NativeOps.spec("fidelity/fidelity_ops.json")).ops().stream()
@@ -53,19 +45,19 @@ class FidelityTests {
   @Test
   void aVoidOpThatOnlyWritesItsArgumentsNeedsNoMetaKernel() {
     String op = "fidelity_ops::void_scale_";
-    for (CheckResult r : List.of(one(op, "fake.missing", "-"), one(op, "registration.device-kernel", "meta"))) {
+    for (CheckResult r : List.of(corpus.one(op, "fake.missing", "-"), corpus.one(op, "registration.device-kernel", "meta"))) {
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
       assertTrue(r.fact("note").orElseThrow().contains("trivial fake implementation"), r.toString());
     }
     // and the checks that call it on meta ran, seeing it return nothing as FakeTensorMode does
-    assertEquals(Outcome.PASSED, one(op, "kernel.error", "meta").outcome());
-    CheckResult fake = one(op, "fake.metadata", "cpu");
+    assertEquals(Outcome.PASSED, corpus.one(op, "kernel.error", "meta").outcome());
+    CheckResult fake = corpus.one(op, "fake.metadata", "cpu");
     assertEquals(Outcome.PASSED, fake.outcome(), fake.toString());
   }
 
   @Test
   void anOpThatWritesAnArgumentAndReturnsATensorStillNeedsOne() {
-    CheckResult r = one("fidelity_ops::add_into_", "fake.missing", "-");
+    CheckResult r = corpus.one("fidelity_ops::add_into_", "fake.missing", "-");
     assertEquals(Outcome.FAILED, r.outcome(), r.toString());
     assertTrue(r.fact("hint").orElseThrow().contains("returns nothing ('-> ()') needs none"), r.toString());
   }
@@ -73,31 +65,31 @@ class FidelityTests {
   @Test
   void aViewReturnedByACompositeImplicitAutogradKernelIsNoAliasingDefect() {
     for (String check : List.of("alias.undeclared", "alias.returns-input")) {
-      CheckResult r = one("fidelity_ops::cia_unsqueeze", check, "cpu");
+      CheckResult r = corpus.one("fidelity_ops::cia_unsqueeze", check, "cpu");
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
       assertTrue(r.fact("note").orElseThrow().contains("CompositeImplicitAutograd"), r.toString());
     }
-    CheckResult explicit = one("fidelity_ops::cea_unsqueeze", "alias.undeclared", "cpu");
+    CheckResult explicit = corpus.one("fidelity_ops::cea_unsqueeze", "alias.undeclared", "cpu");
     assertEquals(Outcome.FAILED, explicit.outcome(), explicit.toString());
     assertTrue(explicit.fact("but was").orElseThrow().contains("is a view of 'x'"), explicit.toString());
   }
 
   @Test
   void nonTensorOutputsArePartOfTheMetaContract() {
-    CheckResult count = one("fidelity_ops::count_meta_wrong", "fake.metadata", "cpu");
+    CheckResult count = corpus.one("fidelity_ops::count_meta_wrong", "fake.metadata", "cpu");
     assertEquals(Outcome.FAILED, count.outcome(), count.toString());
     assertEquals("output 1 is 2 on meta, 6 real", count.fact("but was").orElseThrow(), count.toString());
-    CheckResult cpu = one("fidelity_ops::reports_cpu", "fake.metadata", "cpu");
+    CheckResult cpu = corpus.one("fidelity_ops::reports_cpu", "fake.metadata", "cpu");
     assertEquals(Outcome.FAILED, cpu.outcome(), cpu.toString());
     assertEquals("output 0 is false on meta, true real", cpu.fact("but was").orElseThrow(), cpu.toString());
-    CheckResult facts = one("fidelity_ops::shape_facts", "fake.metadata", "cpu");
+    CheckResult facts = corpus.one("fidelity_ops::shape_facts", "fake.metadata", "cpu");
     assertEquals(Outcome.PASSED, facts.outcome(), facts.toString());
     assertEquals("5", facts.fact("outputs compared").orElseThrow(), facts.toString());
   }
 
   @Test
   void aCrashReportNamesTheStepAndQuotesWhatTheKernelSaidBeforeDying() {
-    CheckResult r = of("fidelity_ops::meta_aborts_large").filter(x -> x.check().equals("kernel.crash"))
+    CheckResult r = corpus.of("fidelity_ops::meta_aborts_large").filter(x -> x.check().equals("kernel.crash"))
         .findFirst().orElseThrow();
     assertEquals(Outcome.FAILED, r.outcome(), r.toString());
     assertEquals("the meta kernel for fake.metadata", r.fact("check").orElseThrow(), r.toString());
@@ -111,7 +103,7 @@ class FidelityTests {
   void shrinkingDropsTheLayoutAndDtypeACrashDoesNotNeed() {
     // meta_aborts_large dies on more than 8 elements, whatever their layout or dtype; at this seed the
     // first crashing try is transposed ("strides [1, 2]"), and the minimal example is not
-    CheckResult r = of("fidelity_ops::meta_aborts_large").filter(x -> x.check().equals("kernel.crash"))
+    CheckResult r = corpus.of("fidelity_ops::meta_aborts_large").filter(x -> x.check().equals("kernel.crash"))
         .findFirst().orElseThrow();
     String minimal = r.fact("minimal example").orElseThrow();
     assertTrue(minimal.matches("x=float32\\[\\d+, \\d+\\]  \\(shrunk in (1 step|\\d+ steps)\\)"), minimal);
@@ -122,18 +114,18 @@ class FidelityTests {
   @Test
   void anOpWhoseContiguousRunsAlreadyDifferFailsDeterminismAloneNotNoncontiguous() {
     String op = "fidelity_ops::stale_element";
-    assertEquals(Outcome.FAILED, one(op, "determinism", "cpu").outcome());
-    CheckResult layout = one(op, "noncontiguous", "cpu");
+    assertEquals(Outcome.FAILED, corpus.one(op, "determinism", "cpu").outcome());
+    CheckResult layout = corpus.one(op, "noncontiguous", "cpu");
     assertEquals(Outcome.SKIPPED, layout.outcome(), layout.toString());
     assertEquals("requires determinism, which failed", layout.reason());
     // nor on the generated inputs: their noncontiguous run waits for determinism as well
-    assertEquals(List.of(), of(op).filter(r -> r.check().equals("noncontiguous") && r.outcome() == Outcome.FAILED).toList());
+    assertEquals(List.of(), corpus.of(op).filter(r -> r.check().equals("noncontiguous") && r.outcome() == Outcome.FAILED).toList());
   }
 
   @Test
   void aKernelThatDiesOnlyOnBoolIsFoundWithoutAVaryDtypeLine() {
     // the spec's example is float32 and says nothing about dtypes; domain discovery probes bool
-    CheckResult r = of("fidelity_ops::abort_on_bool").filter(x -> x.check().equals("kernel.crash"))
+    CheckResult r = corpus.of("fidelity_ops::abort_on_bool").filter(x -> x.check().equals("kernel.crash"))
         .findFirst().orElseThrow();
     assertEquals(Outcome.FAILED, r.outcome(), r.toString());
     assertEquals("x=bool[2, 3]  (shrunk in 0 steps)", r.fact("minimal example").orElseThrow());
@@ -145,17 +137,17 @@ class FidelityTests {
     // issue 28: an example whose trailing Tensor? arguments were null aborted the run with a harness error
     // once a generated try was rejected; here every example, None first, middle, last or by keyword, runs
     String op = "fidelity_ops::optional_affine";
-    List<CheckResult> examples = of(op).filter(r -> r.check().equals("kernel.error") && r.device().equals("cpu"))
+    List<CheckResult> examples = corpus.of(op).filter(r -> r.check().equals("kernel.error") && r.device().equals("cpu"))
         .toList();
     assertEquals(4, examples.size(), examples.toString());
     examples.forEach(r -> assertEquals(Outcome.PASSED, r.outcome(), r.toString()));
-    CheckResult domain = of(op).filter(r -> r.check().equals("generate.domain") && r.device().equals("cpu"))
+    CheckResult domain = corpus.of(op).filter(r -> r.check().equals("generate.domain") && r.device().equals("cpu"))
         .findFirst().orElseThrow();
     assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
     assertEquals(String.valueOf(CorpusTests.TRIES), domain.fact("tries").orElseThrow(), domain.toString());
     // the tries the kernel rejected (an empty x) are the path that broke: some were rejected, and blamed
     assertTrue(!domain.fact("discarded").orElseThrow().startsWith("0"), domain.toString());
-    List<CheckResult> generated = of(op).filter(r -> r.example().startsWith("generated")).toList();
+    List<CheckResult> generated = corpus.of(op).filter(r -> r.example().startsWith("generated")).toList();
     assertTrue(generated.stream().anyMatch(r -> r.check().equals("fake.metadata") && r.outcome() == Outcome.PASSED),
         generated.toString());
   }
@@ -165,17 +157,17 @@ class FidelityTests {
     // real opcheck 2.14.1: test_faketensor SUCCESS (FakeTensor keeps the device it fakes); opcheck4j's meta
     // tensors say meta, so where the composite rejects them the result is Skipped with the reason
     String op = "fidelity_ops::cia_checks_cpu";
-    for (CheckResult r : List.of(one(op, "fake.metadata", "cpu"), one(op, "kernel.error", "meta"))) {
+    for (CheckResult r : List.of(corpus.one(op, "fake.metadata", "cpu"), corpus.one(op, "kernel.error", "meta"))) {
       assertEquals(Outcome.SKIPPED, r.outcome(), r.toString());
       assertTrue(r.reason().startsWith("the CompositeImplicitAutograd kernel raised on meta inputs it accepts on cpu"),
           r.reason());
       assertTrue(r.reason().contains("cia_checks_cpu: pos must be a CPU tensor"), r.reason());
       assertTrue(r.reason().contains("FakeTensor keeps the device it fakes"), r.reason());
     }
-    assertEquals(Outcome.PASSED, one(op, "kernel.error", "cpu").outcome());
-    assertEquals(Outcome.PASSED, one(op, "gradcheck.jacobian", "cpu").outcome());
+    assertEquals(Outcome.PASSED, corpus.one(op, "kernel.error", "cpu").outcome());
+    assertEquals(Outcome.PASSED, corpus.one(op, "gradcheck.jacobian", "cpu").outcome());
     // its twin with a Meta kernel of its own fails, as real opcheck's test_faketensor does
-    CheckResult meta = one("fidelity_ops::meta_checks_cpu", "fake.metadata", "cpu");
+    CheckResult meta = corpus.one("fidelity_ops::meta_checks_cpu", "fake.metadata", "cpu");
     assertEquals(Outcome.FAILED, meta.outcome(), meta.toString());
     assertTrue(meta.fact("but was").orElseThrow().contains("meta_checks_cpu: pos must be a CPU tensor"), meta.toString());
   }

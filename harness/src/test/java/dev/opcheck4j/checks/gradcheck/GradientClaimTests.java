@@ -41,14 +41,6 @@ class GradientClaimTests {
     report = corpus.report();
   }
 
-  private static Stream<CheckResult> of(String op) {
-    return corpus.of(op);
-  }
-
-  private static CheckResult one(String op, String check, String device) {
-    return corpus.one(op, check, device);
-  }
-
   @TestFactory
   Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks() throws Exception {
     List<String> ops = SpecReader.read(NativeOps.spec(SPEC)).ops().stream().map(o -> o.op()).toList();
@@ -59,7 +51,7 @@ class GradientClaimTests {
   @Test
   void aRequestedGradientThatStopsFailsGradcheckNotAWarning() {
     for (String op : List.of("gradient_ops::stops", "gradient_ops::cut_graph")) {
-      CheckResult r = one(op, JacobianCheck.ID, "cpu");
+      CheckResult r = corpus.one(op, JacobianCheck.ID, "cpu");
       assertEquals(Outcome.FAILED, r.outcome(), r.toString());
       assertEquals("gradients flow back to 'x', as the example asks (\"requires_grad\": true)",
           r.fact("expected").orElseThrow());
@@ -69,17 +61,17 @@ class GradientClaimTests {
       assertEquals("0 backward", r.fact("calls").orElseThrow().replaceAll("^\\d+ forward, ", ""), r.toString());
     }
     // the op with backend kernels only is no longer a warning: the spec's claim is checked instead
-    CheckResult stops = one("gradient_ops::stops", DifferentiableCheck.ID, "cpu");
+    CheckResult stops = corpus.one("gradient_ops::stops", DifferentiableCheck.ID, "cpu");
     assertEquals(Outcome.SKIPPED, stops.outcome(), stops.toString());
     assertTrue(stops.reason().startsWith("the spec asks for gradients (x in gradient_ops.json#ops[0].examples[0]"
         + " requires grad): a claim gradcheck.jacobian holds the op to"), stops.reason());
     // the composite that detaches its input registered autograd: the probe passes it, gradcheck does not
-    assertEquals(Outcome.PASSED, one("gradient_ops::cut_graph", DifferentiableCheck.ID, "cpu").outcome());
+    assertEquals(Outcome.PASSED, corpus.one("gradient_ops::cut_graph", DifferentiableCheck.ID, "cpu").outcome());
   }
 
   @Test
   void aSilentlyZeroGradientFailsWithPytorchsReason() {
-    CheckResult r = one("gradient_ops::silently_zero", JacobianCheck.ID, "cpu");
+    CheckResult r = corpus.one("gradient_ops::silently_zero", JacobianCheck.ID, "cpu");
     assertEquals(Outcome.FAILED, r.outcome(), r.toString());
     String butWas = r.fact("but was").orElseThrow();
     assertTrue(butWas.startsWith("the analytical gradient of output 0 with respect to 'x' is zero where the numerical"
@@ -91,31 +83,31 @@ class GradientClaimTests {
 
   @Test
   void declaredNonDifferentiableMeansTheNumericalGradientIsZero() {
-    CheckResult bad = one("gradient_ops::declared_flat", JacobianCheck.ID, "cpu");
+    CheckResult bad = corpus.one("gradient_ops::declared_flat", JacobianCheck.ID, "cpu");
     assertEquals(Outcome.FAILED, bad.outcome(), bad.toString());
     assertTrue(bad.fact("expected").orElseThrow().startsWith("a zero numerical gradient: the spec declares the op"
         + " non-differentiable"), bad.toString());
     assertTrue(bad.fact("hint").orElseThrow().contains("drop \"requires_grad\" from the example"), bad.toString());
-    CheckResult good = one("gradient_ops::floor_flat", JacobianCheck.ID, "cpu");
+    CheckResult good = corpus.one("gradient_ops::floor_flat", JacobianCheck.ID, "cpu");
     assertEquals(Outcome.PASSED, good.outcome(), good.toString());
     assertTrue(good.fact("note").orElseThrow().startsWith("no output requires grad, and none changes with 'x'"),
         good.toString());
     // on generated inputs too, which keep the example's requires_grad
-    assertTrue(of("gradient_ops::floor_flat").anyMatch(r -> r.check().equals(JacobianCheck.ID)
+    assertTrue(corpus.of("gradient_ops::floor_flat").anyMatch(r -> r.check().equals(JacobianCheck.ID)
         && r.example().startsWith("generated") && r.outcome() == Outcome.PASSED), "generated inputs were checked");
   }
 
   @Test
   void anOpTheHarnessProbedOnItsOwnStillOnlyWarns() {
     for (String device : List.of("cpu", "meta")) {
-      CheckResult w = one("gradient_ops::probed", DifferentiableCheck.ID, device);
+      CheckResult w = corpus.one("gradient_ops::probed", DifferentiableCheck.ID, device);
       assertEquals(Outcome.WARNING, w.outcome(), w.toString());
       assertTrue(w.fact("but was").orElseThrow().startsWith("gradients stop at this op"), w.toString());
     }
-    CheckResult g = one("gradient_ops::probed", JacobianCheck.ID, "cpu");
+    CheckResult g = corpus.one("gradient_ops::probed", JacobianCheck.ID, "cpu");
     assertEquals(Outcome.SKIPPED, g.outcome(), g.toString());
     assertTrue(g.reason().contains("gradients stop at it (see autograd.differentiable)"), g.reason());
-    assertFalse(of("gradient_ops::probed").anyMatch(r -> r.outcome() == Outcome.FAILED));
+    assertFalse(corpus.of("gradient_ops::probed").anyMatch(r -> r.outcome() == Outcome.FAILED));
   }
 
   /**
@@ -132,7 +124,7 @@ class GradientClaimTests {
       JsonNode examples = real.get(op).get("real");
       for (int i = 0; i < examples.size(); i++) {
         String ref = "gradient_ops.json#ops[" + ops.indexOf(op) + "].examples[" + i + "]";
-        CheckResult mine = of(op).filter(r -> r.check().equals(JacobianCheck.ID) && r.device().equals("cpu")
+        CheckResult mine = corpus.of(op).filter(r -> r.check().equals(JacobianCheck.ID) && r.device().equals("cpu")
             && r.example().equals(ref)).findFirst().orElseThrow();
         JsonNode gradcheck = examples.get(i).get("gradcheck");
         Outcome want = gradcheck == null ? Outcome.SKIPPED
@@ -151,12 +143,12 @@ class GradientClaimTests {
   @Test
   void aNonContiguousExampleOfAnOpWithACustomBackwardIsAFindingNotAHarnessError() {
     // raw_scale's second example is transposed: gradcheck's own perturbation used view(-1) on it
-    CheckResult r = of("gradient_ops::raw_scale").filter(x -> x.check().equals(JacobianCheck.ID)
+    CheckResult r = corpus.of("gradient_ops::raw_scale").filter(x -> x.check().equals(JacobianCheck.ID)
         && x.example().equals("gradient_ops.json#ops[8].examples[1]")).findFirst().orElseThrow();
     assertEquals(Outcome.FAILED, r.outcome(), r.toString());
     assertTrue(r.fact("but was").orElseThrow().matches("d output 0\\[.*\\] / d x\\[.*\\]: analytical \\S+, numerical \\S+"),
         r.toString());
-    assertNotEquals(Outcome.FAILED, of("gradient_ops::raw_scale").filter(x -> x.check().equals(JacobianCheck.ID)
+    assertNotEquals(Outcome.FAILED, corpus.of("gradient_ops::raw_scale").filter(x -> x.check().equals(JacobianCheck.ID)
         && x.example().equals("gradient_ops.json#ops[8].examples[0]")).findFirst().orElseThrow().outcome(),
         "contiguous, the op is right");
   }
