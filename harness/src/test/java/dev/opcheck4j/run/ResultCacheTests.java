@@ -79,13 +79,17 @@ class ResultCacheTests {
     assertTrue(again.report().results().stream().anyMatch(r -> r.op().equals("good_ops::min_max")));
   }
 
+  /** The cache's stored op entries. */
+  private List<Path> entries() throws java.io.IOException {
+    try (Stream<Path> files = Files.walk(cache.resolve("ops"))) {
+      return files.filter(f -> f.toString().endsWith(".json")).toList();
+    }
+  }
+
   @Test
   void aCorruptEntryIsIgnoredAndItsOpRuns() throws Exception {
     RunOutcome first = run("first");
-    List<Path> entries;
-    try (Stream<Path> files = Files.walk(cache.resolve("ops"))) {
-      entries = files.filter(f -> f.toString().endsWith(".json")).toList();
-    }
+    List<Path> entries = entries();
     Files.writeString(entries.get(0), "[\"Entry\",{\"key\":");
 
     RunOutcome again = run("again");
@@ -118,10 +122,7 @@ class ResultCacheTests {
   @Test
   void anEntryWhoseResultsWereEmptiedIsIgnoredAndItsOpRuns() throws Exception {
     RunOutcome first = run("first");
-    List<Path> entries;
-    try (Stream<Path> files = Files.walk(cache.resolve("ops"))) {
-      entries = files.filter(f -> f.toString().endsWith(".json")).toList();
-    }
+    List<Path> entries = entries();
     // emptied with a checksum that matches: what the plan expects of the op is what catches it
     Path entry = entries.stream().filter(f -> {
       try {
