@@ -11,6 +11,7 @@ import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.spec.OpSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,31 +53,19 @@ public final class JacobianCheck extends ValueCheck implements ExampleCheck {
         return Verdict.skipped("the op has no floating-point output");
       }
       differentiableOutputs = outputs.stream().anyMatch(o -> o.tensor().requires_grad());
-      if (!differentiableOutputs) {
-        // the example asks for gradients and none comes back: as torch.autograd.gradcheck
-        // (_check_no_differentiable_outputs), the numerical gradient must then be zero
-        c = Jacobians.withoutDifferentiableOutputs(f, opts, s.seed());
-        mode = opts.fast() ? "fast" : "slow";
-        if (!c.ok() && opts.fast()) {
-          Jacobians.Comparison slow = Jacobians.withoutDifferentiableOutputs(f, opts.slow(), s.seed());
-          if (!slow.ok()) {
-            c = slow;
-            mode = "fast, then slow to locate the error";
-          }
+      // with no output that requires grad, the example still asks for gradients: as
+      // torch.autograd.gradcheck (_check_no_differentiable_outputs), the numerical gradient must be zero
+      Comparing compare = differentiableOutputs
+          ? o -> o.fast() ? Jacobians.fast(f, o, s.seed()) : Jacobians.slow(f, o)
+          : o -> Jacobians.withoutDifferentiableOutputs(f, o, s.seed());
+      c = compare.with(opts);
+      mode = opts.fast() ? "fast" : "slow";
+      if (!c.ok() && opts.fast()) {
+        Jacobians.Comparison slow = compare.with(opts.slow());
+        if (!slow.ok()) {
+          c = slow;
+          mode = "fast, then slow to locate the error";
         }
-      } else if (opts.fast()) {
-        c = Jacobians.fast(f, opts, s.seed());
-        mode = "fast";
-        if (!c.ok()) {
-          Jacobians.Comparison slow = Jacobians.slow(f, opts.slow());
-          if (!slow.ok()) {
-            c = slow;
-            mode = "fast, then slow to locate the error";
-          }
-        }
-      } else {
-        c = Jacobians.slow(f, opts);
-        mode = "slow";
       }
     } catch (OpCall.KernelError e) {
       return Verdict.skipped("the op rejects float64 copies of the example (" + e.getMessage()
@@ -150,6 +139,11 @@ public final class JacobianCheck extends ValueCheck implements ExampleCheck {
             + " calls (a detach() or a raw data_ptr() read cuts the graph); if the op is not differentiable, drop"
             + " \"requires_grad\" from the example and declare \"differentiable\": false",
         cause);
+  }
+
+  /** One way of comparing the Jacobians, under the given settings (fast or slow mode). */
+  private interface Comparing {
+    Jacobians.Comparison with(OpSpec.Gradcheck opts) throws OpCall.KernelError, ExampleException;
   }
 
   private static List<String> quoted(List<String> names) {
