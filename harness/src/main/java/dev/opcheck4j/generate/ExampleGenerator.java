@@ -69,6 +69,8 @@ public final class ExampleGenerator {
   /** Sizes of tensors with explicit values: they never change, in any tensor. */
   private final TreeSet<Long> fixed = new TreeSet<>();
   private final TreeSet<String> dtypes = new TreeSet<>();
+  /** Whether the example has a floating-point tensor ({@link Domain#takesDeclaredDtypes}). */
+  private boolean anyFloating;
   /** Example sizes of every non-fixed tensor, in traversal order. */
   private final List<long[]> shapes = new ArrayList<>();
   /** Labels ('x', 'xs[1]') of every tensor, in traversal order, with their rank. */
@@ -111,6 +113,7 @@ public final class ExampleGenerator {
         }
       }
     }
+    anyFloating = dtypes.stream().anyMatch(GradientInputs::floating);
     // a dtype choice is drawn per distinct dtype, but only where there is a choice to make
     dtypes.removeIf(d -> candidates(d).size() < 2);
     all.removeAll(fixed);
@@ -534,7 +537,8 @@ public final class ExampleGenerator {
    * The spec's {@code vary.dtype} list when it gives one. Otherwise a floating-point example's family
    * (float32 and float64) first, then {@link #OTHER_DTYPES}: every one is probed by domain discovery,
    * and those the kernel rejects with an error are left out, so generation covers every dtype the
-   * kernel accepts. A non-floating example dtype (an index tensor) is kept.
+   * kernel accepts. A non-floating example dtype (an index tensor) is kept, unless the declared dtypes
+   * are about it ({@link Domain#takesDeclaredDtypes}). Every declared dtype a tensor may take is among them.
    */
   private List<String> candidates(String d) {
     List<String> base;
@@ -548,6 +552,10 @@ public final class ExampleGenerator {
       });
       if (GradientInputs.floating(d)) {
         OTHER_DTYPES.stream().filter(x -> !base.contains(x)).forEach(base::add);
+      }
+      if (Domain.takesDeclaredDtypes(d, anyFloating)) {
+        // every declared dtype is tried, an integer op's other integer and bool dtypes too
+        domain.dtypes().stream().filter(x -> !base.contains(x)).forEach(base::add);
       }
     }
     List<String> out = new ArrayList<>();

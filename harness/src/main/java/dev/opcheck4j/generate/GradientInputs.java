@@ -19,7 +19,7 @@ public final class GradientInputs {
 
   /** Whether a tensor of dtype {@code dtype} (a spec dtype name) can require grad. */
   public static boolean floating(String dtype) {
-    return dtype.startsWith("float") || dtype.equals("bfloat16");
+    return dev.opcheck4j.spec.Domain.floating(dtype);
   }
 
   /** {@code example} with {@code "requires_grad": true} on every floating-point tensor of an argument not written to. */

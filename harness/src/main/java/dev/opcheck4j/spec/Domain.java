@@ -30,6 +30,23 @@ public record Domain(List<String> layouts, List<String> dtypes, List<String> dev
     return dtypes.isEmpty() || dtypes.contains(dtype);
   }
 
+  /**
+   * Whether a tensor of dtype {@code own} in an example is one the declared dtypes are about (a data
+   * tensor): a floating-point one; in an example with no floating-point tensor (an integer or bool op),
+   * every one. Others, an index tensor of a floating-point op, keep their own dtype. Generation and the
+   * {@code dtype.*} checks read this one rule.
+   *
+   * @param anyFloating whether the example has a floating-point tensor
+   */
+  public static boolean takesDeclaredDtypes(String own, boolean anyFloating) {
+    return floating(own) || !anyFloating;
+  }
+
+  /** Whether {@code dtype} (a spec name) is floating-point: float16/32/64 or bfloat16. */
+  public static boolean floating(String dtype) {
+    return dtype.startsWith("float") || dtype.equals("bfloat16");
+  }
+
   public boolean allowsDevice(String device) {
     return devices.isEmpty() || devices.contains(device);
   }

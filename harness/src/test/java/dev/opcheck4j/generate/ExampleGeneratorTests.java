@@ -111,6 +111,30 @@ class ExampleGeneratorTests {
     }
   }
 
+  /** Issue 32: every declared dtype is drawn, bool and integer ones too, and an integer op's tensors take them. */
+  @Test
+  void everyDeclaredDtypeIsDrawnBoolAndIntegerIncluded() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    dev.opcheck4j.torch.OpSchema schema = op("my_ops", "my_ops::mul_add").schema();
+    List<String> declared = List.of("float32", "bool", "int32");
+    ExampleGenerator floats = new ExampleGenerator(schema, spec.examples().get(0), Vary.NONE,
+        new dev.opcheck4j.spec.Domain(List.of(), declared, List.of()), Map.of(), java.util.Set.of());
+    assertEquals(Map.of("float32", List.of("bool", "int32")), floats.otherDtypes());
+    java.util.Set<String> drawn = new java.util.TreeSet<>();
+    for (long seed = 0; seed < 200; seed++) {
+      drawn.add(field(floats.generate(Choices.random(seed)).args().get(0), "dtype"));
+    }
+    assertEquals(new java.util.TreeSet<>(declared), drawn);
+    // an example with no floating-point tensor: its tensors are the data the declared dtypes are about
+    Map<String, SpecValue> int64 = new java.util.LinkedHashMap<>(tensor(4, 3).object());
+    int64.put("dtype", new SpecValue("int64", "-"));
+    SpecValue t = new SpecValue(int64, "-");
+    Example ints = new Example("ints", List.of(t, t, t), Map.of());
+    ExampleGenerator integers = new ExampleGenerator(schema, ints, Vary.NONE,
+        new dev.opcheck4j.spec.Domain(List.of(), List.of("int64", "int32", "bool"), List.of()), Map.of(), java.util.Set.of());
+    assertEquals(Map.of("int64", List.of("int32", "bool")), integers.otherDtypes());
+  }
+
   static SpecValue tensor(long... dims) {
     List<SpecValue> ds = new java.util.ArrayList<>();
     for (long d : dims) {
