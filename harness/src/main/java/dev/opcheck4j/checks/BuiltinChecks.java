@@ -10,6 +10,9 @@ import dev.opcheck4j.checks.autograd.MetaBackwardCheck;
 import dev.opcheck4j.checks.gradcheck.GradOutputCheck;
 import dev.opcheck4j.checks.gradcheck.JacobianCheck;
 import dev.opcheck4j.checks.determinism.DeterminismCheck;
+import dev.opcheck4j.checks.dtype.DeclaredDtypeCheck;
+import dev.opcheck4j.checks.dtype.UnlistedDtypeCheck;
+import dev.opcheck4j.checks.variant.VariantAgreementCheck;
 import dev.opcheck4j.checks.fake.FakeMetadataCheck;
 import dev.opcheck4j.checks.fake.FakeMissingCheck;
 import dev.opcheck4j.checks.kernel.KernelCrashCheck;
@@ -75,6 +78,9 @@ public final class BuiltinChecks {
           new GradOutputCheck(),
           new DeterminismCheck(),
           new NoncontiguousCheck(),
+          new DeclaredDtypeCheck(),
+          new UnlistedDtypeCheck(),
+          new VariantAgreementCheck(),
           new ReferenceValuesCheck(),
           new ReferenceGradCheck(),
           new BaselineValuesCheck(),
