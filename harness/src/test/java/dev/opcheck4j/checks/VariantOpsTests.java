@@ -1,0 +1,88 @@
+package dev.opcheck4j.checks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.testing.CorpusRun;
+import dev.opcheck4j.testing.NativeOps;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Issue 32's declared dtypes and variant families, on native-ops' variant_ops.cpp: each good op has no
+ * finding and no error; each bad op has findings in exactly the checks its {@code // EXPECT:} marker
+ * lists, and says what a reader needs (the dtype and the kernel's error; both members' values).
+ */
+class VariantOpsTests {
+  private static CorpusRun corpus;
+
+  @BeforeAll
+  static void run() throws Exception {
+    corpus = CorpusRun.of("variants/variant_ops.json", CorpusTests.TRIES);
+  }
+
+  @TestFactory
+  Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks() throws Exception {
+    List<String> ops = SpecReader.read(NativeOps.spec("variants/variant_ops.json")).ops().stream().map(o -> o.op()).toList();
+    assertFalse(ops.isEmpty());
+    return corpus.eachOpHasFindingsInExactlyItsMarkedChecks("variant_ops.cpp", ops);
+  }
+
+  @Test
+  void aDeclaredDtypeTheKernelRejectsFailsNamingTheDtypeAndTheError() {
+    CheckResult r = corpus.one("variant_ops::dtype_missing", "dtype.declared", "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    String butWas = r.fact("but was").orElseThrow();
+    assertTrue(butWas.contains("float64") && butWas.contains("dtype_missing: x must be float32"), r.toString());
+    assertEquals("float32", r.fact("forward ran").orElseThrow(), r.toString());
+    CheckResult good = corpus.one("variant_ops::dtype_good", "dtype.declared", "cpu");
+    assertEquals(Outcome.PASSED, good.outcome(), good.toString());
+    assertEquals("float32, float64", good.fact("forward ran").orElseThrow(), good.toString());
+  }
+
+  @Test
+  void anUndeclaredDtypeThatWorksIsAWarningSayingWorksButNotListed() {
+    CheckResult r = corpus.one("variant_ops::dtype_unlisted", "dtype.unlisted", "cpu");
+    assertEquals(Outcome.WARNING, r.outcome(), r.toString());
+    assertTrue(r.fact("but was").orElseThrow().startsWith("works but not listed: float64"), r.toString());
+    assertTrue(r.fact("hint").orElseThrow().contains("add float64"), r.toString());
+  }
+
+  @Test
+  void aSpecWithoutDtypesSaysThereIsNoClaimToCheck() {
+    CheckResult r = corpus.one("variant_ops::triple", "dtype.declared", "cpu");
+    assertEquals(Outcome.SKIPPED, r.outcome(), r.toString());
+    assertTrue(r.fact("reason").orElseThrow().contains("declares no dtypes"), r.toString());
+  }
+
+  @Test
+  void anInPlaceVariantThatComputesSomethingElseFailsWithBothValuesAndAHeatmap() {
+    CheckResult r = corpus.one("variant_ops::quad_", "variant.agree", "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertTrue(r.fact("expected").orElseThrow().contains("output 0 of variant_ops::quad"), r.toString());
+    // the first differing element with both values, and a few values of each side
+    assertTrue(r.fact("first difference").orElseThrow().matches("\\[0, 0\\]: \\S+ instead of \\S+"), r.toString());
+    assertTrue(r.fact("variant_ops::quad gives").orElseThrow().startsWith("float32[4, 3] ["), r.toString());
+    assertTrue(r.fact("variant_ops::quad_ gives").orElseThrow().startsWith("float32[4, 3] ["), r.toString());
+    assertFalse(r.finding().heatmaps().isEmpty(), r.toString());
+  }
+
+  @Test
+  void membersThatAgreePassAndTheFunctionalOneHasNothingToCompare() {
+    for (String op : List.of("variant_ops::triple_", "variant_ops::triple.out", "variant_ops::quad.out")) {
+      CheckResult r = corpus.one(op, "variant.agree", "cpu");
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+    }
+    assertEquals(Outcome.FAILED, corpus.one("variant_ops::half_out", "variant.agree", "cpu").outcome());
+    CheckResult functional = corpus.one("variant_ops::triple", "variant.agree", "cpu");
+    assertEquals(Outcome.SKIPPED, functional.outcome(), functional.toString());
+  }
+}

@@ -1,0 +1,131 @@
+// Issue 32: declared dtypes both ways, and variant families (foo, foo_, foo.out). For each check a
+// correct op (no EXPECT: every check passes or is skipped) and one with one defect, marked with the one
+// check that must trip (`// OP:` / `// EXPECT:`). What real PyTorch 2.14.1 says of each is recorded in
+// fixtures/specs/variants/VERDICTS.md. Every op here is a CPU kernel with a Meta kernel (or, for one
+// that returns nothing, the trivial fake implementation); the spec declares them not differentiable.
+#include "kernels.h"
+
+using namespace opcheck4j;
+
+namespace {
+
+Tensor like_meta(Tensor x) { return torch::stable::new_empty(x, x.sizes()); }
+
+// k * x for float32 and float64; any other dtype is a clear error (elem() raises on it).
+Tensor scaled(const Tensor& x, double k) {
+  Tensor xc = torch::stable::contiguous(x);
+  return map_new(xc, [&](int64_t i) { return k * elem(xc, i); });
+}
+
+// Writes k * x into out, which must have x's sizes and dtype.
+void scaled_into(const Tensor& x, Tensor out, double k, const char* name) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), name, ": out must have x's sizes");
+  STD_TORCH_CHECK(x.scalar_type() == out.scalar_type(), name, ": out must have x's dtype");
+  torch::stable::copy_(out, scaled(x, k));
+}
+
+// What scaled_into checks, and nothing else: the Meta kernel of the out= variants.
+void out_like_meta(Tensor x, Tensor out) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "out must have x's sizes");
+  STD_TORCH_CHECK(x.scalar_type() == out.scalar_type(), "out must have x's dtype");
+}
+
+// Multiplies x by k where it is (x is contiguous or not: elementwise through a contiguous copy).
+void scale_in_place(Tensor x, double k) { torch::stable::copy_(x, scaled(x, k)); }
+
+// ---- Declared dtypes. The spec declares float32 and float64 for each op but dtype_unlisted.
+
+// Handles float32 and float64, rejects the rest with a clear error: what it declares is what it does.
+// OP: variant_ops::dtype_good
+Tensor dtype_good(Tensor x) { return scaled(x, 2.0); }
+Tensor dtype_good_meta(Tensor x) {
+  check_floating(x, "dtype_good: x");
+  return like_meta(x);
+}
+
+// Declares float64 but was written for float32 only: float64 is rejected with a clear error. OpInfo's
+// test_dtypes calls this "claims to support float64 but it failed".
+// OP: variant_ops::dtype_missing
+// EXPECT: dtype.declared
+Tensor dtype_missing(Tensor x) {
+  STD_TORCH_CHECK(x.scalar_type() == ScalarType::Float, "dtype_missing: x must be float32");
+  return scaled(x, 2.0);
+}
+Tensor dtype_missing_meta(Tensor x) {
+  STD_TORCH_CHECK(x.scalar_type() == ScalarType::Float, "dtype_missing: x must be float32");
+  return like_meta(x);
+}
+
+// The kernel of dtype_good, but the spec declares float32 only: float64 works and is not listed
+// (test_dtypes: "works but not listed"), a warning.
+// OP: variant_ops::dtype_unlisted
+// EXPECT: dtype.unlisted
+Tensor dtype_unlisted(Tensor x) { return scaled(x, 2.0); }
+
+// ---- Variant families: foo, foo_ and foo.out in one library.
+
+// triple(x) = 3x; triple_ multiplies x by 3 in place; triple.out writes 3x into out. They agree.
+// OP: variant_ops::triple
+Tensor triple(Tensor x) { return scaled(x, 3.0); }
+// OP: variant_ops::triple_
+void triple_(Tensor x) { scale_in_place(x, 3.0); }
+// OP: variant_ops::triple.out
+void triple_out(Tensor x, Tensor out) { scaled_into(x, out, 3.0, "triple.out"); }
+
+// quad(x) = 4x and quad.out agree, but quad_ multiplies by 3: a copy-paste slip in the in-place variant.
+// OP: variant_ops::quad
+Tensor quad(Tensor x) { return scaled(x, 4.0); }
+// OP: variant_ops::quad_
+// EXPECT: variant.agree
+void quad_(Tensor x) { scale_in_place(x, 3.0); }
+// OP: variant_ops::quad.out
+void quad_out(Tensor x, Tensor out) { scaled_into(x, out, 4.0, "quad.out"); }
+
+// half(x) = x / 2, and half_out, named the other way PyTorch names out variants, writes x / 4.
+// OP: variant_ops::half
+Tensor half(Tensor x) { return scaled(x, 0.5); }
+// OP: variant_ops::half_out
+// EXPECT: variant.agree
+void half_out(Tensor x, Tensor out) { scaled_into(x, out, 0.25, "half_out"); }
+
+}  // namespace
+
+STABLE_TORCH_LIBRARY(variant_ops, m) {
+  m.def("dtype_good(Tensor x) -> Tensor");
+  m.def("dtype_missing(Tensor x) -> Tensor");
+  m.def("dtype_unlisted(Tensor x) -> Tensor");
+  m.def("triple(Tensor x) -> Tensor");
+  m.def("triple_(Tensor(a!) x) -> ()");
+  m.def("triple.out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("quad(Tensor x) -> Tensor");
+  m.def("quad_(Tensor(a!) x) -> ()");
+  m.def("quad.out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("half(Tensor x) -> Tensor");
+  m.def("half_out(Tensor x, *, Tensor(a!) out) -> ()");
+}
+
+STABLE_TORCH_LIBRARY_IMPL(variant_ops, CPU, m) {
+  m.impl("dtype_good", TORCH_BOX(&dtype_good));
+  m.impl("dtype_missing", TORCH_BOX(&dtype_missing));
+  m.impl("dtype_unlisted", TORCH_BOX(&dtype_unlisted));
+  m.impl("triple", TORCH_BOX(&triple));
+  m.impl("triple_", TORCH_BOX(&triple_));
+  m.impl("triple.out", TORCH_BOX(&triple_out));
+  m.impl("quad", TORCH_BOX(&quad));
+  m.impl("quad_", TORCH_BOX(&quad_));
+  m.impl("quad.out", TORCH_BOX(&quad_out));
+  m.impl("half", TORCH_BOX(&half));
+  m.impl("half_out", TORCH_BOX(&half_out));
+}
+
+STABLE_TORCH_LIBRARY_IMPL(variant_ops, Meta, m) {
+  m.impl("dtype_good", TORCH_BOX(&dtype_good_meta));
+  m.impl("dtype_missing", TORCH_BOX(&dtype_missing_meta));
+  m.impl("dtype_unlisted", TORCH_BOX(&dtype_good_meta));
+  m.impl("triple", TORCH_BOX(&dtype_good_meta));
+  m.impl("quad", TORCH_BOX(&dtype_good_meta));
+  m.impl("half", TORCH_BOX(&dtype_good_meta));
+  m.impl("triple.out", TORCH_BOX(&out_like_meta));
+  m.impl("quad.out", TORCH_BOX(&out_like_meta));
+  m.impl("half_out", TORCH_BOX(&out_like_meta));
+}
