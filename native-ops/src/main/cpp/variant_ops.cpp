@@ -1,8 +1,10 @@
 // Issue 32: declared dtypes both ways, and variant families (foo, foo_, foo.out). For each check a
 // correct op (no EXPECT: every check passes or is skipped) and one with one defect, marked with the one
 // check that must trip (`// OP:` / `// EXPECT:`). What real PyTorch 2.14.1 says of each is recorded in
-// fixtures/specs/variants/VERDICTS.md. Every op here is a CPU kernel with a Meta kernel (or, for one
-// that returns nothing, the trivial fake implementation); the spec declares them not differentiable.
+// fixtures/specs/variants/real-pytorch.json: opcheck passes every one; OpInfo's rules, applied by hand
+// (real_variants.py beside it), fail exactly the marked ones. Every op here is a CPU kernel with a Meta
+// kernel (or, for one that returns nothing, the trivial fake implementation); the spec declares them
+// not differentiable.
 #include "kernels.h"
 
 using namespace opcheck4j;
