@@ -38,6 +38,8 @@ class CoverageFoldTests {
     run.result(result("ns::a", "gradcheck.jacobian", "cpu", "s.json#ops[0].examples[1]", Outcome.SKIPPED, "other"));
     run.result(result("ns::a", "determinism.repeat", "cpu", "s.json#ops[0].examples[0]", Outcome.SKIPPED,
         Coverage.SPEC_SKIP + "uses atomics"));
+    run.result(result("ns::a", "variant.agree", "cpu", "s.json#ops[0].examples[0]", Outcome.SKIPPED,
+        Coverage.NOT_APPLICABLE + "not named like a variant"));
     run.result(result("ns::b", "gradcheck.jacobian", "cpu", "s.json#ops[1].examples[0]", Outcome.PASSED, null));
     run.result(result("ns::b", "schema.types", CheckResult.NONE, CheckResult.NONE, Outcome.PASSED, null));
     run.result(result("lib", "registration.dangling", CheckResult.NONE, CheckResult.NONE, Outcome.PASSED, null)
@@ -46,12 +48,12 @@ class CoverageFoldTests {
 
     assertEquals(List.of("ns::a kernel cpu 2 0 null false", "ns::a mutation cpu 0 30 null false",
         "ns::a gradcheck cpu 0 0 " + NO_GRAD + " false", "ns::a determinism cpu 0 0 skipped by the spec: uses atomics true",
-        "ns::b gradcheck cpu 1 0 null false", "ns::b schema - 0 0 null false"),
+        "ns::a variant cpu 0 0 does not apply: not named like a variant true", "ns::b gradcheck cpu 1 0 null false", "ns::b schema - 0 0 null false"),
         c.entries().stream().map(e -> e.op() + " " + e.family() + " " + e.deviceLabel() + " " + e.examples() + " "
             + e.generated() + " " + e.reason() + " " + e.bySpec()).toList());
     assertEquals("0 examples + 30 generated", c.entries().get(1).describe());
-    assertEquals("ran (needs no input)", c.entries().get(5).describe());
-    // a family the spec skipped is by design, not a gap; gradcheck never ran on one of its two ops
+    assertEquals("ran (needs no input)", c.entries().get(6).describe());
+    // a family the spec skipped, or one that does not apply to the op, is by design, not a gap; gradcheck never ran on one of its two ops
     List<Coverage.Gap> gaps = c.gaps();
     assertEquals(1, gaps.size());
     assertEquals(new Coverage.Gap("gradcheck", List.of("ns::a"), 2, NO_GRAD), gaps.get(0));

@@ -21,6 +21,12 @@ public record Coverage(List<Entry> entries) {
   public static final String SPEC_SKIP = "skipped by the spec: ";
 
   /**
+   * How a check begins the reason of a skip on an op it has nothing to say about (an op that is no
+   * member of a variant family, one with no out= argument): by design, as a spec's skip is, not a gap.
+   */
+  public static final String NOT_APPLICABLE = "does not apply: ";
+
+  /**
    * How the runner begins the reason of a check skipped on a device this process does not have; a
    * family that never ran is explained by another device's reason first, where it was expected to run.
    */
@@ -202,7 +208,8 @@ public record Coverage(List<Entry> entries) {
         boolean ran = c.generated || !c.examples.isEmpty();
         String reason = ran ? null : c.reasons.entrySet().stream().max(Map.Entry.comparingByValue())
             .map(Map.Entry::getKey).orElse("skipped");
-        boolean bySpec = !ran && c.reasons.keySet().stream().allMatch(x -> x.startsWith(SPEC_SKIP));
+        boolean bySpec = !ran && c.reasons.keySet().stream()
+            .allMatch(x -> x.startsWith(SPEC_SKIP) || x.startsWith(NOT_APPLICABLE));
         int examples = (int) c.examples.stream().filter(x -> !x.equals(CheckResult.NONE)).count();
         Integer generated = !c.generated ? Integer.valueOf(0) : c.made != null && tries != null ? c.made : tries;
         int lost = c.generated && c.made != null && tries != null ? tries - c.made : 0;

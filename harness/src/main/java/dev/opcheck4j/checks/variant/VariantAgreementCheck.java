@@ -45,7 +45,7 @@ public final class VariantAgreementCheck extends ValueCheck implements ExampleCh
   @Override
   public Optional<String> missingFrom(OpSpec spec) {
     return Family.of(spec.op()).isPresent() ? Optional.empty()
-        : Optional.of("not named like the in-place (foo_) or out= (foo.out, foo_out) variant of another op");
+        : Optional.of(dev.opcheck4j.api.Coverage.NOT_APPLICABLE + "not named like the in-place (foo_) or out= (foo.out, foo_out) variant of another op");
   }
 
   @Override
