@@ -13,6 +13,10 @@ import dev.opcheck4j.checks.determinism.DeterminismCheck;
 import dev.opcheck4j.checks.dtype.DeclaredDtypeCheck;
 import dev.opcheck4j.checks.dtype.UnlistedDtypeCheck;
 import dev.opcheck4j.checks.variant.VariantAgreementCheck;
+import dev.opcheck4j.checks.out.OutDtypeCheck;
+import dev.opcheck4j.checks.out.OutShapeCheck;
+import dev.opcheck4j.checks.out.OutStridesCheck;
+import dev.opcheck4j.checks.out.ReadsOutCheck;
 import dev.opcheck4j.checks.fake.FakeMetadataCheck;
 import dev.opcheck4j.checks.fake.FakeMissingCheck;
 import dev.opcheck4j.checks.kernel.KernelCrashCheck;
@@ -81,6 +85,10 @@ public final class BuiltinChecks {
           new DeclaredDtypeCheck(),
           new UnlistedDtypeCheck(),
           new VariantAgreementCheck(),
+          new ReadsOutCheck(),
+          new OutStridesCheck(),
+          new OutShapeCheck(),
+          new OutDtypeCheck(),
           new ReferenceValuesCheck(),
           new ReferenceGradCheck(),
           new BaselineValuesCheck(),
