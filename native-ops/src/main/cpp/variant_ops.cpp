@@ -7,6 +7,8 @@
 // not differentiable.
 #include "kernels.h"
 
+#include <cstring>
+
 using namespace opcheck4j;
 
 namespace {
@@ -90,6 +92,75 @@ Tensor half(Tensor x) { return scaled(x, 0.5); }
 // EXPECT: variant.agree
 void half_out(Tensor x, Tensor out) { scaled_into(x, out, 0.25, "half_out"); }
 
+// ---- out= semantics (the out.* checks), for keyword-only Tensor(a!) arguments. triple.out and quad.out
+// above are the good twins: they check out's sizes and dtype, and copy_ into it.
+
+int64_t element_size(ScalarType t) {
+  switch (t) {
+    case ScalarType::Double: case ScalarType::Long: return 8;
+    case ScalarType::Float: case ScalarType::Int: return 4;
+    case ScalarType::Half: case ScalarType::BFloat16: case ScalarType::Short: return 2;
+    default: return 1;
+  }
+}
+
+// Accumulates into out (out += 2x) as if out were an input: its result depends on what out held.
+// OP: variant_ops::accum_out
+// EXPECT: out.reads-out
+void accum_out(Tensor x, Tensor out) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "accum_out: out must have x's sizes");
+  STD_TORCH_CHECK(x.scalar_type() == out.scalar_type(), "accum_out: out must have x's dtype");
+  torch::stable::copy_(out, add(out, scaled(x, 2.0)));
+}
+
+// Writes 2x into out's buffer as if out were contiguous: a strided out gets the values in the wrong places.
+// OP: variant_ops::flat_out
+// EXPECT: out.strides
+void flat_out(Tensor x, Tensor out) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "flat_out: out must have x's sizes");
+  STD_TORCH_CHECK(x.scalar_type() == out.scalar_type(), "flat_out: out must have x's dtype");
+  Tensor r = scaled(x, 2.0);
+  std::memcpy(out.data_ptr(), r.data_ptr(), r.numel() * element_size(r.scalar_type()));
+}
+
+// Checks out's sizes and element size but not its dtype: an int32 out gets float32 bits.
+// OP: variant_ops::bytes_out
+// EXPECT: out.dtype
+void bytes_out(Tensor x, Tensor out) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "bytes_out: out must have x's sizes");
+  STD_TORCH_CHECK(element_size(x.scalar_type()) == element_size(out.scalar_type()),
+                  "bytes_out: out must have x's element size");
+  Tensor r = scaled(x, 2.0);
+  Tensor raw = torch::stable::new_empty(out, sizes_of(out));
+  std::memcpy(raw.data_ptr(), r.data_ptr(), r.numel() * element_size(r.scalar_type()));
+  torch::stable::copy_(out, raw);
+}
+
+// Writes out of x's sizes properly, but takes any other contiguous out with room for the result and fills
+// its first elements: a larger out keeps its wrong shape, partly written.
+// OP: variant_ops::prefix_out
+// EXPECT: out.shape
+void check_prefix_out(const Tensor& x, const Tensor& out) {
+  STD_TORCH_CHECK(sizes_of(out) == sizes_of(x) || (out.is_contiguous() && out.numel() >= x.numel()),
+                  "prefix_out: out must have x's sizes, or be contiguous with room for them");
+  STD_TORCH_CHECK(x.scalar_type() == out.scalar_type(), "prefix_out: out must have x's dtype");
+}
+void prefix_out(Tensor x, Tensor out) {
+  check_prefix_out(x, out);
+  Tensor r = scaled(x, 2.0);
+  if (sizes_of(out) == sizes_of(x)) {
+    torch::stable::copy_(out, r);
+    return;
+  }
+  std::memcpy(out.data_ptr(), r.data_ptr(), r.numel() * element_size(r.scalar_type()));
+}
+void prefix_out_meta(Tensor x, Tensor out) { check_prefix_out(x, out); }
+void bytes_out_meta(Tensor x, Tensor out) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "bytes_out: out must have x's sizes");
+  STD_TORCH_CHECK(element_size(x.scalar_type()) == element_size(out.scalar_type()),
+                  "bytes_out: out must have x's element size");
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(variant_ops, m) {
@@ -104,6 +175,10 @@ STABLE_TORCH_LIBRARY(variant_ops, m) {
   m.def("quad.out(Tensor x, *, Tensor(a!) out) -> ()");
   m.def("half(Tensor x) -> Tensor");
   m.def("half_out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("accum_out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("flat_out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("bytes_out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("prefix_out(Tensor x, *, Tensor(a!) out) -> ()");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(variant_ops, CPU, m) {
@@ -118,6 +193,10 @@ STABLE_TORCH_LIBRARY_IMPL(variant_ops, CPU, m) {
   m.impl("quad.out", TORCH_BOX(&quad_out));
   m.impl("half", TORCH_BOX(&half));
   m.impl("half_out", TORCH_BOX(&half_out));
+  m.impl("accum_out", TORCH_BOX(&accum_out));
+  m.impl("flat_out", TORCH_BOX(&flat_out));
+  m.impl("bytes_out", TORCH_BOX(&bytes_out));
+  m.impl("prefix_out", TORCH_BOX(&prefix_out));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(variant_ops, Meta, m) {
@@ -130,4 +209,8 @@ STABLE_TORCH_LIBRARY_IMPL(variant_ops, Meta, m) {
   m.impl("triple.out", TORCH_BOX(&out_like_meta));
   m.impl("quad.out", TORCH_BOX(&out_like_meta));
   m.impl("half_out", TORCH_BOX(&out_like_meta));
+  m.impl("accum_out", TORCH_BOX(&out_like_meta));
+  m.impl("flat_out", TORCH_BOX(&out_like_meta));
+  m.impl("bytes_out", TORCH_BOX(&bytes_out_meta));
+  m.impl("prefix_out", TORCH_BOX(&prefix_out_meta));
 }

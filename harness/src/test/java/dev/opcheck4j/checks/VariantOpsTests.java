@@ -85,4 +85,33 @@ class VariantOpsTests {
     CheckResult functional = corpus.one("variant_ops::triple", "variant.agree", "cpu");
     assertEquals(Outcome.SKIPPED, functional.outcome(), functional.toString());
   }
+
+  @Test
+  void eachOutRuleFailsItsOwnOpWithItsOwnCause() {
+    CheckResult reads = corpus.one("variant_ops::accum_out", "out.reads-out", "cpu");
+    assertEquals(Outcome.FAILED, reads.outcome(), reads.toString());
+    assertTrue(reads.fact("expected").orElseThrow().contains("NaN, then a large finite value"), reads.toString());
+    CheckResult strides = corpus.one("variant_ops::flat_out", "out.strides", "cpu");
+    assertEquals(Outcome.FAILED, strides.outcome(), strides.toString());
+    assertFalse(strides.finding().heatmaps().isEmpty(), strides.toString());
+    CheckResult shape = corpus.one("variant_ops::prefix_out", "out.shape", "cpu");
+    assertEquals(Outcome.FAILED, shape.outcome(), shape.toString());
+    assertEquals("the kernel accepted it and left it float32[5, 3]", shape.fact("but was").orElseThrow(), shape.toString());
+    CheckResult dtype = corpus.one("variant_ops::bytes_out", "out.dtype", "cpu");
+    assertEquals(Outcome.FAILED, dtype.outcome(), dtype.toString());
+    assertTrue(dtype.fact("expected").orElseThrow().contains("'out' as int32"), dtype.toString());
+  }
+
+  @Test
+  void aGoodOutOpPassesEveryOutRuleByRejectingWhatItCannotWrite() {
+    String op = "variant_ops::triple.out";
+    assertEquals(Outcome.PASSED, corpus.one(op, "out.reads-out", "cpu").outcome());
+    assertEquals(Outcome.PASSED, corpus.one(op, "out.strides", "cpu").outcome());
+    assertTrue(corpus.one(op, "out.shape", "cpu").fact("rejected").orElseThrow().contains("out must have x's sizes"));
+    assertTrue(corpus.one(op, "out.dtype", "cpu").fact("rejected").orElseThrow().contains("out must have x's dtype"));
+    // a positional (a!) of an untagged op is not write-only: the rule is stated in the skip
+    CheckResult inPlace = corpus.one("variant_ops::triple_", "out.reads-out", "cpu");
+    assertEquals(Outcome.SKIPPED, inPlace.outcome(), inPlace.toString());
+    assertTrue(inPlace.fact("reason").orElseThrow().contains("keyword-only Tensor(a!)"), inPlace.toString());
+  }
 }
