@@ -59,6 +59,15 @@ public sealed interface Check
   }
 
   /**
+   * Why the check has nothing to say about an op with {@code schema} and dispatcher {@code tags} (an op
+   * with no out= argument, say), as a skip reason beginning {@link dev.opcheck4j.api.Coverage#NOT_APPLICABLE};
+   * empty when it applies. Read in the parent, like {@link #missingFrom}: no unit starts.
+   */
+  default java.util.Optional<String> notFor(dev.opcheck4j.torch.OpSchema schema, List<String> tags) {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Whether the check means anything in a run with {@code baseline} ({@code check --baseline}; null
    * when the run has none). A check that does not gives no result at all, as on a device it does
    * not apply to.

@@ -300,7 +300,7 @@ public final class Runner {
     }
     if (v == null) {
       // the spec declares nothing for it to check: no unit to start
-      v = check.missingFrom(spec).map(Verdict::skipped).orElse(null);
+      v = check.missingFrom(spec).or(() -> check.notFor(op.schema(), op.tags())).map(Verdict::skipped).orElse(null);
     }
     if (v == null) {
       // a unit starts only when it runs: a check that cannot run is skipped, never started

@@ -2,10 +2,8 @@ package dev.opcheck4j.checks.out;
 
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.Declaration;
-import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
-import dev.opcheck4j.checks.ValueCheck;
 import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
@@ -26,7 +24,7 @@ import org.bytedeco.pytorch.global.torch;
  * does writing the result converted to that dtype (as {@code copy_} does: a conversion, not a silent
  * error); any other value is a failure.
  */
-public final class OutDtypeCheck extends ValueCheck implements ExampleCheck {
+public final class OutDtypeCheck extends OutCheck {
   public static final String ID = "out.dtype";
 
   public OutDtypeCheck() {
@@ -36,10 +34,6 @@ public final class OutDtypeCheck extends ValueCheck implements ExampleCheck {
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
-    Verdict none = WriteOnly.none(s);
-    if (none != null) {
-      return none;
-    }
     BoundExample plain = WriteOnly.replaced(s, t -> t);
     BoundExample other = WriteOnly.replaced(s, t -> Materializer.empty(t.sizes().vec().get(), sameSize(t.scalar_type().intern()),
         s.device()).zero_());

@@ -4,10 +4,8 @@ import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.Declaration;
-import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
-import dev.opcheck4j.checks.ValueCheck;
 import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
@@ -27,7 +25,7 @@ import org.bytedeco.pytorch.Tensor;
  * write-only argument one element longer in its first dimension (a 1-element 1-d one for a 0-d argument).
  * Accepting it and leaving it in the wrong shape, partly written, is a silently wrong answer.
  */
-public final class OutShapeCheck extends ValueCheck implements ExampleCheck {
+public final class OutShapeCheck extends OutCheck {
   public static final String ID = "out.shape";
 
   public OutShapeCheck() {
@@ -37,10 +35,6 @@ public final class OutShapeCheck extends ValueCheck implements ExampleCheck {
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
-    Verdict none = WriteOnly.none(s);
-    if (none != null) {
-      return none;
-    }
     BoundExample plain = WriteOnly.replaced(s, t -> t);
     BoundExample wrong = WriteOnly.replaced(s, t -> Materializer.empty(longer(t.sizes().vec().get()), t.scalar_type().intern(),
         s.device()).zero_());

@@ -4,10 +4,8 @@ import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.Declaration;
-import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
-import dev.opcheck4j.checks.ValueCheck;
 import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
@@ -27,7 +25,7 @@ import org.bytedeco.pytorch.Tensor;
  * their strides and data_ptr unchanged. A kernel that raises on a non-contiguous out= argument is
  * outside its domain (a clear error is not a defect): passed, with that noted.
  */
-public final class OutStridesCheck extends ValueCheck implements ExampleCheck {
+public final class OutStridesCheck extends OutCheck {
   public static final String ID = "out.strides";
 
   public OutStridesCheck() {
@@ -37,10 +35,6 @@ public final class OutStridesCheck extends ValueCheck implements ExampleCheck {
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
-    Verdict none = WriteOnly.none(s);
-    if (none != null) {
-      return none;
-    }
     BoundExample plain = WriteOnly.replaced(s, t -> t.is_contiguous() ? t : t.contiguous());
     BoundExample strided = WriteOnly.replaced(s, t -> t.numel() < 2 ? t : TensorCopies.relayout(t, "strided"));
     List<BoundExample.TensorInput> before = WriteOnly.buffers(s, strided);

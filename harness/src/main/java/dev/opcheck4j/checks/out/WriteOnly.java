@@ -32,8 +32,13 @@ final class WriteOnly {
 
   /** The indices of {@code op}'s write-only arguments, in schema order. */
   static List<Integer> of(Operator op) {
-    boolean tagged = op.tags().stream().anyMatch(t -> t.equals("out") || t.equals("out_variant"));
-    List<OpSchema.Argument> args = op.schema().arguments();
+    return of(op.schema(), op.tags());
+  }
+
+  /** The indices of the write-only arguments of an op with {@code schema} and dispatcher {@code tags}. */
+  static List<Integer> of(OpSchema schema, List<String> tags) {
+    boolean tagged = tags.stream().anyMatch(t -> t.equals("out") || t.equals("out_variant"));
+    List<OpSchema.Argument> args = schema.arguments();
     List<Integer> out = new ArrayList<>();
     for (int i = 0; i < args.size(); i++) {
       OpSchema.Argument a = args.get(i);
@@ -42,11 +47,6 @@ final class WriteOnly {
       }
     }
     return out;
-  }
-
-  /** Skipped, saying why, when the op has no write-only argument; else null. */
-  static Verdict none(Subject s) {
-    return of(s.op()).isEmpty() ? Verdict.skipped(dev.opcheck4j.api.Coverage.NOT_APPLICABLE + "no write-only argument (" + RULE + ")") : null;
   }
 
   /** A fresh binding of the subject's example with each write-only argument {@code i} replaced by {@code replace(it)}. */
