@@ -5,6 +5,7 @@ import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.worker.ExampleSearch;
 import dev.opcheck4j.run.worker.KernelDeath;
 import dev.opcheck4j.run.worker.ModelInfo;
+import dev.opcheck4j.run.worker.OpUnits;
 import dev.opcheck4j.run.worker.Protocol;
 import dev.opcheck4j.run.worker.WorkerInfo;
 import dev.opcheck4j.spec.Example;
@@ -71,10 +72,11 @@ final class OneWorkerCommands {
         if (li.op(op.op()).isEmpty()) {
           continue;
         }
+        Protocol.OpenOp open = OpUnits.open(0, op);
         for (Example ex : op.examples()) {
-          Protocol.On on = new Protocol.On(0, op.op(), Device.CPU, ex, seed, op);
+          Protocol.On on = new Protocol.On(0, op.op(), Device.CPU, ex, seed, open.ref());
           try {
-            recorded.add(slot.run(new Protocol.RecordOutputs(on), slot.timeout()).recorded());
+            recorded.add(slot.run(open, new Protocol.RecordOutputs(on), slot.timeout()).recorded());
           } catch (KernelDeath d) {
             recorded.add(new ValueBaseline.Recorded(op.op(), ex.ref(), seed, List.of(), "the worker died: " + d.getMessage()));
           }
@@ -120,8 +122,7 @@ final class OneWorkerCommands {
     RunDirectory dir = RunDirectory.of(null);
     RunRequest.Builder request = RunRequest.builder().jobs(1);
     libraries.forEach(request::library);
-    Protocol.Init init = new Protocol.Init(
-        libraries.stream().map(l -> new RunRequest.Target(null, l.toAbsolutePath())).toList(), List.of());
+    Protocol.Init init = new Protocol.Init(libraries.stream().map(Path::toAbsolutePath).toList());
     try (WorkerPool pool = new WorkerPool(request.build(), dir.path(), init, new Interruption())) {
       return task.run(pool.first().start(), pool.first());
     } catch (LibraryLoadException e) {

@@ -8,6 +8,7 @@ import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.run.worker.KernelDeath;
 import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.worker.OpUnits;
 import dev.opcheck4j.run.worker.Protocol;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,13 +46,18 @@ final class Preflight {
    */
   static Map<String, List<String>> referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline)
       throws KernelDeath {
+    List<Protocol.OpenOp> opens = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
     List<Protocol.CompileReference> units = new ArrayList<>();
     for (RunPlan.Target t : targets) {
       for (int i = 0; i < t.ops().size(); i++) {
         OpSpec op = t.ops().get(i);
         boolean expects = op.examples().stream().anyMatch(e -> e.expect().isPresent());
         if ((op.reference().isPresent() || expects) && t.library().op(op.op()).isPresent()) {
-          units.add(new Protocol.CompileReference(t.index(), i));
+          Protocol.OpenOp open = OpUnits.open(t.index(), op);
+          opens.add(open);
+          keys.add(key(t.index(), i));
+          units.add(new Protocol.CompileReference(open.ref()));
         }
       }
     }
@@ -59,12 +65,12 @@ final class Preflight {
     if (units.isEmpty()) {
       return errors;
     }
-    List<Kernels.Done> done = kernels.run(new ArrayList<Protocol.Unit<?>>(units), false, deadline);
+    List<Kernels.Done> done = kernels.run(opens, new ArrayList<Protocol.Unit<?>>(units), false, deadline);
     for (int i = 0; i < done.size(); i++) {
       // unguarded units answer one each, in order
       List<String> problems = ((Protocol.ReferenceCompiled) done.get(i).answer()).problems();
       if (!problems.isEmpty()) {
-        errors.put(key(units.get(i).target(), units.get(i).entry()), problems);
+        errors.put(keys.get(i), problems);
       }
     }
     return errors;

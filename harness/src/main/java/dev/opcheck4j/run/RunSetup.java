@@ -130,7 +130,7 @@ final class RunSetup {
   /** What every worker of the run is told to load. */
   Protocol.Init init() {
     int workers = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
-    return new Protocol.Init(resolved, request.ops(),
+    return new Protocol.Init(resolved.stream().map(RunRequest.Target::library).toList(),
         request.baseline() == null ? null : request.baseline().toAbsolutePath(), workers);
   }
 

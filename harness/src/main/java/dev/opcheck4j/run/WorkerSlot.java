@@ -166,7 +166,8 @@ final class WorkerSlot implements Kernels {
   }
 
   @Override
-  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
+  public List<Done> run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline)
+      throws KernelDeath {
     if (stop.requested()) {
       throw new Interruption.Stopped();
     }
@@ -184,7 +185,7 @@ final class WorkerSlot implements Kernels {
       }
     }
     try {
-      return current.run(units, guarded, deadline);
+      return current.run(opens, units, guarded, deadline);
     } catch (KernelDeath d) {
       current = null;
       if (stop.requested()) {

@@ -28,11 +28,13 @@ public interface Kernels extends AutoCloseable {
    * guarded}, each {@link Protocol.Accepts} unit guards the units after it up to the next one: when
    * the kernel does not accept its example they are not run ({@link Protocol#nextUnit}).
    *
+   * @param opens the spec entries the units name: each is sent to a worker once, with the first exchange that needs it
    * @return the answers of the units run, in order
    * @throws KernelDeath when the process running them died or missed the deadline on a unit; its
    *     {@link KernelDeath#completed()} holds the units that finished before it
    */
-  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath;
+  public List<Done> run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline)
+      throws KernelDeath;
 
   /**
    * Runs one unit and returns its answer.
@@ -40,7 +42,18 @@ public interface Kernels extends AutoCloseable {
    * @throws KernelDeath when the process running it died or missed {@code deadline}
    */
   default <A extends Protocol.Answer> A run(Protocol.Unit<A> unit, Duration deadline) throws KernelDeath {
-    return unit.answers().cast(run(List.of(unit), false, deadline).get(0).answer());
+    return run(null, unit, deadline);
+  }
+
+  /**
+   * Runs one unit that names the spec entry {@code open} (null: none) and returns its answer.
+   *
+   * @throws KernelDeath when the process running it died or missed {@code deadline}
+   */
+  default <A extends Protocol.Answer> A run(Protocol.OpenOp open, Protocol.Unit<A> unit, Duration deadline)
+      throws KernelDeath {
+    List<Protocol.OpenOp> opens = open == null ? List.of() : List.of(open);
+    return unit.answers().cast(run(opens, List.of(unit), false, deadline).get(0).answer());
   }
 
   @Override

@@ -26,7 +26,9 @@ public final class LocalKernels implements Kernels {
   }
 
   @Override
-  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
+  public List<Done> run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline)
+      throws KernelDeath {
+    runner.open(opens);
     return Kernels.inTurn(units, guarded, runner::run);
   }
 

@@ -26,17 +26,14 @@ import java.util.Optional;
  */
 public final class OpUnits {
   public static final int MAX_DEATHS = 3;
+  /** The numbers given to spec entries; one sequence for the process, so two runs' never meet in a worker. */
+  private static final java.util.concurrent.atomic.AtomicInteger REFS = new java.util.concurrent.atomic.AtomicInteger();
 
   private final RunPlan plan;
   private final RunPlan.Target target;
   private final OpSpec spec;
-  /**
-   * The spec entry sent with each unit when it is not one the worker reads (examples were synthesized),
-   * else null.
-   */
-  private final OpSpec sent;
-  /** Which of the target's entries the units belong to ({@link Protocol.On#entry()}), when {@link #sent} is null. */
-  private final int entry;
+  /** The op's entry as its units name it, sent to each worker once. */
+  private final Protocol.OpenOp open;
   private final Kernels kernels;
   private final SeverityPolicy severity;
   private int deaths;
@@ -47,10 +44,14 @@ public final class OpUnits {
     this.target = target;
     this.spec = spec;
     // an op may have several entries, each its own contract: the worker is told which one, never just the op
-    this.entry = spec.synthesis().isEmpty() ? target.ops().indexOf(spec) : Protocol.On.NO_ENTRY;
-    this.sent = entry == Protocol.On.NO_ENTRY ? spec : null;
+    this.open = open(target.index(), spec);
     this.kernels = kernels;
     this.severity = severity;
+  }
+
+  /** {@code entry} of {@code target} under a number of its own, which the run's units name it by. */
+  public static Protocol.OpenOp open(int target, OpSpec entry) {
+    return new Protocol.OpenOp(REFS.incrementAndGet(), target, entry);
   }
 
   /** The same op's units with its spec entry changed (synthesized examples); deaths so far still count. */
@@ -66,7 +67,7 @@ public final class OpUnits {
   }
 
   private Protocol.On on(String op, Device device, Example example) {
-    return new Protocol.On(target.index(), op, device, example, plan.seed(), sent, entry);
+    return new Protocol.On(target.index(), op, device, example, plan.seed(), op == null ? Protocol.On.NO_REF : open.ref());
   }
 
   /** What a finding of this op is: a failure, or a warning for a warning check. */
@@ -173,7 +174,7 @@ public final class OpUnits {
 
   private List<Kernels.Done> run(List<Protocol.Unit<?>> batch, boolean guarded) throws KernelDeath {
     try {
-      return kernels.run(batch, guarded, deadline());
+      return kernels.run(List.of(open), batch, guarded, deadline());
     } catch (KernelDeath d) {
       if (counting) {
         deaths++;

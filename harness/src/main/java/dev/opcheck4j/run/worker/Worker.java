@@ -87,6 +87,7 @@ public final class Worker {
         send(new Protocol.Bye());
         return;
       }
+      runner.open(r.opens());
       List<Protocol.Unit<?>> units = r.units();
       if (answers != null) {
         answers.exchange(r.id());

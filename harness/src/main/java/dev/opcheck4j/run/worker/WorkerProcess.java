@@ -34,6 +34,8 @@ public final class WorkerProcess implements Kernels {
   private final LineChannel link;
   private final LiveWorkers.Member member = new LiveWorkers.Member(this::terminate, this::kill);
   private long nextId;
+  /** The spec entries this worker was sent ({@link Protocol.OpenOp#ref()}): each goes once. */
+  private final java.util.Set<Integer> opened = new java.util.HashSet<>();
   /** The log's length when the exchange in flight was sent: what follows is that exchange's output. */
   private long logMark;
   private volatile boolean killedByUs;
@@ -132,14 +134,15 @@ public final class WorkerProcess implements Kernels {
   }
 
   @Override
-  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
+  public List<Done> run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline)
+      throws KernelDeath {
     if (units.isEmpty()) {
       return List.of(); // a Run of nothing would have no Answered to wait for
     }
     long first = nextId;
     nextId += units.size();
     logMark = log.toFile().length();
-    send(new Protocol.Run(first, units, guarded));
+    send(new Protocol.Run(first, opens.stream().filter(o -> opened.add(o.ref())).toList(), units, guarded));
     List<Done> done = new ArrayList<>();
     int i = 0;
     LongSupplier running = answers().<LongSupplier>map(l -> l::running).orElse(() -> 0);

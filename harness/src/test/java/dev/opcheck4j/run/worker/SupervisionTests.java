@@ -49,7 +49,8 @@ class SupervisionTests {
     }
 
     @Override
-    public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
+    public List<Done> run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded,
+        Duration deadline) throws KernelDeath {
       return Kernels.inTurn(units, guarded, this::one);
     }
 
@@ -154,7 +155,8 @@ class SupervisionTests {
     }
 
     @Override
-    public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
+    public List<Done> run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded,
+        Duration deadline) throws KernelDeath {
       return Kernels.inTurn(units, guarded, this::one);
     }
 

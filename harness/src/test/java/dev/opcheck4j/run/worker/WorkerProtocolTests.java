@@ -38,7 +38,7 @@ class WorkerProtocolTests {
   @BeforeEach
   void start() throws Exception {
     dir = Files.createTempDirectory("opcheck4j-protocol-");
-    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of());
+    Protocol.Init init = new Protocol.Init(List.of(NativeOps.lib("crash_ops")));
     worker = WorkerProcess.start(dir, 1, init, DEADLINE, lib -> {}).worker();
   }
 
@@ -57,7 +57,7 @@ class WorkerProtocolTests {
   }
 
   private static Protocol.On on(String op, Example e) {
-    return new Protocol.On(0, op, Device.CPU, e, 1L, null);
+    return new Protocol.On(0, op, Device.CPU, e, 1L, Protocol.On.NO_REF);
   }
 
   private static Protocol.Unit<?> accepts(String op, Example e) {
@@ -70,7 +70,7 @@ class WorkerProtocolTests {
 
   @Test
   void unitsOfOneExchangeAnswerInOrder() throws Exception {
-    List<Kernels.Done> done = worker.run(List.of(accepts("crash_ops::chatty", tensor(3)),
+    List<Kernels.Done> done = worker.run(List.of(), List.of(accepts("crash_ops::chatty", tensor(3)),
         evaluate("crash_ops::chatty", "kernel.error", tensor(3)), evaluate("crash_ops::chatty", "kernel.error", tensor(2))),
         true, DEADLINE);
     assertEquals(3, done.size());
@@ -82,7 +82,7 @@ class WorkerProtocolTests {
   @Test
   void aGuardThatDoesNotPassStopsTheRest() throws Exception {
     // huge_alloc raises (an allocation error) instead of running: the checks after it are not run
-    List<Kernels.Done> done = worker.run(List.of(accepts("crash_ops::huge_alloc", tensor(3)),
+    List<Kernels.Done> done = worker.run(List.of(), List.of(accepts("crash_ops::huge_alloc", tensor(3)),
         evaluate("crash_ops::huge_alloc", "kernel.error", tensor(3))), true, DEADLINE);
     assertEquals(1, done.size(), done.toString());
     assertTrue(done.get(0).answer() instanceof Protocol.Rejected r && !r.firstLine().isEmpty(), done.toString());
@@ -90,7 +90,7 @@ class WorkerProtocolTests {
 
   @Test
   void aDeathIsTheUnitInFlightAndKeepsTheVerdictsBeforeIt() {
-    KernelDeath d = assertThrows(KernelDeath.class, () -> worker.run(List.of(accepts("crash_ops::chatty", tensor(3)),
+    KernelDeath d = assertThrows(KernelDeath.class, () -> worker.run(List.of(), List.of(accepts("crash_ops::chatty", tensor(3)),
         accepts("crash_ops::chatty", tensor(4)), accepts("crash_ops::null_deref", tensor(3)),
         accepts("crash_ops::chatty", tensor(5))), false, DEADLINE));
     assertEquals(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), d.death());
@@ -111,7 +111,7 @@ class WorkerProtocolTests {
 
   @Test
   void aWorkerOfAnotherProtocolVersionIsOneLoadErrorNotAHang() throws Exception {
-    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of());
+    Protocol.Init init = new Protocol.Init(List.of(NativeOps.lib("crash_ops")));
     List<String> loading = new java.util.ArrayList<>();
     // a hang would end in a KernelDeath at the deadline, not in this LoadError
     WorkerProcess.LoadError e = assertThrows(WorkerProcess.LoadError.class,
@@ -125,7 +125,7 @@ class WorkerProtocolTests {
   @Test
   void workersThatShareTheCoresDoNotSpin() throws Exception {
     Assumptions.assumeTrue(System.getenv("OMP_WAIT_POLICY") == null, "the caller set OMP_WAIT_POLICY; it stands");
-    Protocol.Init two = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of(), null, 2);
+    Protocol.Init two = new Protocol.Init(List.of(NativeOps.lib("crash_ops")), null, 2);
     WorkerProcess shared = WorkerProcess.start(dir, 3, two, DEADLINE, lib -> {}).worker();
     try {
       assertTrue(environment(shared.pid()).contains("OMP_WAIT_POLICY=PASSIVE"));
@@ -150,7 +150,7 @@ class WorkerProtocolTests {
   /** Issue 18: a stop reaches a worker JVM that is still starting, instead of waiting for it to load libtorch. */
   @Test
   void terminateAllReachesAWorkerThatIsStillStarting() throws Exception {
-    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of());
+    Protocol.Init init = new Protocol.Init(List.of(NativeOps.lib("crash_ops")));
     java.util.concurrent.CountDownLatch launched = new java.util.concurrent.CountDownLatch(1);
     WorkerProcess.launched = n -> {
       if (n == 7) {
