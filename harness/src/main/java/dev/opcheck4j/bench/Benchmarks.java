@@ -8,7 +8,6 @@ import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.run.Launcher;
-import dev.opcheck4j.run.worker.OpUnits;
 import dev.opcheck4j.run.worker.Protocol;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.worker.UnitRunner;
@@ -312,7 +311,7 @@ public final class Benchmarks {
           continue;
         }
         Example ex = op.examples().get(0);
-        Protocol.OpenOp open = OpUnits.open(t, op);
+        Protocol.OpenOp open = dev.opcheck4j.run.OpSession.open(t, op);
         runner.open(List.of(open));
         List<Protocol.Unit<?>> units = new ArrayList<>();
         for (Check c : checks) {

@@ -7,7 +7,6 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
-import dev.opcheck4j.run.worker.KernelDeath;
 import dev.opcheck4j.run.worker.Kernels;
 import dev.opcheck4j.run.worker.Protocol;
 import dev.opcheck4j.run.worker.WorkerInfo;
@@ -240,18 +239,18 @@ final class RunSetup {
   Refused refused(List<RunPlan.Target> targets, Kernels kernels) throws SpecException {
     List<String> errors = new ArrayList<>();
     Set<OpSpec> refused = Collections.newSetFromMap(new IdentityHashMap<>());
-    try {
-      Map<String, List<String>> byEntry = Preflight.referenceErrors(targets, kernels, request.timeout());
-      byEntry.values().forEach(errors::addAll);
-      for (RunPlan.Target t : targets) {
-        for (int i = 0; i < t.ops().size(); i++) {
-          if (byEntry.containsKey(Preflight.key(t.index(), i))) {
-            refused.add(t.ops().get(i));
-          }
+    Preflight.References compiled = Preflight.referenceErrors(targets, kernels, request.timeout());
+    if (compiled.died() != null) {
+      throw new SpecException(List.of("compiling the spec's references killed the worker: " + compiled.died().message()));
+    }
+    Map<String, List<String>> byEntry = compiled.errors();
+    byEntry.values().forEach(errors::addAll);
+    for (RunPlan.Target t : targets) {
+      for (int i = 0; i < t.ops().size(); i++) {
+        if (byEntry.containsKey(Preflight.key(t.index(), i))) {
+          refused.add(t.ops().get(i));
         }
       }
-    } catch (KernelDeath d) {
-      throw new SpecException(List.of("compiling the spec's references killed the worker: " + d.getMessage()));
     }
     return new Refused(refused, errors);
   }

@@ -19,7 +19,8 @@ import java.util.Optional;
  * before loading it ({@link Loading}), then replies {@link Ready} (or {@link LoadFailed}). Then a
  * {@link Run} carries one or more units, run in order: the worker announces each unit ({@link
  * Begin}) before starting it and replies {@link Answered} with its answer, so a death is attributed
- * to exactly the unit in flight. A numbered worker announces only the exchange's first unit on the
+ * to exactly the unit in flight, then {@link End} once the exchange is done ({@link Run#each} decides
+ * which units run; the parent matches answers to units by id, never by position). A numbered worker announces only the exchange's first unit on the
  * socket and keeps each answer and the unit running in its {@link AnswerLog}, sending the answers in
  * one write at the exchange's end: an exchange, not a unit, costs the worker a write and the parent a
  * wake-up, and the parent reads what a dead or hung worker did not send from the log.
@@ -29,7 +30,7 @@ public final class Protocol {
    * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
    * {@code protocol} and {@link Mismatch} keep theirs, so that two versions can tell they differ.
    */
-  public static final int VERSION = 7;
+  public static final int VERSION = 8;
 
   private Protocol() {}
 
@@ -75,6 +76,43 @@ public final class Protocol {
   public record Run(long id, List<OpenOp> opens, List<Unit<?>> units, boolean guarded) implements Request {
     public Run {
       opens = List.copyOf(opens);
+    }
+
+    /** What runs the units of an exchange, one at a time. */
+    public interface Step {
+      /** Runs unit {@code id} and returns its answer; null when it ended the exchange (the kernels died). */
+      Answered run(long id, Unit<?> unit);
+
+      /** Unit {@code done.id()} answered; {@code next} is the id of the unit to run next, -1 when none is left. */
+      void answered(Answered done, long next);
+    }
+
+    /**
+     * Runs the units in order through {@code step}: the one place that decides which units run. In a
+     * guarded exchange, a guard whose kernel did not accept its example skips the units it guards (they
+     * get no answer, which is how the parent learns they were skipped).
+     */
+    public void each(Step step) {
+      int i = 0;
+      while (i < units.size()) {
+        Answered done = step.run(id + i, units.get(i));
+        if (done == null) {
+          return;
+        }
+        i = next(i, done.answer());
+        step.answered(done, i < units.size() ? id + i : -1);
+      }
+    }
+
+    /** The index of the unit to run after unit {@code index}, which gave {@code a}; {@code units.size()} when none. */
+    private int next(int index, Answer a) {
+      int next = index + 1;
+      if (guarded && units.get(index) instanceof Accepts && !(a instanceof Accepted)) {
+        while (next < units.size() && !(units.get(next) instanceof Accepts)) {
+          next++;
+        }
+      }
+      return next;
     }
   }
 
@@ -339,24 +377,8 @@ public final class Protocol {
   /** What forward gave ({@link Forward}). */
   public record Forwarded(ModelInfo.Forward forward) implements Answer {}
 
-  /**
-   * The index of the unit to run after unit {@code index}, which gave {@code a}; {@code
-   * units.size()} when it was the last one of the exchange to run. In a guarded exchange, a guard
-   * whose kernel did not accept its example skips the units it guards. Both sides of the protocol
-   * ask this.
-   */
-  public static int nextUnit(int index, List<? extends Unit<?>> units, boolean guarded, Answer a) {
-    int next = index + 1;
-    if (guarded && units.get(index) instanceof Accepts && !(a instanceof Accepted)) {
-      while (next < units.size() && !(units.get(next) instanceof Accepts)) {
-        next++;
-      }
-    }
-    return next;
-  }
-
   /** Worker to parent. */
-  public sealed interface Reply permits Mismatch, Loading, Ready, LoadFailed, Begin, Answered, Bye {}
+  public sealed interface Reply permits Mismatch, Loading, Ready, LoadFailed, Begin, Answered, End, Bye {}
 
   /**
    * The worker speaks another version of the protocol than {@link Start} asked for; it exits.
@@ -389,6 +411,12 @@ public final class Protocol {
    * @param micros the unit's own time in microseconds
    */
   public record Answered(long id, Answer answer, long micros) implements Reply {}
+
+  /**
+   * The exchange whose first unit is {@code id} ended: every unit of it that ran was answered, and the
+   * ones without an answer were skipped by their guard.
+   */
+  public record End(long id) implements Reply {}
 
   /** Asked to exit, with its output flushed. */
   public record Bye() implements Reply {}

@@ -122,21 +122,57 @@ class ProtocolTests {
     assertFalse(line.contains("\n"), line);
   }
 
+  /** The units {@code each} runs of an exchange whose guards give {@code guards} in turn, by id, and the ids it announced next. */
+  private static List<String> ran(Protocol.Run run, List<Protocol.Acceptance> guards) {
+    java.util.Iterator<Protocol.Acceptance> g = guards.iterator();
+    List<String> out = new java.util.ArrayList<>();
+    run.each(new Protocol.Run.Step() {
+      @Override
+      public Protocol.Answered run(long id, Protocol.Unit<?> unit) {
+        return new Protocol.Answered(id, unit instanceof Protocol.Accepts ? g.next()
+            : new Protocol.Checked(Verdict.errored("x")), 1);
+      }
+
+      @Override
+      public void answered(Protocol.Answered done, long next) {
+        out.add(done.id() + ">" + next);
+      }
+    });
+    return out;
+  }
+
   @Test
   void aRejectingGuardSkipsTheUnitsItGuardsUpToTheNextGuard() {
     Protocol.On x = new Protocol.On(0, "ns::op", null, null, 1, 1);
     Protocol.On y = new Protocol.On(0, "ns::op", null, null, 2, 1);
-    // two generated inputs in one exchange, each with two checks
+    // two generated inputs in one exchange, each with two checks; ids from 10
     List<Protocol.Unit<?>> units = List.of(new Protocol.Accepts(x), new Protocol.Evaluate("a.b", x),
         new Protocol.Evaluate("c.d", x), new Protocol.Accepts(y), new Protocol.Evaluate("a.b", y),
         new Protocol.Evaluate("c.d", y));
-    assertEquals(1, Protocol.nextUnit(0, units, true, new Protocol.Accepted()));
-    assertEquals(3, Protocol.nextUnit(0, units, true, new Protocol.Rejected("boom")));
-    assertEquals(6, Protocol.nextUnit(3, units, true, new Protocol.Rejected("boom")));
-    assertEquals(4, Protocol.nextUnit(3, units, true, new Protocol.Accepted()));
-    assertEquals(1, Protocol.nextUnit(0, units, false, new Protocol.Rejected("boom")));
-    assertEquals(6, Protocol.nextUnit(5, units, true, new Protocol.Checked(Verdict.passed())));
-    // a check's verdict guards nothing, whatever it is
-    assertEquals(3, Protocol.nextUnit(2, units, true, new Protocol.Checked(Verdict.errored("x"))));
+    Protocol.Accepted yes = new Protocol.Accepted();
+    Protocol.Rejected no = new Protocol.Rejected("boom");
+    assertEquals(List.of("10>11", "11>12", "12>13", "13>14", "14>15", "15>-1"),
+        ran(new Protocol.Run(10, List.of(), units, true), List.of(yes, yes)));
+    assertEquals(List.of("10>13", "13>-1"), ran(new Protocol.Run(10, List.of(), units, true), List.of(no, no)));
+    assertEquals(List.of("10>11", "11>12", "12>13", "13>-1"),
+        ran(new Protocol.Run(10, List.of(), units, true), List.of(yes, no)),
+        "a check's verdict guards nothing, whatever it is");
+    assertEquals(List.of("10>11", "11>12", "12>13", "13>14", "14>15", "15>-1"),
+        ran(new Protocol.Run(10, List.of(), units, false), List.of(no, no)), "unguarded: every unit runs");
+  }
+
+  @Test
+  void anExchangeThatDiesEndsAtTheUnitInFlight() {
+    Protocol.On x = new Protocol.On(0, "ns::op", null, null, 1, 1);
+    List<Protocol.Unit<?>> units = List.of(new Protocol.Accepts(x), new Protocol.Evaluate("a.b", x),
+        new Protocol.Evaluate("c.d", x));
+    Death crash = new Death(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV", List.of(),
+        Optional.of("a.b"));
+    Kernels.Exchange done = Kernels.inTurn(20, units, true, u -> u instanceof Protocol.Evaluate e && e.check().equals("a.b")
+        ? Kernels.Ran.died(crash) : Kernels.Ran.gave(new Protocol.Accepted()));
+    assertEquals(java.util.Set.of(20L), done.answers().keySet(), "the unit before the death, by its id");
+    assertEquals(Optional.of(crash.in(21)), done.death(), "the death names the unit in flight, 21");
+    assertEquals(Optional.empty(), done.done(1));
+    assertEquals(Optional.empty(), done.done(2), "not reached");
   }
 }

@@ -43,27 +43,30 @@ class SupervisionTests {
   private static final class Scripted implements Kernels {
     final Predicate<Protocol.Unit<?>> dies;
     final List<Protocol.Unit<?>> seen = new ArrayList<>();
+    long ids;
 
     Scripted(Predicate<Protocol.Unit<?>> dies) {
       this.dies = dies;
     }
 
     @Override
-    public List<Done> run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded,
-        Duration deadline) throws KernelDeath {
-      return Kernels.inTurn(units, guarded, this::one);
+    public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded,
+        Duration deadline) {
+      long first = ids;
+      ids += units.size();
+      return Kernels.inTurn(first, units, guarded, this::one);
     }
 
-    private Protocol.Answer one(Protocol.Unit<?> unit) throws KernelDeath {
+    private Ran one(Protocol.Unit<?> unit) {
       seen.add(unit);
       if (dies.test(unit)) {
-        throw new KernelDeath(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
-            List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")));
+        return Ran.died(new Death(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
+            List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")), Optional.empty()));
       }
       if (unit instanceof Protocol.Bind b) {
-        return new Protocol.Bound("numel=" + numel(b.on().example()));
+        return Ran.gave(new Protocol.Bound("numel=" + numel(b.on().example())));
       }
-      return unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed());
+      return Ran.gave(unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed()));
     }
 
     @Override
@@ -148,6 +151,7 @@ class SupervisionTests {
     final Predicate<Protocol.Unit<?>> dies;
     final java.util.function.BiFunction<String, Example, Verdict> verdict;
     int deaths;
+    long ids;
 
     ByInput(Predicate<Protocol.Unit<?>> dies, java.util.function.BiFunction<String, Example, Verdict> verdict) {
       this.dies = dies;
@@ -155,24 +159,26 @@ class SupervisionTests {
     }
 
     @Override
-    public List<Done> run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded,
-        Duration deadline) throws KernelDeath {
-      return Kernels.inTurn(units, guarded, this::one);
+    public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded,
+        Duration deadline) {
+      long first = ids;
+      ids += units.size();
+      return Kernels.inTurn(first, units, guarded, this::one);
     }
 
-    private Protocol.Answer one(Protocol.Unit<?> unit) throws KernelDeath {
+    private Ran one(Protocol.Unit<?> unit) {
       if (dies.test(unit)) {
         deaths++;
-        throw new KernelDeath(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
-            List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")));
+        return Ran.died(new Death(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
+            List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")), Optional.empty()));
       }
       if (unit instanceof Protocol.Bind b) {
-        return new Protocol.Bound(shape(b.on().example()));
+        return Ran.gave(new Protocol.Bound(shape(b.on().example())));
       }
       if (unit instanceof Protocol.Evaluate e && e.on().example() != null) {
-        return new Protocol.Checked(verdict.apply(e.check(), e.on().example()));
+        return Ran.gave(new Protocol.Checked(verdict.apply(e.check(), e.on().example())));
       }
-      return unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed());
+      return Ran.gave(unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed()));
     }
 
     @Override
