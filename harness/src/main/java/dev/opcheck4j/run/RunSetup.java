@@ -53,6 +53,8 @@ final class RunSetup {
   private final List<RunRequest.Target> resolved = new ArrayList<>();
   /** Per target, the spec's entries the request selects; null for a library without a spec. */
   private final List<List<OpSpec>> specOps = new ArrayList<>();
+  /** Per target, its spec as read (the run's one read of it); null for a library without a spec. */
+  private final List<SpecReader.Parsed> specs = new ArrayList<>();
   private final List<Boolean> strict = new ArrayList<>();
   private final SchemaBaseline baseline;
 
@@ -61,7 +63,9 @@ final class RunSetup {
     this.checks = request.checks().isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(request.checks());
     for (RunRequest.Target t : request.targets()) {
       if (t.spec() != null) {
-        SpecFile file = SpecReader.read(t.spec(), Preflight.checkNames());
+        SpecReader.Parsed parsed = SpecReader.parse(t.spec(), Preflight.checkNames());
+        SpecFile file = parsed.file();
+        specs.add(parsed);
         strict.add(file.warningsAsErrors());
         Path lib = t.library() != null ? t.library() : file.library();
         resolved.add(new RunRequest.Target(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
@@ -69,6 +73,7 @@ final class RunSetup {
       } else {
         resolved.add(new RunRequest.Target(null, t.library().toAbsolutePath()));
         specOps.add(null);
+        specs.add(null);
         strict.add(false);
       }
     }
@@ -178,7 +183,7 @@ final class RunSetup {
   }
 
   private ResultCache openCache() {
-    return ResultCache.open(request.cache(), request, resolved, checks, System.getenv(),
+    return ResultCache.open(request.cache(), request, resolved, specs, checks, System.getenv(),
         line -> System.err.println("opcheck: " + line));
   }
 
