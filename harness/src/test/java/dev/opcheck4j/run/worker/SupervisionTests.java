@@ -39,15 +39,9 @@ class SupervisionTests {
       List.of(new OpSchema.Return("", TENSOR, Optional.empty()))), List.of("CPU", "Meta"), List.of());
   private static final LibraryInfo LIB = new LibraryInfo(Path.of("/x/libt.so"), List.of(OP), List.of("t"), List.of());
 
-  /** Kernels that die (as a crash) on every unit {@code dies} accepts, and pass the rest. */
-  private static final class Scripted implements Kernels {
-    final Predicate<Protocol.Unit<?>> dies;
-    final List<Protocol.Unit<?>> seen = new ArrayList<>();
-    long ids;
-
-    Scripted(Predicate<Protocol.Unit<?>> dies) {
-      this.dies = dies;
-    }
+  /** Kernels in this process whose units {@link #one} answers in turn, ids going on from exchange to exchange. */
+  private abstract static class InTurn implements Kernels {
+    private long ids;
 
     @Override
     public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded,
@@ -57,20 +51,36 @@ class SupervisionTests {
       return Kernels.inTurn(first, units, guarded, this::one);
     }
 
-    private Ran one(Protocol.Unit<?> unit) {
+    abstract Ran one(Protocol.Unit<?> unit);
+
+    @Override
+    public void close() {}
+  }
+
+  /** A crash, as the scripted kernels die. */
+  private static final Death SIGSEGV = new Death(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
+      List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")), Optional.empty());
+
+  /** Kernels that die (as a crash) on every unit {@code dies} accepts, and pass the rest. */
+  private static final class Scripted extends InTurn {
+    final Predicate<Protocol.Unit<?>> dies;
+    final List<Protocol.Unit<?>> seen = new ArrayList<>();
+
+    Scripted(Predicate<Protocol.Unit<?>> dies) {
+      this.dies = dies;
+    }
+
+    @Override
+    Ran one(Protocol.Unit<?> unit) {
       seen.add(unit);
       if (dies.test(unit)) {
-        return Ran.died(new Death(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
-            List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")), Optional.empty()));
+        return Ran.died(SIGSEGV);
       }
       if (unit instanceof Protocol.Bind b) {
         return Ran.gave(new Protocol.Bound("numel=" + numel(b.on().example())));
       }
       return Ran.gave(unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed()));
     }
-
-    @Override
-    public void close() {}
   }
 
   private static Example example(long... sizes) {
@@ -147,11 +157,10 @@ class SupervisionTests {
   }
 
   /** Kernels whose scripted verdicts depend on the input: {@code dies} kills the worker, {@code verdict} answers a check. */
-  private static final class ByInput implements Kernels {
+  private static final class ByInput extends InTurn {
     final Predicate<Protocol.Unit<?>> dies;
     final java.util.function.BiFunction<String, Example, Verdict> verdict;
     int deaths;
-    long ids;
 
     ByInput(Predicate<Protocol.Unit<?>> dies, java.util.function.BiFunction<String, Example, Verdict> verdict) {
       this.dies = dies;
@@ -159,18 +168,10 @@ class SupervisionTests {
     }
 
     @Override
-    public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded,
-        Duration deadline) {
-      long first = ids;
-      ids += units.size();
-      return Kernels.inTurn(first, units, guarded, this::one);
-    }
-
-    private Ran one(Protocol.Unit<?> unit) {
+    Ran one(Protocol.Unit<?> unit) {
       if (dies.test(unit)) {
         deaths++;
-        return Ran.died(new Death(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
-            List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")), Optional.empty()));
+        return Ran.died(SIGSEGV);
       }
       if (unit instanceof Protocol.Bind b) {
         return Ran.gave(new Protocol.Bound(shape(b.on().example())));
@@ -180,9 +181,6 @@ class SupervisionTests {
       }
       return Ran.gave(unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed()));
     }
-
-    @Override
-    public void close() {}
   }
 
   private static boolean generatedAccepts(Protocol.Unit<?> u, Predicate<Example> which) {
