@@ -40,12 +40,12 @@ final class Preflight {
    * file read by libtorch) in the worker {@code kernels} runs on, which runs no kernel to do so. A
    * problem is its own entry's: the caller leaves that entry out and runs the others.
    *
-   * @return the problems of each entry that has some, keyed by {@link #key}, in plan order; or how
+   * @return the problems of each entry that has some, keyed by {@link Entry}, in plan order; or how
    *     compiling killed the worker (no op can be blamed)
    */
   static References referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline) {
     List<Protocol.OpenOp> opens = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
+    List<Entry> keys = new ArrayList<>();
     List<Protocol.CompileReference> units = new ArrayList<>();
     for (RunPlan.Target t : targets) {
       for (int i = 0; i < t.ops().size(); i++) {
@@ -54,12 +54,12 @@ final class Preflight {
         if ((op.reference().isPresent() || expects) && t.library().op(op.op()).isPresent()) {
           Protocol.OpenOp open = OpSession.open(t.index(), op);
           opens.add(open);
-          keys.add(key(t.index(), i));
+          keys.add(new Entry(t.index(), i));
           units.add(new Protocol.CompileReference(open.ref()));
         }
       }
     }
-    Map<String, List<String>> errors = new LinkedHashMap<>();
+    Map<Entry, List<String>> errors = new LinkedHashMap<>();
     if (units.isEmpty()) {
       return new References(errors, null);
     }
@@ -79,15 +79,18 @@ final class Preflight {
   /**
    * What compiling the references found.
    *
-   * @param errors the problems of each entry that has some, keyed by {@link #key}, in plan order
+   * @param errors the problems of each entry that has some, keyed by {@link Entry}, in plan order
    * @param died how compiling killed the worker, or null
    */
-  record References(Map<String, List<String>> errors, Death died) {}
+  record References(Map<Entry, List<String>> errors, Death died) {}
 
-  /** An entry of a target (its index among the target's entries), as {@link #referenceErrors} keys it. */
-  static String key(int target, int entry) {
-    return target + "#" + entry;
-  }
+  /**
+   * An entry of a target, as {@link #referenceErrors} keys its problems.
+   *
+   * @param target the target's index in the run
+   * @param entry the entry's index among the target's entries
+   */
+  record Entry(int target, int entry) {}
 
   /** Every problem of the targets' spec entries with their ops' schemas, one located line each. */
   static List<String> errors(List<RunPlan.Target> targets) {

@@ -248,11 +248,11 @@ final class RunSetup {
     if (compiled.died() != null) {
       throw new SpecException(List.of("compiling the spec's references killed the worker: " + compiled.died().message()));
     }
-    Map<String, List<String>> byEntry = compiled.errors();
+    Map<Preflight.Entry, List<String>> byEntry = compiled.errors();
     byEntry.values().forEach(errors::addAll);
     for (RunPlan.Target t : targets) {
       for (int i = 0; i < t.ops().size(); i++) {
-        if (byEntry.containsKey(Preflight.key(t.index(), i))) {
+        if (byEntry.containsKey(new Preflight.Entry(t.index(), i))) {
           refused.add(t.ops().get(i));
         }
       }
