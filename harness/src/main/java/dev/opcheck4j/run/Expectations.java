@@ -125,8 +125,7 @@ final class Expectations implements RunListener {
         new Fact("expected", "a failure of " + e.key() + " (listed: " + e.reason() + ")"),
         new Fact("but was", e.checks() + " ran on " + e.op() + where + " and failed nowhere"),
         new Fact("listed at", e.location()),
-        new Fact("hint", "the defect is gone: remove the entry from " + expected.file().getFileName()
-            + " (--accept " + expected.file().getFileName() + " does)"));
+        new Fact("hint", "the defect is gone: remove the entry (--accept " + expected.file() + " does)"));
     return new CheckResult(e.op(), e.checks(), e.device() == null ? CheckResult.NONE : e.device(), CheckResult.NONE,
         Outcome.UNEXPECTED_PASS, facts, 0, null, null, null, null, e.expectation(expected.file()));
   }
