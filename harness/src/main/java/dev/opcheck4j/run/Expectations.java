@@ -21,7 +21,7 @@ import java.util.Set;
  * own job, or after the library-wide job for an op the plan has no job for). The results file and the
  * result cache keep the checks' own verdicts, so a changed file never needs a rerun.
  */
-final class Expectations implements RunListener {
+public final class Expectations implements RunListener {
   private final ExpectedFailures expected;
   private final Set<String> jobOps;
   private final RunListener next;
@@ -40,6 +40,30 @@ final class Expectations implements RunListener {
     this.expected = expected;
     this.jobOps = jobOps;
     this.next = next;
+  }
+
+  /**
+   * The checks' own verdicts of a finished run (shards merged from their results files) judged by
+   * {@code expected} as the run would have judged them: each library's library-wide results, then each
+   * op's, in order.
+   *
+   * @param spec the spec file every op is from, or null when the run had several (then no {@code spec:}
+   *     group holds)
+   */
+  public static List<CheckResult> judge(List<CheckResult> results, ExpectedFailures expected, String spec) {
+    Map<String, List<CheckResult>> jobs = new LinkedHashMap<>();
+    results.stream().filter(r -> r.library() != null).forEach(r -> jobs.computeIfAbsent(r.library(), k -> new ArrayList<>()).add(r));
+    results.stream().filter(r -> r.library() == null).forEach(r -> jobs.computeIfAbsent(r.op(), k -> new ArrayList<>()).add(r));
+    Set<String> ops = new HashSet<>();
+    results.stream().filter(r -> r.library() == null).forEach(r -> ops.add(r.op()));
+    Expectations judge = new Expectations(expected, ops, RunListener.NONE);
+    for (Map.Entry<String, List<CheckResult>> job : jobs.entrySet()) {
+      OpEvent op = new OpEvent(job.getKey(), job.getKey(), spec, java.time.Instant.EPOCH);
+      judge.opStarted(op);
+      job.getValue().forEach(judge::result);
+      judge.opFinished(op);
+    }
+    return judge.results();
   }
 
   /** The judged results, in the order the listener got them. */
