@@ -94,7 +94,8 @@ final class MergeCommand implements Command {
       }
     }
     for (var r : report.results()) {
-      if (args.get(RunOptions.VERBOSE) || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+      if (args.get(RunOptions.VERBOSE) || r.outcome().failsRun() || r.outcome() == Outcome.ERRORED
+          || r.outcome() == Outcome.WARNING) {
         s.out().println(HumanText.render(r, r.deviceOrNull() == null ? List.of() : List.of(r.device()), reportDir != null));
       }
     }

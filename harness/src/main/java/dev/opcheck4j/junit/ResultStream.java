@@ -120,7 +120,9 @@ final class ResultStream {
       return;
     }
     NodeKey opKey = NodeKey.op(spec, r.op());
-    if (judged.add(opKey) && r.outcome() == Outcome.FAILED && r.device().equals(CheckResult.NONE)
+    // an expected failure gates the op's other checks as the failure it is
+    if (judged.add(opKey) && (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.EXPECTED_FAILURE)
+        && r.device().equals(CheckResult.NONE)
         && r.example().equals(CheckResult.NONE)) {
       onlyFailure.put(opKey, r);
     } else {
@@ -260,7 +262,8 @@ final class ResultStream {
   private String noResultReason(EngineNode n) {
     CheckResult gate = onlyFailure.get(NodeKey.op(n.spec, n.op));
     if (gate != null) {
-      return "requires " + gate.check() + ", which " + gate.outcome().label();
+      return "requires " + gate.check() + ", which failed" + (gate.outcome() == Outcome.EXPECTED_FAILURE
+          ? " (an expected failure)" : "");
     }
     CheckResult death = results.stream().filter(r -> r.op().equals(n.op) && r.device().equals(n.device)
         && r.finding() != null && (r.finding().cause() instanceof Cause.Crash || r.finding().cause() instanceof Cause.Timeout))
