@@ -44,16 +44,13 @@ public final class UnlistedDtypeCheck extends ValueCheck implements ExampleCheck
 
   /**
    * The tolerance an output in {@code dtype} is held to against the same values computed in a wider one:
-   * a few roundings of {@code dtype}, since the two computations round differently.
+   * torch.testing's for the dtype with rtol ten times as loose, and atol as large as rtol, since the two
+   * computations round differently (integers and bool exactly).
    */
   static OpSpec.Tolerance across(torch.ScalarType dtype) {
-    return switch (dtype.intern()) {
-      case Half -> new OpSpec.Tolerance(1e-3, 1e-2);
-      case BFloat16 -> new OpSpec.Tolerance(1e-2, 5e-2);
-      case Float -> new OpSpec.Tolerance(1e-5, 1e-5);
-      case Double -> new OpSpec.Tolerance(1e-7, 1e-7);
-      default -> new OpSpec.Tolerance(0, 0);
-    };
+    OpSpec.Tolerance d = dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck.defaultTolerance(dtype);
+    double rtol = 10 * d.rtol();
+    return new OpSpec.Tolerance(Math.max(d.atol(), rtol), rtol);
   }
 
   @Override

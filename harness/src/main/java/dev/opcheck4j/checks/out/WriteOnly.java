@@ -67,22 +67,24 @@ final class WriteOnly {
   }
 
   /**
-   * Calls the op on {@code ex}: null when it wrote some write-only argument (its bytes changed), else the
-   * skip reason. A kernel that never writes its out= arguments is mutation.unused's finding; the out=
-   * rules would only repeat it.
-   *
-   * @throws OpCall.KernelError when the kernel raises
+   * Calls the op on {@code ex}: null when it wrote some write-only argument (its bytes changed), else why
+   * the out= rules have nothing to say about this input, as a skip: the kernel raised on it (kernel.error's
+   * business), or it wrote no write-only argument (mutation.unused's; the out= rules would only repeat it).
    */
-  static String unwritten(Subject s, BoundExample ex) throws OpCall.KernelError {
+  static Verdict skipUnlessWritten(Subject s, BoundExample ex) {
     List<byte[]> held = buffers(s, ex).stream().map(b -> TensorCopies.bytes(b.tensor())).toList();
-    OpCall.call(s, ex);
+    try {
+      OpCall.call(s, ex);
+    } catch (OpCall.KernelError e) {
+      return Verdict.skipped("the kernel raised on the example (\"" + e.getMessage() + "\")");
+    }
     List<BoundExample.TensorInput> after = buffers(s, ex);
     for (int k = 0; k < after.size(); k++) {
       if (!java.util.Arrays.equals(held.get(k), TensorCopies.bytes(after.get(k).tensor()))) {
         return null;
       }
     }
-    return "the kernel wrote none of its write-only arguments on this input: see mutation.unused";
+    return Verdict.skipped("the kernel wrote none of its write-only arguments on this input: see mutation.unused");
   }
 
   /** The write-only arguments of {@code ex}, in schema order. */
