@@ -123,6 +123,7 @@ public final class PropertyPhase {
     final List<Check> starting;
     final VerdictTally tally;
     final Deaths deaths;
+    final TiedSizes tiedSizes = new TiedSizes();
     int t; // tries done
 
     OnDevice(Device device, String where, List<Check> open, List<GenerationCheck> judges,
@@ -145,7 +146,9 @@ public final class PropertyPhase {
       DomainProbing.Discovery found = probing.discover(plain, device, deaths, this::judgeProbe);
       generate(new Tries(plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
-      finish(found.lines());
+      List<String> domain = new ArrayList<>(found.lines());
+      domain.addAll(tiedSizes.lines());
+      finish(domain);
     }
 
     private void generate(Tries tries) {
@@ -159,6 +162,7 @@ public final class PropertyPhase {
         // that would still get it.
         int size = Math.min(plan.tries() - t, candidates.stream().filter(c -> c.info().costly())
             .mapToInt(c -> c.info().triesOf(plan.tries()) - tally.accepted()).min().orElse(BATCH));
+        tiedSizes.learned(t).forEach(tries::tie);
         List<Tries.Generated> batch = tries.range(t, t + size);
         List<OpCalls.Tried> results = calls.tryOn(batch.stream().map(Tries.Generated::example).toList(), device, candidates);
         for (int j = 0; j < results.size(); j++, t++) {
@@ -179,6 +183,7 @@ public final class PropertyPhase {
             if (!tried.reached()) {
               throw died;
             }
+            tiedSizes.saw(g, tried.rejected());
             if (tried.rejected() != null) {
               rejected(g, tried.rejected());
             } else {
