@@ -111,6 +111,24 @@ final class OpCalls {
     return new Probed(rejections, died);
   }
 
+  /** The answers of an exchange, up to the death that ended it (null: none). */
+  record Exchanged(List<Kernels.Done> done, KernelDeath death) {}
+
+  /** {@link OpUnits#followUps} of {@code inputs}, in one exchange; each unit's time goes to its key in {@code keys}. */
+  Exchanged followUps(List<OpUnits.FollowUp> inputs, Device device, List<String> keys) {
+    long t = System.nanoTime();
+    List<Kernels.Done> done;
+    KernelDeath death = null;
+    try {
+      done = units.followUps(op, device, inputs);
+    } catch (KernelDeath d) {
+      done = d.completed();
+      death = d;
+    }
+    ledger.account(keys, done, t, death != null);
+    return new Exchanged(done, death);
+  }
+
   /** Whether the op has used up its deaths ({@link OpUnits#stopped}): nothing more of it runs. */
   boolean stopped() {
     return units.stopped().isPresent();

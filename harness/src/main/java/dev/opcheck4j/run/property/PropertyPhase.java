@@ -143,7 +143,7 @@ public final class PropertyPhase {
       for (Example ex : spec.examples()) {
         plain.add(new ExampleGenerator(op.schema(), ex, spec.vary(), spec.domain(), Map.of(), Set.of()));
       }
-      DomainProbing.Discovery found = probing.discover(plain, device, deaths, this::judgeProbe);
+      DomainProbing.Discovery found = probing.discover(plain, device, deaths, this::judgeProbes);
       generate(new Tries(plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
       List<String> domain = new ArrayList<>(found.lines());
@@ -165,6 +165,7 @@ public final class PropertyPhase {
         tiedSizes.learned(t).forEach(tries::tie);
         List<Tries.Generated> batch = tries.range(t, t + size);
         List<OpCalls.Tried> results = calls.tryOn(batch.stream().map(Tries.Generated::example).toList(), device, candidates);
+        try (FollowUps followUps = followUps(batch, results)) {
         for (int j = 0; j < results.size(); j++, t++) {
           if (!more || units.stopped().isPresent()) {
             break batches;
@@ -185,7 +186,7 @@ public final class PropertyPhase {
             }
             tiedSizes.saw(g, tried.rejected());
             if (tried.rejected() != null) {
-              rejected(g, tried.rejected());
+              rejected(g, tried.rejected(), followUps, j);
             } else {
               accepted(g, candidates, tried);
             }
@@ -195,17 +196,49 @@ public final class PropertyPhase {
           }
           more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
         }
+        }
       }
     }
 
-    /** A try the kernel rejected: counted, its cause looked for, and shown to the rejection checks. */
-    private void rejected(Tries.Generated g, String rejected) {
+    /**
+     * What looks at the tries of a batch the kernel rejected, in one exchange: the blame's kernel calls
+     * (while {@link VerdictTally#blaming}) and each rejection check's verdict, per rejected try.
+     */
+    private FollowUps followUps(List<Tries.Generated> batch, List<OpCalls.Tried> results) {
+      List<String> checks = rejecters.stream().map(Check::id).toList();
+      List<OpUnits.FollowUp> inputs = new ArrayList<>();
+      int discarded = tally.discarded();
+      for (int j = 0; j < results.size(); j++) {
+        Tries.Generated g = batch.get(j);
+        String why = results.get(j).rejected();
+        if (why == null) {
+          inputs.add(new OpUnits.FollowUp(g.example(), null, List.of(), List.of()));
+          continue;
+        }
+        discarded++;
+        inputs.add(new OpUnits.FollowUp(g.example(), why,
+            discarded <= VerdictTally.BLAME_BUDGET ? reverts(g) : List.of(), checks));
+      }
+      return FollowUps.of(units, calls, inputs, device);
+    }
+
+    /** Try {@code g} with each argument it changed put back as the example has it, in the order of its arguments. */
+    private List<Example> reverts(Tries.Generated g) {
+      return g.gen().changedArguments(g.example()).stream().map(arg -> g.gen().revert(g.example(), arg)).toList();
+    }
+
+    /**
+     * A try the kernel rejected: counted, its cause looked for, and shown to the rejection checks; what
+     * the batch's exchange of {@code followUps} holds for it ({@code j}-th of the batch) is taken from there.
+     */
+    private void rejected(Tries.Generated g, String rejected, FollowUps followUps, int j) {
       ExampleGenerator gen = g.gen();
       Example e = g.example();
       tally.countRejected(rejected);
       if (tally.blaming()) {
         List<String> changed = gen.changedArguments(e);
-        OpCalls.Probed back = calls.probe(changed.stream().map(arg -> gen.revert(e, arg)).toList(), device);
+        OpCalls.Probed sent = followUps.blame(j);
+        OpCalls.Probed back = sent != null ? sent : calls.probe(reverts(g), device);
         for (int i = 0; i < back.rejections().size(); i++) {
           if (back.rejections().get(i) == null) {
             tally.blame(changed.get(i));
@@ -216,7 +249,8 @@ public final class PropertyPhase {
         }
       }
       for (RejectionCheck r : List.copyOf(rejecters)) {
-        Verdict v = calls.onRejected(r, e, device, rejected);
+        Verdict sent = followUps.verdict(j, r.id());
+        Verdict v = sent != null ? sent : calls.onRejected(r, e, device, rejected);
         if (tally.countRejection(r.id(), v)) {
           report(r, g, x -> calls.judgeRejection(r, x, device), v);
           rejecters.remove(r);
@@ -243,15 +277,29 @@ public final class PropertyPhase {
       }
     }
 
-    /** A probe of the domain the kernel rejected, shown to the rejection checks. */
-    private void judgeProbe(Example probe, String why, String what) {
+    /** Probes of the domain the kernel rejected, shown to the rejection checks (their verdicts in one exchange). */
+    private void judgeProbes(List<DomainProbing.RejectedProbe> probes) {
+      List<String> checks = rejecters.stream().map(Check::id).toList();
+      List<OpUnits.FollowUp> inputs = probes.stream()
+          .map(p -> new OpUnits.FollowUp(p.probe(), p.why(), List.of(), checks)).toList();
+      try (FollowUps followUps = FollowUps.of(units, calls, inputs, device)) {
+        for (int i = 0; i < probes.size(); i++) {
+          DomainProbing.RejectedProbe p = probes.get(i);
+          judgeProbe(p.probe(), p.why(), p.what(), followUps, i);
+        }
+      }
+    }
+
+    /** A probe of the domain the kernel rejected ({@code i}-th of {@code followUps}), shown to the rejection checks. */
+    private void judgeProbe(Example probe, String why, String what, FollowUps followUps, int i) {
       for (RejectionCheck r : List.copyOf(rejecters)) {
         if (units.stopped().isPresent()) {
           return;
         }
         Verdict v;
         try {
-          v = calls.onRejected(r, probe, device, why);
+          Verdict sent = followUps.verdict(i, r.id());
+          v = sent != null ? sent : calls.onRejected(r, probe, device, why);
         } catch (Died d) {
           deaths.died(d, null, probe, List.of(), "a probe of the op's domain: " + what, 0);
           continue;
