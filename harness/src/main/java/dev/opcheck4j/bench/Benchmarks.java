@@ -516,8 +516,8 @@ public final class Benchmarks {
     }
     long deaths = 0;
     try (var files = java.nio.file.Files.list(report)) {
-      // each worker leaves its log; all but the first of each job thread replaced one that died
-      deaths = Math.max(0, files.filter(f -> f.getFileName().toString().matches("worker-\\d+\\.log")).count() - jobs);
+      // a worker killed by a signal leaves its JVM error file (a worker that hung is killed without one)
+      deaths = files.filter(f -> f.getFileName().toString().matches("hs_err_pid\\d+\\.log")).count();
     }
     return new Measured(wall, cpu, first, checks, reports, inputs, rep.results().size(), peak[0], workers.size(), cached,
         exit, rejected, accepted, rejectedMicros / 1e6, acceptedMicros / 1e6, deaths, crashResults);

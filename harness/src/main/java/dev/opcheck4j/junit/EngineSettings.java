@@ -33,7 +33,8 @@ import org.junit.platform.engine.ConfigurationParameters;
  *     page of {@code fake.metadata} being {@code <docsBase>fake.metadata.md}; null for the default,
  *     resolved by {@link dev.opcheck4j.api.DocsLocation})
  */
-public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> expectedFailures, String docsBase) {
+public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> expectedFailures, String docsBase,
+    boolean allure) {
 
   public static final String PREFIX = RunOptions.ENGINE_PREFIX;
 
@@ -69,12 +70,13 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .cache(RunOptions.CACHE.read(get).orElse(null))
         .build();
     return new EngineSettings(RunOptions.SPECS.readAll(get), run, RunOptions.EXPECTED_FAILURES.read(get),
-        RunOptions.DOCS_URL.value(get));
+        RunOptions.DOCS_URL.value(get), RunOptions.ALLURE.value(get));
   }
 
   /** These settings with the run narrowed to {@code ops}, {@code checks} and {@code devices}. */
   public EngineSettings narrowed(List<String> ops, List<String> checks, List<Device> devices) {
-    return new EngineSettings(specs, run.toBuilder().select(ops, checks, devices).build(), expectedFailures, docsBase);
+    return new EngineSettings(specs, run.toBuilder().select(ops, checks, devices).build(), expectedFailures, docsBase,
+        allure);
   }
 
   /** What a finding becomes in this run. */
@@ -108,6 +110,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.EXPECTED_FAILURES, expectedFailures);
     values.put(RunOptions.CACHE, run.cache());
     values.put(RunOptions.REPORT_DIR, run.reportDir());
+    values.put(RunOptions.ALLURE, allure);
     values.put(RunOptions.DOCS_URL, docsBase);
     Map<String, String> m = new LinkedHashMap<>();
     for (RunOption<?> row : RunOptions.all()) {

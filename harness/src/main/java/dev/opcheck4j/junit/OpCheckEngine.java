@@ -195,7 +195,8 @@ public final class OpCheckEngine implements TestEngine {
     }
     RunReport report = run(jobs, settings.describe(), stream);
     if (report != null) {
-      writeReports(new RunReport(report.run(), report.checks(), stream.results()), settings.run().reportDir());
+      writeReports(new RunReport(report.run(), report.checks(), stream.results()), settings.run().reportDir(),
+          settings.allure());
     }
     annotate(root, stream.results());
     System.out.println("opcheck4j summary: " + String.join(", ", stream.outcomes().entrySet().stream()
@@ -350,9 +351,19 @@ public final class OpCheckEngine implements TestEngine {
     }
   }
 
-  private void writeReports(RunReport report, Path dir) {
+  private void writeReports(RunReport report, Path dir, boolean allure) {
     List<ReportFormat> formats = new ArrayList<>();
     ServiceLoader.load(ReportFormat.class, OpCheckEngine.class.getClassLoader()).forEach(formats::add);
+    for (ReportFormat f : List.copyOf(formats)) {
+      if (!f.byDefault() && !allure) {
+        formats.remove(f);
+        try {
+          f.discard(dir.toAbsolutePath()); // an earlier run's, which this one would otherwise seem to have written
+        } catch (IOException e) {
+          out.get().println("opcheck4j: " + f.name() + " of an earlier run not deleted: " + e);
+        }
+      }
+    }
     if (formats.isEmpty()) {
       out.get().println("opcheck4j: no report format on the test classpath; add dev.opcheck4j:opcheck4j-reports for "
           + dir.resolve("opcheck-report.json"));
