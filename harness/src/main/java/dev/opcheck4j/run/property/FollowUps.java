@@ -1,8 +1,7 @@
 package dev.opcheck4j.run.property;
 
-import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.run.OpSession;
 import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.OpUnits;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,28 +11,35 @@ import java.util.List;
  * verdicts), sent in one exchange with the worker instead of one or two per input, then taken in the
  * order one input at a time would have asked for them. A unit that order does not reach (its check
  * failed on an earlier input) is ignored, and a death in it forgiven ({@link #settle}); what comes
- * after a death is not in the exchange, and its caller asks the worker again.
+ * after a death was not answered, and its caller asks the worker again.
  */
 final class FollowUps implements AutoCloseable {
   /** Nothing sent: every question goes to the worker. */
-  static final FollowUps NONE = new FollowUps(null, List.of(), new OpCalls.Exchanged(List.of(), null));
+  static final FollowUps NONE = new FollowUps(null, List.of(), Kernels.Exchange.none());
 
   /** One unit of the exchange: the kernel on revert {@code revert} of input {@code input}, or {@code check}'s verdict on it. */
   private record Planned(int input, int revert, String check) {}
 
-  private final OpUnits units;
+  private final OpSession units;
   private final List<Planned> planned;
-  private final OpCalls.Exchanged answers;
+  private final Kernels.Exchange answers;
+  /** How many units answered before the death, or all of them. */
+  private final int answered;
   private boolean deathTaken;
 
-  private FollowUps(OpUnits units, List<Planned> planned, OpCalls.Exchanged answers) {
+  private FollowUps(OpSession units, List<Planned> planned, Kernels.Exchange answers) {
     this.units = units;
     this.planned = planned;
     this.answers = answers;
+    int n = 0;
+    while (n < planned.size() && answers.done(n).isPresent()) {
+      n++;
+    }
+    this.answered = n;
   }
 
   /** The units of every one of {@code inputs} in one exchange, or {@link #NONE} when there are none. */
-  static FollowUps of(OpUnits units, OpCalls calls, List<OpUnits.FollowUp> inputs, Device device) {
+  static FollowUps of(OpSession units, OpCalls calls, List<OpSession.FollowUp> inputs, Device device) {
     List<Planned> planned = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
@@ -47,7 +53,7 @@ final class FollowUps implements AutoCloseable {
       }
     }
     // a death in the exchange counts at once: one that would stop the op before its turn is not risked
-    if (planned.size() < 2 || units.deaths() + 1 >= OpUnits.MAX_DEATHS) {
+    if (planned.size() < 2 || units.deaths() + 1 >= OpSession.MAX_DEATHS) {
       return NONE;
     }
     return new FollowUps(units, planned, calls.followUps(inputs, device, keys));
@@ -64,11 +70,11 @@ final class FollowUps implements AutoCloseable {
       if (p.input() != input || p.check() != null) {
         continue;
       }
-      if (i < answers.done().size()) {
-        rejections.add(OpUnits.rejection(answers.done().get(i)));
-      } else if (i == answers.done().size() && answers.death() != null) {
+      if (i < answered) {
+        rejections.add(OpSession.rejection(answers.done(i).orElseThrow()));
+      } else if (i == answered && answers.death().isPresent()) {
         deathTaken = true;
-        return new OpCalls.Probed(rejections, new Died(answers.death(), null));
+        return new OpCalls.Probed(rejections, new OpCalls.Fatal(answers.death().get(), null));
       } else {
         return null;
       }
@@ -76,17 +82,17 @@ final class FollowUps implements AutoCloseable {
     return rejections.isEmpty() ? null : new OpCalls.Probed(rejections, null);
   }
 
-  /** {@code check}'s verdict on input {@code input}; null when it was not sent. A death in it propagates as {@link Died}. */
-  Verdict verdict(int input, String check) {
+  /** {@code check}'s verdict on input {@code input}, or the death in its place; null when it was not sent. */
+  OpCalls.Judged verdict(int input, String check) {
     for (int i = 0; i < planned.size(); i++) {
       Planned p = planned.get(i);
       if (p.input() == input && check.equals(p.check())) {
-        if (i < answers.done().size()) {
-          return answers.done().get(i).verdict();
+        if (i < answered) {
+          return new OpCalls.Judged(answers.done(i).orElseThrow().verdict(), null);
         }
-        if (i == answers.done().size() && answers.death() != null) {
+        if (i == answered && answers.death().isPresent()) {
           deathTaken = true;
-          throw new Died(answers.death(), check);
+          return new OpCalls.Judged(null, new OpCalls.Fatal(answers.death().get(), check));
         }
         return null;
       }
@@ -96,8 +102,8 @@ final class FollowUps implements AutoCloseable {
 
   /** A death in a unit nobody asked for is forgiven: one input at a time, it would not have run. */
   void settle() {
-    if (answers.death() != null && !deathTaken) {
-      units.forgiveDeath();
+    if (answers.death().isPresent() && !deathTaken) {
+      units.forgive(answers.death().get());
       deathTaken = true;
     }
   }

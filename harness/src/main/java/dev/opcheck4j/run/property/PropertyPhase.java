@@ -3,7 +3,7 @@ package dev.opcheck4j.run.property;
 import dev.opcheck4j.run.Prerequisites;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
-import dev.opcheck4j.run.worker.OpUnits;
+import dev.opcheck4j.run.OpSession;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
@@ -43,7 +43,7 @@ import java.util.function.Function;
  * <p>Generation and shrinking are pure Java and run here, in the parent; the kernel is called only
  * through {@link OpCalls}, each call a unit sent to the op's worker. An input that kills the worker is
  * shrunk and reported by a supervisor check, each kind of death once per device ({@link Deaths}); the
- * other checks go on until the op has used up its deaths ({@link OpUnits#MAX_DEATHS}), and a check that
+ * other checks go on until the op has used up its deaths ({@link OpSession#MAX_DEATHS}), and a check that
  * lost tries to a stop says how many. Each result's duration is the time of its own calls ({@link
  * TimeLedger}).
  */
@@ -52,7 +52,7 @@ public final class PropertyPhase {
   static final int BATCH = 20;
 
   private final RunPlan plan;
-  private final OpUnits units;
+  private final OpSession units;
   private final OpSpec spec;
   private final LibraryInfo.Op op;
   private final RunListener sink;
@@ -61,7 +61,7 @@ public final class PropertyPhase {
   private final FailureShrinker shrinker;
   private final DomainProbing probing;
 
-  public PropertyPhase(RunPlan plan, OpUnits units, OpSpec spec, LibraryInfo.Op op, RunListener sink) {
+  public PropertyPhase(RunPlan plan, OpSession units, OpSpec spec, LibraryInfo.Op op, RunListener sink) {
     this.plan = plan;
     this.units = units;
     this.spec = spec;
@@ -172,27 +172,22 @@ public final class PropertyPhase {
           }
           Tries.Generated g = batch.get(j);
           OpCalls.Tried tried = results.get(j);
-          Died died = tried.died();
-          if (died != null && died.check != null
-              && candidates.stream().noneMatch(c -> c.id().equals(died.check) && open.contains(c))) {
+          OpCalls.Fatal died = tried.died();
+          if (died != null && died.check() != null
+              && candidates.stream().noneMatch(c -> c.id().equals(died.check()) && open.contains(c))) {
             // it died in a check that failed on an earlier try of this batch: one try at a time, that
             // check would not have run here, so this try runs again without it
-            units.forgiveDeath();
+            units.forgive(died.death());
             continue batches;
           }
-          try {
-            if (!tried.reached()) {
-              throw died;
-            }
+          if (tried.reached()) {
             tiedSizes.saw(g, tried.rejected());
-            if (tried.rejected() != null) {
-              rejected(g, tried.rejected(), followUps, j);
-            } else {
-              accepted(g, candidates, tried);
-            }
-          } catch (Died d) {
-            // the op's other checks keep getting generated inputs, up to its deaths (OpUnits.MAX_DEATHS)
-            deaths.died(d, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
+          }
+          OpCalls.Fatal fatal = !tried.reached() ? died
+              : tried.rejected() != null ? rejected(g, tried.rejected(), followUps, j) : accepted(g, candidates, tried);
+          if (fatal != null) {
+            // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
+            deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
           }
           more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
         }
@@ -206,17 +201,17 @@ public final class PropertyPhase {
      */
     private FollowUps followUps(List<Tries.Generated> batch, List<OpCalls.Tried> results) {
       List<String> checks = rejecters.stream().map(Check::id).toList();
-      List<OpUnits.FollowUp> inputs = new ArrayList<>();
+      List<OpSession.FollowUp> inputs = new ArrayList<>();
       int discarded = tally.discarded();
       for (int j = 0; j < results.size(); j++) {
         Tries.Generated g = batch.get(j);
         String why = results.get(j).rejected();
         if (why == null) {
-          inputs.add(new OpUnits.FollowUp(g.example(), null, List.of(), List.of()));
+          inputs.add(new OpSession.FollowUp(g.example(), null, List.of(), List.of()));
           continue;
         }
         discarded++;
-        inputs.add(new OpUnits.FollowUp(g.example(), why,
+        inputs.add(new OpSession.FollowUp(g.example(), why,
             discarded <= VerdictTally.BLAME_BUDGET ? reverts(g) : List.of(), checks));
       }
       return FollowUps.of(units, calls, inputs, device);
@@ -228,10 +223,11 @@ public final class PropertyPhase {
     }
 
     /**
-     * A try the kernel rejected: counted, its cause looked for, and shown to the rejection checks; what
-     * the batch's exchange of {@code followUps} holds for it ({@code j}-th of the batch) is taken from there.
+     * A try the kernel rejected: counted, its cause looked for, and shown to the rejection checks; a death
+     * ends it. What the batch's exchange of {@code followUps} holds for it ({@code j}-th of the batch) is
+     * taken from there.
      */
-    private void rejected(Tries.Generated g, String rejected, FollowUps followUps, int j) {
+    private OpCalls.Fatal rejected(Tries.Generated g, String rejected, FollowUps followUps, int j) {
       ExampleGenerator gen = g.gen();
       Example e = g.example();
       tally.countRejected(rejected);
@@ -245,21 +241,25 @@ public final class PropertyPhase {
           }
         }
         if (back.died() != null) {
-          throw back.died();
+          return back.died();
         }
       }
       for (RejectionCheck r : List.copyOf(rejecters)) {
-        Verdict sent = followUps.verdict(j, r.id());
-        Verdict v = sent != null ? sent : calls.onRejected(r, e, device, rejected);
-        if (tally.countRejection(r.id(), v)) {
-          report(r, g, x -> calls.judgeRejection(r, x, device), v);
+        OpCalls.Judged sent = followUps.verdict(j, r.id());
+        OpCalls.Judged jd = sent != null ? sent : calls.onRejected(r, e, device, rejected);
+        if (jd.died() != null) {
+          return jd.died();
+        }
+        if (tally.countRejection(r.id(), jd.verdict())) {
+          report(r, g, x -> calls.judgeRejection(r, x, device), jd.verdict());
           rejecters.remove(r);
         }
       }
+      return null;
     }
 
-    /** A try the kernel accepted: each open check's verdict on it; a death after them propagates. */
-    private void accepted(Tries.Generated g, List<Check> candidates, OpCalls.Tried tried) {
+    /** A try the kernel accepted: each open check's verdict on it; then the death after them, if any. */
+    private OpCalls.Fatal accepted(Tries.Generated g, List<Check> candidates, OpCalls.Tried tried) {
       tally.countAccepted();
       for (int i = 0; i < tried.verdicts().size(); i++) {
         Check c = candidates.get(i);
@@ -272,16 +272,14 @@ public final class PropertyPhase {
           open.remove(c);
         }
       }
-      if (tried.died() != null) {
-        throw tried.died();
-      }
+      return tried.died();
     }
 
     /** Probes of the domain the kernel rejected, shown to the rejection checks (their verdicts in one exchange). */
     private void judgeProbes(List<DomainProbing.RejectedProbe> probes) {
       List<String> checks = rejecters.stream().map(Check::id).toList();
-      List<OpUnits.FollowUp> inputs = probes.stream()
-          .map(p -> new OpUnits.FollowUp(p.probe(), p.why(), List.of(), checks)).toList();
+      List<OpSession.FollowUp> inputs = probes.stream()
+          .map(p -> new OpSession.FollowUp(p.probe(), p.why(), List.of(), checks)).toList();
       try (FollowUps followUps = FollowUps.of(units, calls, inputs, device)) {
         for (int i = 0; i < probes.size(); i++) {
           DomainProbing.RejectedProbe p = probes.get(i);
@@ -296,14 +294,13 @@ public final class PropertyPhase {
         if (units.stopped().isPresent()) {
           return;
         }
-        Verdict v;
-        try {
-          Verdict sent = followUps.verdict(i, r.id());
-          v = sent != null ? sent : calls.onRejected(r, probe, device, why);
-        } catch (Died d) {
-          deaths.died(d, null, probe, List.of(), "a probe of the op's domain: " + what, 0);
+        OpCalls.Judged sent = followUps.verdict(i, r.id());
+        OpCalls.Judged j = sent != null ? sent : calls.onRejected(r, probe, device, why);
+        if (j.died() != null) {
+          deaths.died(j.died(), null, probe, List.of(), "a probe of the op's domain: " + what, 0);
           continue;
         }
+        Verdict v = j.verdict();
         if (tally.countRejection(r.id(), v)) {
           String text = calls.describe(probe, device);
           List<Fact> context = List.of(
@@ -318,7 +315,7 @@ public final class PropertyPhase {
     }
 
     /** Shrinks the finding {@code original} of check {@code c} on try {@code g} and reports it. */
-    private void report(Check c, Tries.Generated g, Function<Example, Verdict> judge, Verdict original) {
+    private void report(Check c, Tries.Generated g, Function<Example, OpCalls.Judged> judge, Verdict original) {
       Example first = g.example();
       FailureShrinker.Shrunk shrunk;
       String firstText;
