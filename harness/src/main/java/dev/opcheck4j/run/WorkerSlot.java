@@ -20,10 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * One job thread's kernels: a worker, started on first use and replaced after it dies. Also the
  * in-process kernels when measuring.
  *
- * <p>A worker's start (a JVM, libtorch, the libraries) takes a second or more, and the op that killed
- * one often kills the next: so the replacement of a dead worker starts at once, while the parent
- * looks at the death, and from the first death on, a spare worker is kept started beside the one in
- * use, so that a later death waits for no start at all.
+ * <p>A worker's start (a JVM, libtorch, the libraries) takes a second or more: the replacement of a
+ * dead worker starts at once, while the parent looks at the death. A spare kept started beside the
+ * worker in use was measured too and dropped: on two busy cores its start took the CPU it would have
+ * saved, and the deaths of a crash's shrinking follow each other faster than a start (docs/performance.md).
  */
 final class WorkerSlot implements Kernels {
   private final RunRequest request;
@@ -36,8 +36,6 @@ final class WorkerSlot implements Kernels {
   private int reserved;
   /** This slot's worker being started ahead of its first job ({@link #startEarly}), or null. */
   private java.util.concurrent.FutureTask<WorkerProcess.Started> early;
-  /** Whether a worker of this slot died: from then on a spare is kept started in {@link #early}. */
-  private boolean spare;
 
   WorkerSlot(RunRequest request, Path dir, Protocol.Init init, AtomicInteger numbers, Interruption stop) {
     this.request = request;
@@ -196,9 +194,6 @@ final class WorkerSlot implements Kernels {
       }
       current = started(s).worker();
     }
-    if (spare && early == null) {
-      startEarly();
-    }
     Exchange done = current.run(opens, units, guarded, deadline);
     if (done.death().isPresent()) {
       current = null;
@@ -206,11 +201,8 @@ final class WorkerSlot implements Kernels {
         // the signal killed the worker: what the unit would have given is unknown, not a crash
         throw new Interruption.Stopped();
       }
-      if (request.isolation() != RunRequest.Isolation.IN_PROCESS) {
-        spare = true;
-        if (early == null) {
-          startEarly(); // the replacement, or the spare already started
-        }
+      if (request.isolation() != RunRequest.Isolation.IN_PROCESS && early == null) {
+        startEarly(); // the replacement, for the next exchange
       }
     }
     return done;
