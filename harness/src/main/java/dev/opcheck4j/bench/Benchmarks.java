@@ -342,55 +342,97 @@ public final class Benchmarks {
   }
 
   /**
-   * {@code bench library}: generates and builds a {@link SyntheticLibrary} of {@code ops} ops under
-   * {@code dir}, checks it with {@code ./opcheck check} in a process of its own (as a user runs it,
-   * reports included) and prints where the time goes: start-up to the first result, the checks (the
-   * run block's duration), the reports (from the end of the run to the last report file written),
-   * per checked input, and the process tree's peak RSS. Then the same run again with {@code --cache}
-   * filled by the first: the cached re-run.
+   * {@code bench library} and {@code bench shapes}: generates and builds a {@link SyntheticLibrary} of
+   * {@code ops} ops of {@code flavor} under {@code dir}, checks it with {@code ./opcheck check} in a
+   * process of its own (as a user runs it, reports included) and prints where the time goes: start-up
+   * to the first result, the checks (the run block's duration), the reports (from the end of the run
+   * to the last report file written), per checked input, per generated input the kernel rejected and
+   * per one it accepted, and the process tree's peak RSS. Then the same run again with {@code --cache}
+   * filled by the first: the cached re-run, into a report dir of its own that no run wrote before.
    */
-  public void library(Path home, Path dir, int ops, int tries, int jobs)
+  public void library(Path home, Path dir, int ops, int tries, int jobs, SyntheticLibrary.Flavor flavor)
       throws Exception {
-    SyntheticLibrary lib = new SyntheticLibrary(dir, ops);
-    lib.write();
-    long b0 = System.nanoTime();
-    boolean built = lib.build(home);
-    out.printf("bench library: %d ops (%s) in %s, %s%n", ops, "elementwise, in-place, two outputs, row reduction,"
-        + " aten composite", lib.library(), built ? String.format("built in %.1f s", (System.nanoTime() - b0) / 1e9)
-        : "up to date");
+    SyntheticLibrary lib = built(home, dir, ops, flavor);
     Path cache = dir.resolve("cache");
     deleteTree(cache);
-    Measured first = check(lib, dir.resolve("report"), cache, tries, jobs);
+    Measured first = check(lib, dir.resolve("report"), List.of("--cache", cache.toString()), tries, jobs, Map.of());
     out.println(first.line("first run (fills --cache)"));
-    Measured again = check(lib, dir.resolve("report-cached"), cache, tries, jobs);
+    out.println(first.generatedLine());
+    Measured again = check(lib, dir.resolve("report-cached"), List.of("--cache", cache.toString()), tries, jobs, Map.of());
     out.println(again.line("cached re-run"));
     if (again.cachedLine() != null) {
       out.println("bench library: cached re-run said: " + again.cachedLine());
     }
   }
 
-  /** What one {@code ./opcheck check} run took, from outside and from its report. */
+  /**
+   * {@code bench crashes}: a {@link SyntheticLibrary.Flavor#CRASHES} library checked without a cache,
+   * once with its kernels crashing on about one generated input in five and once with the same inputs
+   * not crashing ({@code BENCH_OPS_NO_CRASH=1}); what a crash costs is the difference over the crashes.
+   */
+  public void crashes(Path home, Path dir, int ops, int tries, int jobs) throws Exception {
+    SyntheticLibrary lib = built(home, dir, ops, SyntheticLibrary.Flavor.CRASHES);
+    Measured crashing = check(lib, dir.resolve("report"), List.of(), tries, jobs, Map.of());
+    out.println(crashing.line("crashing"));
+    Measured calm = check(lib, dir.resolve("report-calm"), List.of(), tries, jobs, Map.of("BENCH_OPS_NO_CRASH", "1"));
+    out.println(calm.line("the same inputs, no crash"));
+    out.printf("bench crashes: %d worker deaths (kernel.crash results: %d), %.2f s of wall and %.2f s of CPU more than"
+        + " without them: %.2f s of wall per death (goal <= 0.5 s)%n", crashing.deaths(), crashing.crashResults(),
+        crashing.wall() - calm.wall(), crashing.cpu() - calm.cpu(),
+        crashing.deaths() == 0 ? 0 : (crashing.wall() - calm.wall()) / crashing.deaths());
+  }
+
+  private SyntheticLibrary built(Path home, Path dir, int ops, SyntheticLibrary.Flavor flavor) throws Exception {
+    SyntheticLibrary lib = new SyntheticLibrary(dir, ops, flavor);
+    lib.write();
+    long b0 = System.nanoTime();
+    boolean built = lib.build(home);
+    out.printf("bench library: %d ops (%s) in %s, %s%n", ops, flavor.describe, lib.library(),
+        built ? String.format("built in %.1f s", (System.nanoTime() - b0) / 1e9) : "up to date");
+    return lib;
+  }
+
+  /**
+   * What one {@code ./opcheck check} run took, from outside and from its report. Of the generated
+   * inputs, what the kernel rejected and accepted ({@code generate.domain}'s counts) and the time of
+   * the results about each: the rejected ones' is the rejection checks', the accepted ones' that of
+   * the value checks on generated inputs; {@code generate.domain}'s (the kernel calls of every try and
+   * probe, rejected or not, and the blame of rejections) is neither's alone.
+   */
   private record Measured(double wall, double cpu, double firstResult, double checks, double reports, long inputs,
-      long results, long peakRssKb, long workers, String cachedLine, int exit) {
+      long results, long peakRssKb, long workers, String cachedLine, int exit, long rejected, long accepted,
+      double rejectedSeconds, double acceptedSeconds, double domainSeconds, long deaths, long crashResults) {
     String line(String what) {
       return String.format("bench library %s: wall %.2f s, CPU %.2f s (the process tree's user+system), first result"
           + " at %.2f s, checks %.2f s, reports %.2f s, %d results on %d checked inputs (%.3f ms per input),"
           + " peak RSS of the process tree %d MB, %d worker JVMs started, exit %d", what, wall, cpu, firstResult,
           checks, reports, results, inputs, inputs == 0 ? 0 : checks * 1e3 / inputs, peakRssKb / 1024, workers, exit);
     }
+
+    String generatedLine() {
+      return String.format("bench library generated inputs: %d rejected by the kernel, the rejection checks %.2f s on"
+          + " them, %.3f ms per rejected input; %d accepted, the value checks %.2f s on them, %.3f ms per accepted"
+          + " input; generate.domain (every try's and probe's kernel call, the blame of rejections) %.2f s", rejected,
+          rejectedSeconds, rejected == 0 ? 0 : rejectedSeconds * 1e3 / rejected, accepted, acceptedSeconds,
+          accepted == 0 ? 0 : acceptedSeconds * 1e3 / accepted, domainSeconds);
+    }
   }
 
-  private Measured check(SyntheticLibrary lib, Path report, Path cache, int tries, int jobs) throws Exception {
+  private Measured check(SyntheticLibrary lib, Path report, List<String> cacheArgs, int tries, int jobs,
+      Map<String, String> env) throws Exception {
     deleteTree(report);
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.opcheck4j.cli.Main", "check",
         "--spec", lib.spec().toString(), "--seed", "1", "--tries", String.valueOf(tries), "--jobs", String.valueOf(jobs),
-        "--report-dir", report.toString(), "--cache", cache.toString()));
+        "--report-dir", report.toString()));
+    cmd.addAll(cacheArgs);
     double cpu0 = childrenCpuSeconds();
     long t0 = System.nanoTime();
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().putAll(env);
+    Process p = pb.start();
     long[] firstResult = {-1};
     long[] peak = {0};
     java.util.Set<Long> workers = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -448,7 +490,44 @@ public final class Benchmarks {
     long devices = rep.run().devices().stream().filter(dev.opcheck4j.api.RunInfo.DeviceInfo::runs).count();
     long inputs = (long) lib.ops() * devices * (1 + tries);
     double first = firstResult[0] < 0 ? Double.NaN : (firstResult[0] - t0) / 1e9;
-    return new Measured(wall, cpu, first, checks, reports, inputs, rep.results().size(), peak[0], workers.size(), cached, exit);
+    long rejected = 0;
+    long accepted = 0;
+    long rejectedMicros = 0;
+    long acceptedMicros = 0;
+    long domainMicros = 0;
+    long crashResults = 0;
+    java.util.Set<String> rejectionChecks = new java.util.HashSet<>();
+    for (Check c : BuiltinChecks.all()) {
+      if (c instanceof dev.opcheck4j.checks.RejectionCheck) {
+        rejectionChecks.add(c.id());
+      }
+    }
+    for (dev.opcheck4j.api.CheckResult r : rep.results()) {
+      if (r.check().equals(dev.opcheck4j.checks.kernel.KernelCrashCheck.ID) && r.outcome() != dev.opcheck4j.api.Outcome.PASSED) {
+        crashResults++;
+      }
+      if (r.exampleInfo() == null || !r.exampleInfo().generated()) {
+        continue;
+      }
+      if (r.check().equals(dev.opcheck4j.checks.generate.DomainCheck.ID)) {
+        rejected += r.fact("discarded").map(d -> Long.parseLong(d.split(" ")[0])).orElse(0L);
+        accepted += r.fact("accepted").map(Long::parseLong).orElse(0L);
+      }
+      if (r.check().equals(dev.opcheck4j.checks.generate.DomainCheck.ID)) {
+        domainMicros += r.durationMicros();
+      } else if (rejectionChecks.contains(r.check())) {
+        rejectedMicros += r.durationMicros();
+      } else {
+        acceptedMicros += r.durationMicros();
+      }
+    }
+    long deaths = 0;
+    try (var files = java.nio.file.Files.list(report)) {
+      // a worker killed by a signal leaves its JVM error file (a worker that hung is killed without one)
+      deaths = files.filter(f -> f.getFileName().toString().matches("hs_err_pid\\d+\\.log")).count();
+    }
+    return new Measured(wall, cpu, first, checks, reports, inputs, rep.results().size(), peak[0], workers.size(), cached,
+        exit, rejected, accepted, rejectedMicros / 1e6, acceptedMicros / 1e6, domainMicros / 1e6, deaths, crashResults);
   }
 
   /**

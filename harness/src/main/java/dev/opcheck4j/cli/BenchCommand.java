@@ -10,7 +10,10 @@ import dev.opcheck4j.run.plan.RunOption;
 import java.nio.file.Path;
 import java.util.List;
 
-/** {@code bench}: measurements printed, never asserted (gradcheck, generation, isolation, examples, specs, codec, library). */
+/**
+ * {@code bench}: measurements printed, never asserted (gradcheck, generation, isolation, examples, specs, codec,
+ * library, shapes, crashes).
+ */
 final class BenchCommand implements Command {
   @Override
   public String name() {
@@ -19,12 +22,14 @@ final class BenchCommand implements Command {
 
   @Override
   public String summary() {
-    return "Measures and prints: gradcheck and generation by default; isolation, examples, specs, codec and library when named.";
+    return "Measures and prints: gradcheck and generation by default; isolation, examples, specs, codec, library, shapes"
+        + " and crashes when named.";
   }
 
   @Override
   public String synopsis() {
-    return "bench [gradcheck|generation|isolation|examples|specs|codec|library]... [--ops N] [--tries N] [--jobs N]";
+    return "bench [gradcheck|generation|isolation|examples|specs|codec|library|shapes|crashes]... [--ops N] [--tries N]"
+        + " [--jobs N]";
   }
 
   @Override
@@ -50,18 +55,23 @@ final class BenchCommand implements Command {
         case "examples" -> b.examples(specs, 200);
         case "specs" -> b.specs();
         case "codec" -> b.codec(specs, 20_000);
-        case "library" -> {
+        case "library", "shapes", "crashes" -> {
           int ops = args.get(BENCH_OPS);
+          Path dir = s.home().resolve("harness/target/bench-library/" + (w.equals("library") ? "ops" : w) + "-" + ops);
           try {
-            b.library(s.home(), s.home().resolve("harness/target/bench-library/ops-" + ops), ops, args.get(TRIES),
-                args.get(JOBS));
+            if (w.equals("crashes")) {
+              b.crashes(s.home(), dir, ops, args.get(TRIES), args.get(JOBS));
+            } else {
+              b.library(s.home(), dir, ops, args.get(TRIES), args.get(JOBS),
+                  w.equals("library") ? SyntheticLibrary.Flavor.PLAIN : SyntheticLibrary.Flavor.SHAPES);
+            }
           } catch (SyntheticLibrary.BuildError e) {
-            s.err().println("opcheck: bench library: " + e.getMessage());
+            s.err().println("opcheck: bench " + w + ": " + e.getMessage());
             return ExitCode.INPUT_ERROR;
           }
         }
         default -> throw new UsageException("unknown benchmark '" + w
-            + "'; expected gradcheck, generation, isolation, examples, specs, codec or library");
+            + "'; expected gradcheck, generation, isolation, examples, specs, codec, library, shapes or crashes");
       }
     }
     return ExitCode.OK;

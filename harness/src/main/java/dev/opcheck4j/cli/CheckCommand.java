@@ -1,6 +1,7 @@
 package dev.opcheck4j.cli;
 
 import static dev.opcheck4j.run.plan.RunOptions.ACCEPT;
+import static dev.opcheck4j.run.plan.RunOptions.ALLURE;
 import static dev.opcheck4j.run.plan.RunOptions.BASELINE;
 import static dev.opcheck4j.run.plan.RunOptions.CACHE;
 import static dev.opcheck4j.run.plan.RunOptions.NO_CACHE;
@@ -48,7 +49,8 @@ import java.util.List;
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
   static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
-      SHARD, REPORT_DIR, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, VERBOSE, CACHE, NO_CACHE);
+      SHARD, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, VERBOSE, CACHE,
+      NO_CACHE);
 
   @Override
   public String name() {
@@ -123,7 +125,7 @@ final class CheckCommand implements Command {
           args.get(REPORT_DIR) != null, 0);
       console.header(header(r));
       Path dir = args.get(REPORT_DIR);
-      List<ReportFormat> formats = dir == null ? List.of() : RunSummary.formats();
+      List<ReportFormat> formats = dir == null ? List.of() : RunSummary.formats(dir, args.get(ALLURE));
       // formats with a file per result (Allure) write them while the run goes on
       List<ReportFormat.Streaming> streams = new ArrayList<>();
       for (ReportFormat f : formats) {

@@ -5,7 +5,10 @@ import dev.opcheck4j.run.plan.RunOptions;
 import java.nio.file.Path;
 import java.util.List;
 
-/** {@code demo}: {@code check} on the bundled example specs, with reports in {@code reports/out} unless told otherwise. */
+/**
+ * {@code demo}: {@code check} on the bundled example specs, with every report (Allure's too) in {@code reports/out}
+ * unless told otherwise.
+ */
 final class DemoCommand implements Command {
   @Override
   public String name() {
@@ -35,6 +38,8 @@ final class DemoCommand implements Command {
     if (!args.has(RunOptions.REPORT_DIR)) {
       demo = demo.with(RunOptions.REPORT_DIR, List.of(s.home().resolve("reports/out")));
     }
+    // the demo shows every report format, Allure's too (docs/report.md#allure)
+    demo = demo.with(RunOptions.ALLURE, List.of(true));
     return new CheckCommand().run(demo, s);
   }
 }

@@ -42,8 +42,8 @@ final class MergeCommand implements Command {
 
   @Override
   public List<RunOption<?>> options() {
-    return List.of(RunOptions.REPORT_DIR, RunOptions.ALLOW_INCOMPLETE, RunOptions.EXPECTED_FAILURES, RunOptions.TAGS,
-        RunOptions.VERBOSE);
+    return List.of(RunOptions.REPORT_DIR, RunOptions.ALLURE, RunOptions.ALLOW_INCOMPLETE, RunOptions.EXPECTED_FAILURES,
+        RunOptions.TAGS, RunOptions.VERBOSE);
   }
 
   @Override
@@ -102,7 +102,7 @@ final class MergeCommand implements Command {
     // the rerun line is rendered from each result's repro, as the unsharded run renders it
     report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
         report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
-    return RunSummary.finish(report, merged.inputErrors(), reportDir, s);
+    return RunSummary.finish(report, merged.inputErrors(), reportDir, args.get(RunOptions.ALLURE), s);
   }
 
   /**

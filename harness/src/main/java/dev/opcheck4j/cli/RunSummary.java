@@ -22,10 +22,13 @@ import java.util.ServiceLoader;
 final class RunSummary {
   private RunSummary() {}
 
-  /** Writes the reports into {@code reportDir} (none when null), prints the summary and the input errors. */
-  static ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir, Session s)
+  /**
+   * Writes the reports into {@code reportDir} (none when null), Allure's only when {@code allure}, and
+   * prints the summary and the input errors.
+   */
+  static ExitCode finish(RunReport report, List<String> inputErrors, Path reportDir, boolean allure, Session s)
       throws IOException, UsageException {
-    return finish(report, inputErrors, reportDir, reportDir == null ? List.of() : formats(), s);
+    return finish(report, inputErrors, reportDir, reportDir == null ? List.of() : formats(reportDir, allure), s);
   }
 
   /** As {@link #finish(RunReport, List, Path, Session)}, with {@code formats} (some may have streamed during the run). */
@@ -50,11 +53,22 @@ final class RunSummary {
   }
 
   /** Every report format on the classpath, each a new object (a format may keep what it streamed during a run). */
-  static List<ReportFormat> formats() {
+  /**
+   * The formats to write into {@code dir}: those written by default, and the others ({@link
+   * ReportFormat#byDefault}: Allure's) when {@code allure}. What a format not written left in {@code dir}
+   * from an earlier run is deleted, so that no report there seems to be this run's.
+   */
+  static List<ReportFormat> formats(Path dir, boolean allure) throws IOException {
     List<ReportFormat> formats = new ArrayList<>();
     ServiceLoader.load(ReportFormat.class).forEach(formats::add);
     if (formats.isEmpty()) {
       throw new IllegalStateException("no report formats on the classpath (opcheck4j-reports missing)");
+    }
+    for (ReportFormat f : List.copyOf(formats)) {
+      if (!f.byDefault() && !allure) {
+        formats.remove(f);
+        f.discard(dir);
+      }
     }
     return formats;
   }

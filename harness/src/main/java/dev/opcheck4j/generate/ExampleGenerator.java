@@ -23,7 +23,9 @@ import java.util.TreeSet;
  *       <em>untied</em>. Tied, each distinct size of the example's tensors maps to one drawn size in
  *       {@code 0..2×size+1}, so dimensions equal across arguments stay equal (broadcasting and
  *       matching shapes hold). Untied, every dimension is drawn on its own, so a square example
- *       gives non-square variants (tries the kernel rejects are discarded). Ranks never change;
+ *       gives non-square variants (tries the kernel rejects are discarded); a generator {@link #tied}
+ *       (the kernel was found to reject untied sizes) reads the same choice and draws tied sizes
+ *       whatever it says, so every other try stays the same input. Ranks never change;
  *       tensors with explicit {@code values} keep their shape, and their sizes stay fixed
  *       everywhere. An int list argument equal to a tensor's shape in the example (a {@code shape}
  *       argument) follows that tensor's generated shape;
@@ -65,6 +67,8 @@ public final class ExampleGenerator {
   private final Domain domain;
   private final Map<String, Set<String>> rejectedLayouts;
   private final Set<String> rejectedDtypes;
+  /** Whether sizes are drawn tied whatever the first choice says ({@link #tied}). */
+  private boolean tiedOnly;
   private final List<Long> sizes;
   /** Sizes of tensors with explicit values: they never change, in any tensor. */
   private final TreeSet<Long> fixed = new TreeSet<>();
@@ -122,7 +126,25 @@ public final class ExampleGenerator {
 
   /** The same generator without the layouts and dtypes the kernel was found to reject. */
   public ExampleGenerator excluding(Map<String, Set<String>> layouts, Set<String> dtypeNames) {
-    return new ExampleGenerator(schema, origin, vary, domain, layouts, dtypeNames);
+    ExampleGenerator g = new ExampleGenerator(schema, origin, vary, domain, layouts, dtypeNames);
+    g.tiedOnly = tiedOnly;
+    return g;
+  }
+
+  /**
+   * The same generator drawing tied sizes only: for a kernel found to reject untied ones (shapes
+   * that must match, a matmul's inner sizes). The first choice is still read, so a sequence that
+   * drew tied sizes gives the same input from either generator.
+   */
+  public ExampleGenerator tied() {
+    ExampleGenerator g = excluding(rejectedLayouts, rejectedDtypes);
+    g.tiedOnly = true;
+    return g;
+  }
+
+  /** Whether {@code sequence} (choices this generator made an input from) drew untied sizes. */
+  public boolean drewUntied(List<Long> sequence) {
+    return !tiedOnly && !sequence.isEmpty() && sequence.get(0) == UNTIED && !sizes.isEmpty();
   }
 
   /** The example this generator varies. */
@@ -132,7 +154,8 @@ public final class ExampleGenerator {
 
   /**
    * The sequences tried before random ones, with what they are: every varying size 0, every varying
-   * size 1, and untied (dimension d of every tensor has size d + 1, so no example stays square).
+   * size 1, and untied (dimension d of every tensor has size d + 1, so no example stays square) unless
+   * the generator is {@link #tied}.
    */
   public Map<String, List<Long>> edgeCases() {
     Map<String, List<Long>> out = new LinkedHashMap<>();
@@ -142,6 +165,9 @@ public final class ExampleGenerator {
       ones.add(1L);
     }
     out.put("sizes 1", ones);
+    if (tiedOnly) {
+      return out;
+    }
     List<Long> untied = new ArrayList<>(List.of(UNTIED));
     for (long[] shape : shapes) {
       for (int d = 0; d < shape.length; d++) {
@@ -156,7 +182,7 @@ public final class ExampleGenerator {
 
   /** The variant the choices describe. */
   public Example generate(Choices c) {
-    boolean untied = c.draw(UNTIED) == UNTIED;
+    boolean untied = c.draw(UNTIED) == UNTIED && !tiedOnly;
     List<long[]> drawn = new ArrayList<>();
     if (untied) {
       for (long[] shape : shapes) {

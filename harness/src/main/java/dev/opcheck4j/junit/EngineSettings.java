@@ -34,9 +34,10 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param docsBase where check doc pages are, for report links ({@code opcheck4j.docsUrl} as given, the
  *     page of {@code fake.metadata} being {@code <docsBase>fake.metadata.md}; null for the default,
  *     resolved by {@link dev.opcheck4j.api.DocsLocation})
+ * @param allure whether to write Allure's results too ({@code opcheck4j.allure})
  */
 public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> expectedFailures, boolean accept,
-    String docsBase) {
+    String docsBase, boolean allure) {
 
   public static final String PREFIX = RunOptions.ENGINE_PREFIX;
 
@@ -73,19 +74,19 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .tags(RunOptions.TAGS.readAll(get))
         .build();
     return new EngineSettings(RunOptions.SPECS.readAll(get), run, RunOptions.EXPECTED_FAILURES.read(get),
-        RunOptions.ACCEPT_ENGINE.value(get), RunOptions.DOCS_URL.value(get));
+        RunOptions.ACCEPT_ENGINE.value(get), RunOptions.DOCS_URL.value(get), RunOptions.ALLURE.value(get));
   }
 
   /** These settings with the run narrowed to {@code ops}, {@code checks} and {@code devices}. */
   public EngineSettings narrowed(List<String> ops, List<String> checks, List<Device> devices) {
     return new EngineSettings(specs, run.toBuilder().select(ops, checks, devices).build(), expectedFailures, accept,
-        docsBase);
+        docsBase, allure);
   }
 
   /** These settings with the run judged by {@code expected} (the file {@link #expectedFailures} names, read). */
   public EngineSettings judgedBy(dev.opcheck4j.run.plan.ExpectedFailures expected) {
     return new EngineSettings(specs, run.toBuilder().expectedFailures(expected).build(), expectedFailures, accept,
-        docsBase);
+        docsBase, allure);
   }
 
   /** What a finding becomes in this run. */
@@ -121,6 +122,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.ACCEPT_ENGINE, accept);
     values.put(RunOptions.CACHE, run.cache());
     values.put(RunOptions.REPORT_DIR, run.reportDir());
+    values.put(RunOptions.ALLURE, allure);
     values.put(RunOptions.DOCS_URL, docsBase);
     Map<String, String> m = new LinkedHashMap<>();
     for (RunOption<?> row : RunOptions.all()) {

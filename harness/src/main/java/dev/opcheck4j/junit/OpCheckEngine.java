@@ -213,7 +213,8 @@ public final class OpCheckEngine implements TestEngine {
     }
     RunReport report = run(jobs, settings.describe(), stream);
     if (report != null) {
-      writeReports(new RunReport(report.run(), report.checks(), stream.results()), settings.run().reportDir());
+      writeReports(new RunReport(report.run(), report.checks(), stream.results()), settings.run().reportDir(),
+          settings.allure());
       if (settings.accept() && settings.expectedFailures().isPresent()) {
         accept(settings.expectedFailures().get(), stream.results());
       }
@@ -387,9 +388,19 @@ public final class OpCheckEngine implements TestEngine {
     }
   }
 
-  private void writeReports(RunReport report, Path dir) {
+  private void writeReports(RunReport report, Path dir, boolean allure) {
     List<ReportFormat> formats = new ArrayList<>();
     ServiceLoader.load(ReportFormat.class, OpCheckEngine.class.getClassLoader()).forEach(formats::add);
+    for (ReportFormat f : List.copyOf(formats)) {
+      if (!f.byDefault() && !allure) {
+        formats.remove(f);
+        try {
+          f.discard(dir.toAbsolutePath()); // an earlier run's, which this one would otherwise seem to have written
+        } catch (IOException e) {
+          out.get().println("opcheck4j: " + f.name() + " of an earlier run not deleted: " + e);
+        }
+      }
+    }
     if (formats.isEmpty()) {
       out.get().println("opcheck4j: no report format on the test classpath; add dev.opcheck4j:opcheck4j-reports for "
           + dir.resolve("opcheck-report.json"));

@@ -181,6 +181,26 @@ public final class OpSession {
     return run(batch, false);
   }
 
+  /**
+   * An input the real kernel raised {@code why} on, to look at: the kernel on each of {@code reverts}
+   * (the input with one argument put back), then each of the rejection {@code checks} on it.
+   */
+  public record FollowUp(Example rejected, String why, List<Example> reverts, List<String> checks) {}
+
+  /**
+   * The units of each of {@code inputs} in turn, in one exchange, unguarded: an {@link Protocol.Accepts}
+   * answer per revert, an {@link Protocol.OnRejected} answer per check, by their index in that order.
+   */
+  public Kernels.Exchange followUps(String op, Device device, List<FollowUp> inputs) {
+    List<Protocol.Unit<?>> batch = new ArrayList<>();
+    for (FollowUp f : inputs) {
+      f.reverts().forEach(e -> batch.add(new Protocol.Accepts(on(op, device, e))));
+      Protocol.On on = on(op, device, f.rejected());
+      f.checks().forEach(c -> batch.add(new Protocol.OnRejected(c, on, f.why())));
+    }
+    return batch.isEmpty() ? Kernels.Exchange.none() : run(batch, false);
+  }
+
   /** A rejection check's verdict on an input the real kernel raised {@code why} on, or the death in its place. */
   public Kernels.Exchange onRejected(String check, String op, Device device, Example example, String why) {
     return run(List.of(new Protocol.OnRejected(check, on(op, device, example), why)), false);

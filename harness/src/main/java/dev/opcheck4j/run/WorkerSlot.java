@@ -19,6 +19,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One job thread's kernels: a worker, started on first use and replaced after it dies. Also the
  * in-process kernels when measuring.
+ *
+ * <p>A worker's start (a JVM, libtorch, the libraries) takes a second or more: the replacement of a
+ * dead worker starts at once, while the parent looks at the death. A spare kept started beside the
+ * worker in use was measured too and dropped: on two busy cores its start took the CPU it would have
+ * saved, and the deaths of a crash's shrinking follow each other faster than a start (docs/performance.md).
  */
 final class WorkerSlot implements Kernels {
   private final RunRequest request;
@@ -195,6 +200,9 @@ final class WorkerSlot implements Kernels {
       if (stop.requested()) {
         // the signal killed the worker: what the unit would have given is unknown, not a crash
         throw new Interruption.Stopped();
+      }
+      if (request.isolation() != RunRequest.Isolation.IN_PROCESS && early == null) {
+        startEarly(); // the replacement, for the next exchange
       }
     }
     return done;

@@ -16,9 +16,25 @@ import org.bytedeco.pytorch.global.torch;
  * <p>libtorch's autograd fallback is set to "nothing" for the whole process: by default ("warn") the
  * outputs of an op with no autograd kernel get a placeholder grad_fn whose backward yields no
  * gradient, which would hide the very registrations the checks look at (opcheck does the same).
+ *
+ * <p>libtorch's errors carry no C++ stack trace here: by default each {@code c10::Error} records one,
+ * and its message (what JavaCPP hands to Java, and what the stable ABI's shim logs) symbolizes it,
+ * 4-6 ms of CPU per error raised, several per generated input a kernel rejects. The harness shows an
+ * error's first line only, as Python's torch does unless {@code TORCH_SHOW_CPP_STACKTRACES} is set.
  */
 public final class TorchRuntime {
   private static TorchRuntime instance;
+  /** What makes each libtorch error's stack trace: an empty one. Held here so that libtorch can call it for as long as the process runs. */
+  private static NoStackTrace noStackTrace;
+
+  private static final class NoStackTrace extends org.bytedeco.pytorch.StringSupplier {
+    private final org.bytedeco.javacpp.BytePointer empty = new org.bytedeco.javacpp.BytePointer("");
+
+    @Override
+    public org.bytedeco.javacpp.BytePointer call() {
+      return empty;
+    }
+  }
 
   private final String torchVersion;
   private final String presetsVersion;
@@ -44,6 +60,10 @@ public final class TorchRuntime {
     // reads TORCH_CPP_LOG_LEVEL, as Python's torch does at import: libtorch logs every error a kernel
     // raises through the stable ABI (with a stack trace) although the harness reports it already
     torch.initLogging();
+    if (System.getenv("TORCH_SHOW_CPP_STACKTRACES") == null || System.getenv("TORCH_SHOW_CPP_STACKTRACES").equals("0")) {
+      noStackTrace = new NoStackTrace();
+      torch.SetStackTraceFetcher(noStackTrace);
+    }
     String platform = Loader.getPlatform();
     Path cpu;
     try {

@@ -6,25 +6,56 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The generated library of {@code bench library}: its five kinds, and one line when it cannot be built. */
+/** The generated library of {@code bench library}, {@code shapes} and {@code crashes}: its kinds, and one line when it cannot be built. */
 class SyntheticLibraryTests {
   @TempDir Path tmp;
 
+  /** The spec and the source of a library of {@code ops} ops of {@code flavor}, as written. */
+  private List<String> written(int ops, SyntheticLibrary.Flavor flavor) throws Exception {
+    SyntheticLibrary lib = new SyntheticLibrary(tmp.resolve(flavor.name()), ops, flavor);
+    lib.write();
+    return List.of(Files.readString(lib.spec()), Files.readString(lib.source()));
+  }
+
+  private static void assertHas(String text, String... parts) {
+    for (String p : parts) {
+      assertTrue(text.contains(p), p + " in " + text);
+    }
+  }
+
   @Test
   void theOpsTakeTheFiveKindsInTurnEachWithOneExample() throws Exception {
-    SyntheticLibrary lib = new SyntheticLibrary(tmp.resolve("lib"), 7);
-    lib.write();
-    String spec = Files.readString(lib.spec());
+    List<String> lib = written(7, SyntheticLibrary.Flavor.PLAIN);
     for (String op : new String[] {"ew_0", "inplace_1", "pair_2", "rowsum_3", "comp_4", "ew_5", "inplace_6"}) {
-      assertTrue(spec.contains("\"bench_ops::" + op + "\""), op);
+      assertHas(lib.get(0), "\"bench_ops::" + op + "\"");
     }
-    assertEquals(7, spec.split("\"examples\"", -1).length - 1);
-    String cpp = Files.readString(lib.source());
-    assertTrue(cpp.contains("m.def(\"inplace_1(Tensor(a!) x, float s) -> ()\");"), cpp);
-    assertTrue(cpp.contains("m.impl(\"comp_4\", TORCH_BOX(&comp<4>));"), cpp);
+    assertEquals(7, lib.get(0).split("\"examples\"", -1).length - 1);
+    assertHas(lib.get(1), "m.def(\"inplace_1(Tensor(a!) x, float s) -> ()\");", "m.impl(\"comp_4\", TORCH_BOX(&comp<4>));");
+  }
+
+  @Test
+  void theShapesFlavorHasAMatmulAndACompositeOfTwoTensorsOfOneShape() throws Exception {
+    List<String> lib = written(5, SyntheticLibrary.Flavor.SHAPES);
+    for (String op : new String[] {"ew_0", "inplace_1", "pair_2", "mm_3", "diff_4"}) {
+      assertHas(lib.get(0), "\"bench_ops::" + op + "\"");
+    }
+    assertHas(lib.get(0), "[ {\"tensor\": [3, 4]}, {\"tensor\": [4, 5]} ]");
+    assertHas(lib.get(1), "m.def(\"diff_4(Tensor x, Tensor y, float s) -> Tensor\");",
+        "m.impl(\"mm_3\", TORCH_BOX(&mm_meta<3>));", "m.impl(\"diff_4\", TORCH_BOX(&diff<4>));");
+  }
+
+  @Test
+  void theCrashesFlavorIsOneKindOfElementwiseOpWithAMetaKernel() throws Exception {
+    List<String> lib = written(3, SyntheticLibrary.Flavor.CRASHES);
+    for (int i = 0; i < 3; i++) {
+      assertHas(lib.get(1), "m.impl(\"crash_" + i + "\", TORCH_BOX(&crash<" + i + ">));",
+          "m.impl(\"crash_" + i + "\", TORCH_BOX(&crash_meta<" + i + ">));");
+    }
+    assertHas(lib.get(1), "BENCH_OPS_NO_CRASH");
   }
 
   @Test

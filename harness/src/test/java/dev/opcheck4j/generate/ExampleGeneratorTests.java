@@ -61,6 +61,30 @@ class ExampleGeneratorTests {
   }
 
   @Test
+  void aTiedGeneratorDrawsTiedSizesWhereTheChoiceSaysUntiedAndTheSameInputElsewhere() throws Exception {
+    OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
+    Example ex = new Example("ex", List.of(tensor(3, 4), tensor(3, 4), new SpecValue(0.5, "-")), Map.of());
+    ExampleGenerator gen = new ExampleGenerator(op("my_ops", "my_ops::mul_add").schema(), ex, spec.vary());
+    ExampleGenerator tied = gen.tied();
+    assertEquals(List.of("sizes 0", "sizes 1"), List.copyOf(tied.edgeCases().keySet()), "no untied edge case");
+    int untied = 0;
+    for (long seed = 0; seed < 100; seed++) {
+      Choices c = Choices.random(seed);
+      Example before = gen.generate(c);
+      Choices again = Choices.random(seed);
+      Example after = tied.generate(again);
+      assertEquals(shape(after.args().get(0)), shape(after.args().get(1)), "seed " + seed);
+      if (gen.drewUntied(c.sequence())) {
+        untied++;
+        assertTrue(!tied.drewUntied(again.sequence()), "a tied generator never draws untied sizes");
+      } else {
+        assertEquals(before, after, "a try that drew tied sizes is the same input from either generator");
+      }
+    }
+    assertTrue(untied > 5, "some tries would have drawn untied sizes: " + untied);
+  }
+
+  @Test
   void untiedTriesDrawEveryDimensionOnItsOwnSoASquareExampleGivesNonSquareVariants() throws Exception {
     OpSpec spec = entry("my_ops.json", "my_ops::mul_add");
     Example square = new Example("square", List.of(tensor(3, 3), tensor(3, 3), new SpecValue(0.5, "-")), Map.of());

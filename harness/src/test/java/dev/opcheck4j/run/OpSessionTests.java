@@ -8,20 +8,15 @@ import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.plan.LibraryInfo;
-import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.worker.Death;
 import dev.opcheck4j.run.worker.Kernels;
 import dev.opcheck4j.run.worker.Protocol;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecValue;
-import dev.opcheck4j.spec.Vary;
 import dev.opcheck4j.torch.Device;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,13 +59,7 @@ class OpSessionTests {
   }
 
   private static OpSession session(Kernels kernels) {
-    OpSpec spec = new OpSpec("t::f", List.of(), Map.of(), Optional.empty(), List.of(example(0)), "t.json#ops[0]",
-        OpSpec.Gradcheck.DEFAULT, Vary.NONE);
-    LibraryInfo lib = new LibraryInfo(Path.of("/x/libt.so"), List.of(), List.of("t"), List.of());
-    RunPlan.Target target = new RunPlan.Target(lib, List.of(spec), "--spec t.json", 0, SeverityPolicy.DEFAULT);
-    RunPlan plan = new RunPlan(List.of(target), List.of(Device.CPU), BuiltinChecks.all(), 3L, 10, SeverityPolicy.DEFAULT,
-        Duration.ofSeconds(5));
-    return new OpSession(plan, target, spec, kernels, SeverityPolicy.DEFAULT);
+    return dev.opcheck4j.testing.OneOpSessions.of(kernels, example(0));
   }
 
   private static Kernels.Done done(Protocol.Answer a) {

@@ -33,7 +33,7 @@ public final class AllureHtmlGenerator implements ReportGenerator {
         dir = dir.toAbsolutePath().getParent();
       } else {
         throw new IllegalArgumentException(results + " not found: write it with './opcheck check ... --report-dir "
-            + dir + "' (or './opcheck demo' for reports/out), or give the folder holding a test run's allure-results");
+            + dir + " --allure' (or './opcheck demo' for reports/out), or give the folder holding a test run's allure-results");
       }
     }
     Path allure = binary(home).orElseThrow(() -> new IllegalArgumentException("Allure's command line is not in "

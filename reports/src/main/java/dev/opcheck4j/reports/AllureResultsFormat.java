@@ -41,9 +41,25 @@ public final class AllureResultsFormat implements ReportFormat {
   }
 
   /** Deletes the result files in {@code allure-results}; files the user keeps there (categories, history) stay. */
+  /** A file per result, most of a large run's report bytes: written only when asked (docs/report.md#allure). */
+  @Override
+  public boolean byDefault() {
+    return false;
+  }
+
   @Override
   public void discard(Path dir) throws IOException {
-    deleteResultFiles(dir.resolve(DIR));
+    Path results = dir.resolve(DIR);
+    deleteResultFiles(results);
+    Files.deleteIfExists(results.resolve("categories.json"));
+    Files.deleteIfExists(results.resolve("environment.properties"));
+    if (Files.isDirectory(results)) {
+      try (var left = Files.list(results)) {
+        if (left.findAny().isEmpty()) {
+          Files.delete(results);
+        }
+      }
+    }
   }
 
   private static void deleteResultFiles(Path results) throws IOException {

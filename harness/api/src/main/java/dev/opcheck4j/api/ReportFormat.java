@@ -13,6 +13,15 @@ public interface ReportFormat {
   /** Short lower-case name, e.g. {@code json}. */
   String name();
 
+  /**
+   * Whether a run with a report dir writes this format unless told otherwise; false for one written
+   * only when asked ({@code --allure}, engine key {@code opcheck4j.allure}), whose output an earlier
+   * run left there is then {@linkplain #discard discarded}.
+   */
+  default boolean byDefault() {
+    return true;
+  }
+
   /** Writes the report into {@code dir} (created if missing) and returns the file written. */
   Path write(RunReport report, Path dir) throws IOException;
 

@@ -54,7 +54,11 @@ public final class RunOptions {
   public static final RunOption<Boolean> ACCEPT_ENGINE = RunOption.engineOnly("accept", Type.SWITCH,
       "rewrite the opcheck4j.expectedFailures file so that the run would pass, and print its diff").orElse(false);
   public static final RunOption<Path> REPORT_DIR = RunOption.of("--report-dir", "DIR", Type.PATH,
-      "write opcheck-report.json, .html, .sarif, opcheck-summary.md and allure-results there").engine("reportDir");
+      "write opcheck-report.json, .html, .sarif and opcheck-summary.md there (allure-results too with --allure)")
+      .engine("reportDir");
+  public static final RunOption<Boolean> ALLURE = RunOption.of("--allure", "", Type.SWITCH,
+      "also write allure-results/ (a file per result) into the report dir (docs/report.md#allure)").engine("allure")
+      .orElse(false);
   public static final RunOption<String> DOCS_URL = RunOption.engineOnly("docsUrl", Type.TEXT,
       "where report links to check pages point (<docsUrl><check>.md); default: the docs/checks/ of the clone"
       + " ./opcheck runs from, else no link (see dev.opcheck4j.api.DocsLocation)")
@@ -81,10 +85,11 @@ public final class RunOptions {
   public static final RunOption<Boolean> NO_CACHE = RunOption.of("--no-cache", "", Type.SWITCH,
       "run every op even when --cache is given").orElse(false);
   public static final RunOption<Integer> BENCH_OPS = RunOption.of("--ops", "N", Type.atLeast(1),
-      "ops in the generated library of bench library (default {default})").orElse(200);
+      "ops in the generated library of bench library, shapes and crashes (default {default})").orElse(200);
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
-      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE,
+      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, DOCS_URL, BASELINE,
+      JUNIT_XML, VERBOSE,
       ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);
 
   private RunOptions() {}

@@ -29,14 +29,18 @@ final class DomainProbing {
   /** What the probes found out of domain: per tensor label the layouts, and the dtypes, with why. */
   record Discovery(Map<String, Set<String>> layouts, Set<String> dtypes, List<String> lines) {}
 
-  /** Where a probe the kernel rejected goes: to the checks that judge rejected inputs. */
+  /**
+   * A probe the kernel rejected.
+   *
+   * @param probe the example with one change
+   * @param why what the kernel raised
+   * @param what the change, as shown
+   */
+  record RejectedProbe(Example probe, String why, String what) {}
+
+  /** Where the probes of one exchange that the kernel rejected go: to the checks that judge rejected inputs. */
   interface Rejected {
-    /**
-     * @param probe the example with one change
-     * @param why what the kernel raised
-     * @param what the change, as shown
-     */
-    void judge(Example probe, String why, String what);
+    void judge(List<RejectedProbe> probes);
   }
 
   /** A probe of the op's domain: the example with {@code argument} in another layout, or its inputs in another dtype. */
@@ -62,6 +66,7 @@ final class DomainProbing {
       for (int from = 0; from < probes.size() && !calls.stopped(); ) {
         List<Probe> batch = probes.subList(from, probes.size());
         OpCalls.Probed result = calls.probe(batch.stream().map(Probe::example).toList(), device);
+        List<RejectedProbe> judged = new ArrayList<>();
         for (int i = 0; i < result.rejections().size(); i++) {
           Probe p = batch.get(i);
           String why = result.rejections().get(i);
@@ -69,7 +74,7 @@ final class DomainProbing {
             layoutAccepts.computeIfAbsent(p.argument(), k -> new LinkedHashSet<>()).add(p.layout());
           } else if (p.layout() != null) {
             layoutRejects.computeIfAbsent(p.argument(), k -> new LinkedHashMap<>()).putIfAbsent(p.layout(), why);
-            rejected.judge(p.example(), why, p.what());
+            judged.add(new RejectedProbe(p.example(), why, p.what()));
           } else if (why == null) {
             dtypeAccepts.add(p.dtype());
           } else {
@@ -77,10 +82,11 @@ final class DomainProbing {
             if (!gen.beyondFamily(p.dtype())) {
               // a kernel that refuses bool or integer inputs of a floating-point op is its domain, not a
               // rejection to weigh against its meta kernel: only the family's probes are judged
-              rejected.judge(p.example(), why, p.what());
+              judged.add(new RejectedProbe(p.example(), why, p.what()));
             }
           }
         }
+        rejected.judge(judged);
         if (result.died() == null) {
           break;
         }

@@ -110,6 +110,21 @@ final class OpCalls {
     return new Probed(rejections, died);
   }
 
+  /**
+   * {@link OpSession#followUps} of {@code inputs}, in one exchange; each unit's time goes to its key in
+   * {@code keys} (one per unit, in order).
+   */
+  Kernels.Exchange followUps(List<OpSession.FollowUp> inputs, Device device, List<String> keys) {
+    long t = System.nanoTime();
+    Kernels.Exchange x = units.followUps(op, device, inputs);
+    List<TimeLedger.Spent> spent = new ArrayList<>();
+    for (int i = 0; i < keys.size() && x.done(i).isPresent(); i++) {
+      spent.add(new TimeLedger.Spent(keys.get(i), x.done(i).get().micros()));
+    }
+    ledger.account(spent, x.death().isPresent() && spent.size() < keys.size() ? keys.get(spent.size()) : null, t);
+    return x;
+  }
+
   /** Whether the op has used up its deaths ({@link OpSession#stopped}): nothing more of it runs. */
   boolean stopped() {
     return units.stopped().isPresent();

@@ -123,6 +123,7 @@ public final class PropertyPhase {
     final List<Check> starting;
     final VerdictTally tally;
     final Deaths deaths;
+    final TiedSizes tiedSizes = new TiedSizes();
     int t; // tries done
 
     OnDevice(Device device, String where, List<Check> open, List<GenerationCheck> judges,
@@ -142,10 +143,12 @@ public final class PropertyPhase {
       for (Example ex : spec.examples()) {
         plain.add(new ExampleGenerator(op.schema(), ex, spec.vary(), spec.domain(), Map.of(), Set.of()));
       }
-      DomainProbing.Discovery found = probing.discover(plain, device, deaths, this::judgeProbe);
+      DomainProbing.Discovery found = probing.discover(plain, device, deaths, this::judgeProbes);
       generate(new Tries(plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
-      finish(found.lines());
+      List<String> domain = new ArrayList<>(found.lines());
+      domain.addAll(tiedSizes.lines());
+      finish(domain);
     }
 
     private void generate(Tries tries) {
@@ -159,8 +162,10 @@ public final class PropertyPhase {
         // that would still get it.
         int size = Math.min(plan.tries() - t, candidates.stream().filter(c -> c.info().costly())
             .mapToInt(c -> c.info().triesOf(plan.tries()) - tally.accepted()).min().orElse(BATCH));
+        tiedSizes.learned(t).forEach(tries::tie);
         List<Tries.Generated> batch = tries.range(t, t + size);
         List<OpCalls.Tried> results = calls.tryOn(batch.stream().map(Tries.Generated::example).toList(), device, candidates);
+        try (FollowUps followUps = followUps(batch, results)) {
         for (int j = 0; j < results.size(); j++, t++) {
           if (!more || units.stopped().isPresent()) {
             break batches;
@@ -175,25 +180,61 @@ public final class PropertyPhase {
             units.forgive(died.death());
             continue batches;
           }
+          if (tried.reached()) {
+            tiedSizes.saw(g, tried.rejected());
+          }
           OpCalls.Fatal fatal = !tried.reached() ? died
-              : tried.rejected() != null ? rejected(g, tried.rejected()) : accepted(g, candidates, tried);
+              : tried.rejected() != null ? rejected(g, tried.rejected(), followUps, j) : accepted(g, candidates, tried);
           if (fatal != null) {
             // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
             deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
           }
           more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
         }
+        }
       }
     }
 
-    /** A try the kernel rejected: counted, its cause looked for, and shown to the rejection checks; a death ends it. */
-    private OpCalls.Fatal rejected(Tries.Generated g, String rejected) {
+    /**
+     * What looks at the tries of a batch the kernel rejected, in one exchange: the blame's kernel calls
+     * (while {@link VerdictTally#blaming}) and each rejection check's verdict, per rejected try.
+     */
+    private FollowUps followUps(List<Tries.Generated> batch, List<OpCalls.Tried> results) {
+      List<String> checks = rejecters.stream().map(Check::id).toList();
+      List<OpSession.FollowUp> inputs = new ArrayList<>();
+      int discarded = tally.discarded();
+      for (int j = 0; j < results.size(); j++) {
+        Tries.Generated g = batch.get(j);
+        String why = results.get(j).rejected();
+        if (why == null) {
+          inputs.add(new OpSession.FollowUp(g.example(), null, List.of(), List.of()));
+          continue;
+        }
+        discarded++;
+        inputs.add(new OpSession.FollowUp(g.example(), why,
+            discarded <= VerdictTally.BLAME_BUDGET ? reverts(g) : List.of(), checks));
+      }
+      return FollowUps.of(units, calls, inputs, device);
+    }
+
+    /** Try {@code g} with each argument it changed put back as the example has it, in the order of its arguments. */
+    private List<Example> reverts(Tries.Generated g) {
+      return g.gen().changedArguments(g.example()).stream().map(arg -> g.gen().revert(g.example(), arg)).toList();
+    }
+
+    /**
+     * A try the kernel rejected: counted, its cause looked for, and shown to the rejection checks; a death
+     * ends it. What the batch's exchange of {@code followUps} holds for it ({@code j}-th of the batch) is
+     * taken from there.
+     */
+    private OpCalls.Fatal rejected(Tries.Generated g, String rejected, FollowUps followUps, int j) {
       ExampleGenerator gen = g.gen();
       Example e = g.example();
       tally.countRejected(rejected);
       if (tally.blaming()) {
         List<String> changed = gen.changedArguments(e);
-        OpCalls.Probed back = calls.probe(changed.stream().map(arg -> gen.revert(e, arg)).toList(), device);
+        OpCalls.Probed sent = followUps.blame(j);
+        OpCalls.Probed back = sent != null ? sent : calls.probe(reverts(g), device);
         for (int i = 0; i < back.rejections().size(); i++) {
           if (back.rejections().get(i) == null) {
             tally.blame(changed.get(i));
@@ -204,12 +245,13 @@ public final class PropertyPhase {
         }
       }
       for (RejectionCheck r : List.copyOf(rejecters)) {
-        OpCalls.Judged j = calls.onRejected(r, e, device, rejected);
-        if (j.died() != null) {
-          return j.died();
+        OpCalls.Judged sent = followUps.verdict(j, r.id());
+        OpCalls.Judged jd = sent != null ? sent : calls.onRejected(r, e, device, rejected);
+        if (jd.died() != null) {
+          return jd.died();
         }
-        if (tally.countRejection(r.id(), j.verdict())) {
-          report(r, g, x -> calls.judgeRejection(r, x, device), j.verdict());
+        if (tally.countRejection(r.id(), jd.verdict())) {
+          report(r, g, x -> calls.judgeRejection(r, x, device), jd.verdict());
           rejecters.remove(r);
         }
       }
@@ -233,13 +275,27 @@ public final class PropertyPhase {
       return tried.died();
     }
 
-    /** A probe of the domain the kernel rejected, shown to the rejection checks. */
-    private void judgeProbe(Example probe, String why, String what) {
+    /** Probes of the domain the kernel rejected, shown to the rejection checks (their verdicts in one exchange). */
+    private void judgeProbes(List<DomainProbing.RejectedProbe> probes) {
+      List<String> checks = rejecters.stream().map(Check::id).toList();
+      List<OpSession.FollowUp> inputs = probes.stream()
+          .map(p -> new OpSession.FollowUp(p.probe(), p.why(), List.of(), checks)).toList();
+      try (FollowUps followUps = FollowUps.of(units, calls, inputs, device)) {
+        for (int i = 0; i < probes.size(); i++) {
+          DomainProbing.RejectedProbe p = probes.get(i);
+          judgeProbe(p.probe(), p.why(), p.what(), followUps, i);
+        }
+      }
+    }
+
+    /** A probe of the domain the kernel rejected ({@code i}-th of {@code followUps}), shown to the rejection checks. */
+    private void judgeProbe(Example probe, String why, String what, FollowUps followUps, int i) {
       for (RejectionCheck r : List.copyOf(rejecters)) {
         if (units.stopped().isPresent()) {
           return;
         }
-        OpCalls.Judged j = calls.onRejected(r, probe, device, why);
+        OpCalls.Judged sent = followUps.verdict(i, r.id());
+        OpCalls.Judged j = sent != null ? sent : calls.onRejected(r, probe, device, why);
         if (j.died() != null) {
           deaths.died(j.died(), null, probe, List.of(), "a probe of the op's domain: " + what, 0);
           continue;

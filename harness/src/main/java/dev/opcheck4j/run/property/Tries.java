@@ -19,12 +19,17 @@ final class Tries {
   private final List<Generated> made = new ArrayList<>();
 
   Tries(List<ExampleGenerator> generators, SplittableRandom seeds) {
-    this.generators = generators;
+    this.generators = new ArrayList<>(generators);
     this.seeds = seeds;
   }
 
   /** A generated input: its generator, the example, the choices it was made from, and how results name it. */
   record Generated(ExampleGenerator gen, Example example, List<Long> sequence, String label) {}
+
+  /** The tries not made yet of the example {@code origin} draw tied sizes ({@link ExampleGenerator#tied}). */
+  void tie(Example origin) {
+    generators.replaceAll(g -> g.origin().equals(origin) ? g.tied() : g);
+  }
 
   /** Tries {@code from} to {@code to} (exclusive). */
   List<Generated> range(int from, int to) {

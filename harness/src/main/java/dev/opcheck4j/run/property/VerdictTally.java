@@ -55,6 +55,11 @@ final class VerdictTally {
     return accepted;
   }
 
+  /** How many inputs the kernel rejected so far. */
+  int discarded() {
+    return discarded;
+  }
+
   /** The kernel rejected an input, raising {@code message}. */
   void countRejected(String message) {
     discarded++;
