@@ -18,6 +18,8 @@ import dev.opcheck4j.checks.generate.DomainCheck;
 import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.kernel.KernelTimeoutCheck;
+import dev.opcheck4j.checks.memory.MemoryBoundsCheck;
+import dev.opcheck4j.checks.memory.UninitializedCheck;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
 import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
@@ -75,6 +77,8 @@ public final class BuiltinChecks {
           new GradOutputCheck(),
           new DeterminismCheck(),
           new NoncontiguousCheck(),
+          new MemoryBoundsCheck(),
+          new UninitializedCheck(),
           new ReferenceValuesCheck(),
           new ReferenceGradCheck(),
           new BaselineValuesCheck(),
@@ -107,7 +111,7 @@ public final class BuiltinChecks {
 
   /** The ids of the supervisor checks, as a reader is pointed to them: {@code a / b}. */
   public static String supervisors() {
-    return String.join(" / ", ALL.stream().filter(c -> c instanceof SupervisorCheck).map(Check::id).toList());
+    return String.join(" / ", ALL.stream().filter(c -> c.scope() == dev.opcheck4j.api.CheckInfo.Scope.SUPERVISOR).map(Check::id).toList());
   }
 
   /**
