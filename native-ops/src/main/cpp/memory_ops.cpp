@@ -1,4 +1,4 @@
-// Memory safety (issue 31): for each class of memory error, an op with the defect, marked with the one
+// Memory safety (issue 31): for each class of memory error (and a bool read as a byte), an op with the defect, marked with the one
 // check that must trip (`// OP:` / `// EXPECT:`), and its good twin, which must pass everything. Each
 // defect is invisible in the op's values: the bytes read out of bounds are loaded but never used, and
 // the element left unwritten reads as whatever the allocator handed out. torch.library.opcheck 2.14.1
@@ -111,6 +111,42 @@ Tensor double_pairs_no_tail(Tensor x) {
   });
 }
 
+// ---- A bool read as a number. count_true(mask) = the number of true elements, as an int64 0-d tensor.
+// PyTorch reads any nonzero byte of bool storage as true.
+
+Tensor count_true_with(const Tensor& mask, const char* name, int64_t (*count)(const uint8_t*, int64_t)) {
+  STD_TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, name, ": mask must be bool");
+  Tensor mc = torch::stable::contiguous(mask);
+  Tensor out = torch::stable::new_empty(mc, {}, ScalarType::Long);
+  *static_cast<int64_t*>(out.data_ptr()) = count(static_cast<const uint8_t*>(mc.data_ptr()), mc.numel());
+  return out;
+}
+
+// OP: memory_ops::count_true
+Tensor count_true(Tensor mask) {
+  return count_true_with(mask, "count_true", [](const uint8_t* m, int64_t n) {
+    int64_t c = 0;
+    for (int64_t i = 0; i < n; ++i) c += m[i] != 0;
+    return c;
+  });
+}
+
+// Adds the bytes: right for 0/1 storage, wrong for a bool whose true is stored as another nonzero byte.
+// OP: memory_ops::count_true_bytes
+// EXPECT: memory.bool-bytes
+Tensor count_true_bytes(Tensor mask) {
+  return count_true_with(mask, "count_true_bytes", [](const uint8_t* m, int64_t n) {
+    int64_t c = 0;
+    for (int64_t i = 0; i < n; ++i) c += m[i];
+    return c;
+  });
+}
+
+Tensor count_true_meta(Tensor mask) {
+  STD_TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, "count_true: mask must be bool");
+  return torch::stable::new_empty(mask, {}, ScalarType::Long);
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(memory_ops, m) {
@@ -120,6 +156,8 @@ STABLE_TORCH_LIBRARY(memory_ops, m) {
   m.def("half_shift_back_overread(Tensor x) -> Tensor");
   m.def("double_pairs(Tensor x) -> Tensor");
   m.def("double_pairs_no_tail(Tensor x) -> Tensor");
+  m.def("count_true(Tensor mask) -> Tensor");
+  m.def("count_true_bytes(Tensor mask) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
@@ -129,6 +167,8 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
   m.impl("half_shift_back_overread", TORCH_BOX(&half_shift_back_overread));
   m.impl("double_pairs", TORCH_BOX(&double_pairs));
   m.impl("double_pairs_no_tail", TORCH_BOX(&double_pairs_no_tail));
+  m.impl("count_true", TORCH_BOX(&count_true));
+  m.impl("count_true_bytes", TORCH_BOX(&count_true_bytes));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
@@ -138,4 +178,6 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
   m.impl("half_shift_back_overread", TORCH_BOX(&elementwise_meta));
   m.impl("double_pairs", TORCH_BOX(&elementwise_meta));
   m.impl("double_pairs_no_tail", TORCH_BOX(&elementwise_meta));
+  m.impl("count_true", TORCH_BOX(&count_true_meta));
+  m.impl("count_true_bytes", TORCH_BOX(&count_true_meta));
 }

@@ -18,6 +18,7 @@ import dev.opcheck4j.checks.generate.DomainCheck;
 import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.kernel.KernelTimeoutCheck;
+import dev.opcheck4j.checks.memory.BoolBytesCheck;
 import dev.opcheck4j.checks.memory.MemoryBoundsCheck;
 import dev.opcheck4j.checks.memory.UninitializedCheck;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
@@ -79,6 +80,7 @@ public final class BuiltinChecks {
           new NoncontiguousCheck(),
           new MemoryBoundsCheck(),
           new UninitializedCheck(),
+          new BoolBytesCheck(),
           new ReferenceValuesCheck(),
           new ReferenceGradCheck(),
           new BaselineValuesCheck(),

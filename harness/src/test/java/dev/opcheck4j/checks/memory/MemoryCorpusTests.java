@@ -65,6 +65,17 @@ class MemoryCorpusTests {
     }
   }
 
+  @Test
+  void aBoolReadAsANumberIsFoundOnTheExampleAndAnOpWithoutBoolsIsNotCalled() {
+    CheckResult r = corpus.one("memory_ops::count_true_bytes", BoolBytesCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertTrue(r.fact("but was").orElseThrow().startsWith("output 0 differs when mask holds true as the bytes 2..255"),
+        r.toString());
+    CheckResult none = corpus.one("memory_ops::half_shift", BoolBytesCheck.ID, "cpu");
+    assertEquals(Outcome.SKIPPED, none.outcome());
+    assertEquals("no example has a bool tensor argument", none.reason());
+  }
+
   /** Every example has an even size: only a generated odd one leaves the last element unwritten. */
   @Test
   void anUnwrittenOddTailIsFoundOnAGeneratedInputAndShrunkToTheSmallestOddSize() {
