@@ -4,7 +4,6 @@ import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
-import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
@@ -13,7 +12,6 @@ import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.generate.BoundExample;
-import dev.opcheck4j.torch.Device;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -27,7 +25,7 @@ import java.util.Optional;
  * kernel.crash}: this check is also the supervisor of such deaths. Writes into the canary bytes around
  * the storage are seen after the call.
  */
-public final class MemoryBoundsCheck extends CheckBase implements ExampleCheck, SupervisorCheck {
+public final class MemoryBoundsCheck extends HostMemoryCheck implements ExampleCheck, SupervisorCheck {
   public static final String ID = "memory.bounds";
   /** What a worker JVM needs for the guard pages. */
   public static final List<String> JVM_OPTIONS = GuardedMemory.OPTIONS;
@@ -47,11 +45,6 @@ public final class MemoryBoundsCheck extends CheckBase implements ExampleCheck, 
     return CheckInfo.Scope.EXAMPLE;
   }
 
-  /** Guard pages are host memory: the check runs on cpu. */
-  @Override
-  public boolean appliesTo(Device device) {
-    return device == Device.CPU;
-  }
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
@@ -64,14 +57,15 @@ public final class MemoryBoundsCheck extends CheckBase implements ExampleCheck, 
       if (end.none()) {
         return Verdict.skipped("no tensor argument with elements on cpu: nothing to guard");
       }
-      Optional<Verdict> first = call(s, end, "the cpu kernel, its tensor arguments ending at a guard page");
+      Optional<Verdict> first = call(s, ex, end, "the cpu kernel, its tensor arguments ending at a guard page");
       if (first.isPresent()) {
-        return first.get().withContext(List.of(OpCall.exampleFact(s, ex)));
+        return first.get();
       }
-      try (GuardedArguments start = GuardedArguments.of(ex, GuardedMemory.Side.START, CANARY)) {
-        Optional<Verdict> second = call(s, start, "the cpu kernel, its tensor arguments starting at a guard page");
+      // bound again: a call may take the elements out of a list argument it was given
+      try (GuardedArguments start = GuardedArguments.of(OpCall.bind(s, s.device()), GuardedMemory.Side.START, CANARY)) {
+        Optional<Verdict> second = call(s, ex, start, "the cpu kernel, its tensor arguments starting at a guard page");
         if (second.isPresent()) {
-          return second.get().withContext(List.of(OpCall.exampleFact(s, ex)));
+          return second.get();
         }
       }
       return Verdict.passed(Fact.of("guarded", String.join(", ", end.arguments())));
@@ -79,14 +73,14 @@ public final class MemoryBoundsCheck extends CheckBase implements ExampleCheck, 
   }
 
   /** The verdict one guarded call already is: skipped when the kernel raised, failed when it wrote around the storage. */
-  private static Optional<Verdict> call(Subject s, GuardedArguments guarded, String step) {
+  private static Optional<Verdict> call(Subject s, BoundExample ex, GuardedArguments guarded, String step) {
     try {
       OpCall.call(s, guarded.example(), step + guarded.ranges().told());
     } catch (OpCall.KernelError e) {
       return Optional.of(Verdict.skipped(
           "the kernel raised on its arguments copied into guarded memory (same sizes and strides): " + e.getMessage()));
     }
-    return guarded.damage().map(d -> Verdict.failed(Finding.of(EXPECTED, d.text(), HINT, d.cause())));
+    return guarded.damage().map(d -> Verdict.failed(Finding.of(EXPECTED, d.text(), HINT, d.cause()), OpCall.exampleFact(s, ex)));
   }
 
   /** A worker that faulted in a guard page: the cause names the argument and the side. */

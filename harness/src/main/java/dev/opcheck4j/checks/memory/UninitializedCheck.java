@@ -8,7 +8,6 @@ import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
-import dev.opcheck4j.checks.ValueCheck;
 import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
@@ -16,7 +15,6 @@ import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.TensorCopies;
 import dev.opcheck4j.generate.TensorText;
 import dev.opcheck4j.spec.OpSpec;
-import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,11 +23,12 @@ import java.util.Optional;
 /**
  * No output depends on memory the kernel never wrote. The example is called with libtorch's CPU
  * allocator filling new memory with zeros (as every call in a worker is), then with junk ({@link
- * AllocatorFill}): an output element that differs was read from memory no one wrote. A third call
- * with zeros must give the first call's outputs again, or the op merely differs from call to call
- * (that is {@code determinism}'s) and nothing is concluded.
+ * AllocatorFill}): an output element that differs was read from memory no one wrote. A third call,
+ * with junk again, must give the second call's outputs again, or the op merely differs from call to
+ * call (that is {@code determinism}'s; one that alternates would otherwise look the same) and nothing
+ * is concluded.
  */
-public final class UninitializedCheck extends ValueCheck implements ExampleCheck {
+public final class UninitializedCheck extends HostMemoryCheck implements ExampleCheck {
   public static final String ID = "memory.uninitialized";
 
   public UninitializedCheck() {
@@ -40,11 +39,6 @@ public final class UninitializedCheck extends ValueCheck implements ExampleCheck
         .onAFewGeneratedInputs());
   }
 
-  /** The fill is the CPU allocator's. */
-  @Override
-  public boolean appliesTo(Device device) {
-    return device == Device.CPU;
-  }
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
@@ -69,8 +63,11 @@ public final class UninitializedCheck extends ValueCheck implements ExampleCheck
       if (Arrays.equals(a, b) || !Arrays.equals(sizes, junk.get(i).tensor().sizes().vec().get())) {
         continue;
       }
-      List<OpCall.Output> again = called(s, OpCall.bind(s, s.device()), "the cpu kernel, new memory zero-filled (again)");
-      if (!Arrays.equals(a, TensorCopies.bytes(again.get(i).tensor()))) {
+      List<OpCall.Output> again;
+      try (AllocatorFill fill = AllocatorFill.junk()) {
+        again = called(s, OpCall.bind(s, s.device()), "the cpu kernel, new memory junk-filled (again)");
+      }
+      if (!Arrays.equals(b, TensorCopies.bytes(again.get(i).tensor()))) {
         return Verdict.passed(Fact.of("outputs compared", zeros.size()), Fact.of("note", z.label()
             + " differs from call to call with the same fill (see determinism): uninitialized memory cannot be told apart"));
       }
