@@ -1,10 +1,12 @@
 package dev.opcheck4j.cli;
 
+import static dev.opcheck4j.run.plan.RunOptions.ACCEPT;
 import static dev.opcheck4j.run.plan.RunOptions.BASELINE;
 import static dev.opcheck4j.run.plan.RunOptions.CACHE;
 import static dev.opcheck4j.run.plan.RunOptions.NO_CACHE;
 import static dev.opcheck4j.run.plan.RunOptions.CHECKS;
 import static dev.opcheck4j.run.plan.RunOptions.DEVICES;
+import static dev.opcheck4j.run.plan.RunOptions.EXPECTED_FAILURES;
 import static dev.opcheck4j.run.plan.RunOptions.JOBS;
 import static dev.opcheck4j.run.plan.RunOptions.JUNIT_XML;
 import static dev.opcheck4j.run.plan.RunOptions.LIBRARIES;
@@ -14,6 +16,7 @@ import static dev.opcheck4j.run.plan.RunOptions.REQUIRE;
 import static dev.opcheck4j.run.plan.RunOptions.SEED;
 import static dev.opcheck4j.run.plan.RunOptions.SHARD;
 import static dev.opcheck4j.run.plan.RunOptions.SPECS;
+import static dev.opcheck4j.run.plan.RunOptions.TAGS;
 import static dev.opcheck4j.run.plan.RunOptions.TIMEOUT;
 import static dev.opcheck4j.run.plan.RunOptions.TRIES;
 import static dev.opcheck4j.run.plan.RunOptions.VERBOSE;
@@ -25,16 +28,18 @@ import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.CheckCatalog;
+import dev.opcheck4j.run.AcceptMode;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.ReportDirLock;
 import dev.opcheck4j.run.WorkflowAnnotations;
 import dev.opcheck4j.run.ResultsFile;
+import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.Versions;
 import dev.opcheck4j.spec.SpecException;
-import dev.opcheck4j.spec.SpecReader;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +48,7 @@ import java.util.List;
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
   static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
-      SHARD, REPORT_DIR, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, VERBOSE, CACHE, NO_CACHE);
+      SHARD, REPORT_DIR, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, VERBOSE, CACHE, NO_CACHE);
 
   @Override
   public String name() {
@@ -86,6 +91,11 @@ final class CheckCommand implements Command {
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
+    try {
+      request.expectedFailures(expectedFailures(args)).tags(args.all(TAGS));
+    } catch (SpecException e) {
+      return inputError(e, s);
+    }
     RunRequest r = request.build();
     Path dir = args.get(REPORT_DIR);
     boolean fresh = dir != null && !Files.exists(dir);
@@ -110,7 +120,7 @@ final class CheckCommand implements Command {
     try (ReportDirLock lock = lock(args.get(REPORT_DIR), args.commandLine(), s)) {
       boolean terminal = Console.interactive();
       Console console = new Console(s.out(), terminal, terminal && Console.colourTerminal(System.getenv()), args.get(VERBOSE),
-          args.get(REPORT_DIR) != null, plannedOps(args));
+          args.get(REPORT_DIR) != null, 0);
       console.header(header(r));
       Path dir = args.get(REPORT_DIR);
       List<ReportFormat> formats = dir == null ? List.of() : RunSummary.formats();
@@ -132,13 +142,7 @@ final class CheckCommand implements Command {
       } catch (ResultsFile.NoSpace e) {
         throw new UsageException(e.getMessage());
       } catch (SpecException e) {
-        for (String line : e.lines()) {
-          s.err().println("opcheck: " + line);
-        }
-        if (e.lines().size() > 1) {
-          s.err().println("opcheck: " + e.lines().size() + " spec errors; no check ran and no report was written");
-        }
-        return ExitCode.INPUT_ERROR;
+        return inputError(e, s);
       } finally {
         console.finish();
         if (outcome == null) {
@@ -150,8 +154,59 @@ final class CheckCommand implements Command {
           report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
       ExitCode code = RunSummary.finish(report, outcome.inputErrors(), dir, formats, s);
       annotate(report, args, s);
+      return args.has(ACCEPT) ? accept(args.get(ACCEPT), report, code, s) : code;
+    }
+  }
+
+  /** Each located line of a bad input, and how many when several: nothing ran. */
+  private static ExitCode inputError(SpecException e, Session s) {
+    for (String line : e.lines()) {
+      s.err().println("opcheck: " + line);
+    }
+    if (e.lines().size() > 1) {
+      s.err().println("opcheck: " + e.lines().size() + " spec errors; no check ran and no report was written");
+    }
+    return ExitCode.INPUT_ERROR;
+  }
+
+  /**
+   * The expected failures the run is judged by: {@code --accept FILE}'s (none while it does not exist),
+   * else {@code --expected-failures FILE}'s.
+   */
+  private static ExpectedFailures expectedFailures(Arguments args) throws SpecException, UsageException {
+    Path accept = args.get(ACCEPT);
+    Path listed = args.get(EXPECTED_FAILURES);
+    if (accept != null && listed != null && !accept.toAbsolutePath().normalize().equals(listed.toAbsolutePath().normalize())) {
+      throw new UsageException("--accept FILE reads the expected failures from FILE and rewrites it: give no other"
+          + " --expected-failures");
+    }
+    Path file = accept != null ? accept : listed;
+    return file == null || accept != null && !Files.exists(file) ? ExpectedFailures.NONE : ExpectedFailures.read(file);
+  }
+
+  /**
+   * Accept mode: rewrites {@code file} so that this run would pass and prints its diff; the run's code
+   * when nothing changed, else a failed check (or the run's worse code).
+   */
+  static ExitCode accept(Path file, RunReport report, ExitCode code, Session s) throws IOException {
+    if (report.run().completion().interrupted() != null) {
+      s.err().println("opcheck: accept: " + file + " not written: the run was interrupted");
       return code;
     }
+    AcceptMode accepted;
+    try {
+      accepted = AcceptMode.of(file, report.results());
+    } catch (SpecException e) {
+      return inputError(e, s);
+    }
+    accepted.write();
+    accepted.diff().forEach(s.out()::println);
+    accepted.unlisted().forEach(u -> s.err().println("opcheck: accept: " + u));
+    s.out().println(accepted.summary());
+    if (!accepted.changed()) {
+      return code;
+    }
+    return code == ExitCode.OK ? ExitCode.CHECK_FAILED : code;
   }
 
   /** Under GitHub Actions, the failures as annotations at their spec lines ({@link WorkflowAnnotations}). */
@@ -186,21 +241,5 @@ final class CheckCommand implements Command {
     return List.of("opcheck4j " + v.tool() + " · libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")",
         "seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
         + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
-  }
-
-  /** Ops the spec files name (after --op), for the progress line; 0 when a library is checked whole. */
-  private static int plannedOps(Arguments args) {
-    if (!args.all(LIBRARIES).isEmpty()) {
-      return 0;
-    }
-    int n = 0;
-    for (Path spec : args.all(SPECS)) {
-      try {
-        n += SpecReader.read(spec).selectOps(args.all(OPS)).size();
-      } catch (SpecException | RuntimeException e) {
-        return 0; // the run itself reports the problem with its file and line
-      }
-    }
-    return n;
   }
 }

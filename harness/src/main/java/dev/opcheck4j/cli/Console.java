@@ -110,7 +110,7 @@ final class Console implements RunListener {
   @Override
   public synchronized void result(CheckResult r) {
     currentResults.add(r.withRerun(Rerun.CLI));
-    if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED) {
+    if (r.outcome().failsRun() || r.outcome() == Outcome.ERRORED) {
       failures++;
     }
     // at most ten redraws a second: a fast run must not flood a slow terminal
@@ -177,7 +177,7 @@ final class Console implements RunListener {
   /** The text with its first word (the outcome, {@code FAILED}) in the outcome's colour, when colour is on. */
   private String coloured(String text, Outcome outcome) {
     String sgr = switch (outcome) {
-      case FAILED, ERRORED -> "\033[1;31m";
+      case FAILED, ERRORED, UNEXPECTED_PASS -> "\033[1;31m";
       case WARNING -> "\033[33m";
       default -> null;
     };
@@ -189,7 +189,7 @@ final class Console implements RunListener {
   }
 
   private boolean shown(CheckResult r) {
-    return verbose || r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED
+    return verbose || r.outcome().failsRun() || r.outcome() == Outcome.ERRORED
         || r.outcome() == Outcome.WARNING;
   }
 

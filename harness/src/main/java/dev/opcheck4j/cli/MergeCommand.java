@@ -7,11 +7,14 @@ import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.RunInfo;
+import dev.opcheck4j.run.Expectations;
 import dev.opcheck4j.run.ReportDirLock;
 import dev.opcheck4j.run.ResultsFile;
+import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;
 import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.spec.SpecException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -34,12 +37,13 @@ final class MergeCommand implements Command {
 
   @Override
   public String synopsis() {
-    return "merge --report-dir OUT [--allow-incomplete] DIR...";
+    return "merge --report-dir OUT [--allow-incomplete] [--expected-failures FILE] DIR...";
   }
 
   @Override
   public List<RunOption<?>> options() {
-    return List.of(RunOptions.REPORT_DIR, RunOptions.ALLOW_INCOMPLETE, RunOptions.VERBOSE);
+    return List.of(RunOptions.REPORT_DIR, RunOptions.ALLOW_INCOMPLETE, RunOptions.EXPECTED_FAILURES, RunOptions.TAGS,
+        RunOptions.VERBOSE);
   }
 
   @Override
@@ -80,16 +84,40 @@ final class MergeCommand implements Command {
           + " shards are incomplete (rerun them, or merge with --allow-incomplete to mark the report incomplete)");
       return ExitCode.CHECK_FAILED;
     }
-    for (var r : merged.report().results()) {
-      if (args.get(RunOptions.VERBOSE) || r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED) {
+    RunReport report = merged.report();
+    if (args.has(RunOptions.EXPECTED_FAILURES)) {
+      try {
+        report = judged(report, args);
+      } catch (SpecException e) {
+        e.lines().forEach(l -> s.err().println("opcheck: " + l));
+        return ExitCode.INPUT_ERROR;
+      }
+    }
+    for (var r : report.results()) {
+      if (args.get(RunOptions.VERBOSE) || r.outcome().failsRun() || r.outcome() == Outcome.ERRORED
+          || r.outcome() == Outcome.WARNING) {
         s.out().println(HumanText.render(r, r.deviceOrNull() == null ? List.of() : List.of(r.device()), reportDir != null));
       }
     }
-    RunReport report = merged.report();
     // the rerun line is rendered from each result's repro, as the unsharded run renders it
     report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
         report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
     return RunSummary.finish(report, merged.inputErrors(), reportDir, s);
+  }
+
+  /**
+   * The merged results judged by {@code --expected-failures} as the unsharded run judges them (the
+   * shards' results files keep the checks' own verdicts); its entries must be about the ops' namespaces.
+   */
+  private static RunReport judged(RunReport report, Arguments args) throws SpecException {
+    List<RunInfo.Input> inputs = report.run().inputs();
+    ExpectedFailures active = ExpectedFailures.read(args.get(RunOptions.EXPECTED_FAILURES)).activeIn(
+        inputs.stream().filter(i -> i.spec() != null).map(i -> Path.of(i.spec())).toList(), args.all(RunOptions.TAGS));
+    java.util.Set<String> namespaces = new java.util.TreeSet<>();
+    report.results().stream().filter(r -> r.library() == null).forEach(r -> namespaces.add(ExpectedFailures.namespace(r.op())));
+    active.requireNamespaces(namespaces);
+    String spec = inputs.size() == 1 ? inputs.get(0).spec() : null;
+    return new RunReport(report.run(), report.checks(), Expectations.judge(report.results(), active, spec));
   }
 
   /**

@@ -46,7 +46,7 @@ final class RunSummary {
       return ExitCode.of(signal);
     }
     return ExitCode.of(RunOutcome.exitStatus(report.count(Outcome.ERRORED), inputErrors.size(),
-        report.count(Outcome.FAILED)));
+        report.count(Outcome.FAILED) + report.count(Outcome.UNEXPECTED_PASS)));
   }
 
   /** Every report format on the classpath, each a new object (a format may keep what it streamed during a run). */
@@ -86,21 +86,22 @@ final class RunSummary {
       byOp.computeIfAbsent(row, k -> new EnumMap<>(Outcome.class)).merge(r.outcome(), 1, Integer::sum);
     }
     int width = byOp.keySet().stream().mapToInt(String::length).max().orElse(2);
+    List<Outcome> columns = columns(report);
     out.println();
     StringBuilder head = new StringBuilder(String.format("%-" + width + "s ", "op"));
-    for (Outcome o : Outcome.values()) {
-      head.append(String.format(" %7s", o.label()));
+    for (Outcome o : columns) {
+      head.append(String.format(" %" + Math.max(7, o.label().length()) + "s", o.label()));
     }
     out.println(head);
     for (var e : byOp.entrySet()) {
       StringBuilder row = new StringBuilder(String.format("%-" + width + "s ", e.getKey()));
-      for (Outcome o : Outcome.values()) {
-        row.append(String.format(" %7d", e.getValue().getOrDefault(o, 0)));
+      for (Outcome o : columns) {
+        row.append(String.format(" %" + Math.max(7, o.label().length()) + "d", e.getValue().getOrDefault(o, 0)));
       }
       out.println(row);
     }
     List<String> parts = new ArrayList<>();
-    for (Outcome o : Outcome.values()) {
+    for (Outcome o : columns) {
       parts.add(report.count(o) + " " + o.label());
     }
     String mark = report.run().completion().mark();
@@ -118,6 +119,15 @@ final class RunSummary {
     for (String line : gapLines(report.coverage())) {
       out.println(line);
     }
+  }
+
+  /**
+   * The outcomes the summary counts: the five of every run, and expected failures and unexpected passes
+   * apart in a run that has them.
+   */
+  static List<Outcome> columns(RunReport report) {
+    return java.util.Arrays.stream(Outcome.values()).filter(o -> (o != Outcome.EXPECTED_FAILURE
+        && o != Outcome.UNEXPECTED_PASS) || report.count(o) > 0).toList();
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.ReportDirLock;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
+import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
@@ -62,6 +63,9 @@ final class EngineRun {
           .select(EngineTree.ops(job.file(), s).stream().map(o -> o.op()).toList(),
               s.selectedChecks().stream().map(c -> c.id()).toList(), s.selectedDevices())
           .reportDir(s.run().reportDir().resolve("runs").resolve(job.file().file().getFileName().toString()))
+          // each spec runs on its own: it judges the entries about its namespaces (discovery checked the rest)
+          .expectedFailures(s.run().expectedFailures().within(job.file().ops().stream()
+              .map(o -> ExpectedFailures.namespace(o.op())).collect(java.util.stream.Collectors.toSet())))
           .build();
       try (ReportDirLock lock = ReportDirLock.acquire(request.reportDir(),
           "the JUnit engine in pid " + ProcessHandle.current().pid() + ", " + job.file().file())) {

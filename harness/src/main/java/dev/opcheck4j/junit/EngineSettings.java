@@ -28,12 +28,15 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param specs extra spec files ({@code opcheck4j.specs}, comma-separated paths)
  * @param run the run's options, as a request with no targets; its report directory is where the
  *     report formats write ({@code opcheck4j.reportDir}, default {@code target/opcheck})
- * @param expectedFailures the expected-failures file, if any ({@code opcheck4j.expectedFailures})
+ * @param expectedFailures the expected-failures file, if any ({@code opcheck4j.expectedFailures}); the
+ *     run's request holds what it says once discovery has read it
+ * @param accept whether to rewrite that file so that the run would pass ({@code opcheck4j.accept})
  * @param docsBase where check doc pages are, for report links ({@code opcheck4j.docsUrl} as given, the
  *     page of {@code fake.metadata} being {@code <docsBase>fake.metadata.md}; null for the default,
  *     resolved by {@link dev.opcheck4j.api.DocsLocation})
  */
-public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> expectedFailures, String docsBase) {
+public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> expectedFailures, boolean accept,
+    String docsBase) {
 
   public static final String PREFIX = RunOptions.ENGINE_PREFIX;
 
@@ -67,14 +70,22 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .reportDir(RunOptions.REPORT_DIR.read(get).orElse(Path.of("target", "opcheck")))
         .require(require)
         .cache(RunOptions.CACHE.read(get).orElse(null))
+        .tags(RunOptions.TAGS.readAll(get))
         .build();
     return new EngineSettings(RunOptions.SPECS.readAll(get), run, RunOptions.EXPECTED_FAILURES.read(get),
-        RunOptions.DOCS_URL.value(get));
+        RunOptions.ACCEPT_ENGINE.value(get), RunOptions.DOCS_URL.value(get));
   }
 
   /** These settings with the run narrowed to {@code ops}, {@code checks} and {@code devices}. */
   public EngineSettings narrowed(List<String> ops, List<String> checks, List<Device> devices) {
-    return new EngineSettings(specs, run.toBuilder().select(ops, checks, devices).build(), expectedFailures, docsBase);
+    return new EngineSettings(specs, run.toBuilder().select(ops, checks, devices).build(), expectedFailures, accept,
+        docsBase);
+  }
+
+  /** These settings with the run judged by {@code expected} (the file {@link #expectedFailures} names, read). */
+  public EngineSettings judgedBy(dev.opcheck4j.run.plan.ExpectedFailures expected) {
+    return new EngineSettings(specs, run.toBuilder().expectedFailures(expected).build(), expectedFailures, accept,
+        docsBase);
   }
 
   /** What a finding becomes in this run. */
@@ -106,6 +117,8 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.TIMEOUT, run.timeout());
     values.put(RunOptions.WARNINGS_AS_ERRORS, run.warningsAsErrors());
     values.put(RunOptions.EXPECTED_FAILURES, expectedFailures);
+    values.put(RunOptions.TAGS, run.tags());
+    values.put(RunOptions.ACCEPT_ENGINE, accept);
     values.put(RunOptions.CACHE, run.cache());
     values.put(RunOptions.REPORT_DIR, run.reportDir());
     values.put(RunOptions.DOCS_URL, docsBase);

@@ -6,9 +6,11 @@ import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.run.AcceptMode;
 import dev.opcheck4j.run.ReportDirLock;
 import dev.opcheck4j.run.ReportWriter;
 import dev.opcheck4j.run.WorkflowAnnotations;
+import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
@@ -100,7 +102,8 @@ public final class OpCheckEngine implements TestEngine {
       throw new IllegalArgumentException(EngineSettings.PREFIX + "ops names " + String.join(", ", unknown)
           + ", which no spec has; specs found: " + String.join(", ", found.stream().map(SpecDiscovery.Location::key).toList()));
     }
-    RunDescriptor root = new RunDescriptor(uniqueId, settings, files, errors, expectedFailures(settings));
+    settings = settings.judgedBy(expectedFailures(settings, found, files));
+    RunDescriptor root = new RunDescriptor(uniqueId, settings, files, errors);
     for (int i = 0; i < found.size(); i++) {
       EngineNode spec = EngineTree.spec(uniqueId, i, found.get(i), discovery.viaClasses());
       root.addChild(spec);
@@ -118,12 +121,27 @@ public final class OpCheckEngine implements TestEngine {
     return root;
   }
 
-  private static ExpectedFailures expectedFailures(EngineSettings settings) {
-    if (settings.expectedFailures().isEmpty()) {
+  /**
+   * The expected-failures file, read once (none while accept mode has not written it yet), its entries
+   * that hold in this suite checked to be about the namespaces of its specs: each spec's run then
+   * checks its own ops.
+   *
+   * @throws IllegalArgumentException naming the parameter and the located problem
+   */
+  private static ExpectedFailures expectedFailures(EngineSettings settings, List<SpecDiscovery.Location> found,
+      List<SpecFile> files) {
+    Optional<Path> file = settings.expectedFailures();
+    if (file.isEmpty() || settings.accept() && !java.nio.file.Files.exists(file.get())) {
       return ExpectedFailures.NONE;
     }
     try {
-      return ExpectedFailures.read(settings.expectedFailures().get());
+      ExpectedFailures all = ExpectedFailures.read(file.get());
+      Set<String> namespaces = new java.util.TreeSet<>();
+      files.stream().filter(Objects::nonNull).flatMap(f -> f.ops().stream())
+          .forEach(o -> namespaces.add(ExpectedFailures.namespace(o.op())));
+      all.activeIn(found.stream().map(SpecDiscovery.Location::path).toList(), settings.run().tags())
+          .requireNamespaces(namespaces);
+      return all;
     } catch (SpecException e) {
       throw new IllegalArgumentException(EngineSettings.PREFIX + "expectedFailures: " + e.getMessage(), e);
     }
@@ -180,7 +198,7 @@ public final class OpCheckEngine implements TestEngine {
     System.out.println("opcheck4j: " + String.join(", ", settings.describe().entrySet().stream()
         .map(e -> e.getKey().substring(EngineSettings.PREFIX.length()) + "=" + e.getValue()).toList()));
     listener.reportingEntryPublished(root, ReportEntry.from(settings.describe()));
-    ResultStream stream = new ResultStream(listener, root, root.expected, rerunStyle(), out.get());
+    ResultStream stream = new ResultStream(listener, root, rerunStyle(), out.get());
     List<EngineRun.Job> jobs = new ArrayList<>();
     for (TestDescriptor c : root.getChildren()) {
       EngineNode spec = (EngineNode) c;
@@ -196,6 +214,9 @@ public final class OpCheckEngine implements TestEngine {
     RunReport report = run(jobs, settings.describe(), stream);
     if (report != null) {
       writeReports(new RunReport(report.run(), report.checks(), stream.results()), settings.run().reportDir());
+      if (settings.accept() && settings.expectedFailures().isPresent()) {
+        accept(settings.expectedFailures().get(), stream.results());
+      }
     }
     annotate(root, stream.results());
     System.out.println("opcheck4j summary: " + String.join(", ", stream.outcomes().entrySet().stream()
@@ -214,8 +235,24 @@ public final class OpCheckEngine implements TestEngine {
     String ws = env.apply("GITHUB_WORKSPACE");
     Path workspace = Path.of(ws != null && !ws.isBlank() ? ws : System.getProperty("user.dir")).toAbsolutePath().normalize();
     List<Path> specs = root.specs.stream().filter(Objects::nonNull).map(SpecFile::file).toList();
-    List<CheckResult> failed = results.stream().filter(r -> root.expected.reason(r.op(), r.check()).isEmpty()).toList();
-    WorkflowAnnotations.of(specs, read -> repositoryFile(read, workspace)).lines(failed).forEach(out.get()::println);
+    // an expected failure passes, and gets no annotation (lines() takes what fails the run)
+    WorkflowAnnotations.of(specs, read -> repositoryFile(read, workspace)).lines(results).forEach(out.get()::println);
+  }
+
+  /**
+   * Accept mode ({@code opcheck4j.accept}): rewrites the expected-failures file so that this run would
+   * pass, and prints its diff; the tests were judged by the file as it was.
+   */
+  private void accept(Path file, List<CheckResult> results) {
+    try {
+      AcceptMode accepted = AcceptMode.of(file, results);
+      accepted.write();
+      accepted.diff().forEach(out.get()::println);
+      accepted.unlisted().forEach(u -> out.get().println("opcheck4j: accept: " + u));
+      out.get().println("opcheck4j " + accepted.summary());
+    } catch (SpecException | java.io.IOException e) {
+      out.get().println("opcheck4j: accept: " + file + " not written: " + e.getMessage());
+    }
   }
 
   /**

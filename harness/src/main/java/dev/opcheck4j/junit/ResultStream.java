@@ -36,15 +36,12 @@ final class ResultStream {
   private final EngineExecutionListener listener;
   private final RunDescriptor root;
   private final EngineSettings settings;
-  private final ExpectedFailures expected;
   private final Rerun rerun;
   private final PrintStream out;
   private final Map<NodeKey, EngineNode> nodes = new HashMap<>();
   private final Set<TestDescriptor> started = new HashSet<>();
   private final Set<TestDescriptor> finished = new HashSet<>();
   private final Map<Integer, List<String>> inputErrors = new HashMap<>();
-  private final Set<OpCheck> failed = new HashSet<>();
-  private final Set<OpCheck> ran = new HashSet<>();
   /** Per op, its only result when that is a failure about the op as a whole (an unknown op has nothing else). */
   private final Map<NodeKey, CheckResult> onlyFailure = new HashMap<>();
   private final Set<NodeKey> judged = new HashSet<>();
@@ -53,20 +50,15 @@ final class ResultStream {
   private final Map<String, Integer> outcomes = new LinkedHashMap<>();
   private final Map<Integer, Coverage.Fold> coverage = new HashMap<>();
 
-  /** A check of an op in a spec, whatever its device and example. */
-  private record OpCheck(int spec, String op, String check) {}
-
   /**
    * @param rerun how the rerun line of a result that carries a repro is written where the tests run
    * @param out where the warnings and the expected failures are printed in full
    */
-  ResultStream(EngineExecutionListener listener, RunDescriptor root, ExpectedFailures expected, Rerun rerun,
-      PrintStream out) {
+  ResultStream(EngineExecutionListener listener, RunDescriptor root, Rerun rerun, PrintStream out) {
     this.listener = listener;
     this.out = out;
     this.root = root;
     this.settings = root.settings;
-    this.expected = expected;
     this.rerun = rerun;
     index(root);
   }
@@ -112,15 +104,25 @@ final class ResultStream {
     CheckResult r = raw.repro() == null ? raw : raw.withRerun(rerun);
     results.add(r);
     coverage.computeIfAbsent(spec, k -> new Coverage.Fold(settings.run().tries())).result(r);
-    ran.add(new OpCheck(spec, r.op(), r.check()));
-    if (r.outcome() == Outcome.FAILED) {
-      failed.add(new OpCheck(spec, r.op(), r.check()));
+    if (r.outcome() == Outcome.UNEXPECTED_PASS) {
+      // an entry of the expected-failures file that no longer fails: a failed test of its own, under its op
+      EngineNode op = node(NodeKey.op(spec, r.op()));
+      EngineNode parent = op != null ? op : node(NodeKey.spec(spec));
+      String name = r.expectation().key() + " (expected failure)";
+      EngineNode stale = new EngineNode(parent.getUniqueId().append("expected-failure", r.expectation().key()), name,
+          parent.sources.test(name), EngineNode.Kind.STALE_XFAIL, TestDescriptor.Type.TEST, spec, r.op(), r.check(),
+          r.device(), null).tag(r.family());
+      register(parent, stale);
+      report(stale, r);
+      return;
     }
     if (absentDevice(spec, r)) {
       return;
     }
     NodeKey opKey = NodeKey.op(spec, r.op());
-    if (judged.add(opKey) && r.outcome() == Outcome.FAILED && r.device().equals(CheckResult.NONE)
+    // an expected failure gates the op's other checks as the failure it is
+    if (judged.add(opKey) && (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.EXPECTED_FAILURE)
+        && r.device().equals(CheckResult.NONE)
         && r.example().equals(CheckResult.NONE)) {
       onlyFailure.put(opKey, r);
     } else {
@@ -203,7 +205,6 @@ final class ResultStream {
     if (specNode == null) {
       return;
     }
-    staleExpectedFailures(spec, specNode);
     neverRan(spec, specNode);
     close(specNode);
   }
@@ -261,7 +262,8 @@ final class ResultStream {
   private String noResultReason(EngineNode n) {
     CheckResult gate = onlyFailure.get(NodeKey.op(n.spec, n.op));
     if (gate != null) {
-      return "requires " + gate.check() + ", which " + gate.outcome().label();
+      return "requires " + gate.check() + ", which failed" + (gate.outcome() == Outcome.EXPECTED_FAILURE
+          ? " (an expected failure)" : "");
     }
     CheckResult death = results.stream().filter(r -> r.op().equals(n.op) && r.device().equals(n.device)
         && r.finding() != null && (r.finding().cause() instanceof Cause.Crash || r.finding().cause() instanceof Cause.Timeout))
@@ -306,29 +308,6 @@ final class ResultStream {
     return d != null && finished.contains(d) && !started.contains(d);
   }
 
-  private void staleExpectedFailures(int spec, EngineNode specNode) {
-    for (TestDescriptor c : List.copyOf(specNode.getChildren())) {
-      EngineNode op = (EngineNode) c;
-      if (op.kind != EngineNode.Kind.OP) {
-        continue;
-      }
-      for (Map.Entry<String, String> e : expected.entries().getOrDefault(op.op, Map.of()).entrySet()) {
-        OpCheck k = new OpCheck(spec, op.op, e.getKey());
-        if (ran.contains(k) && !failed.contains(k)) {
-          EngineNode stale = new EngineNode(op.getUniqueId().append("expected-failure", e.getKey()),
-              e.getKey() + " (expected failure)", op.sources.test(e.getKey() + " (expected failure)"), EngineNode.Kind.STALE_XFAIL,
-              TestDescriptor.Type.TEST, spec, op.op, e.getKey(), CheckResult.NONE, null).tag(e.getKey());
-          register(op, stale);
-          start(stale);
-          finish(stale, TestExecutionResult.failed(new CheckFailedError("[" + e.getKey() + "] " + op.op
-              + " is listed as an expected failure (" + e.getValue() + ") but failed on no device: remove it from "
-              + settings.expectedFailures().map(Object::toString).orElse("the expected failures"))));
-          count("failed");
-        }
-      }
-    }
-  }
-
   private EngineNode extra(EngineNode parent, CheckResult r) {
     int nth = extras.merge(parent.getUniqueId(), 1, Integer::sum) - 1;
     EngineNode n = EngineTree.extra(parent, r, nth);
@@ -356,17 +335,19 @@ final class ResultStream {
       listener.reportingEntryPublished(n, ReportEntry.from("warning", text));
       out.println(ResultText.render(r));
     }
-    String xfail = expected.reason(r.op(), r.check()).orElse(null);
     TestExecutionResult result;
     String outcome;
     if (r.outcome() == Outcome.ERRORED) {
       result = TestExecutionResult.failed(new HarnessError("harness error\n" + ResultText.render(r)));
       outcome = "errored";
-    } else if (r.outcome() == Outcome.FAILED && xfail != null) {
-      listener.reportingEntryPublished(n, ReportEntry.from("expected failure", xfail));
-      out.println("EXPECTED " + ResultText.render(r));
+    } else if (r.outcome() == Outcome.EXPECTED_FAILURE) {
+      listener.reportingEntryPublished(n, ReportEntry.from("expected failure", r.expectation().reason()));
+      out.println(ResultText.render(r));
       result = TestExecutionResult.successful();
       outcome = "expected failures";
+    } else if (r.outcome() == Outcome.UNEXPECTED_PASS) {
+      result = TestExecutionResult.failed(new CheckFailedError(ResultText.render(r)));
+      outcome = "unexpected passes";
     } else if (r.outcome() == Outcome.FAILED || warning && settings.run().warningsAsErrors()) {
       result = TestExecutionResult.failed(new CheckFailedError(ResultText.render(r)));
       outcome = "failed";

@@ -17,14 +17,11 @@ final class RunDescriptor extends EngineDescriptor {
   final Set<NodeKey> discovered = new HashSet<>();
   /** Why a spec did not read, by index; null where it did. */
   final List<String> specErrors;
-  final ExpectedFailures expected;
 
-  RunDescriptor(UniqueId id, EngineSettings settings, List<SpecFile> specs, List<String> specErrors,
-      ExpectedFailures expected) {
+  RunDescriptor(UniqueId id, EngineSettings settings, List<SpecFile> specs, List<String> specErrors) {
     super(id, "opcheck4j");
     this.settings = settings;
     this.specs = new ArrayList<>(specs);
     this.specErrors = new ArrayList<>(specErrors);
-    this.expected = expected;
   }
 }

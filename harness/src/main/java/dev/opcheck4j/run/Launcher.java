@@ -7,6 +7,7 @@ import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.CheckCatalog;
+import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
@@ -84,12 +85,13 @@ public final class Launcher {
         return new RunOutcome(new RunReport(run, CheckCatalog.builtin(), List.of()), List.of(), List.of(), List.of());
       }
       List<RunPlan.Target> targets = setup.targets(start.info());
+      ExpectedFailures expected = expectations(request, setup.specs(), targets);
       RunSetup.Refused refused = setup.refused(targets, pool.first());
       ran = true;
       List<Device> devices = request.devices().isEmpty() ? start.info().devicesUnderTest() : request.devices();
       RunPlan plan = new RunPlan(targets, devices, setup.checks(), request.seed(), request.tries(),
           new SeverityPolicy(request.warningsAsErrors()), request.timeout(), setup.baseline(), request.require());
-      return run(setup, plan, start, refused, pool, dir.path(), listener, stop, started, t0);
+      return run(setup, plan, start, refused, pool, dir.path(), listener, expected, stop, started, t0);
     } catch (LibraryLoadException e) {
       throw dir.keeping(e);
     } finally {
@@ -103,12 +105,16 @@ public final class Launcher {
    * as they arrive, and returns the outcome; null when a job thread failed (its failure is thrown).
    */
   private static RunOutcome run(RunSetup setup, RunPlan plan, RunSetup.Started start, RunSetup.Refused refused,
-      WorkerPool pool, Path dir, RunListener listener, Interruption stop, Instant started, long t0) {
+      WorkerPool pool, Path dir, RunListener listener, ExpectedFailures expected, Interruption stop, Instant started,
+      long t0) {
     RunRequest request = setup.request();
     WorkerInfo info = start.info();
     RunInfo run = setup.runBlock(RunBlock.devices(request.devices(), info.cudaAvailable()), started, 0);
     listener.runStarted(run);
     List<JobScheduler.Job> all = JobScheduler.jobs(plan, request.shard(), refused.entries());
+    Expectations judge = new Expectations(expected, all.stream().filter(j -> j.op() != null).map(j -> j.op().op())
+        .collect(java.util.stream.Collectors.toSet()), listener);
+    listener = judge;
     listener.planned((int) all.stream().filter(j -> j.op() != null).count());
     Runner runner = new Runner(plan, info.cudaAvailable());
     JobScheduler scheduler = new JobScheduler(runner, all, setup.specs(), stop, start.cache());
@@ -138,13 +144,33 @@ public final class Launcher {
         listener.runFinished(finished, end);
         if (completed || stop.requested()) {
           List<String> ops = all.stream().filter(j -> j.op() != null).map(j -> j.op().op()).toList();
-          List<CheckResult> results = ordered.results();
+          List<CheckResult> results = judge.results();
           outcome = new RunOutcome(new RunReport(finished, CheckCatalog.builtin(), results), inputErrors,
               ops, info.libraries());
         }
       }
       return outcome;
     }
+  }
+
+  /**
+   * The entries of the request's expected-failures file that hold in this run (its spec files, its
+   * tags), each checked to name an op the run knows before anything runs.
+   *
+   * @throws SpecException with one located line per entry naming an op the run does not know
+   */
+  private static ExpectedFailures expectations(RunRequest request, List<Path> specs, List<RunPlan.Target> targets)
+      throws SpecException {
+    ExpectedFailures active = request.expectedFailures().activeIn(specs.stream().filter(java.util.Objects::nonNull)
+        .toList(), request.tags());
+    java.util.Set<String> known = new java.util.HashSet<>();
+    for (RunPlan.Target t : targets) {
+      known.addAll(t.library().opNames());
+      known.addAll(t.library().dangling());
+      t.ops().forEach(o -> known.add(o.op()));
+    }
+    active.requireKnownOps(known);
+    return active;
   }
 
   /**

@@ -89,7 +89,7 @@ public final class WorkflowAnnotations {
   public List<String> lines(List<CheckResult> results) {
     Map<String, CheckResult> first = new LinkedHashMap<>();
     for (CheckResult r : results) {
-      if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.ERRORED) {
+      if (r.outcome().failsRun() || r.outcome() == Outcome.ERRORED) {
         first.putIfAbsent(r.op() + "\u0000" + r.check() + "\u0000" + r.outcome(), r);
       }
     }

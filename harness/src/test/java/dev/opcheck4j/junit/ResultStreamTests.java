@@ -87,7 +87,7 @@ class ResultStreamTests {
   @Test
   void aTestRunsFromItsUnitStartToItsResultAndNothingSleeps() {
     RunDescriptor root = discover();
-    ResultStream stream = new ResultStream(recorder, root, root.expected, Rerun.MAVEN, System.out);
+    ResultStream stream = new ResultStream(recorder, root, Rerun.MAVEN, System.out);
     EngineNode schema = find(root, "schema.types");
     EngineNode fake = find(root, "fake.metadata on cpu");
     EngineNode example = (EngineNode) fake.getChildren().iterator().next();
@@ -131,7 +131,7 @@ class ResultStreamTests {
   @Test
   void aTestWhoseUnitStartedButGaveNoResultIsAbortedNotSkipped() {
     RunDescriptor root = discover();
-    ResultStream stream = new ResultStream(recorder, root, root.expected, Rerun.MAVEN, System.out);
+    ResultStream stream = new ResultStream(recorder, root, Rerun.MAVEN, System.out);
     EngineNode schema = find(root, "schema.types");
     stream.onUnitStarted(0, new RunListener.UnitEvent("my_ops::mul_add", "schema.types", CheckResult.NONE,
         CheckResult.NONE, Instant.now()));

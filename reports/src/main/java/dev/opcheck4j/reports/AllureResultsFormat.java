@@ -282,8 +282,8 @@ public final class AllureResultsFormat implements ReportFormat {
 
   private static Status status(CheckResult r) {
     return switch (r.outcome()) {
-      case PASSED, WARNING -> Status.PASSED;
-      case FAILED -> Status.FAILED;
+      case PASSED, WARNING, EXPECTED_FAILURE -> Status.PASSED; // the run passes, as the engine's test does
+      case FAILED, UNEXPECTED_PASS -> Status.FAILED;
       case SKIPPED -> Status.SKIPPED;
       case ERRORED -> Status.BROKEN;
     };
@@ -304,10 +304,12 @@ public final class AllureResultsFormat implements ReportFormat {
       g.writeStartArray();
       category(g, "Kernel crashes", "(?s)CRASHED \\(crash\\).*", "failed");
       category(g, "Kernel timeouts", "(?s)CRASHED \\(timeout\\).*", "failed");
+      category(g, "Unexpected passes (remove their expected-failures entries)", "(?s)UNEXPECTED PASS \\[.*", "failed");
       for (String f : families) {
         category(g, f + " findings", "(?s)FAILED \\[" + Pattern.quote(f) + "(\\.[^\\]]*)?\\].*", "failed");
       }
       category(g, "Warnings (stricter than PyTorch's contracts)", "(?s)WARNING \\[.*", "passed");
+      category(g, "Expected failures (listed, with their reasons)", "(?s)EXPECTED FAILURE \\[.*", "passed");
       category(g, "Harness errors (opcheck4j bugs, not findings)", "(?s).*", "broken");
       category(g, "Skipped, with a reason", "(?s).*", "skipped");
       g.writeEndArray();

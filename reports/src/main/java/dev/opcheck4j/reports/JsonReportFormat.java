@@ -8,6 +8,7 @@ import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.ExampleRef;
+import dev.opcheck4j.api.Expectation;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Heatmap;
@@ -231,6 +232,17 @@ public final class JsonReportFormat extends SingleFileFormat {
     g.writeEndArray();
     writeFinding(g, r.finding());
     writeRepro(g, r.repro());
+    if (r.expectation() != null) {
+      Expectation e = r.expectation();
+      g.writeObjectFieldStart("expectation");
+      g.writeStringField("scope", e.scope());
+      g.writeStringField("op", e.op());
+      g.writeStringField("key", e.key());
+      g.writeStringField("reason", e.reason());
+      g.writeStringField("file", e.file());
+      g.writeStringField("location", e.location());
+      g.writeEndObject();
+    }
     g.writeNumberField("durationMicros", r.durationMicros());
     g.writeEndObject();
   }

@@ -11,6 +11,7 @@ import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Heatmap;
+import dev.opcheck4j.api.Expectation;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportReader;
 import dev.opcheck4j.api.Repro;
@@ -119,7 +120,7 @@ public final class JsonReportReader implements ReportReader {
       results.add(new CheckResult(op != null ? op : library, r.get("check").asText(),
           device == null ? CheckResult.NONE : device, exampleText, outcome(r.get("outcome").asText()),
           facts(r.path("facts")), r.path("durationMicros").asLong(), example, op == null ? library : null,
-          finding(r.get("finding")), repro(r.get("repro"))));
+          finding(r.get("finding")), repro(r.get("repro")), expectation(r.get("expectation"))));
     }
     JsonNode covered = root.get("coverage");
     if (covered == null || !covered.isArray()) {
@@ -174,6 +175,11 @@ public final class JsonReportReader implements ReportReader {
     return new Repro(r.get("source").asText(), r.get("op").asText(), text(r, "check"), text(r, "device"),
         r.get("seed").asLong(), r.get("tries").asInt(), text(r, "exampleRef"), text(r, "exampleDescription"),
         r.path("oneWorker").asBoolean());
+  }
+
+  private static Expectation expectation(JsonNode e) {
+    return e == null || e.isNull() ? null : new Expectation(text(e, "scope"), text(e, "op"), text(e, "key"),
+        text(e, "reason"), text(e, "file"), text(e, "location"));
   }
 
   private static Outcome outcome(String label) {

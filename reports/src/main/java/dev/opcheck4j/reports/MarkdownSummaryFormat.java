@@ -103,7 +103,8 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
     }
     StringBuilder table = new StringBuilder("| op |");
     StringBuilder rule = new StringBuilder("|---|");
-    for (Outcomes.Kind k : COLUMNS) {
+    List<Outcomes.Kind> columns = columns(report);
+    for (Outcomes.Kind k : columns) {
       table.append(' ').append(k.label()).append(" |");
       rule.append("--:|");
     }
@@ -112,7 +113,7 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
     int rowsShown = 0;
     for (var e : counts.entrySet()) {
       StringBuilder row = new StringBuilder("| ").append(code(e.getKey())).append(" |");
-      for (Outcomes.Kind k : COLUMNS) {
+      for (Outcomes.Kind k : columns) {
         int n = e.getValue().getOrDefault(k, 0);
         row.append(' ').append(n == 0 ? "" : String.valueOf(n)).append(" |");
       }
@@ -129,6 +130,7 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
     }
     out.append(table);
     out.append(coverage(report.coverage()));
+    out.append(expectedFailures(report));
     if (!warnings.isEmpty()) {
       out.append("\n### Warnings\n\n");
       append(out, warnings, false, budget, cuts, "warnings");
@@ -139,6 +141,50 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
               + " `opcheck-report.html`.\n");
     }
     return out.toString();
+  }
+
+  /** The table's columns: the expected-failure outcomes only in a run that has them. */
+  private static List<Outcomes.Kind> columns(RunReport report) {
+    List<Outcomes.Kind> columns = new ArrayList<>(List.of(COLUMNS));
+    for (Outcomes.Kind k : List.of(Outcomes.Kind.EXPECTED_FAILURE, Outcomes.Kind.UNEXPECTED_PASS)) {
+      if (report.count(k.outcome()) > 0) {
+        columns.add(k);
+      }
+    }
+    return columns;
+  }
+
+  /**
+   * One line per expected failure (op, check, the devices, the entry's reason and where it is written);
+   * empty when none. Unexpected passes are among the failures above.
+   */
+  private static String expectedFailures(RunReport report) {
+    Map<String, List<CheckResult>> groups = new LinkedHashMap<>();
+    for (CheckResult r : report.results()) {
+      if (r.outcome() == dev.opcheck4j.api.Outcome.EXPECTED_FAILURE) {
+        groups.computeIfAbsent(Outcomes.subject(r) + "\u0000" + r.check(), k -> new ArrayList<>()).add(r);
+      }
+    }
+    if (groups.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder("\n### Expected failures\n\n");
+    int shown = 0;
+    for (List<CheckResult> g : groups.values()) {
+      if (sb.length() > LIMIT / 8) {
+        sb.append("- (").append(groups.size() - shown).append(" more in `opcheck-report.json`)\n");
+        break;
+      }
+      shown++;
+      CheckResult r = g.get(0);
+      Set<String> devices = new LinkedHashSet<>();
+      g.stream().map(CheckResult::deviceOrNull).filter(java.util.Objects::nonNull).forEach(devices::add);
+      sb.append("- ").append(code(r.check())).append(' ').append(code(Outcomes.subject(r)))
+          .append(devices.isEmpty() ? "" : " on " + escape(String.join(", ", devices))).append(": ")
+          .append(escape(Numbers.clip(r.expectation().reason(), FACT_LIMIT))).append(" (")
+          .append(escape(r.expectation().location())).append(")\n");
+    }
+    return sb.toString();
   }
 
   /** Appends the findings' blocks while {@code out} stays under {@code budget}; says in {@code cuts} what did not fit. */

@@ -7,7 +7,7 @@ import java.util.Collection;
 import java.util.Locale;
 
 /**
- * How the human formats group results: the five outcomes, with a failure that took its process
+ * How the human formats group results: the seven outcomes, with a failure that took its process
  * down (its finding's cause is a crash or a timeout) shown apart as crashed, and "not applicable"
  * for a cell where no check of a family gave a result.
  */
@@ -19,7 +19,9 @@ final class Outcomes {
     CRASHED(null),
     ERRORED(Outcome.ERRORED),
     FAILED(Outcome.FAILED),
+    UNEXPECTED_PASS(Outcome.UNEXPECTED_PASS),
     WARNING(Outcome.WARNING),
+    EXPECTED_FAILURE(Outcome.EXPECTED_FAILURE),
     SKIPPED(Outcome.SKIPPED),
     PASSED(Outcome.PASSED),
     NOT_APPLICABLE(null);
@@ -56,6 +58,8 @@ final class Outcomes {
       case SKIPPED -> Kind.SKIPPED;
       case ERRORED -> Kind.ERRORED;
       case WARNING -> Kind.WARNING;
+      case EXPECTED_FAILURE -> Kind.EXPECTED_FAILURE;
+      case UNEXPECTED_PASS -> Kind.UNEXPECTED_PASS;
     };
   }
 
@@ -71,7 +75,7 @@ final class Outcomes {
     return worst;
   }
 
-  /** Whether a result is one a reader must look at: crashed, errored, failed or warning. */
+  /** Whether a result is one a reader must look at: crashed, errored, failed, an unexpected pass or warning. */
   static boolean needsAttention(CheckResult r) {
     return kind(r).ordinal() <= Kind.WARNING.ordinal();
   }

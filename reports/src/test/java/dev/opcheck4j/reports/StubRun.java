@@ -4,6 +4,7 @@ import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
+import dev.opcheck4j.api.Expectation;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Heatmap;
@@ -101,7 +102,19 @@ final class StubRun {
         new CheckResult("stub::hostile", "determinism", "cpu", "specs/stub_ops.json#ops[4].examples[0]",
             Outcome.ERRORED, List.of(new Fact("harness error", "IllegalStateException: " + "long message ".repeat(400).trim())), 5_000),
         new CheckResult("stub::hostile", "fake.metadata", "meta", "specs/stub_ops.json#ops[4].examples[0]",
-            Outcome.SKIPPED, List.of(new Fact("reason", "requires kernel.error, which failed")), 0));
+            Outcome.SKIPPED, List.of(new Fact("reason", "requires kernel.error, which failed")), 0),
+        // judged by an expected-failures file: one listed failure, one listed entry that no longer fails
+        new CheckResult("stub::scale", "schema.types", "-", "-", Outcome.FAILED,
+            List.of(new Fact("expected", "argument types a custom op may take"),
+                new Fact("but was", "argument 'd' has type Dict(str, Tensor)")), 300)
+            .expected(new Expectation(null, "stub::scale", "schema.types", "Dict arguments wait for issue 7",
+                "expected-failures.yaml", "expected-failures.yaml:2:17")),
+        new CheckResult("stub::good", "alias", "-", "-", Outcome.UNEXPECTED_PASS,
+            List.of(new Fact("expected", "a failure of alias (listed: returns its input)"),
+                new Fact("but was", "alias ran on stub::good on cpu and failed nowhere"),
+                new Fact("listed at", "expected-failures.yaml:5:10")), 0, null, null, null, null,
+            new Expectation("spec:specs/stub_ops.json", "stub::good", "alias", "returns its input",
+                "expected-failures.yaml", "expected-failures.yaml:5:10")));
     return new RunReport(run, checks, results);
   }
 

@@ -24,6 +24,8 @@ import java.util.Optional;
  * @param finding what the check found, typed, for a failure or warning; null for other outcomes and
  *     for results read back from a report that did not carry it
  * @param repro what reproduces the result, for a failure or warning; null when nothing does (or not known)
+ * @param expectation the expected-failures entry that judged the result, for {@link Outcome#EXPECTED_FAILURE}
+ *     and {@link Outcome#UNEXPECTED_PASS}; null for other outcomes
  */
 public record CheckResult(
     String op,
@@ -36,7 +38,8 @@ public record CheckResult(
     ExampleRef exampleInfo,
     String library,
     Finding finding,
-    Repro repro) {
+    Repro repro,
+    Expectation expectation) {
 
   /** Marker for "no device" and "no example". */
   public static final String NONE = "-";
@@ -48,6 +51,16 @@ public record CheckResult(
     Objects.requireNonNull(example, "example");
     Objects.requireNonNull(outcome, "outcome");
     facts = List.copyOf(facts);
+    if ((expectation == null) == (outcome == Outcome.EXPECTED_FAILURE || outcome == Outcome.UNEXPECTED_PASS)) {
+      throw new IllegalArgumentException(outcome.label() + " result " + (expectation == null ? "without" : "with")
+          + " an expectation: " + op + " " + check);
+    }
+  }
+
+  /** A result judged by no expected-failures entry. */
+  public CheckResult(String op, String check, String device, String example, Outcome outcome, List<Fact> facts,
+      long durationMicros, ExampleRef exampleInfo, String library, Finding finding, Repro repro) {
+    this(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, finding, repro, null);
   }
 
   /** A result with no typed finding and nothing to reproduce it. */
@@ -63,19 +76,31 @@ public record CheckResult(
         example.equals(NONE) ? null : ExampleRef.spec(example), null);
   }
 
+  /**
+   * This failure as an expected one: outcome {@link Outcome#EXPECTED_FAILURE}, judged by {@code entry},
+   * with its facts, finding and repro kept.
+   */
+  public CheckResult expected(Expectation entry) {
+    if (outcome != Outcome.FAILED) {
+      throw new IllegalStateException("only a failure can be expected, not " + outcome.label());
+    }
+    return new CheckResult(op, check, device, example, Outcome.EXPECTED_FAILURE, facts, durationMicros, exampleInfo,
+        library, finding, repro, Objects.requireNonNull(entry, "entry"));
+  }
+
   /** The same result with its example described as data. */
   public CheckResult withExample(ExampleRef info) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, info, library, finding, repro);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, info, library, finding, repro, expectation);
   }
 
   /** The same result as one about the whole library {@code file}. */
   public CheckResult aboutLibrary(String file) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, file, finding, repro);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, file, finding, repro, expectation);
   }
 
   /** The same result with its typed finding and what reproduces it. */
   public CheckResult withFinding(Finding typed, Repro how) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, typed, how);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, typed, how, expectation);
   }
 
   /**
@@ -99,7 +124,7 @@ public record CheckResult(
     if (!shown.contains(line)) {
       shown.add(line);
     }
-    return new CheckResult(op, check, device, example, outcome, shown, durationMicros, exampleInfo, library, finding, repro);
+    return new CheckResult(op, check, device, example, outcome, shown, durationMicros, exampleInfo, library, finding, repro, expectation);
   }
 
   /** The value of the first fact with this key, if any. */

@@ -99,7 +99,13 @@ public final class ResultText {
    * the facts with their values written by {@code values}.
    */
   public static String render(CheckResult r, String subject, List<String> devices, Values values) {
-    return summaryLine(r, subject, devices, values) + facts(r.facts(), "\n  ", values);
+    List<Fact> facts = r.facts();
+    if (r.outcome() == Outcome.EXPECTED_FAILURE) {
+      // why it passes the run, under what it found
+      facts = new java.util.ArrayList<>(facts);
+      facts.add(new Fact("expected failure", r.expectation().reason() + " (" + r.expectation().location() + ")"));
+    }
+    return summaryLine(r, subject, devices, values) + facts(facts, "\n  ", values);
   }
 
   /**

@@ -44,8 +44,15 @@ public final class RunOptions {
       "check part I of N of the ops").orElse(RunRequest.Shard.ALL);
   public static final RunOption<Boolean> WARNINGS_AS_ERRORS = RunOption.of("--warnings-as-errors", "", Type.SWITCH,
       "findings of warning checks fail the run").engine("warningsAsErrors").spec("warnings-as-errors").orElse(false);
-  public static final RunOption<Path> EXPECTED_FAILURES = RunOption.engineOnly("expectedFailures", Type.PATH,
-      "a file of failures that are expected (docs/junit.md)");
+  public static final RunOption<Path> EXPECTED_FAILURES = RunOption.of("--expected-failures", "FILE", Type.PATH,
+      "failures that pass the run as expected, entries that no longer fail fail it (docs/expected-failures.md)")
+      .engine("expectedFailures");
+  public static final RunOption<String> TAGS = RunOption.of("--tag", "NAME", Type.TEXT,
+      "the run answers to the \"tag:NAME\" groups of the expected-failures file").engine("tags").repeated("(none)");
+  public static final RunOption<Path> ACCEPT = RunOption.of("--accept", "FILE", Type.PATH,
+      "write FILE as the expected failures that make this run pass, print its diff, exit 0 only when it did not change");
+  public static final RunOption<Boolean> ACCEPT_ENGINE = RunOption.engineOnly("accept", Type.SWITCH,
+      "rewrite the opcheck4j.expectedFailures file so that the run would pass, and print its diff").orElse(false);
   public static final RunOption<Path> REPORT_DIR = RunOption.of("--report-dir", "DIR", Type.PATH,
       "write opcheck-report.json, .html, .sarif, opcheck-summary.md and allure-results there").engine("reportDir");
   public static final RunOption<String> DOCS_URL = RunOption.engineOnly("docsUrl", Type.TEXT,
@@ -77,7 +84,7 @@ public final class RunOptions {
       "ops in the generated library of bench library (default {default})").orElse(200);
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
-      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE,
+      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE,
       ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);
 
   private RunOptions() {}

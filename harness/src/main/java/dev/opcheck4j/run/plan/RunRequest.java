@@ -30,6 +30,8 @@ import java.util.Objects;
  * @param baseline a schema baseline file to compare the libraries against ({@code --baseline}), or null
  * @param require check families that must run on every op ({@code --require}); empty: none
  * @param cache the result cache's directory ({@code --cache}), or null for none
+ * @param expectedFailures the failures expected of this run ({@code --expected-failures}); never null
+ * @param tags the tags this run answers to in the expected-failures file ({@code --tag}); empty: none
  */
 public record RunRequest(
     List<Target> targets,
@@ -46,7 +48,9 @@ public record RunRequest(
     SeverityPolicy severity,
     Path baseline,
     List<String> require,
-    Path cache) {
+    Path cache,
+    ExpectedFailures expectedFailures,
+    List<String> tags) {
 
   /** {@link RunOptions#SEED}'s default. */
   public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
@@ -60,6 +64,8 @@ public record RunRequest(
     ops = List.copyOf(ops);
     checks = List.copyOf(checks);
     require = List.copyOf(require);
+    tags = List.copyOf(tags);
+    Objects.requireNonNull(expectedFailures, "expectedFailures");
     devices = List.copyOf(devices);
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(shard, "shard");
@@ -163,6 +169,8 @@ public record RunRequest(
     b.severity = severity;
     b.baseline = baseline;
     b.cache = cache;
+    b.expectedFailures = expectedFailures;
+    b.tags.addAll(tags);
     return b;
   }
 
@@ -183,6 +191,8 @@ public record RunRequest(
     private Path baseline;
     private final List<String> require = new ArrayList<>();
     private Path cache;
+    private ExpectedFailures expectedFailures = ExpectedFailures.NONE;
+    private final List<String> tags = new ArrayList<>();
 
     private Builder() {}
 
@@ -292,9 +302,21 @@ public record RunRequest(
       return this;
     }
 
+    /** The failures expected of the run ({@code --expected-failures}); {@link ExpectedFailures#NONE} by default. */
+    public Builder expectedFailures(ExpectedFailures file) {
+      expectedFailures = Objects.requireNonNull(file, "file");
+      return this;
+    }
+
+    /** Tags the run answers to in the expected-failures file ({@code --tag}). */
+    public Builder tags(List<String> names) {
+      tags.addAll(names);
+      return this;
+    }
+
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, severity, baseline, require, cache);
+          isolation, severity, baseline, require, cache, expectedFailures, tags);
     }
   }
 }
