@@ -4,7 +4,6 @@ import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.Declaration;
-import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -31,7 +30,7 @@ import org.bytedeco.pytorch.global.torch;
  * values. A third call on the changed bytes must repeat the second, or nothing is concluded (an op
  * that differs from call to call is {@code determinism}'s).
  */
-public final class BoolBytesCheck extends HostMemoryCheck implements ExampleCheck {
+public final class BoolBytesCheck extends HostMemoryCheck {
   public static final String ID = "memory.bool-bytes";
 
   public BoolBytesCheck() {
@@ -39,7 +38,6 @@ public final class BoolBytesCheck extends HostMemoryCheck implements ExampleChec
         .requires(KernelErrorCheck.ID)
         .onAFewGeneratedInputs());
   }
-
 
   /** Bool tensors come from the examples (generated inputs keep a non-floating dtype): no unit for an op without one. */
   @Override
@@ -58,7 +56,12 @@ public final class BoolBytesCheck extends HostMemoryCheck implements ExampleChec
   }
 
   @Override
-  public Verdict evaluateExample(Subject s) throws Exception {
+  java.util.Optional<String> unavailable() {
+    return java.util.Optional.empty();
+  }
+
+  @Override
+  Verdict evaluateWith(Subject s) throws Exception {
     BoundExample canonical = OpCall.bind(s, s.device());
     List<String> bools = canonical.tensors().stream()
         .filter(t -> canonical.values().get(t.argIndex()).isTensor() && t.tensor().scalar_type().intern() == torch.ScalarType.Bool

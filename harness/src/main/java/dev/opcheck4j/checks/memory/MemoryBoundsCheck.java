@@ -5,7 +5,6 @@ import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.Declaration;
-import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.SupervisorCheck;
@@ -25,7 +24,7 @@ import java.util.Optional;
  * kernel.crash}: this check is also the supervisor of such deaths. Writes into the canary bytes around
  * the storage are seen after the call.
  */
-public final class MemoryBoundsCheck extends HostMemoryCheck implements ExampleCheck, SupervisorCheck {
+public final class MemoryBoundsCheck extends HostMemoryCheck implements SupervisorCheck {
   public static final String ID = "memory.bounds";
   /** What a worker JVM needs for the guard pages. */
   public static final List<String> JVM_OPTIONS = GuardedMemory.OPTIONS;
@@ -45,13 +44,13 @@ public final class MemoryBoundsCheck extends HostMemoryCheck implements ExampleC
     return CheckInfo.Scope.EXAMPLE;
   }
 
+  @Override
+  Optional<String> unavailable() {
+    return GuardedMemory.unavailable();
+  }
 
   @Override
-  public Verdict evaluateExample(Subject s) throws Exception {
-    Optional<String> unavailable = GuardedMemory.unavailable();
-    if (unavailable.isPresent()) {
-      return Verdict.skipped(unavailable.get());
-    }
+  Verdict evaluateWith(Subject s) throws Exception {
     BoundExample ex = OpCall.bind(s, s.device());
     try (GuardedArguments end = GuardedArguments.of(ex, GuardedMemory.Side.END, CANARY)) {
       if (end.none()) {

@@ -5,7 +5,6 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Heatmap;
 import dev.opcheck4j.checks.Declaration;
-import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueComparison;
@@ -28,7 +27,7 @@ import java.util.Optional;
  * call (that is {@code determinism}'s; one that alternates would otherwise look the same) and nothing
  * is concluded.
  */
-public final class UninitializedCheck extends HostMemoryCheck implements ExampleCheck {
+public final class UninitializedCheck extends HostMemoryCheck {
   public static final String ID = "memory.uninitialized";
 
   public UninitializedCheck() {
@@ -39,13 +38,13 @@ public final class UninitializedCheck extends HostMemoryCheck implements Example
         .onAFewGeneratedInputs());
   }
 
+  @Override
+  Optional<String> unavailable() {
+    return AllocatorFill.unavailable();
+  }
 
   @Override
-  public Verdict evaluateExample(Subject s) throws Exception {
-    Optional<String> unavailable = AllocatorFill.unavailable();
-    if (unavailable.isPresent()) {
-      return Verdict.skipped(unavailable.get());
-    }
+  Verdict evaluateWith(Subject s) throws Exception {
     BoundExample first = OpCall.bind(s, s.device());
     List<OpCall.Output> zeros = called(s, first, "the cpu kernel, new memory zero-filled");
     if (zeros.isEmpty()) {
