@@ -25,6 +25,9 @@ import dev.opcheck4j.checks.generate.DomainCheck;
 import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.kernel.KernelTimeoutCheck;
+import dev.opcheck4j.checks.memory.BoolBytesCheck;
+import dev.opcheck4j.checks.memory.MemoryBoundsCheck;
+import dev.opcheck4j.checks.memory.UninitializedCheck;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
 import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
@@ -89,6 +92,9 @@ public final class BuiltinChecks {
           new OutStridesCheck(),
           new OutShapeCheck(),
           new OutDtypeCheck(),
+          new MemoryBoundsCheck(),
+          new UninitializedCheck(),
+          new BoolBytesCheck(),
           new ReferenceValuesCheck(),
           new ReferenceGradCheck(),
           new BaselineValuesCheck(),
@@ -121,7 +127,7 @@ public final class BuiltinChecks {
 
   /** The ids of the supervisor checks, as a reader is pointed to them: {@code a / b}. */
   public static String supervisors() {
-    return String.join(" / ", ALL.stream().filter(c -> c instanceof SupervisorCheck).map(Check::id).toList());
+    return String.join(" / ", ALL.stream().filter(c -> c.scope() == dev.opcheck4j.api.CheckInfo.Scope.SUPERVISOR).map(Check::id).toList());
   }
 
   /**

@@ -64,6 +64,11 @@ public final class OpCall {
   }
 
   public static Outputs call(Subject s, BoundExample ex) throws KernelError {
+    return call(s, ex, "the " + (onMeta(ex) ? "meta" : s.device().label()) + " kernel");
+  }
+
+  /** {@link #call(Subject, BoundExample)}, telling {@code step} as the step the call is (what a death names). */
+  public static Outputs call(Subject s, BoundExample ex, String step) throws KernelError {
     if (onMeta(ex) && !s.op().table().serves(Device.META) && s.op().hasTrivialFakeImpl()) {
       // what FakeTensorMode does for it: nothing (see Operator.hasTrivialFakeImpl)
       return new Outputs(List.of(), List.of());
@@ -71,7 +76,9 @@ public final class OpCall {
     if (onMeta(ex) && !s.op().table().serves(Device.META) && s.op().hasFakeFallback()) {
       return fallback(s, ex);
     }
-    Progress.step("the " + (onMeta(ex) ? "meta" : s.device().label()) + " kernel");
+    Progress.step(step);
+    // memory no kernel wrote reads as zeros in every call, so only memory.uninitialized sees it
+    dev.opcheck4j.checks.memory.AllocatorFill.zerosByDefault();
     IValueVector stack = ex.stack();
     long logged = StableAbiErrors.mark();
     try {

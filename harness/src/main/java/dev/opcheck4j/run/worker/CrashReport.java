@@ -24,6 +24,11 @@ record CrashReport(int status, boolean killedByUs, Optional<ErrorFile> errorFile
         .orElse(signal().orElse("exit " + status)));
   }
 
+  /** The address the fault that ended the worker was about, when its error file gives one. */
+  Optional<Long> faultAddress() {
+    return errorFile.flatMap(ErrorFile::faultAddress);
+  }
+
   /** One line: the error file's signal line, else what the exit status means. */
   String message() {
     return errorFile.map(ErrorFile::cause).orElseGet(this::statusText);

@@ -15,8 +15,16 @@ import java.util.Optional;
  * @param file where the JVM wrote it
  * @param cause the signal line, e.g. {@code SIGSEGV (0xb) at pc=0x00007f..., pid=123, tid=124}
  * @param frames the top native frames (at most {@value #FRAMES}), or the problematic frame alone
+ * @param faultAddress the address a SIGSEGV or SIGBUS was about ({@code siginfo}'s {@code si_addr}), when given
  */
-record ErrorFile(Path file, String cause, List<String> frames) {
+record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> faultAddress) {
+  private static final java.util.regex.Pattern SI_ADDR = java.util.regex.Pattern.compile(
+      "^siginfo: si_signo: \\d+ \\(SIG(?:SEGV|BUS)\\).*si_addr: 0x([0-9a-fA-F]+)");
+
+  ErrorFile(Path file, String cause, List<String> frames) {
+    this(file, cause, frames, Optional.empty());
+  }
+
   /** The {@code -XX:ErrorFile} pattern of a worker: one file per process id, in the run directory. */
   static final String PATTERN = "hs_err_pid%p.log";
   private static final int FRAMES = 6;
@@ -44,8 +52,13 @@ record ErrorFile(Path file, String cause, List<String> frames) {
     String cause = null;
     List<String> frames = new ArrayList<>();
     boolean inFrames = false;
+    Optional<Long> fault = Optional.empty();
     for (int i = 0; i < lines.size(); i++) {
       String l = lines.get(i);
+      java.util.regex.Matcher addr = SI_ADDR.matcher(l);
+      if (fault.isEmpty() && addr.find()) {
+        fault = Optional.of(Long.parseUnsignedLong(addr.group(1), 16));
+      }
       if (cause == null && l.startsWith("# A fatal error has been detected")) {
         for (int j = i + 1; j < lines.size() && cause == null; j++) {
           String c = lines.get(j).replaceFirst("^#\\s*", "").strip();
@@ -72,6 +85,6 @@ record ErrorFile(Path file, String cause, List<String> frames) {
         }
       }
     }
-    return new ErrorFile(file, cause == null ? "the JVM crashed (see the error file)" : cause, List.copyOf(frames));
+    return new ErrorFile(file, cause == null ? "the JVM crashed (see the error file)" : cause, List.copyOf(frames), fault);
   }
 }

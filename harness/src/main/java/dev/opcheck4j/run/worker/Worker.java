@@ -29,8 +29,9 @@ public final class Worker {
    * unit's memory through a PointerScope instead, so the poll (over a quarter of a unit's time on
    * small tensors) is switched off.
    */
-  public static final List<String> JVM_OPTIONS =
-      List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0");
+  public static final List<String> JVM_OPTIONS = java.util.stream.Stream.concat(
+      java.util.stream.Stream.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0"),
+      dev.opcheck4j.checks.memory.MemoryBoundsCheck.JVM_OPTIONS.stream()).toList();
 
   private final BufferedReader in;
   private final Writer out;

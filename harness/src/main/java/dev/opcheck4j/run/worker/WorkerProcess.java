@@ -1,6 +1,7 @@
 package dev.opcheck4j.run.worker;
 
 import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.checks.memory.GuardRanges;
 import dev.opcheck4j.api.Fact;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -195,6 +196,11 @@ public final class WorkerProcess implements Kernels {
 
   /** The step the worker was at, as it told it last. */
   private Optional<String> lastStep() {
+    return toldStep().map(GuardRanges::shown);
+  }
+
+  /** The step as the worker told it, guard pages included. */
+  private Optional<String> toldStep() {
     return steps != null ? steps.last() : StepFile.read(StepFile.beside(log));
   }
 
@@ -256,7 +262,10 @@ public final class WorkerProcess implements Kernels {
     link.close();
     CrashReport report = new CrashReport(status, killedByUs, ErrorFile.read(ErrorFile.of(dir, process.pid())),
         WorkerOutput.read(log, logMark));
-    return new Death(report.cause(), report.message(), report.facts(), lastStep());
+    // a fault inside a guard page the step names is memory.bounds' finding, not a generic crash
+    GuardRanges guards = GuardRanges.in(toldStep().orElse(""));
+    return new Death(report.faultAddress().flatMap(guards::hit).orElse(report.cause()), report.message(),
+        report.facts(), lastStep());
   }
 
   private static String seconds(Duration d) {

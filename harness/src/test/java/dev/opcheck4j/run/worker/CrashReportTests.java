@@ -60,6 +60,7 @@ class CrashReportTests {
   void aSegfaultInANativeFrameNamesTheSignalLineAndTheNativeFrames() {
     CrashReport r = new CrashReport(1, false, Optional.of(errorFile("sigsegv-native.hs_err")), BANNER);
     assertEquals(new Cause.Crash("SIGSEGV"), r.cause());
+    assertEquals(Optional.of(0L), r.faultAddress(), "si_addr: a null dereference; memory.bounds maps it to no guard page");
     assertEquals("SIGSEGV (0xb) at pc=0x00007efbfc016332, pid=4242, tid=4244", r.message());
     assertEquals(List.of("exit status", "native frames", "error file", "worker output"), keys(r),
         "the banner is no root cause: it says nothing the error file does not");

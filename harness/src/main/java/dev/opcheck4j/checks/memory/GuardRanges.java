@@ -1,0 +1,76 @@
+package dev.opcheck4j.checks.memory;
+
+import dev.opcheck4j.api.Cause;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The guard pages of one call of {@code memory.bounds}, as the worker tells them in its step before
+ * the call (the step outlives a worker the fault kills): which argument's storage each page bounds,
+ * and on which side. The parent reads them back from the dead worker's last step and maps the
+ * faulting address of its JVM error file to the argument and direction.
+ *
+ * @param ranges one per guarded tensor argument
+ */
+public record GuardRanges(List<Range> ranges) {
+  private static final String OPEN = " [guard pages: ";
+  private static final Pattern TOLD = Pattern.compile(Pattern.quote(OPEN) + "([^\\]]*)\\]");
+  private static final Pattern ONE = Pattern.compile("'(.*)' (END|START) ([0-9a-f]+)-([0-9a-f]+)");
+
+  /** What {@link Cause.Contract#rule()} a memory.bounds finding has. */
+  public static final String RULE = "access outside a tensor argument's storage";
+
+  /**
+   * One guard page.
+   *
+   * @param argument the schema argument whose storage it bounds
+   * @param side where it lies: right after the storage, or right before it
+   * @param from its first byte
+   * @param to the byte after its last
+   */
+  record Range(String argument, GuardedMemory.Side side, long from, long to) {}
+
+  /** The cause of a fault inside a guard page of {@code argument} on {@code side}. */
+  static Cause.Contract cause(String argument, GuardedMemory.Side side) {
+    return new Cause.Contract(RULE, "argument '" + argument + "', " + side.direction);
+  }
+
+  /** The ranges as the step names them, appended to the step's text. */
+  String told() {
+    List<String> parts = new ArrayList<>();
+    for (Range r : ranges) {
+      parts.add("'" + r.argument() + "' " + r.side() + " " + Long.toHexString(r.from()) + "-" + Long.toHexString(r.to()));
+    }
+    return OPEN + String.join("; ", parts) + "]";
+  }
+
+  /** The guard pages a step names (none for any other step). */
+  public static GuardRanges in(String step) {
+    List<Range> ranges = new ArrayList<>();
+    Matcher m = TOLD.matcher(step);
+    if (m.find()) {
+      for (String part : m.group(1).split("; ")) {
+        Matcher r = ONE.matcher(part);
+        if (r.matches()) {
+          ranges.add(new Range(r.group(1), GuardedMemory.Side.valueOf(r.group(2)), Long.parseUnsignedLong(r.group(3), 16),
+              Long.parseUnsignedLong(r.group(4), 16)));
+        }
+      }
+    }
+    return new GuardRanges(List.copyOf(ranges));
+  }
+
+  /** The step as a reader sees it: without the guard pages' addresses. */
+  public static String shown(String step) {
+    return TOLD.matcher(step).replaceAll("");
+  }
+
+  /** A fault at {@code address} as a memory.bounds cause, when the address is in one of these guard pages. */
+  public Optional<Cause> hit(long address) {
+    return ranges.stream().filter(r -> Long.compareUnsigned(address, r.from()) >= 0 && Long.compareUnsigned(address, r.to()) < 0)
+        .findFirst().map(r -> cause(r.argument(), r.side()));
+  }
+}

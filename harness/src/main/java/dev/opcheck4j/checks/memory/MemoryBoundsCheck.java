@@ -1,0 +1,97 @@
+package dev.opcheck4j.checks.memory;
+
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.CheckInfo;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.checks.Declaration;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.SupervisorCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.BoundExample;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The kernel reads and writes only inside its tensor arguments' storage. Each tensor argument is
+ * copied against a guard page ({@link GuardedMemory}): in one call right after its storage, in a second
+ * right before it. A fault in a guard page kills the worker; the parent finds the faulting address in
+ * the JVM's error file and the guard pages in the worker's last step ({@link GuardRanges}), and the
+ * death is this check's finding, naming the argument and the direction, not a generic {@code
+ * kernel.crash}: this check is also the supervisor of such deaths. Writes into the canary bytes around
+ * the storage are seen after the call.
+ */
+public final class MemoryBoundsCheck extends HostMemoryCheck implements SupervisorCheck {
+  public static final String ID = "memory.bounds";
+  /** What a worker JVM needs for the guard pages. */
+  public static final List<String> JVM_OPTIONS = GuardedMemory.OPTIONS;
+  private static final byte CANARY = (byte) 0xA5;
+  private static final String EXPECTED = "the kernel reads and writes only the bytes of its tensor arguments' storage";
+  private static final String HINT = "an index or a loop bound goes one element too far (i <= n, i + 1 at the last"
+      + " element, i - 1 at the first): the native frames name the function; -fsanitize=address names the line";
+
+  public MemoryBoundsCheck() {
+    super(Declaration.error(ID, "the kernel reads and writes only inside its tensor arguments' storage (guard pages)")
+        .requires(KernelErrorCheck.ID)
+        .onAFewGeneratedInputs());
+  }
+
+  @Override
+  public CheckInfo.Scope scope() {
+    return CheckInfo.Scope.EXAMPLE;
+  }
+
+  @Override
+  Optional<String> unavailable() {
+    return GuardedMemory.unavailable();
+  }
+
+  @Override
+  Verdict evaluateWith(Subject s) throws Exception {
+    BoundExample ex = OpCall.bind(s, s.device());
+    try (GuardedArguments end = GuardedArguments.of(ex, GuardedMemory.Side.END, CANARY)) {
+      if (end.none()) {
+        return Verdict.skipped("no tensor argument with elements on cpu: nothing to guard");
+      }
+      Optional<Verdict> first = call(s, ex, end, "the cpu kernel, its tensor arguments ending at a guard page");
+      if (first.isPresent()) {
+        return first.get();
+      }
+      // bound again: a call may take the elements out of a list argument it was given
+      try (GuardedArguments start = GuardedArguments.of(OpCall.bind(s, s.device()), GuardedMemory.Side.START, CANARY)) {
+        Optional<Verdict> second = call(s, ex, start, "the cpu kernel, its tensor arguments starting at a guard page");
+        if (second.isPresent()) {
+          return second.get();
+        }
+      }
+      return Verdict.passed(Fact.of("guarded", String.join(", ", end.arguments())));
+    }
+  }
+
+  /** The verdict one guarded call already is: skipped when the kernel raised, failed when it wrote around the storage. */
+  private static Optional<Verdict> call(Subject s, BoundExample ex, GuardedArguments guarded, String step) {
+    try {
+      OpCall.call(s, guarded.example(), step + guarded.ranges().told());
+    } catch (OpCall.KernelError e) {
+      return Optional.of(Verdict.skipped(
+          "the kernel raised on its arguments copied into guarded memory (same sizes and strides): " + e.getMessage()));
+    }
+    return guarded.damage().map(d -> Verdict.failed(Finding.of(EXPECTED, d.text(), HINT, d.cause()), OpCall.exampleFact(s, ex)));
+  }
+
+  /** A worker that faulted in a guard page: the cause names the argument and the side. */
+  @Override
+  public boolean covers(Cause death) {
+    return death instanceof Cause.Contract c && c.rule().equals(GuardRanges.RULE);
+  }
+
+  @Override
+  public Finding finding(Cause death, String happened, Duration deadline, List<Fact> details) {
+    Cause.Contract c = (Cause.Contract) death;
+    return new Finding(EXPECTED, c.subject() + ": the kernel touched the guard page there and the worker died ("
+        + happened + ")", HINT, death, details, List.of());
+  }
+}

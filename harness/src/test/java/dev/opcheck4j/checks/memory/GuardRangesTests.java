@@ -1,0 +1,32 @@
+package dev.opcheck4j.checks.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.opcheck4j.api.Cause;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The guard pages a worker tells in its step are read back by the parent, and a faulting address mapped to them. */
+class GuardRangesTests {
+  private static final GuardRanges RANGES = new GuardRanges(List.of(
+      new GuardRanges.Range("x", GuardedMemory.Side.END, 0x7f0000001000L, 0x7f0000002000L),
+      new GuardRanges.Range("out", GuardedMemory.Side.START, 0x7f0000005000L, 0x7f0000006000L)));
+
+  @Test
+  void theStepToldCarriesTheRangesAndShowsWithoutThem() {
+    String step = "the cpu kernel, its tensor arguments ending at a guard page" + RANGES.told() + " for memory.bounds";
+    assertEquals(RANGES, GuardRanges.in(step));
+    assertEquals("the cpu kernel, its tensor arguments ending at a guard page for memory.bounds", GuardRanges.shown(step));
+    assertEquals(new GuardRanges(List.of()), GuardRanges.in("the cpu kernel for determinism"));
+  }
+
+  @Test
+  void aFaultInsideAGuardPageNamesItsArgumentAndSideAndOneOutsideNone() {
+    assertEquals(Optional.of(new Cause.Contract(GuardRanges.RULE, "argument 'x', past the end")), RANGES.hit(0x7f0000001000L));
+    assertEquals(Optional.of(new Cause.Contract(GuardRanges.RULE, "argument 'out', before the start")),
+        RANGES.hit(0x7f0000005ffcL));
+    assertEquals(Optional.empty(), RANGES.hit(0x7f0000002000L));
+    assertEquals(Optional.empty(), RANGES.hit(0L));
+  }
+}

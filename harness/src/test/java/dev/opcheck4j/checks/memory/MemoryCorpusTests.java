@@ -1,0 +1,92 @@
+package dev.opcheck4j.checks.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.testing.CorpusRun;
+import dev.opcheck4j.testing.NativeOps;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The memory corpus (native-ops' memory_ops.cpp, issue 31): each bad op fails exactly the memory check
+ * its {@code // EXPECT:} marker names, its good twin passes everything, and the findings name what an
+ * author needs: the argument and the side of an out-of-bounds access, the smallest input that leaves an
+ * output element unwritten.
+ */
+class MemoryCorpusTests {
+  private static final String SPEC = "memory/memory_ops.json";
+  private static CorpusRun corpus;
+
+  @BeforeAll
+  static void run() throws Exception {
+    corpus = CorpusRun.of(SPEC, 20);
+  }
+
+  @TestFactory
+  Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks() throws Exception {
+    List<String> ops = SpecReader.read(NativeOps.spec(SPEC)).ops().stream().map(o -> o.op()).toList();
+    assertFalse(ops.isEmpty());
+    return corpus.eachOpHasFindingsInExactlyItsMarkedChecks("memory_ops.cpp", ops);
+  }
+
+  @Test
+  void aReadOneElementPastTheEndIsFoundOnTheExampleNamingTheArgumentAndTheSide() {
+    CheckResult r = corpus.one("memory_ops::half_shift_overread", MemoryBoundsCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertEquals(new Cause.Contract(GuardRanges.RULE, "argument 'x', past the end"), r.finding().cause());
+    assertTrue(r.fact("check").orElseThrow().startsWith("the cpu kernel, its tensor arguments ending at a guard page"),
+        r.toString());
+    assertFalse(r.fact("check").orElseThrow().contains("guard pages:"), "the addresses are the parent's, not the reader's");
+  }
+
+  @Test
+  void aReadOneElementBeforeTheStartIsFoundOnTheExampleNamingTheArgumentAndTheSide() {
+    CheckResult r = corpus.one("memory_ops::half_shift_back_overread", MemoryBoundsCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertEquals(new Cause.Contract(GuardRanges.RULE, "argument 'x', before the start"), r.finding().cause());
+  }
+
+  @Test
+  void theGoodTwinsHaveEveryArgumentGuarded() {
+    for (String op : List.of("memory_ops::half_shift", "memory_ops::half_shift_back")) {
+      CheckResult r = corpus.one(op, MemoryBoundsCheck.ID, "cpu");
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+      assertEquals("x", r.fact("guarded").orElseThrow());
+    }
+  }
+
+  @Test
+  void aBoolReadAsANumberIsFoundOnTheExampleAndAnOpWithoutBoolsIsNotCalled() {
+    CheckResult r = corpus.one("memory_ops::count_true_bytes", BoolBytesCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertTrue(r.fact("but was").orElseThrow().startsWith("output 0 differs when mask holds true as the bytes 2..255"),
+        r.toString());
+    CheckResult none = corpus.one("memory_ops::half_shift", BoolBytesCheck.ID, "cpu");
+    assertEquals(Outcome.SKIPPED, none.outcome());
+    assertEquals("no example has a bool tensor argument", none.reason());
+  }
+
+  /** Every example has an even size: only a generated odd one leaves the last element unwritten. */
+  @Test
+  void anUnwrittenOddTailIsFoundOnAGeneratedInputAndShrunkToTheSmallestOddSize() {
+    String op = "memory_ops::double_pairs_no_tail";
+    assertEquals(Outcome.PASSED, corpus.one(op, UninitializedCheck.ID, "cpu").outcome());
+    CheckResult r = corpus.of(op).filter(x -> x.check().equals(UninitializedCheck.ID) && x.outcome() == Outcome.FAILED)
+        .findFirst().orElseThrow();
+    assertTrue(r.example().startsWith("generated"), r.toString());
+    assertTrue(r.fact("minimal example").orElseThrow().startsWith("x=float32[1] "), r.toString());
+    assertEquals(new Cause.ValueMismatch("output 0"), r.finding().cause());
+    assertTrue(r.fact("but was").orElseThrow().endsWith("first at [0]"), r.toString());
+    assertEquals(1, r.finding().heatmaps().size());
+  }
+}
