@@ -40,34 +40,21 @@ public final class GradGradCheck extends ValueCheck implements ExampleCheck {
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
-    GradFunction f = GradFunction.of(s, s.device());
-    String skip = Preconditions.skipReason(s, f);
-    if (skip != null) {
-      return Verdict.skipped(skip);
+    GradStart start = GradStart.of(s);
+    if (start.skip() != null) {
+      return Verdict.skipped(start.skip());
     }
     OpSpec.Gradcheck opts = s.spec().gradcheck();
-    BoundExample at;
-    List<OpCall.Output> outs;
-    try {
-      at = f.fresh(true);
-      outs = f.forward(at);
-    } catch (OpCall.KernelError e) {
-      return Verdict.skipped("the op rejects float64 copies of the example (" + e.getMessage()
-          + "); gradgradcheck needs float64");
-    }
     // gradgradcheck's grad_outputs: uniform in [-1, 1), one per output that requires grad
     SplittableRandom random = new SplittableRandom(s.seed() ^ GRAD_OUTPUTS);
     List<Tensor> v = new ArrayList<>();
-    for (OpCall.Output o : outs) {
-      if (o.tensor().requires_grad()) {
-        v.add(Jacobians.uniform(random, o.tensor()));
-      }
+    for (OpCall.Output o : start.differentiable()) {
+      v.add(Jacobians.uniform(random, o.tensor()));
     }
     if (v.isEmpty()) {
-      return Verdict.skipped("no output requires grad: there is no backward to differentiate (gradcheck.jacobian"
-          + " holds the example's requested gradient to gradcheck's rule for functions with no differentiable output)");
+      return Verdict.skipped(GradStart.NO_BACKWARD);
     }
-    GradFunction backward = f.backward(at, outs, v);
+    GradFunction backward = start.f().backward(start.at(), start.outputs(), v);
     if (!opts.doubleBackward()) {
       return mustRaise(s, backward);
     }
@@ -97,10 +84,7 @@ public final class GradGradCheck extends ValueCheck implements ExampleCheck {
         + " \"double_backward\": false if the op has no second derivative";
     Finding found;
     if (c.reentrancy() != null) {
-      found = Finding.of("the second derivative is the same in two identical runs",
-          "the backward's backward is not deterministic: " + c.reentrancy(),
-          "remove state from the backward (counters, unseeded randomness, unordered atomics)",
-          new Cause.ValueMismatch("second derivative of two identical runs"));
+      found = Jacobians.nondeterministic(c, "second derivative", "backward's backward");
     } else if (c.zeroGradient() != null) {
       found = Finding.of(expected, "the second derivative of " + c.zeroGradient() + " is zero where finite"
           + " differences of the backward say it is not (" + c.worst() + "): the second derivative is silently zero",

@@ -38,28 +38,25 @@ public final class JacobianCheck extends ValueCheck implements ExampleCheck {
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
-    GradFunction f = GradFunction.of(s, s.device());
-    String skip = Preconditions.skipReason(s, f);
-    if (skip != null) {
-      return Verdict.skipped(skip);
+    GradStart start = GradStart.of(s);
+    if (start.skip() != null) {
+      return Verdict.skipped(start.skip());
     }
+    if (start.outputs().isEmpty()) {
+      return Verdict.skipped("the op has no floating-point output");
+    }
+    GradFunction f = start.f();
     OpSpec.Gradcheck opts = s.spec().gradcheck();
     Jacobians.Judged judged;
-    boolean differentiableOutputs;
+    boolean differentiableOutputs = !start.differentiable().isEmpty();
     try {
-      var outputs = f.forward(f.fresh(true));
-      if (outputs.isEmpty()) {
-        return Verdict.skipped("the op has no floating-point output");
-      }
-      differentiableOutputs = outputs.stream().anyMatch(o -> o.tensor().requires_grad());
       // with no output that requires grad, the example still asks for gradients: as
       // torch.autograd.gradcheck (_check_no_differentiable_outputs), the numerical gradient must be zero
       judged = Jacobians.judge(differentiableOutputs
           ? o -> o.fast() ? Jacobians.fast(f, o, s.seed()) : Jacobians.slow(f, o)
           : o -> Jacobians.withoutDifferentiableOutputs(f, o, s.seed()), opts);
     } catch (OpCall.KernelError e) {
-      return Verdict.skipped("the op rejects float64 copies of the example (" + e.getMessage()
-          + "); gradcheck needs float64");
+      return Verdict.skipped(GradStart.rejected(e));
     }
     Jacobians.Comparison c = judged.c();
     List<Fact> facts = judged.facts(f, opts);
@@ -72,10 +69,7 @@ public final class JacobianCheck extends ValueCheck implements ExampleCheck {
     }
     Finding found;
     if (c.reentrancy() != null) {
-      found = Finding.of("the analytical Jacobian is the same in two identical backward runs",
-          "backward is not deterministic: " + c.reentrancy(),
-          "remove state from the backward (counters, unseeded randomness, unordered atomics)",
-          new Cause.ValueMismatch("analytical Jacobian of two backward runs"));
+      found = Jacobians.nondeterministic(c, "analytical Jacobian", "backward");
     } else if (!differentiableOutputs) {
       found = missingGradient(s, f, c);
     } else if (c.zeroGradient() != null) {

@@ -1,6 +1,8 @@
 package dev.opcheck4j.checks.gradcheck;
 
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Heatmap;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.generate.BoundExample;
@@ -64,6 +66,19 @@ final class Jacobians {
       facts.add(Fact.of("settings", "eps " + opts.eps() + ", atol " + opts.atol() + ", rtol " + opts.rtol()));
       return facts;
     }
+  }
+
+  /**
+   * The finding when slow mode's two identical analytical runs differed.
+   *
+   * @param what what was computed twice, e.g. {@code "analytical Jacobian"}
+   * @param of whose non-determinism it shows, e.g. {@code "backward"}
+   */
+  static Finding nondeterministic(Comparison c, String what, String of) {
+    return Finding.of("the " + what + " is the same in two identical runs",
+        of + " is not deterministic: " + c.reentrancy(),
+        "remove state from the " + of + " (counters, unseeded randomness, unordered atomics)",
+        new Cause.ValueMismatch(what + " of two identical runs"));
   }
 
   /** Compares in the spec's mode; a fast-mode failure is re-run in slow mode, whose failure names the element. */

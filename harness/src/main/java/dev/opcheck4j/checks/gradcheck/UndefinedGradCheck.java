@@ -41,27 +41,15 @@ public final class UndefinedGradCheck extends ValueCheck implements ExampleCheck
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
-    GradFunction f = GradFunction.of(s, s.device());
-    String skip = Preconditions.skipReason(s, f);
-    if (skip != null) {
-      return Verdict.skipped(skip);
-    }
-    BoundExample ex;
-    List<OpCall.Output> outputs = new ArrayList<>();
-    try {
-      ex = f.fresh(true);
-      for (OpCall.Output o : f.forward(ex)) {
-        if (o.tensor().requires_grad()) {
-          outputs.add(o);
-        }
-      }
-    } catch (OpCall.KernelError e) {
-      return Verdict.skipped("the op rejects float64 copies of the example (" + e.getMessage() + ")");
-    }
-    if (outputs.size() < 2) {
-      return Verdict.skipped((outputs.isEmpty() ? "no output requires grad" : "one output requires grad")
+    GradStart start = GradStart.of(s);
+    List<OpCall.Output> outputs = start.differentiable();
+    if (start.skip() != null || outputs.size() < 2) {
+      return Verdict.skipped(start.skip() != null ? start.skip()
+          : (outputs.isEmpty() ? "no output requires grad" : "one output requires grad")
           + ": undefined gradients are checked on ops with several (" + ALL_UNDEFINED + ")");
     }
+    GradFunction f = start.f();
+    BoundExample ex = start.at();
     List<Tensor> inputs = f.inputs(ex);
     for (int undefined = 0; undefined < outputs.size(); undefined++) {
       List<Tensor> roots = new ArrayList<>();
