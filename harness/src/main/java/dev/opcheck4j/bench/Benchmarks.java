@@ -298,7 +298,8 @@ public final class Benchmarks {
       files.add(f);
       targets.add(new RunRequest.Target(f.file().toAbsolutePath(), f.library().toAbsolutePath()));
     }
-    UnitRunner runner = UnitRunner.load(new Protocol.Init(targets, List.of()), lib -> {});
+    UnitRunner runner = UnitRunner.load(new Protocol.Init(targets.stream().map(RunRequest.Target::library).toList()),
+        lib -> {});
     List<Check> checks = BuiltinChecks.opcheckCounterparts().stream()
         .filter(c -> c.scope() == CheckInfo.Scope.EXAMPLE || c.scope() == CheckInfo.Scope.OP).toList();
     List<Double> all = new ArrayList<>();
@@ -310,11 +311,13 @@ public final class Benchmarks {
           continue;
         }
         Example ex = op.examples().get(0);
+        Protocol.OpenOp open = dev.opcheck4j.run.OpSession.open(t, op);
+        runner.open(List.of(open));
         List<Protocol.Unit<?>> units = new ArrayList<>();
         for (Check c : checks) {
           boolean perExample = c.scope() == CheckInfo.Scope.EXAMPLE;
           units.add(new Protocol.Evaluate(c.id(), new Protocol.On(t, op.op(), perExample ? Device.CPU : null,
-              perExample ? ex : null, 1L, null, entry)));
+              perExample ? ex : null, 1L, open.ref())));
         }
         double[] micros = new double[rounds];
         for (int r = -rounds / 5; r < rounds; r++) { // the first fifth warms up

@@ -71,10 +71,10 @@ final class CodecBench {
     for (int i = 0; i < inputs; i++) {
       Example base = spec.examples().get(0);
       Example variant = new Example(base.ref(), base.args(), base.kwargs(), i, base.location(), Optional.empty());
-      Protocol.On on = new Protocol.On(0, spec.op(), Device.CPU, variant, 7L, null, 0);
+      Protocol.On on = new Protocol.On(0, spec.op(), Device.CPU, variant, 7L, 1);
       List<Protocol.Unit<?>> units = new ArrayList<>(List.of(new Protocol.Accepts(on)));
       checks.forEach(c -> units.add(new Protocol.Evaluate(c, on)));
-      runs.add(new Protocol.Run(i, units, true));
+      runs.add(new Protocol.Run(i, List.of(), units, true));
     }
     answers.add(new Protocol.Answered(1, new Protocol.Accepted(), 40));
     for (int c = 0; c < checks.size(); c++) {

@@ -34,7 +34,6 @@ import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.Versions;
 import dev.opcheck4j.spec.SpecException;
-import dev.opcheck4j.spec.SpecReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -110,7 +109,7 @@ final class CheckCommand implements Command {
     try (ReportDirLock lock = lock(args.get(REPORT_DIR), args.commandLine(), s)) {
       boolean terminal = Console.interactive();
       Console console = new Console(s.out(), terminal, terminal && Console.colourTerminal(System.getenv()), args.get(VERBOSE),
-          args.get(REPORT_DIR) != null, plannedOps(args));
+          args.get(REPORT_DIR) != null, 0);
       console.header(header(r));
       Path dir = args.get(REPORT_DIR);
       List<ReportFormat> formats = dir == null ? List.of() : RunSummary.formats();
@@ -186,21 +185,5 @@ final class CheckCommand implements Command {
     return List.of("opcheck4j " + v.tool() + " · libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")",
         "seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
         + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
-  }
-
-  /** Ops the spec files name (after --op), for the progress line; 0 when a library is checked whole. */
-  private static int plannedOps(Arguments args) {
-    if (!args.all(LIBRARIES).isEmpty()) {
-      return 0;
-    }
-    int n = 0;
-    for (Path spec : args.all(SPECS)) {
-      try {
-        n += SpecReader.read(spec).selectOps(args.all(OPS)).size();
-      } catch (SpecException | RuntimeException e) {
-        return 0; // the run itself reports the problem with its file and line
-      }
-    }
-    return n;
   }
 }

@@ -3,8 +3,8 @@ package dev.opcheck4j.run;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.worker.ExampleSearch;
-import dev.opcheck4j.run.worker.KernelDeath;
 import dev.opcheck4j.run.worker.ModelInfo;
+import dev.opcheck4j.run.worker.Kernels;
 import dev.opcheck4j.run.worker.Protocol;
 import dev.opcheck4j.run.worker.WorkerInfo;
 import dev.opcheck4j.spec.Example;
@@ -38,12 +38,10 @@ final class OneWorkerCommands {
       LibraryInfo lib = info.libraries().get(0);
       List<ExampleSearch.Found> found = new ArrayList<>();
       for (LibraryInfo.Op op : lib.ops()) {
-        try {
-          found.add(slot.run(new Protocol.Synthesize(0, op.name(), seed), slot.timeout()).found());
-        } catch (KernelDeath d) {
-          found.add(new ExampleSearch.Found(Optional.empty(), "synthesizing an example killed the worker: "
-              + d.getMessage()));
-        }
+        Kernels.Exchange x = slot.run(null, new Protocol.Synthesize(0, op.name(), seed), slot.timeout());
+        found.add(x.death().map(d -> new ExampleSearch.Found(Optional.empty(),
+            "synthesizing an example killed the worker: " + d.message()))
+            .orElseGet(() -> x.answer(0, Protocol.Synthesized.class).found()));
       }
       return new Launcher.Synthesized(lib, found);
     });
@@ -71,13 +69,12 @@ final class OneWorkerCommands {
         if (li.op(op.op()).isEmpty()) {
           continue;
         }
+        Protocol.OpenOp open = OpSession.open(0, op);
         for (Example ex : op.examples()) {
-          Protocol.On on = new Protocol.On(0, op.op(), Device.CPU, ex, seed, op);
-          try {
-            recorded.add(slot.run(new Protocol.RecordOutputs(on), slot.timeout()).recorded());
-          } catch (KernelDeath d) {
-            recorded.add(new ValueBaseline.Recorded(op.op(), ex.ref(), seed, List.of(), "the worker died: " + d.getMessage()));
-          }
+          Protocol.On on = new Protocol.On(0, op.op(), Device.CPU, ex, seed, open.ref());
+          Kernels.Exchange x = slot.run(open, new Protocol.RecordOutputs(on), slot.timeout());
+          recorded.add(x.death().map(d -> new ValueBaseline.Recorded(op.op(), ex.ref(), seed, List.of(),
+              "the worker died: " + d.message())).orElseGet(() -> x.answer(0, Protocol.OutputsRecorded.class).recorded()));
         }
       }
       return new Launcher.Recording(schemas(info), new ValueBaseline(ValueBaseline.FORMAT, seed, recorded));
@@ -87,22 +84,18 @@ final class OneWorkerCommands {
   static Launcher.ModelRun model(List<Path> libraries, Path model, List<String> inputs, long seed, Optional<Path> expect)
       throws LibraryLoadException, SpecException {
     return inOneWorker(libraries, (info, slot) -> {
-      ModelInfo loaded;
-      try {
-        loaded = slot.run(new Protocol.LoadModel(model.toAbsolutePath()), slot.timeout()).info();
-      } catch (KernelDeath d) {
-        return new Launcher.ModelRun(info, null, null, d.getMessage());
+      Kernels.Exchange load = slot.run(null, new Protocol.LoadModel(model.toAbsolutePath()), slot.timeout());
+      if (load.death().isPresent()) {
+        return new Launcher.ModelRun(info, null, null, load.death().get().message());
       }
+      ModelInfo loaded = load.answer(0, Protocol.ModelLoaded.class).info();
       if (loaded.failure() != null || inputs.isEmpty()) {
         return new Launcher.ModelRun(info, loaded, null, null);
       }
-      try {
-        ModelInfo.Forward forward = slot.run(new Protocol.Forward(inputs, seed, expect.map(Path::toAbsolutePath)),
-            slot.timeout()).forward();
-        return new Launcher.ModelRun(info, loaded, forward, null);
-      } catch (KernelDeath d) {
-        return new Launcher.ModelRun(info, loaded, null, d.getMessage());
-      }
+      Kernels.Exchange x = slot.run(null, new Protocol.Forward(inputs, seed, expect.map(Path::toAbsolutePath)),
+          slot.timeout());
+      return x.death().map(d -> new Launcher.ModelRun(info, loaded, null, d.message()))
+          .orElseGet(() -> new Launcher.ModelRun(info, loaded, x.answer(0, Protocol.Forwarded.class).forward(), null));
     });
   }
 
@@ -120,8 +113,7 @@ final class OneWorkerCommands {
     RunDirectory dir = RunDirectory.of(null);
     RunRequest.Builder request = RunRequest.builder().jobs(1);
     libraries.forEach(request::library);
-    Protocol.Init init = new Protocol.Init(
-        libraries.stream().map(l -> new RunRequest.Target(null, l.toAbsolutePath())).toList(), List.of());
+    Protocol.Init init = new Protocol.Init(libraries.stream().map(Path::toAbsolutePath).toList());
     try (WorkerPool pool = new WorkerPool(request.build(), dir.path(), init, new Interruption())) {
       return task.run(pool.first().start(), pool.first());
     } catch (LibraryLoadException e) {

@@ -6,7 +6,7 @@ import dev.opcheck4j.generate.ExampleBinder;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.spec.OpSpec;
-import dev.opcheck4j.run.worker.KernelDeath;
+import dev.opcheck4j.run.worker.Death;
 import dev.opcheck4j.run.worker.Kernels;
 import dev.opcheck4j.run.worker.Protocol;
 import java.time.Duration;
@@ -40,40 +40,57 @@ final class Preflight {
    * file read by libtorch) in the worker {@code kernels} runs on, which runs no kernel to do so. A
    * problem is its own entry's: the caller leaves that entry out and runs the others.
    *
-   * @return the problems of each entry that has some, keyed by {@link #key}, in plan order
-   * @throws KernelDeath when compiling killed the worker (no op can be blamed)
+   * @return the problems of each entry that has some, keyed by {@link Entry}, in plan order; or how
+   *     compiling killed the worker (no op can be blamed)
    */
-  static Map<String, List<String>> referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline)
-      throws KernelDeath {
+  static References referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline) {
+    List<Protocol.OpenOp> opens = new ArrayList<>();
+    List<Entry> keys = new ArrayList<>();
     List<Protocol.CompileReference> units = new ArrayList<>();
     for (RunPlan.Target t : targets) {
       for (int i = 0; i < t.ops().size(); i++) {
         OpSpec op = t.ops().get(i);
         boolean expects = op.examples().stream().anyMatch(e -> e.expect().isPresent());
         if ((op.reference().isPresent() || expects) && t.library().op(op.op()).isPresent()) {
-          units.add(new Protocol.CompileReference(t.index(), i));
+          Protocol.OpenOp open = OpSession.open(t.index(), op);
+          opens.add(open);
+          keys.add(new Entry(t.index(), i));
+          units.add(new Protocol.CompileReference(open.ref()));
         }
       }
     }
-    Map<String, List<String>> errors = new LinkedHashMap<>();
+    Map<Entry, List<String>> errors = new LinkedHashMap<>();
     if (units.isEmpty()) {
-      return errors;
+      return new References(errors, null);
     }
-    List<Kernels.Done> done = kernels.run(new ArrayList<Protocol.Unit<?>>(units), false, deadline);
-    for (int i = 0; i < done.size(); i++) {
-      // unguarded units answer one each, in order
-      List<String> problems = ((Protocol.ReferenceCompiled) done.get(i).answer()).problems();
+    Kernels.Exchange done = kernels.run(opens, new ArrayList<Protocol.Unit<?>>(units), false, deadline);
+    if (done.death().isPresent()) {
+      return new References(errors, done.death().get());
+    }
+    for (int i = 0; i < units.size(); i++) {
+      List<String> problems = done.answer(i, Protocol.ReferenceCompiled.class).problems();
       if (!problems.isEmpty()) {
-        errors.put(key(units.get(i).target(), units.get(i).entry()), problems);
+        errors.put(keys.get(i), problems);
       }
     }
-    return errors;
+    return new References(errors, null);
   }
 
-  /** An entry of a target (its index among the target's entries), as {@link #referenceErrors} keys it. */
-  static String key(int target, int entry) {
-    return target + "#" + entry;
-  }
+  /**
+   * What compiling the references found.
+   *
+   * @param errors the problems of each entry that has some, keyed by {@link Entry}, in plan order
+   * @param died how compiling killed the worker, or null
+   */
+  record References(Map<Entry, List<String>> errors, Death died) {}
+
+  /**
+   * An entry of a target, as {@link #referenceErrors} keys its problems.
+   *
+   * @param target the target's index in the run
+   * @param entry the entry's index among the target's entries
+   */
+  record Entry(int target, int entry) {}
 
   /** Every problem of the targets' spec entries with their ops' schemas, one located line each. */
   static List<String> errors(List<RunPlan.Target> targets) {

@@ -101,11 +101,12 @@ public final class ResultCache {
 
   /**
    * The cache in {@code dir} (made by {@link #prepare}) for {@code request}, whose targets resolve to
-   * {@code targets} (absolute spec and library paths), in the environment {@code env};
-   * {@code notes} receives the one-line notes (an entry ignored).
+   * {@code targets} (absolute spec and library paths) with their specs as the run read them ({@code
+   * specs}, null for a library without one: the key is of what the run checks, not of a file read
+   * again), in the environment {@code env}; {@code notes} receives the one-line notes (an entry ignored).
    */
-  public static ResultCache open(Path dir, RunRequest request, List<RunRequest.Target> targets, List<Check> checks,
-      java.util.Map<String, String> env, Consumer<String> notes) {
+  public static ResultCache open(Path dir, RunRequest request, List<RunRequest.Target> targets,
+      List<SpecReader.Parsed> specs, List<Check> checks, java.util.Map<String, String> env, Consumer<String> notes) {
     ResultCache hashes = new ResultCache(dir, "", List.of(), notes);
     Versions versions = Versions.current();
     StringBuilder key = new StringBuilder(FORMAT).append('\n').append(versions.tool()).append('\n');
@@ -115,7 +116,8 @@ public final class ResultCache {
     }
     environment(env).forEach((k, v) -> key.append("env ").append(k).append('=').append(v).append('\n'));
     List<java.util.Map<String, String>> entries = new ArrayList<>();
-    for (RunRequest.Target t : targets) {
+    for (int i = 0; i < targets.size(); i++) {
+      RunRequest.Target t = targets.get(i);
       key.append("library ").append(hashes.fileHash(t.library())).append('\n');
       for (Path dep : dependencies(t.library(), env)) {
         key.append("loads ").append(dep).append(' ').append(hashes.fileHash(dep)).append('\n');
@@ -124,7 +126,7 @@ public final class ResultCache {
         entries.add(java.util.Map.of());
         continue;
       }
-      SpecKey spec = hashes.readSpec(t.spec());
+      SpecKey spec = specKey(specs.get(i));
       entries.add(spec == null ? null : spec.entries());
       key.append("settings ").append(spec == null ? "unkeyed" : spec.settings()).append('\n');
     }
@@ -279,20 +281,10 @@ public final class ResultCache {
   /** A spec as the key sees it: its global settings, and the key text of each op's entries. */
   private record SpecKey(String settings, java.util.Map<String, String> entries) {}
 
-  /**
-   * Reads {@code spec} as the spec reader does (comments allowed, the same YAML), each op's entries
-   * with the content of the files they name; null when it cannot (it changed under the run).
-   */
-  private SpecKey readSpec(Path spec) {
-    SpecValue tree;
-    SpecFile file;
-    try {
-      tree = SpecReader.parseTree(spec.toAbsolutePath().normalize());
-      file = SpecReader.read(spec);
-    } catch (SpecException e) {
-      notes.accept("cache: " + e.lines().get(0) + " (changed since the run read it); its ops run and are not stored");
-      return null;
-    }
+  /** The key of a spec as the run read it: its settings, and each op's entries with the content of the files they name. */
+  private static SpecKey specKey(SpecReader.Parsed spec) {
+    SpecValue tree = spec.tree();
+    SpecFile file = spec.file();
     if (!(tree.value() instanceof java.util.Map<?, ?>) || !tree.object().containsKey("ops")
         || tree.object().get("ops").list().size() != file.ops().size()) {
       return null;

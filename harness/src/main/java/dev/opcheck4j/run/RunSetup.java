@@ -7,7 +7,6 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
-import dev.opcheck4j.run.worker.KernelDeath;
 import dev.opcheck4j.run.worker.Kernels;
 import dev.opcheck4j.run.worker.Protocol;
 import dev.opcheck4j.run.worker.WorkerInfo;
@@ -54,6 +53,8 @@ final class RunSetup {
   private final List<RunRequest.Target> resolved = new ArrayList<>();
   /** Per target, the spec's entries the request selects; null for a library without a spec. */
   private final List<List<OpSpec>> specOps = new ArrayList<>();
+  /** Per target, its spec as read (the run's one read of it); null for a library without a spec. */
+  private final List<SpecReader.Parsed> specs = new ArrayList<>();
   private final List<Boolean> strict = new ArrayList<>();
   private final SchemaBaseline baseline;
 
@@ -62,7 +63,9 @@ final class RunSetup {
     this.checks = request.checks().isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(request.checks());
     for (RunRequest.Target t : request.targets()) {
       if (t.spec() != null) {
-        SpecFile file = SpecReader.read(t.spec(), Preflight.checkNames());
+        SpecReader.Parsed parsed = SpecReader.parse(t.spec(), Preflight.checkNames());
+        SpecFile file = parsed.file();
+        specs.add(parsed);
         strict.add(file.warningsAsErrors());
         Path lib = t.library() != null ? t.library() : file.library();
         resolved.add(new RunRequest.Target(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
@@ -70,6 +73,7 @@ final class RunSetup {
       } else {
         resolved.add(new RunRequest.Target(null, t.library().toAbsolutePath()));
         specOps.add(null);
+        specs.add(null);
         strict.add(false);
       }
     }
@@ -130,7 +134,7 @@ final class RunSetup {
   /** What every worker of the run is told to load. */
   Protocol.Init init() {
     int workers = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
-    return new Protocol.Init(resolved, request.ops(),
+    return new Protocol.Init(resolved.stream().map(RunRequest.Target::library).toList(),
         request.baseline() == null ? null : request.baseline().toAbsolutePath(), workers);
   }
 
@@ -179,7 +183,7 @@ final class RunSetup {
   }
 
   private ResultCache openCache() {
-    return ResultCache.open(request.cache(), request, resolved, checks, System.getenv(),
+    return ResultCache.open(request.cache(), request, resolved, specs, checks, System.getenv(),
         line -> System.err.println("opcheck: " + line));
   }
 
@@ -240,18 +244,18 @@ final class RunSetup {
   Refused refused(List<RunPlan.Target> targets, Kernels kernels) throws SpecException {
     List<String> errors = new ArrayList<>();
     Set<OpSpec> refused = Collections.newSetFromMap(new IdentityHashMap<>());
-    try {
-      Map<String, List<String>> byEntry = Preflight.referenceErrors(targets, kernels, request.timeout());
-      byEntry.values().forEach(errors::addAll);
-      for (RunPlan.Target t : targets) {
-        for (int i = 0; i < t.ops().size(); i++) {
-          if (byEntry.containsKey(Preflight.key(t.index(), i))) {
-            refused.add(t.ops().get(i));
-          }
+    Preflight.References compiled = Preflight.referenceErrors(targets, kernels, request.timeout());
+    if (compiled.died() != null) {
+      throw new SpecException(List.of("compiling the spec's references killed the worker: " + compiled.died().message()));
+    }
+    Map<Preflight.Entry, List<String>> byEntry = compiled.errors();
+    byEntry.values().forEach(errors::addAll);
+    for (RunPlan.Target t : targets) {
+      for (int i = 0; i < t.ops().size(); i++) {
+        if (byEntry.containsKey(new Preflight.Entry(t.index(), i))) {
+          refused.add(t.ops().get(i));
         }
       }
-    } catch (KernelDeath d) {
-      throw new SpecException(List.of("compiling the spec's references killed the worker: " + d.getMessage()));
     }
     return new Refused(refused, errors);
   }

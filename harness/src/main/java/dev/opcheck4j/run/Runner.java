@@ -4,9 +4,8 @@ import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.property.PropertyPhase;
 import dev.opcheck4j.run.worker.ExampleSearch;
-import dev.opcheck4j.run.worker.KernelDeath;
 import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.OpUnits;
+import dev.opcheck4j.run.worker.Protocol;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
@@ -62,7 +61,7 @@ public final class Runner {
   public void runLibraryChecks(RunPlan.Target target, Kernels kernels, RunListener sink) {
     SeverityPolicy severity = severity(target);
     String op = String.join("|", target.library().namespaces()) + "::*";
-    OpUnits units = new OpUnits(plan, target, OpSpec.bare(op), kernels, severity);
+    OpSession units = new OpSession(plan, target, OpSpec.bare(op), kernels, severity);
     String file = target.library().path().getFileName().toString();
     for (Check check : plan.checks()) {
       if (check instanceof BaselineCheck baseline) {
@@ -72,13 +71,12 @@ public final class Runner {
       } else if (check instanceof LibraryCheck library) {
         started(sink, op, check, null, null);
         long t = System.nanoTime();
-        Verdict v;
-        try {
-          v = units.evaluate(check.id(), null, null, null);
-        } catch (KernelDeath d) {
-          sink.result(units.result(d, op, check, check.id(), null, null, List.of(), micros(t)));
+        Kernels.Exchange x = units.evaluate(check.id(), null, null, null);
+        if (x.death().isPresent()) {
+          sink.result(units.result(x.death().get(), op, check, check.id(), null, null, List.of(), micros(t)));
           continue;
         }
+        Verdict v = x.answer(0, Protocol.Checked.class).verdict();
         long us = micros(t);
         for (String about : library.resultsAbout(v, op)) {
           sink.result(result(target, about, check, v, us, severity).aboutLibrary(file));
@@ -166,18 +164,19 @@ public final class Runner {
       }
       return;
     }
-    OpUnits units = new OpUnits(plan, target, spec, kernels, severity);
+    OpSession units = new OpSession(plan, target, spec, kernels, severity);
     OpCheck synthesizing = wantsExample(spec);
     if (synthesizing != null) {
       long t = System.nanoTime();
+      Kernels.Exchange x = units.synthesize(op.name());
       ExampleSearch.Found found;
-      try {
-        found = units.synthesize(op.name());
-      } catch (KernelDeath d) {
-        sink.result(units.result(d, op.name(), null, synthesizing.id() + " (synthesizing an example)", Device.CPU,
-            null, List.of(), micros(t)));
+      if (x.death().isPresent()) {
+        sink.result(units.result(x.death().get(), op.name(), null, synthesizing.id() + " (synthesizing an example)",
+            Device.CPU, null, List.of(), micros(t)));
         found = new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
-            + d.getMessage());
+            + x.death().get().message());
+      } else {
+        found = x.answer(0, Protocol.Synthesized.class).found();
       }
       spec = found.applyTo(spec);
       units = units.withSpec(spec);
@@ -262,16 +261,15 @@ public final class Runner {
   }
 
   /** Binds every example on the CPU once; the ones that do not fit the schema (or the machine) are input errors. */
-  private Map<Example, String> validate(LibraryInfo.Op op, OpSpec spec, OpUnits units) {
+  private Map<Example, String> validate(LibraryInfo.Op op, OpSpec spec, OpSession units) {
     Map<Example, String> invalid = new HashMap<>();
     for (Example ex : spec.examples()) {
-      try {
-        units.describe(op.name(), Device.CPU, ex);
-      } catch (OpUnits.InvalidExample e) {
-        invalid.put(ex, e.getMessage());
-        inputErrors.add(e.getMessage());
-      } catch (KernelDeath d) {
-        invalid.put(ex, "materializing it killed the worker: " + d.getMessage());
+      OpSession.Described d = units.describe(op.name(), Device.CPU, ex);
+      if (d.invalid() != null) {
+        invalid.put(ex, d.invalid());
+        inputErrors.add(d.invalid());
+      } else if (d.death() != null) {
+        invalid.put(ex, "materializing it killed the worker: " + d.death().message());
       }
     }
     return invalid;
@@ -285,7 +283,7 @@ public final class Runner {
   }
 
   private void once(
-      OpUnits units,
+      OpSession units,
       OpSpec spec,
       LibraryInfo.Op op,
       Check check,
@@ -305,13 +303,13 @@ public final class Runner {
     if (v == null) {
       // a unit starts only when it runs: a check that cannot run is skipped, never started
       started(sink, op.name(), check, device, example);
-      try {
-        v = units.evaluate(check.id(), op.name(), device, example);
-      } catch (KernelDeath d) {
+      Kernels.Exchange x = units.evaluate(check.id(), op.name(), device, example);
+      if (x.death().isPresent()) {
         seen.add(check.id(), device, Outcome.FAILED);
-        sink.result(units.result(d, op.name(), check, check.id(), device, example, List.of(), micros(t)));
+        sink.result(units.result(x.death().get(), op.name(), check, check.id(), device, example, List.of(), micros(t)));
         return;
       }
+      v = x.answer(0, Protocol.Checked.class).verdict();
     }
     emit(units, op, check, device, example, v, micros(t), seen, sink);
   }
@@ -330,7 +328,7 @@ public final class Runner {
   }
 
   private void emit(
-      OpUnits units,
+      OpSession units,
       LibraryInfo.Op op,
       Check check,
       Device device,

@@ -1,7 +1,7 @@
 package dev.opcheck4j.run;
 
 import dev.opcheck4j.run.plan.RunRequest;
-import dev.opcheck4j.run.worker.KernelDeath;
+import dev.opcheck4j.run.worker.Death;
 import dev.opcheck4j.run.worker.Kernels;
 import dev.opcheck4j.run.worker.LocalKernels;
 import dev.opcheck4j.run.worker.Protocol;
@@ -73,8 +73,11 @@ final class WorkerSlot implements Kernels {
     int number = reserved > 0 ? reserved : numbers.incrementAndGet();
     reserved = 0;
     try {
-      WorkerProcess.Started s = started(WorkerProcess.start(dir, number, init, startDeadline(), lib -> loading[0] = lib));
-      current = s.worker();
+      WorkerProcess.Started s = WorkerProcess.start(dir, number, init, startDeadline(), lib -> loading[0] = lib);
+      if (s.died() != null) {
+        throw loadDeath(s.died(), loading[0], number);
+      }
+      current = started(s).worker();
       return s.info();
     } catch (IllegalStateException e) {
       if (stop.requested()) {
@@ -83,17 +86,19 @@ final class WorkerSlot implements Kernels {
       throw e;
     } catch (WorkerProcess.LoadError e) {
       throw new LibraryLoadException(Path.of(loading[0] == null ? "-" : loading[0]), e.getMessage());
-    } catch (KernelDeath d) {
-      if (stop.requested()) {
-        // killed from outside (a signal to the run), not by the library
-        throw new Interruption.Stopped();
-      }
-      if (loading[0] == null) {
-        throw new IllegalStateException("the worker JVM died while loading libtorch: " + d.getMessage());
-      }
-      Path lib = Path.of(loading[0]);
-      throw loadCrash(lib, d, dir.resolve("worker-" + number + ".log"));
     }
+  }
+
+  /** The worker died loading {@code loading} (null: libtorch): one line naming it, or the run was stopped. */
+  private LibraryLoadException loadDeath(Death d, String loading, int number) {
+    if (stop.requested()) {
+      // killed from outside (a signal to the run), not by the library
+      throw new Interruption.Stopped();
+    }
+    if (loading == null) {
+      throw new IllegalStateException("the worker JVM died while loading libtorch: " + d.message());
+    }
+    return loadCrash(Path.of(loading), d, dir.resolve("worker-" + number + ".log"));
   }
 
   /**
@@ -101,7 +106,7 @@ final class WorkerSlot implements Kernels {
    * status 127 when a static initializer calls a symbol no loaded library defines ("symbol lookup
    * error"): then the line names the symbol, not the exit. The worker's log is kept and named.
    */
-  private static LibraryLoadException loadCrash(Path lib, KernelDeath d, Path log) {
+  private static LibraryLoadException loadCrash(Path lib, Death d, Path log) {
     String said;
     try {
       said = Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1);
@@ -118,7 +123,7 @@ final class WorkerSlot implements Kernels {
           + "; worker log: " + log, log);
     }
     return new LibraryLoadException(lib, lib + " crashed the process while loading (in a static initializer): "
-        + d.getMessage() + "; worker log: " + log, log);
+        + d.message() + "; worker log: " + log, log);
   }
 
   /** glibc's lazy-binding failure: "java: symbol lookup error: /x/libop.so: undefined symbol: _ZN..." */
@@ -138,7 +143,7 @@ final class WorkerSlot implements Kernels {
   }
 
   /** The worker started early, waited for. */
-  private WorkerProcess.Started earlyWorker() throws KernelDeath, WorkerProcess.LoadError {
+  private WorkerProcess.Started earlyWorker() throws WorkerProcess.LoadError {
     java.util.concurrent.FutureTask<WorkerProcess.Started> task = early;
     early = null;
     try {
@@ -147,9 +152,6 @@ final class WorkerSlot implements Kernels {
       Thread.currentThread().interrupt();
       throw new Interruption.Stopped();
     } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof KernelDeath d) {
-        throw d;
-      }
       if (e.getCause() instanceof WorkerProcess.LoadError l) {
         throw l;
       }
@@ -166,33 +168,36 @@ final class WorkerSlot implements Kernels {
   }
 
   @Override
-  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
+  public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) {
     if (stop.requested()) {
       throw new Interruption.Stopped();
     }
     if (current == null) {
+      WorkerProcess.Started s;
       try {
-        current = started(early != null ? earlyWorker()
-            : WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(), lib -> {})).worker();
+        s = early != null ? earlyWorker() : WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(),
+            lib -> {});
       } catch (WorkerProcess.LoadError e) {
         throw new IllegalStateException("a replacement worker could not load the libraries: " + e.getMessage(), e);
-      } catch (KernelDeath d) {
+      }
+      if (s.died() != null) {
         if (stop.requested()) {
           throw new Interruption.Stopped();
         }
-        throw d;
+        // no unit of this exchange ran: the death belongs to its first
+        return new Exchange(0, java.util.Map.of(), java.util.Optional.of(s.died().in(0)));
       }
+      current = started(s).worker();
     }
-    try {
-      return current.run(units, guarded, deadline);
-    } catch (KernelDeath d) {
+    Exchange done = current.run(opens, units, guarded, deadline);
+    if (done.death().isPresent()) {
       current = null;
       if (stop.requested()) {
         // the signal killed the worker: what the unit would have given is unknown, not a crash
         throw new Interruption.Stopped();
       }
-      throw d;
     }
+    return done;
   }
 
   @Override
@@ -200,7 +205,7 @@ final class WorkerSlot implements Kernels {
     if (early != null) {
       try {
         current = earlyWorker().worker(); // a run that ended before this slot's first job: it stops below
-      } catch (KernelDeath | WorkerProcess.LoadError | RuntimeException e) {
+      } catch (WorkerProcess.LoadError | RuntimeException e) {
         // it never became a worker; the first one's start said why, if it matters
       }
     }

@@ -55,12 +55,25 @@ public final class SpecReader {
    * any well-formed name when it is empty.
    */
   public static SpecFile read(Path file, Set<String> checkNames) throws SpecException {
+    return parse(file, checkNames).file();
+  }
+
+  /**
+   * A spec file read once: its located values as written, and what they say.
+   *
+   * @param tree the file's values, each with where it was written (what a result cache keys on)
+   * @param file the spec they make
+   */
+  public record Parsed(SpecValue tree, SpecFile file) {}
+
+  /** {@link #read(Path, Set)}, keeping the values as written too. */
+  public static Parsed parse(Path file, Set<String> checkNames) throws SpecException {
     Path path = file.toAbsolutePath().normalize();
     if (!Files.isRegularFile(path)) {
       throw new SpecException(path.toString(), "spec file not found");
     }
     SpecValue root = parseTree(path);
-    return interpret(path, root, checkNames);
+    return new Parsed(root, interpret(path, root, checkNames));
   }
 
   /** Parses any JSON or YAML file into located values (for files shaped like specs). */

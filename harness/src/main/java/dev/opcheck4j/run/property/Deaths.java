@@ -7,7 +7,7 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Shrinker;
-import dev.opcheck4j.run.worker.OpUnits;
+import dev.opcheck4j.run.OpSession;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ final class Deaths {
   private final Device device;
   private final List<Check> open;
   private final List<RejectionCheck> rejecters;
-  private final OpUnits units;
+  private final OpSession units;
   private final String op;
   private final OpCalls calls;
   private final FailureShrinker shrinker;
@@ -39,7 +39,7 @@ final class Deaths {
    * @param open the value checks still running, which a death in its own call removes
    * @param rejecters the rejection checks still running, likewise
    */
-  Deaths(Device device, List<Check> open, List<RejectionCheck> rejecters, OpUnits units, String op, OpCalls calls,
+  Deaths(Device device, List<Check> open, List<RejectionCheck> rejecters, OpSession units, String op, OpCalls calls,
       FailureShrinker shrinker, RunListener sink) {
     this.device = device;
     this.open = open;
@@ -60,36 +60,36 @@ final class Deaths {
    * A call killed the worker on {@code first} (made from {@code sequence} by {@code gen}; null gen: a
    * probe of the domain, which is its own minimal example), after {@code tries} tries.
    */
-  void died(Died d, ExampleGenerator gen, Example first, List<Long> sequence, String label, int tries) {
-    if (reported.add(d.check + " " + d.death.death().kind())) {
+  void died(OpCalls.Fatal d, ExampleGenerator gen, Example first, List<Long> sequence, String label, int tries) {
+    if (reported.add(d.check() + " " + d.death().cause().kind())) {
       report(d, gen, first, sequence, label);
     }
-    if (d.check == null) {
+    if (d.check() == null) {
       return;
     }
     List<Check> running = new ArrayList<>(open);
     running.addAll(rejecters);
     for (Check c : running) {
-      if (c.id().equals(d.check)) {
+      if (c.id().equals(d.check())) {
         open.remove(c);
         rejecters.remove(c);
         cut.put(c, new Cut(tries, "its own call killed the worker on " + label + " (see "
-            + BuiltinChecks.supervising(d.death.death()).id() + ")"));
+            + BuiltinChecks.supervising(d.death().cause()).id() + ")"));
       }
     }
   }
 
   /** A generated input killed the worker: shrink it to a minimal one that still does, and report it. */
-  private void report(Died d, ExampleGenerator gen, Example first, List<Long> sequence, String tryLabel) {
+  private void report(OpCalls.Fatal d, ExampleGenerator gen, Example first, List<Long> sequence, String tryLabel) {
     long t = System.nanoTime();
-    String during = open.stream().map(Check::id).filter(id -> id.equals(d.check)).findFirst().orElse(null);
-    Check running = d.check == null ? null : BuiltinChecks.byId(d.check).orElse(null);
+    String during = open.stream().map(Check::id).filter(id -> id.equals(d.check())).findFirst().orElse(null);
+    Check running = d.check() == null ? null : BuiltinChecks.byId(d.check()).orElse(null);
     FailureShrinker.Shrunk shrunk = shrinker.death(d, gen, first, sequence, device, during);
     List<Fact> more = List.of(
         Fact.of("example", first.ref() + " (" + tryLabel + ")  " + calls.describe(first, device)),
         Fact.of("minimal example", calls.describe(shrunk.minimal(), device) + "  "
             + Shrinker.Result.shrunkIn(shrunk.steps())));
-    String doing = d.check == null ? "the real kernel on a generated input (before any check)" : d.check;
-    sink.result(units.result(d.death, op, running, doing, device, first, more, (System.nanoTime() - t) / 1_000));
+    String doing = d.check() == null ? "the real kernel on a generated input (before any check)" : d.check();
+    sink.result(units.result(d.death(), op, running, doing, device, first, more, (System.nanoTime() - t) / 1_000));
   }
 }

@@ -4,7 +4,7 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Shrinker;
-import dev.opcheck4j.run.worker.OpUnits;
+import dev.opcheck4j.run.OpSession;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.List;
@@ -15,7 +15,7 @@ import java.util.function.Predicate;
  * Shrinks a generated input that gave a finding, or killed the worker, to a minimal one that still
  * does, keeping its cause: a shrink never turns one defect into another, and a candidate that kills
  * the worker reproduces only a crash or a timeout. Deaths while shrinking do not count towards the
- * op's ({@link OpUnits#counting}): they re-find one already counted.
+ * op's ({@link OpSession#uncounted}): they re-find one already counted.
  */
 final class FailureShrinker {
   static final int SHRINK_BUDGET = 300;
@@ -24,10 +24,10 @@ final class FailureShrinker {
   /** Candidates that kill the worker while another finding is shrunk: past these, the shrink ends where it is. */
   static final int SHRINK_DEATHS = 8;
 
-  private final OpUnits units;
+  private final OpSession units;
   private final OpCalls calls;
 
-  FailureShrinker(OpUnits units, OpCalls calls) {
+  FailureShrinker(OpSession units, OpCalls calls) {
     this.units = units;
     this.calls = calls;
   }
@@ -44,16 +44,12 @@ final class FailureShrinker {
    * a shrunk input counts only if {@code judge} gives a finding of the same cause on it ({@link
    * Verdict#sameFailure}). When the minimal input does not show it, {@code first} and {@code original}.
    */
-  Shrunk finding(ExampleGenerator gen, Example first, List<Long> sequence, Function<Example, Verdict> judge,
+  Shrunk finding(ExampleGenerator gen, Example first, List<Long> sequence, Function<Example, OpCalls.Judged> judge,
       Verdict original) {
     Shrinker.Result shrunk = uncounted(new Shrinker(keepsCause(gen, judge, original), SHRINK_BUDGET), sequence);
     Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
-    Verdict v;
-    try {
-      v = judge.apply(minimal);
-    } catch (Died d) {
-      v = null; // a minimal example that kills the worker does not show this finding
-    }
+    // a minimal example that kills the worker does not show this finding
+    Verdict v = judge.apply(minimal).verdict();
     return v == null || !v.sameFailure(original) ? new Shrunk(first, original, shrunk.steps())
         : new Shrunk(minimal, v, shrunk.steps());
   }
@@ -63,26 +59,21 @@ final class FailureShrinker {
    * it the same way (a crash never shrinks into a timeout), with the check {@code during} (null: none)
    * after the kernel call; a null {@code gen} (a probe of the domain) is its own minimal input.
    */
-  Shrunk death(Died d, ExampleGenerator gen, Example first, List<Long> sequence, Device device, String during) {
+  Shrunk death(OpCalls.Fatal d, ExampleGenerator gen, Example first, List<Long> sequence, Device device, String during) {
     if (gen == null) {
       return new Shrunk(first, null, 0);
     }
     List<String> checks = during == null ? List.of() : List.of(during);
     Predicate<Choices> dies = replay -> {
       var again = calls.death(gen.generate(replay), device, checks);
-      return again != null && again.sameAs(d.death.death());
+      return again != null && again.sameAs(d.death().cause());
     };
     Shrinker.Result shrunk = uncounted(new Shrinker(dies, DEATH_SHRINK_BUDGET), sequence);
     return new Shrunk(gen.generate(Choices.replay(shrunk.sequence())), null, shrunk.steps());
   }
 
   private Shrinker.Result uncounted(Shrinker shrinker, List<Long> sequence) {
-    units.counting(false);
-    try {
-      return shrinker.shrink(sequence);
-    } finally {
-      units.counting(true);
-    }
+    return units.uncounted(() -> shrinker.shrink(sequence));
   }
 
   /**
@@ -91,20 +82,19 @@ final class FailureShrinker {
    * death (a crash, or a timeout): a value, metadata or contract finding is never "still failing" on
    * an input the kernel does not survive, or its minimal example would be the crash's.
    */
-  static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, Verdict> judge, Verdict original) {
+  static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, OpCalls.Judged> judge,
+      Verdict original) {
     int[] deathsLeft = {SHRINK_DEATHS};
     return replay -> {
       if (deathsLeft[0] <= 0) {
         return false; // each death costs a new worker: past the budget, the shrink ends where it is
       }
-      Verdict v;
-      try {
-        v = judge.apply(gen.generate(replay));
-      } catch (Died d) {
+      OpCalls.Judged j = judge.apply(gen.generate(replay));
+      if (j.died() != null) {
         deathsLeft[0]--;
-        return original.finding() != null && d.death.death().sameAs(original.finding().cause());
+        return original.finding() != null && j.died().death().cause().sameAs(original.finding().cause());
       }
-      return v.sameFailure(original);
+      return j.verdict().sameFailure(original);
     };
   }
 }

@@ -4,29 +4,34 @@ import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.worker.KernelDeath;
+import dev.opcheck4j.run.OpSession;
+import dev.opcheck4j.run.worker.Death;
 import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.OpUnits;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
  * The phase's calls to the op's worker: tries, probes, and the rejection checks' verdicts, each timed
- * in the {@link TimeLedger}. A call that kills the worker comes back as {@link Died}.
+ * in the {@link TimeLedger}. A call that kills the worker gives its {@link Fatal} as a value.
  */
 final class OpCalls {
-  private final OpUnits units;
+  private final OpSession units;
   private final String op;
   private final TimeLedger ledger;
 
-  OpCalls(OpUnits units, String op, TimeLedger ledger) {
+  OpCalls(OpSession units, String op, TimeLedger ledger) {
     this.units = units;
     this.op = op;
     this.ledger = ledger;
   }
+
+  /**
+   * A call of the phase that killed the worker: the death, and the check whose call it was (null: the
+   * kernel call of a try or probe).
+   */
+  record Fatal(Death death, String check) {}
 
   /**
    * What one input gave in one exchange with the worker.
@@ -36,10 +41,13 @@ final class OpCalls {
    * @param verdicts the verdicts of the checks run on it, in order (none when it was rejected)
    * @param died the death that ended the exchange, or null
    */
-  record Tried(boolean reached, String rejected, List<Verdict> verdicts, Died died) {}
+  record Tried(boolean reached, String rejected, List<Verdict> verdicts, Fatal died) {}
 
   /** Kernel calls on several inputs in one exchange: per input finished, null or what it raised; and the death, or null. */
-  record Probed(List<String> rejections, Died died) {}
+  record Probed(List<String> rejections, Fatal died) {}
+
+  /** A check's verdict on an input, or the death that took its place (one is null). */
+  record Judged(Verdict verdict, Fatal died) {}
 
   /** The kernel on {@code e} and, when it accepts it, each of {@code checks}: one exchange. */
   Tried tryOn(Example e, Device device, List<Check> checks) {
@@ -52,107 +60,89 @@ final class OpCalls {
    */
   List<Tried> tryOn(List<Example> inputs, Device device, List<Check> checks) {
     long t0 = System.nanoTime();
-    List<Kernels.Done> done;
-    KernelDeath death = null;
-    try {
-      done = units.tryOn(op, device, inputs, checks.stream().map(Check::id).toList());
-    } catch (KernelDeath d) {
-      done = d.completed();
-      death = d;
-    }
+    OpSession.Trials trials = units.tryOn(op, device, inputs, checks.stream().map(Check::id).toList());
+    Death death = trials.death().orElse(null);
     List<Tried> tried = new ArrayList<>();
-    // whose time each unit run was (and the one in flight when it died), for the ledger
-    List<String> keys = new ArrayList<>();
-    int k = 0;
-    for (int i = 0; i < inputs.size() && (k < done.size() || death != null); i++) {
-      keys.add(TimeLedger.PROBES);
-      if (k == done.size()) {
-        // it died in this input's kernel call
-        tried.add(new Tried(false, null, List.of(), new Died(death, null)));
+    // whose time each answered unit was, and whose the unit in flight when it died, for the ledger
+    List<TimeLedger.Spent> spent = new ArrayList<>();
+    String inFlight = null;
+    for (OpSession.Trial trial : trials.trials()) {
+      if (trial.kernel() == null) {
+        inFlight = TimeLedger.PROBES; // it died in this input's kernel call
+        tried.add(new Tried(false, null, List.of(), new Fatal(death, null)));
         break;
       }
-      String rejected = OpUnits.rejection(done.get(k++));
+      spent.add(new TimeLedger.Spent(TimeLedger.PROBES, trial.kernel().micros()));
+      String rejected = OpSession.rejection(trial.kernel());
       if (rejected != null) {
         tried.add(new Tried(true, rejected, List.of(), null));
         continue;
       }
       List<Verdict> verdicts = new ArrayList<>();
-      while (verdicts.size() < checks.size() && k < done.size()) {
-        keys.add(checks.get(verdicts.size()).id());
-        verdicts.add(done.get(k++).verdict());
+      for (Kernels.Done d : trial.checks()) {
+        spent.add(new TimeLedger.Spent(checks.get(verdicts.size()).id(), d.micros()));
+        verdicts.add(d.verdict());
       }
       if (verdicts.size() < checks.size()) {
         // it died in the check after the last verdict
-        String check = checks.get(verdicts.size()).id();
-        keys.add(check);
-        tried.add(new Tried(true, null, verdicts, new Died(death, check)));
+        inFlight = checks.get(verdicts.size()).id();
+        tried.add(new Tried(true, null, verdicts, new Fatal(death, inFlight)));
         break;
       }
       tried.add(new Tried(true, null, verdicts, null));
     }
-    ledger.account(keys, done, t0, death != null);
+    ledger.account(spent, inFlight, t0);
     return tried;
   }
 
   /** The kernel on each of {@code inputs}, in one exchange. */
   Probed probe(List<Example> inputs, Device device) {
     long t = System.nanoTime();
-    List<Kernels.Done> done;
-    Died died = null;
-    try {
-      done = units.accepts(op, device, inputs);
-    } catch (KernelDeath d) {
-      done = d.completed();
-      died = new Died(d, null);
-    }
-    ledger.account(Collections.nCopies(inputs.size(), TimeLedger.PROBES), done, t, died != null);
+    Kernels.Exchange x = units.accepts(op, device, inputs);
+    List<TimeLedger.Spent> spent = new ArrayList<>();
     List<String> rejections = new ArrayList<>();
-    done.forEach(x -> rejections.add(OpUnits.rejection(x)));
+    for (int i = 0; i < inputs.size() && x.done(i).isPresent(); i++) {
+      spent.add(new TimeLedger.Spent(TimeLedger.PROBES, x.done(i).get().micros()));
+      rejections.add(OpSession.rejection(x.done(i).get()));
+    }
+    Fatal died = x.death().map(d -> new Fatal(d, null)).orElse(null);
+    ledger.account(spent, died == null ? null : TimeLedger.PROBES, t);
     return new Probed(rejections, died);
   }
 
-  /** Whether the op has used up its deaths ({@link OpUnits#stopped}): nothing more of it runs. */
+  /** Whether the op has used up its deaths ({@link OpSession#stopped}): nothing more of it runs. */
   boolean stopped() {
     return units.stopped().isPresent();
   }
 
-  /** A value check's verdict on {@code x}: PASSED when the kernel rejects it (nothing to judge). A death propagates as {@link Died}. */
-  Verdict judge(Check c, Example x, Device device) {
+  /** A value check's verdict on {@code x}: PASSED when the kernel rejects it (nothing to judge). */
+  Judged judge(Check c, Example x, Device device) {
     Tried tried = tryOn(x, device, List.of(c));
     if (tried.died() != null) {
-      throw tried.died();
+      return new Judged(null, tried.died());
     }
-    return tried.rejected() != null ? Verdict.passed() : tried.verdicts().get(0);
+    return new Judged(tried.rejected() != null ? Verdict.passed() : tried.verdicts().get(0), null);
   }
 
-  /** A rejection check's verdict on {@code x}: PASSED when the kernel accepts it. A death propagates as {@link Died}. */
-  Verdict judgeRejection(RejectionCheck r, Example x, Device device) {
-    String again = rejection(x, device);
-    return again == null ? Verdict.passed() : onRejected(r, x, device, again);
-  }
-
-  /** Null when the real kernel runs on {@code e}; else the first line of what it raised. A death propagates as {@link Died}. */
-  private String rejection(Example e, Device device) {
+  /** A rejection check's verdict on {@code x}: PASSED when the kernel accepts it. */
+  Judged judgeRejection(RejectionCheck r, Example x, Device device) {
     long t = System.nanoTime();
-    try {
-      return units.rejection(op, device, e);
-    } catch (KernelDeath d) {
-      throw new Died(d, null);
-    } finally {
-      ledger.since(TimeLedger.PROBES, t);
+    Kernels.Exchange again = units.accepts(op, device, List.of(x));
+    ledger.since(TimeLedger.PROBES, t);
+    if (again.death().isPresent()) {
+      return new Judged(null, new Fatal(again.death().get(), null));
     }
+    String why = OpSession.rejection(again.done(0).orElseThrow());
+    return why == null ? new Judged(Verdict.passed(), null) : onRejected(r, x, device, why);
   }
 
-  /** {@code r}'s verdict on {@code e}, which the kernel rejected with {@code why}. A death propagates as {@link Died}. */
-  Verdict onRejected(RejectionCheck r, Example e, Device device, String why) {
+  /** {@code r}'s verdict on {@code e}, which the kernel rejected with {@code why}. */
+  Judged onRejected(RejectionCheck r, Example e, Device device, String why) {
     long t = System.nanoTime();
-    try {
-      return units.onRejected(r.id(), op, device, e, why);
-    } catch (KernelDeath d) {
-      throw new Died(d, r.id());
-    } finally {
-      ledger.since(r.id(), t);
-    }
+    Kernels.Exchange x = units.onRejected(r.id(), op, device, e, why);
+    ledger.since(r.id(), t);
+    return x.death().isPresent() ? new Judged(null, new Fatal(x.death().get(), r.id()))
+        : new Judged(x.done(0).orElseThrow().verdict(), null);
   }
 
   /**
@@ -160,22 +150,13 @@ final class OpCalls {
    * only the shrink of a death asks).
    */
   Cause death(Example e, Device device, List<String> checks) {
-    try {
-      units.tryOn(op, device, e, checks);
-      return null;
-    } catch (KernelDeath again) {
-      return again.death();
-    }
+    return units.tryOn(op, device, List.of(e), checks).death().map(Death::cause).orElse(null);
   }
 
   /** {@code e}'s inputs as text, or why it cannot be shown. */
   String describe(Example e, Device device) {
-    try {
-      return units.describe(op, device, e);
-    } catch (OpUnits.InvalidExample ex) {
-      return "(cannot be materialized: " + ex.getMessage() + ")";
-    } catch (KernelDeath ex) {
-      return "(materializing it killed the worker: " + ex.getMessage() + ")";
-    }
+    OpSession.Described d = units.describe(op, device, e);
+    return d.death() != null ? "(materializing it killed the worker: " + d.death().message() + ")"
+        : d.invalid() != null ? "(cannot be materialized: " + d.invalid() + ")" : d.text();
   }
 }

@@ -3,7 +3,7 @@ package dev.opcheck4j.run.property;
 import dev.opcheck4j.run.Prerequisites;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
-import dev.opcheck4j.run.worker.OpUnits;
+import dev.opcheck4j.run.OpSession;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
@@ -43,7 +43,7 @@ import java.util.function.Function;
  * <p>Generation and shrinking are pure Java and run here, in the parent; the kernel is called only
  * through {@link OpCalls}, each call a unit sent to the op's worker. An input that kills the worker is
  * shrunk and reported by a supervisor check, each kind of death once per device ({@link Deaths}); the
- * other checks go on until the op has used up its deaths ({@link OpUnits#MAX_DEATHS}), and a check that
+ * other checks go on until the op has used up its deaths ({@link OpSession#MAX_DEATHS}), and a check that
  * lost tries to a stop says how many. Each result's duration is the time of its own calls ({@link
  * TimeLedger}).
  */
@@ -52,7 +52,7 @@ public final class PropertyPhase {
   static final int BATCH = 20;
 
   private final RunPlan plan;
-  private final OpUnits units;
+  private final OpSession units;
   private final OpSpec spec;
   private final LibraryInfo.Op op;
   private final RunListener sink;
@@ -61,7 +61,7 @@ public final class PropertyPhase {
   private final FailureShrinker shrinker;
   private final DomainProbing probing;
 
-  public PropertyPhase(RunPlan plan, OpUnits units, OpSpec spec, LibraryInfo.Op op, RunListener sink) {
+  public PropertyPhase(RunPlan plan, OpSession units, OpSpec spec, LibraryInfo.Op op, RunListener sink) {
     this.plan = plan;
     this.units = units;
     this.spec = spec;
@@ -167,34 +167,27 @@ public final class PropertyPhase {
           }
           Tries.Generated g = batch.get(j);
           OpCalls.Tried tried = results.get(j);
-          Died died = tried.died();
-          if (died != null && died.check != null
-              && candidates.stream().noneMatch(c -> c.id().equals(died.check) && open.contains(c))) {
+          OpCalls.Fatal died = tried.died();
+          if (died != null && died.check() != null
+              && candidates.stream().noneMatch(c -> c.id().equals(died.check()) && open.contains(c))) {
             // it died in a check that failed on an earlier try of this batch: one try at a time, that
             // check would not have run here, so this try runs again without it
-            units.forgiveDeath();
+            units.forgive(died.death());
             continue batches;
           }
-          try {
-            if (!tried.reached()) {
-              throw died;
-            }
-            if (tried.rejected() != null) {
-              rejected(g, tried.rejected());
-            } else {
-              accepted(g, candidates, tried);
-            }
-          } catch (Died d) {
-            // the op's other checks keep getting generated inputs, up to its deaths (OpUnits.MAX_DEATHS)
-            deaths.died(d, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
+          OpCalls.Fatal fatal = !tried.reached() ? died
+              : tried.rejected() != null ? rejected(g, tried.rejected()) : accepted(g, candidates, tried);
+          if (fatal != null) {
+            // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
+            deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
           }
           more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
         }
       }
     }
 
-    /** A try the kernel rejected: counted, its cause looked for, and shown to the rejection checks. */
-    private void rejected(Tries.Generated g, String rejected) {
+    /** A try the kernel rejected: counted, its cause looked for, and shown to the rejection checks; a death ends it. */
+    private OpCalls.Fatal rejected(Tries.Generated g, String rejected) {
       ExampleGenerator gen = g.gen();
       Example e = g.example();
       tally.countRejected(rejected);
@@ -207,20 +200,24 @@ public final class PropertyPhase {
           }
         }
         if (back.died() != null) {
-          throw back.died();
+          return back.died();
         }
       }
       for (RejectionCheck r : List.copyOf(rejecters)) {
-        Verdict v = calls.onRejected(r, e, device, rejected);
-        if (tally.countRejection(r.id(), v)) {
-          report(r, g, x -> calls.judgeRejection(r, x, device), v);
+        OpCalls.Judged j = calls.onRejected(r, e, device, rejected);
+        if (j.died() != null) {
+          return j.died();
+        }
+        if (tally.countRejection(r.id(), j.verdict())) {
+          report(r, g, x -> calls.judgeRejection(r, x, device), j.verdict());
           rejecters.remove(r);
         }
       }
+      return null;
     }
 
-    /** A try the kernel accepted: each open check's verdict on it; a death after them propagates. */
-    private void accepted(Tries.Generated g, List<Check> candidates, OpCalls.Tried tried) {
+    /** A try the kernel accepted: each open check's verdict on it; then the death after them, if any. */
+    private OpCalls.Fatal accepted(Tries.Generated g, List<Check> candidates, OpCalls.Tried tried) {
       tally.countAccepted();
       for (int i = 0; i < tried.verdicts().size(); i++) {
         Check c = candidates.get(i);
@@ -233,9 +230,7 @@ public final class PropertyPhase {
           open.remove(c);
         }
       }
-      if (tried.died() != null) {
-        throw tried.died();
-      }
+      return tried.died();
     }
 
     /** A probe of the domain the kernel rejected, shown to the rejection checks. */
@@ -244,13 +239,12 @@ public final class PropertyPhase {
         if (units.stopped().isPresent()) {
           return;
         }
-        Verdict v;
-        try {
-          v = calls.onRejected(r, probe, device, why);
-        } catch (Died d) {
-          deaths.died(d, null, probe, List.of(), "a probe of the op's domain: " + what, 0);
+        OpCalls.Judged j = calls.onRejected(r, probe, device, why);
+        if (j.died() != null) {
+          deaths.died(j.died(), null, probe, List.of(), "a probe of the op's domain: " + what, 0);
           continue;
         }
+        Verdict v = j.verdict();
         if (tally.countRejection(r.id(), v)) {
           String text = calls.describe(probe, device);
           List<Fact> context = List.of(
@@ -265,7 +259,7 @@ public final class PropertyPhase {
     }
 
     /** Shrinks the finding {@code original} of check {@code c} on try {@code g} and reports it. */
-    private void report(Check c, Tries.Generated g, Function<Example, Verdict> judge, Verdict original) {
+    private void report(Check c, Tries.Generated g, Function<Example, OpCalls.Judged> judge, Verdict original) {
       Example first = g.example();
       FailureShrinker.Shrunk shrunk;
       String firstText;

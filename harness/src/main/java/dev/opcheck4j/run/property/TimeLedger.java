@@ -21,19 +21,22 @@ final class TimeLedger {
     nanos.merge(key, System.nanoTime() - t0, Long::sum);
   }
 
+  /** A finished unit's own time, and whose it was (a check's id, or {@link #PROBES}). */
+  record Spent(String key, long micros) {}
+
   /**
-   * Adds each finished unit's own time to its key ({@code keys} per unit) and, when the worker
-   * {@code died}, what is left of the exchange since {@code t0} to the unit that was in flight.
+   * Adds each finished unit's own time to its key and, when the worker died in a unit of {@code
+   * inFlight} (null: it did not), what is left of the exchange since {@code t0} to that one.
    */
-  void account(List<String> keys, List<Kernels.Done> done, long t0, boolean died) {
+  void account(List<Spent> spent, String inFlight, long t0) {
     long own = 0;
-    for (int i = 0; i < done.size(); i++) {
-      long ns = done.get(i).micros() * 1_000;
+    for (Spent s : spent) {
+      long ns = s.micros() * 1_000;
       own += ns;
-      nanos.merge(keys.get(i), ns, Long::sum);
+      nanos.merge(s.key(), ns, Long::sum);
     }
-    if (died && done.size() < keys.size()) {
-      nanos.merge(keys.get(done.size()), Math.max(0, System.nanoTime() - t0 - own), Long::sum);
+    if (inFlight != null) {
+      nanos.merge(inFlight, Math.max(0, System.nanoTime() - t0 - own), Long::sum);
     }
   }
 

@@ -2,8 +2,10 @@ package dev.opcheck4j.run.worker;
 
 import dev.opcheck4j.checks.Verdict;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /** Where the parent's units run: a supervised worker process, or (for measurement) this process. */
 public interface Kernels extends AutoCloseable {
@@ -23,49 +25,90 @@ public interface Kernels extends AutoCloseable {
   }
 
   /**
+   * What one exchange gave: the answers by unit id, and the death that ended it, if one did. Unit
+   * {@code i} of the exchange has id {@code first + i}; a unit without an answer was skipped by its
+   * guard, or not reached because the worker died.
+   *
+   * @param first the id of the exchange's first unit
+   */
+  public record Exchange(long first, Map<Long, Done> answers, Optional<Death> death) {
+    public Exchange {
+      answers = Map.copyOf(answers);
+    }
+
+    /** An exchange of nothing. */
+    public static Exchange none() {
+      return new Exchange(0, Map.of(), Optional.empty());
+    }
+
+    /** The answer of unit {@code index} of the exchange, looked up by its id; empty when it has none. */
+    public Optional<Done> done(int index) {
+      return Optional.ofNullable(answers.get(first + index));
+    }
+
+    /** The answer of unit {@code index}, which must have one (an unguarded exchange that did not die). */
+    public <A extends Protocol.Answer> A answer(int index, Class<A> kind) {
+      return kind.cast(done(index).orElseThrow(() -> new IllegalStateException("unit " + (first + index)
+          + " has no answer")).answer());
+    }
+  }
+
+  /**
    * Runs {@code units} in order in one exchange (generated inputs' kernel calls and the checks on
    * them: one round trip instead of one per unit), each unit within {@code deadline}. With {@code
    * guarded}, each {@link Protocol.Accepts} unit guards the units after it up to the next one: when
-   * the kernel does not accept its example they are not run ({@link Protocol#nextUnit}).
+   * the kernel does not accept its example they are not run ({@link Protocol.Run#each}).
    *
-   * @return the answers of the units run, in order
-   * @throws KernelDeath when the process running them died or missed the deadline on a unit; its
-   *     {@link KernelDeath#completed()} holds the units that finished before it
+   * @param opens the spec entries the units name: each is sent to a worker once, with the first exchange that needs it
+   * @return the answers of the units run, by id, and the death that ended the exchange early, if any
    */
-  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath;
+  public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline);
 
-  /**
-   * Runs one unit and returns its answer.
-   *
-   * @throws KernelDeath when the process running it died or missed {@code deadline}
-   */
-  default <A extends Protocol.Answer> A run(Protocol.Unit<A> unit, Duration deadline) throws KernelDeath {
-    return unit.answers().cast(run(List.of(unit), false, deadline).get(0).answer());
+  /** Runs one unit that names the spec entry {@code open} (null: none). */
+  default Exchange run(Protocol.OpenOp open, Protocol.Unit<?> unit, Duration deadline) {
+    return run(open == null ? List.of() : List.of(open), List.of(unit), false, deadline);
   }
 
   @Override
   void close();
 
-  /** One unit run in this process. */
+  /** One unit run in this process: its answer, or the death it caused. */
   public interface Local {
-    Protocol.Answer run(Protocol.Unit<?> unit) throws KernelDeath;
+    Ran run(Protocol.Unit<?> unit);
   }
 
-  /** {@link #run(List, boolean, Duration)} for kernels in this process: each unit in turn, timed here. */
-  public static List<Done> inTurn(List<Protocol.Unit<?>> units, boolean guarded, Local local) throws KernelDeath {
-    List<Done> done = new ArrayList<>();
-    int i = 0;
-    while (i < units.size()) {
-      long t0 = System.nanoTime();
-      Protocol.Answer a;
-      try {
-        a = local.run(units.get(i));
-      } catch (KernelDeath d) {
-        throw d.after(done);
-      }
-      done.add(new Done(a, (System.nanoTime() - t0) / 1_000));
-      i = Protocol.nextUnit(i, units, guarded, a);
+  /** What a unit run in this process gave: an answer, or (scripted kernels) a death; one is null. */
+  public record Ran(Protocol.Answer answer, Death death) {
+    public static Ran gave(Protocol.Answer answer) {
+      return new Ran(answer, null);
     }
-    return done;
+
+    public static Ran died(Death death) {
+      return new Ran(null, death);
+    }
+  }
+
+  /** {@link #run(List, List, boolean, Duration)} for kernels in this process: each unit in turn, timed here. */
+  public static Exchange inTurn(long first, List<Protocol.Unit<?>> units, boolean guarded, Local local) {
+    Map<Long, Done> answers = new HashMap<>();
+    Death[] death = {null};
+    new Protocol.Run(first, List.of(), units, guarded).each(new Protocol.Run.Step() {
+      @Override
+      public Protocol.Answered run(long id, Protocol.Unit<?> unit) {
+        long t0 = System.nanoTime();
+        Ran ran = local.run(unit);
+        if (ran.death() != null) {
+          death[0] = ran.death().in(id);
+          return null;
+        }
+        return new Protocol.Answered(id, ran.answer(), (System.nanoTime() - t0) / 1_000);
+      }
+
+      @Override
+      public void answered(Protocol.Answered done, long next) {
+        answers.put(done.id(), new Done(done.answer(), done.micros()));
+      }
+    });
+    return new Exchange(first, answers, Optional.ofNullable(death[0]));
   }
 }

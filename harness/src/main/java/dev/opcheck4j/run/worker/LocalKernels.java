@@ -11,6 +11,7 @@ import java.util.List;
  */
 public final class LocalKernels implements Kernels {
   private final UnitRunner runner;
+  private long nextId;
 
   private LocalKernels(UnitRunner runner) {
     this.runner = runner;
@@ -26,8 +27,11 @@ public final class LocalKernels implements Kernels {
   }
 
   @Override
-  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
-    return Kernels.inTurn(units, guarded, runner::run);
+  public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) {
+    runner.open(opens);
+    long first = nextId;
+    nextId += units.size();
+    return Kernels.inTurn(first, units, guarded, u -> Ran.gave(runner.run(u)));
   }
 
   @Override

@@ -1,7 +1,5 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.run.plan.RunRequest;
-
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
@@ -21,7 +19,8 @@ import java.util.Optional;
  * before loading it ({@link Loading}), then replies {@link Ready} (or {@link LoadFailed}). Then a
  * {@link Run} carries one or more units, run in order: the worker announces each unit ({@link
  * Begin}) before starting it and replies {@link Answered} with its answer, so a death is attributed
- * to exactly the unit in flight. A numbered worker announces only the exchange's first unit on the
+ * to exactly the unit in flight, then {@link End} once the exchange is done ({@link Run#each} decides
+ * which units run; the parent matches answers to units by id, never by position). A numbered worker announces only the exchange's first unit on the
  * socket and keeps each answer and the unit running in its {@link AnswerLog}, sending the answers in
  * one write at the exchange's end: an exchange, not a unit, costs the worker a write and the parent a
  * wake-up, and the parent reads what a dead or hung worker did not send from the log.
@@ -31,28 +30,27 @@ public final class Protocol {
    * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
    * {@code protocol} and {@link Mismatch} keep theirs, so that two versions can tell they differ.
    */
-  public static final int VERSION = 6;
+  public static final int VERSION = 8;
 
   private Protocol() {}
 
   /**
-   * The libraries a worker loads, with the spec files (for tolerances, skips and settings).
+   * The libraries a worker loads. A worker reads no spec file: the parent sends each spec entry its
+   * units name once, in an {@link OpenOp}.
    *
-   * @param targets one per target of the run, library paths resolved
-   * @param ops the op filter of the run
+   * @param libraries one per target of the run, each a resolved path
    * @param baseline the run's baseline file ({@code check --baseline}), whose recorded outputs the worker
    *     reads; null when the run has none
    * @param workers how many workers of the run share the machine's cores (0 when not known)
    */
-  public record Init(List<RunRequest.Target> targets, List<String> ops, Path baseline, int workers) {
-    /** A run without a baseline. */
-    public Init(List<RunRequest.Target> targets, List<String> ops) {
-      this(targets, ops, null, 0);
+  public record Init(List<Path> libraries, Path baseline, int workers) {
+    public Init {
+      libraries = List.copyOf(libraries);
     }
 
-    /** One worker, or a number not known. */
-    public Init(List<RunRequest.Target> targets, List<String> ops, Path baseline) {
-      this(targets, ops, baseline, 0);
+    /** A run without a baseline, its number of workers not known. */
+    public Init(List<Path> libraries) {
+      this(libraries, null, 0);
     }
   }
 
@@ -70,11 +68,63 @@ public final class Protocol {
    * Units to run, in order.
    *
    * @param id sequence number of the first unit (unit {@code i} is {@code id + i}), echoed by the worker
+   * @param opens the spec entries the units name that this worker was not sent before, each once
    * @param guarded whether each {@link Accepts} unit guards the units after it, up to the next
    *     {@link Accepts}: when the kernel rejects its example those units are not run (nor answered).
    *     Several generated inputs, each with the checks on it, go in one exchange so.
    */
-  public record Run(long id, List<Unit<?>> units, boolean guarded) implements Request {}
+  public record Run(long id, List<OpenOp> opens, List<Unit<?>> units, boolean guarded) implements Request {
+    public Run {
+      opens = List.copyOf(opens);
+    }
+
+    /** What runs the units of an exchange, one at a time. */
+    public interface Step {
+      /** Runs unit {@code id} and returns its answer; null when it ended the exchange (the kernels died). */
+      Answered run(long id, Unit<?> unit);
+
+      /** Unit {@code done.id()} answered; {@code next} is the id of the unit to run next, -1 when none is left. */
+      void answered(Answered done, long next);
+    }
+
+    /**
+     * Runs the units in order through {@code step}: the one place that decides which units run. In a
+     * guarded exchange, a guard whose kernel did not accept its example skips the units it guards (they
+     * get no answer, which is how the parent learns they were skipped).
+     */
+    public void each(Step step) {
+      int i = 0;
+      while (i < units.size()) {
+        Answered done = step.run(id + i, units.get(i));
+        if (done == null) {
+          return;
+        }
+        i = next(i, done.answer());
+        step.answered(done, i < units.size() ? id + i : -1);
+      }
+    }
+
+    /** The index of the unit to run after unit {@code index}, which gave {@code a}; {@code units.size()} when none. */
+    private int next(int index, Answer a) {
+      int next = index + 1;
+      if (guarded && units.get(index) instanceof Accepts && !(a instanceof Accepted)) {
+        while (next < units.size() && !(units.get(next) instanceof Accepts)) {
+          next++;
+        }
+      }
+      return next;
+    }
+  }
+
+  /**
+   * One spec entry, sent once to each worker whose units name it: the entry whole (tolerances, skips,
+   * reference, examples, settings), its values with the file:line:column they were written at.
+   *
+   * @param ref the parent's number for the entry, which units name ({@link On#ref()})
+   * @param target index of the entry's library in {@link Init#libraries()}
+   * @param entry the entry as the parent read it (or changed it: synthesized examples)
+   */
+  public record OpenOp(int ref, int target, OpSpec entry) {}
 
   /** Asks the worker to flush its output, say {@link Bye} and exit. */
   public record Stop() implements Request {}
@@ -95,26 +145,19 @@ public final class Protocol {
   /**
    * What an op's unit runs on.
    *
-   * @param target index of the target (library) in {@link Init#targets()}
+   * @param target index of the target (library) in {@link Init#libraries()}
    * @param op qualified op name; null for a library-wide check
    * @param device device, or null for checks that run on none
    * @param example the example as spec data, or null
    * @param seed the run's seed
-   * @param spec the op's spec entry when it differs from the spec file's (synthesized examples), else null
-   * @param entry which of the target's entries the unit belongs to: its index in the entries the run
-   *     selects ({@link dev.opcheck4j.spec.SpecFile#select} with {@link Init#ops()}), which both sides
-   *     compute alike; {@link #NO_ENTRY} when {@code spec} is given or the unit is about no entry. A
-   *     spec may hold several entries for one op, each its own contract: the op's name does not say which.
+   * @param ref the spec entry the unit belongs to, as an {@link OpenOp} sent it; {@link #NO_REF} for a
+   *     library-wide check. A spec may hold several entries for one op, each its own contract: the op's
+   *     name does not say which.
    */
-  public record On(int target, String op, Device device, Example example, long seed, OpSpec spec, int entry)
+  public record On(int target, String op, Device device, Example example, long seed, int ref)
       implements Wire.Shared {
-    /** About no entry of the target (a library-wide check, or an entry sent whole in {@code spec}). */
-    public static final int NO_ENTRY = -1;
-
-    /** A unit that names no entry of the target. */
-    public On(int target, String op, Device device, Example example, long seed, OpSpec spec) {
-      this(target, op, device, example, seed, spec, NO_ENTRY);
-    }
+    /** About no entry (a library-wide check). */
+    public static final int NO_REF = -1;
   }
 
   /**
@@ -223,10 +266,9 @@ public final class Protocol {
    * Compiles the {@code "reference"} of one spec entry against its op's schema, before the run: {@link
    * ReferenceCompiled} says what is wrong with it, if anything.
    *
-   * @param target index of the op's library in {@link Init#targets()}
-   * @param entry index of the entry in the target's entries, as {@link On#entry()} counts them
+   * @param ref the entry, as an {@link OpenOp} sent it
    */
-  public record CompileReference(int target, int entry) implements Unit<ReferenceCompiled> {
+  public record CompileReference(int ref) implements Unit<ReferenceCompiled> {
     @Override
     public Class<ReferenceCompiled> answers() {
       return ReferenceCompiled.class;
@@ -335,24 +377,8 @@ public final class Protocol {
   /** What forward gave ({@link Forward}). */
   public record Forwarded(ModelInfo.Forward forward) implements Answer {}
 
-  /**
-   * The index of the unit to run after unit {@code index}, which gave {@code a}; {@code
-   * units.size()} when it was the last one of the exchange to run. In a guarded exchange, a guard
-   * whose kernel did not accept its example skips the units it guards. Both sides of the protocol
-   * ask this.
-   */
-  public static int nextUnit(int index, List<? extends Unit<?>> units, boolean guarded, Answer a) {
-    int next = index + 1;
-    if (guarded && units.get(index) instanceof Accepts && !(a instanceof Accepted)) {
-      while (next < units.size() && !(units.get(next) instanceof Accepts)) {
-        next++;
-      }
-    }
-    return next;
-  }
-
   /** Worker to parent. */
-  public sealed interface Reply permits Mismatch, Loading, Ready, LoadFailed, Begin, Answered, Bye {}
+  public sealed interface Reply permits Mismatch, Loading, Ready, LoadFailed, Begin, Answered, End, Bye {}
 
   /**
    * The worker speaks another version of the protocol than {@link Start} asked for; it exits.
@@ -385,6 +411,12 @@ public final class Protocol {
    * @param micros the unit's own time in microseconds
    */
   public record Answered(long id, Answer answer, long micros) implements Reply {}
+
+  /**
+   * The exchange whose first unit is {@code id} ended: every unit of it that ran was answered, and the
+   * ones without an answer were skipped by their guard.
+   */
+  public record End(long id) implements Reply {}
 
   /** Asked to exit, with its output flushed. */
   public record Bye() implements Reply {}

@@ -10,11 +10,8 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.run.plan.LibraryInfo;
-import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
-import dev.opcheck4j.spec.SpecFile;
-import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.NativeStrings;
 import dev.opcheck4j.torch.OpLibrary;
@@ -41,33 +38,32 @@ import org.bytedeco.javacpp.PointerScope;
 public final class UnitRunner {
   private final TorchRuntime runtime;
   private final List<OpLibrary> libraries;
-  /** Per target, its entries as the run selects them: a unit names its entry by index (an op may have several). */
-  private final List<List<OpSpec>> specs;
+  /** The spec entries the parent sent ({@link Protocol.OpenOp}), by its number for each (an op may have several). */
+  private final Map<Integer, Protocol.OpenOp> opened = new HashMap<>();
   private final Map<String, Operator> operators = new HashMap<>();
   private final ModelUnits models = new ModelUnits();
   private final ValueBaseline recorded;
 
-  private UnitRunner(TorchRuntime runtime, List<OpLibrary> libraries, List<List<OpSpec>> specs,
-      ValueBaseline recorded) {
+  private UnitRunner(TorchRuntime runtime, List<OpLibrary> libraries, ValueBaseline recorded) {
     this.runtime = runtime;
     this.recorded = recorded;
     this.libraries = libraries;
-    this.specs = specs;
   }
 
   /** Loads libtorch, then each target's library, calling {@code announce} with its path first. */
   public static UnitRunner load(Protocol.Init init, Consumer<String> announce) throws LibraryLoadException, SpecException {
     TorchRuntime runtime = TorchRuntime.get();
     List<OpLibrary> libs = new ArrayList<>();
-    List<List<OpSpec>> specs = new ArrayList<>();
-    for (RunRequest.Target t : init.targets()) {
-      announce.accept(t.library().toString());
-      OpLibrary lib = OpLibrary.load(t.library());
-      libs.add(lib);
-      specs.add(t.spec() != null ? SpecReader.read(t.spec()).selectOps(init.ops())
-          : SpecFile.select(lib.ops().stream().map(OpSpec::bare).toList(), init.ops()));
+    for (java.nio.file.Path library : init.libraries()) {
+      announce.accept(library.toString());
+      libs.add(OpLibrary.load(library));
     }
-    return new UnitRunner(runtime, libs, specs, recorded(init.baseline()));
+    return new UnitRunner(runtime, libs, recorded(init.baseline()));
+  }
+
+  /** Keeps the spec entries the parent sends, for the units that name them. */
+  public void open(List<Protocol.OpenOp> entries) {
+    entries.forEach(o -> opened.put(o.ref(), o));
   }
 
   /** The outputs the run's baseline recorded, from the side file it names; null when it names none. */
@@ -144,8 +140,8 @@ public final class UnitRunner {
   private Subject subject(Protocol.On on) {
     OpLibrary lib = libraries.get(on.target());
     Operator op = on.op() == null ? null : operator(lib, on.op());
-    OpSpec spec = on.spec() != null ? on.spec() : on.op() == null ? OpSpec.bare(String.join("|", lib.namespaces()) + "::*")
-        : on.entry() == Protocol.On.NO_ENTRY ? OpSpec.bare(on.op()) : entry(on.target(), on.entry(), on.op());
+    OpSpec spec = on.ref() == Protocol.On.NO_REF ? OpSpec.bare(on.op() == null
+        ? String.join("|", lib.namespaces()) + "::*" : on.op()) : entry(on.ref(), on.target(), on.op()).entry();
     ValueBaseline.Recorded then = recorded == null || on.example() == null || on.op() == null ? null
         : recorded.find(on.op(), on.example().ref()).orElse(null);
     return new Subject(lib, op, spec, on.device(), on.example(), on.seed(), then);
@@ -163,27 +159,32 @@ public final class UnitRunner {
     }
   }
 
-  /** Entry {@code index} of target {@code target}, which the parent says is an entry for {@code op}. */
-  private OpSpec entry(int target, int index, String op) {
-    List<OpSpec> entries = specs.get(target);
-    if (index < 0 || index >= entries.size() || !entries.get(index).op().equals(op)) {
-      // both sides select the entries alike; a difference is a bug of the harness, not of the spec
-      throw new IllegalStateException("the parent names entry " + index + " for " + op + ", which the worker's "
-          + entries.size() + " entries of target " + target + " do not hold");
+  /** The entry the parent sent as {@code ref}, which it says is an entry of {@code op} (any op: null) in {@code target}. */
+  private Protocol.OpenOp entry(int ref, int target, String op) {
+    Protocol.OpenOp o = entry(ref);
+    if (o.target() != target || op != null && !o.entry().op().equals(op)) {
+      // the parent sends each entry with the first exchange that names it; a miss is a bug of the harness
+      throw new IllegalStateException("the parent names entry " + ref + " for " + op + " in target " + target
+          + ", which it sent for " + o.entry().op() + " in target " + o.target());
     }
-    return entries.get(index);
+    return o;
+  }
+
+  /** The entry the parent sent as {@code ref}. */
+  private Protocol.OpenOp entry(int ref) {
+    Protocol.OpenOp o = opened.get(ref);
+    if (o == null) {
+      throw new IllegalStateException("the parent names entry " + ref + ", which it has not sent to this worker");
+    }
+    return o;
   }
 
   private Protocol.ReferenceCompiled compileReference(Protocol.CompileReference c) {
-    List<OpSpec> entries = specs.get(c.target());
-    if (c.entry() < 0 || c.entry() >= entries.size()) {
-      throw new IllegalStateException("the parent names entry " + c.entry() + " of target " + c.target()
-          + ", which has " + entries.size());
-    }
-    OpSpec spec = entries.get(c.entry());
+    Protocol.OpenOp o = entry(c.ref());
+    OpSpec spec = o.entry();
     String op = spec.op();
     List<String> problems = new ArrayList<>();
-    var schema = operator(libraries.get(c.target()), op).schema();
+    var schema = operator(libraries.get(o.target()), op).schema();
     if (spec.reference().isPresent()) {
       var reference = spec.reference().get();
       try {

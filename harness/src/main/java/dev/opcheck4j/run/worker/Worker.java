@@ -87,35 +87,38 @@ public final class Worker {
         send(new Protocol.Bye());
         return;
       }
-      List<Protocol.Unit<?>> units = r.units();
+      runner.open(r.opens());
       if (answers != null) {
         answers.exchange(r.id());
       }
       send(new Protocol.Begin(r.id()));
-      int i = 0;
-      while (i < units.size()) {
-        long t0 = System.nanoTime();
-        Protocol.Unit<?> unit = units.get(i);
-        if (answers != null) {
-          answers.running(r.id() + i);
+      r.each(new Protocol.Run.Step() {
+        @Override
+        public Protocol.Answered run(long id, Protocol.Unit<?> unit) {
+          long t0 = System.nanoTime();
+          if (answers != null) {
+            answers.running(id);
+          }
+          Protocol.Answer a;
+          try {
+            a = runner.run(unit);
+          } catch (RuntimeException | LinkageError e) {
+            a = unit.failed(e.getClass().getSimpleName() + ": " + e.getMessage());
+          }
+          return new Protocol.Answered(id, a, (System.nanoTime() - t0) / 1_000);
         }
-        Protocol.Answer a;
-        try {
-          a = runner.run(unit);
-        } catch (RuntimeException | LinkageError e) {
-          a = unit.failed(e.getClass().getSimpleName() + ": " + e.getMessage());
+
+        @Override
+        public void answered(Protocol.Answered done, long next) {
+          if (next < 0) {
+            send(done, new Protocol.End(r.id()));
+          } else if (answers == null || !keep(done)) {
+            // the next unit is announced in the same write as this one's answer, before it starts
+            send(done, new Protocol.Begin(next));
+          }
+          // else: kept where the parent finds it if this worker dies; sent with the exchange's last answer
         }
-        Protocol.Answered done = new Protocol.Answered(r.id() + i, a, (System.nanoTime() - t0) / 1_000);
-        i = Protocol.nextUnit(i, units, r.guarded(), a);
-        if (i >= units.size()) {
-          send(done);
-        } else if (answers != null && keep(done)) {
-          // kept where the parent finds it if this worker dies; sent with the exchange's last answer
-        } else {
-          // the next unit is announced in the same write as this one's answer, before it starts
-          send(done, new Protocol.Begin(r.id() + i));
-        }
-      }
+      });
       if (answers != null) {
         answers.running(-1);
       }
@@ -123,13 +126,17 @@ public final class Worker {
   }
 
   /** Keeps {@code done} in the answer log and queues it for the socket, unflushed; false when the log is full. */
-  private boolean keep(Protocol.Answered done) throws IOException {
+  private boolean keep(Protocol.Answered done) {
     String line = Wire.write(done);
     if (!answers.keep((line + "\n").getBytes(StandardCharsets.UTF_8))) {
       return false;
     }
-    out.write(line);
-    out.write('\n');
+    try {
+      out.write(line);
+      out.write('\n');
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     return true;
   }
 

@@ -7,8 +7,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -34,6 +35,8 @@ public final class WorkerProcess implements Kernels {
   private final LineChannel link;
   private final LiveWorkers.Member member = new LiveWorkers.Member(this::terminate, this::kill);
   private long nextId;
+  /** The spec entries this worker was sent ({@link Protocol.OpenOp#ref()}): each goes once. */
+  private final java.util.Set<Integer> opened = new java.util.HashSet<>();
   /** The log's length when the exchange in flight was sent: what follows is that exchange's output. */
   private long logMark;
   private volatile boolean killedByUs;
@@ -58,28 +61,31 @@ public final class WorkerProcess implements Kernels {
    *
    * @param dir where its log and JVM error file go (also its working directory)
    * @param loading called with each library's path as the worker starts loading it
-   * @throws KernelDeath when it died while loading (a static initializer crashed)
+   * @return the worker and what it loaded, or how it died while loading (a static initializer crashed)
    * @throws LoadError when a library could not be loaded, or the worker speaks another protocol version
    */
   public static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading)
-      throws KernelDeath, LoadError {
+      throws LoadError {
     return start(dir, number, init, deadline, loading, Protocol.VERSION);
   }
 
   /** {@link #start(Path, int, Protocol.Init, Duration, Consumer)} speaking protocol {@code version}. */
   public static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading,
-      int version) throws KernelDeath, LoadError {
+      int version) throws LoadError {
     WorkerProcess w = connected(dir, WorkerLaunch.start(dir, number, init.workers(), n -> launched.accept(n)));
     w.send(new Protocol.Start(version, init));
     String library = null;
     while (true) {
-      Protocol.Reply r = w.next(deadline, "loading " + (library == null ? "libtorch" : library));
-      if (r instanceof Protocol.Loading l) {
+      Heard heard = w.next(deadline, "loading " + (library == null ? "libtorch" : library), () -> 0);
+      Protocol.Reply r = heard.reply();
+      if (heard.death() != null) {
+        return new Started(null, null, heard.death());
+      } else if (r instanceof Protocol.Loading l) {
         library = l.library();
         loading.accept(library);
       } else if (r instanceof Protocol.Ready ready) {
         w.adoptFiles();
-        return new Started(w, ready.info());
+        return new Started(w, ready.info(), null);
       } else if (r instanceof Protocol.LoadFailed f) {
         w.close();
         throw new LoadError(f.message());
@@ -92,8 +98,8 @@ public final class WorkerProcess implements Kernels {
     }
   }
 
-  /** A worker with what it loaded. */
-  public record Started(WorkerProcess worker, WorkerInfo info) {}
+  /** A worker with what it loaded; or, both null, how it died while loading ({@code died}, else null). */
+  public record Started(WorkerProcess worker, WorkerInfo info, Death died) {}
 
   /** A library the worker could not load (its message names it). */
   public static final class LoadError extends Exception {
@@ -132,38 +138,37 @@ public final class WorkerProcess implements Kernels {
   }
 
   @Override
-  public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
+  public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) {
     if (units.isEmpty()) {
-      return List.of(); // a Run of nothing would have no Answered to wait for
+      return Exchange.none(); // a Run of nothing would have no End to wait for
     }
     long first = nextId;
     nextId += units.size();
     logMark = log.toFile().length();
-    send(new Protocol.Run(first, units, guarded));
-    List<Done> done = new ArrayList<>();
-    int i = 0;
+    send(new Protocol.Run(first, opens.stream().filter(o -> opened.add(o.ref())).toList(), units, guarded));
+    Map<Long, Done> answers = new HashMap<>();
+    long begun = Death.UNKNOWN;
     LongSupplier running = answers().<LongSupplier>map(l -> l::running).orElse(() -> 0);
     while (true) {
-      Protocol.Reply r;
-      try {
-        r = next(deadline, "running the unit", running);
-      } catch (KernelDeath d) {
+      Heard heard = next(deadline, "running the unit", running);
+      if (heard.death() != null) {
         // the answers it kept and had not sent yet, up to the unit that was running
         for (String line : answers().map(l -> l.lines(first)).orElse(List.of())) {
-          if (i < units.size() && Wire.read(line, Protocol.Reply.class) instanceof Protocol.Answered a && a.id() == first + i) {
-            done.add(new Done(a.answer(), a.micros()));
-            i = Protocol.nextUnit(i, units, guarded, a.answer());
+          if (Wire.read(line, Protocol.Reply.class) instanceof Protocol.Answered a) {
+            answers.put(a.id(), new Done(a.answer(), a.micros()));
           }
         }
+        long inFlight = answers().map(AnswerLog::running).filter(id -> id >= first).orElse(begun);
         forgetAnswers();
-        throw d.after(done);
+        return new Exchange(first, answers, Optional.of(heard.death().in(
+            answers.containsKey(inFlight) ? Death.UNKNOWN : inFlight)));
       }
-      if (r instanceof Protocol.Answered a && a.id() == first + i) {
-        done.add(new Done(a.answer(), a.micros()));
-        i = Protocol.nextUnit(i, units, guarded, a.answer());
-        if (i >= units.size()) {
-          return done;
-        }
+      if (heard.reply() instanceof Protocol.Answered a && a.id() >= first) {
+        answers.put(a.id(), new Done(a.answer(), a.micros()));
+      } else if (heard.reply() instanceof Protocol.Begin b && b.id() >= first) {
+        begun = b.id();
+      } else if (heard.reply() instanceof Protocol.End e && e.id() == first) {
+        return new Exchange(first, answers, Optional.empty());
       }
     }
   }
@@ -215,29 +220,28 @@ public final class WorkerProcess implements Kernels {
     link.send(Wire.write(request));
   }
 
-  private Protocol.Reply next(Duration deadline, String doing) throws KernelDeath {
-    return next(deadline, doing, () -> 0);
-  }
+  /** A reply heard from the worker, or (reply null) how it died or hung instead. */
+  private record Heard(Protocol.Reply reply, Death death) {}
 
-  private Protocol.Reply next(Duration deadline, String doing, LongSupplier progress) throws KernelDeath {
+  private Heard next(Duration deadline, String doing, LongSupplier progress) {
     Optional<String> line;
     try {
       line = link.readLine(deadline, progress);
     } catch (IOException e) {
-      throw death();
+      return new Heard(null, death());
     }
     if (line.isEmpty()) {
       kill();
-      throw new KernelDeath(new Cause.Timeout(deadline.toSeconds()), "no answer after " + seconds(deadline) + " while "
-          + doing + "; the worker and its process group were killed",
+      return new Heard(null, new Death(new Cause.Timeout(deadline.toSeconds()), "no answer after " + seconds(deadline)
+          + " while " + doing + "; the worker and its process group were killed",
           List.of(
               Fact.of("deadline", seconds(deadline) + " (--timeout SECONDS, or \"timeout\" for the op in the spec)"),
-              Fact.of("worker output", WorkerOutput.read(log, logMark).tail())), lastStep());
+              Fact.of("worker output", WorkerOutput.read(log, logMark).tail())), lastStep()));
     }
-    return Wire.read(line.get(), Protocol.Reply.class);
+    return new Heard(Wire.read(line.get(), Protocol.Reply.class), null);
   }
 
-  private KernelDeath death() {
+  private Death death() {
     int status;
     try {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
@@ -252,7 +256,7 @@ public final class WorkerProcess implements Kernels {
     link.close();
     CrashReport report = new CrashReport(status, killedByUs, ErrorFile.read(ErrorFile.of(dir, process.pid())),
         WorkerOutput.read(log, logMark));
-    return new KernelDeath(report.cause(), report.message(), report.facts(), lastStep());
+    return new Death(report.cause(), report.message(), report.facts(), lastStep());
   }
 
   private static String seconds(Duration d) {
@@ -296,13 +300,13 @@ public final class WorkerProcess implements Kernels {
             archiveTmp = null;
           }
         } else {
-          for (Protocol.Reply r = next(Duration.ofSeconds(5), "stopping"); !(r instanceof Protocol.Bye);
-              r = next(Duration.ofSeconds(5), "stopping")) {
-            // replies to nothing in flight: skipped
+          // replies to nothing in flight are skipped; a worker that exits (or hangs) on the way out is
+          // ended by the kill below either way
+          for (Heard h = next(Duration.ofSeconds(5), "stopping", () -> 0);
+              h.death() == null && !(h.reply() instanceof Protocol.Bye); h = next(Duration.ofSeconds(5), "stopping", () -> 0)) {
+            // skipped
           }
         }
-      } catch (KernelDeath d) {
-        // it exited (or hung) on the way out: the kill below ends it either way
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -65,7 +65,8 @@ class PropertyPhaseTests {
       }
       Verdict original = judge.apply(e);
       assertEquals(new Cause.Rejection("a must be contiguous"), original.finding().cause());
-      Shrinker.Result r = new Shrinker(FailureShrinker.keepsCause(gen, judge, original), 300).shrink(c.sequence());
+      Shrinker.Result r = new Shrinker(FailureShrinker.keepsCause(gen,
+          x -> new OpCalls.Judged(judge.apply(x), null), original), 300).shrink(c.sequence());
       Example minimal = gen.generate(Choices.replay(r.sequence()));
       Verdict v = judge.apply(minimal);
       assertEquals(Outcome.FAILED, v.outcome());

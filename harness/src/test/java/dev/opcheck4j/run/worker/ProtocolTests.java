@@ -1,7 +1,5 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.run.plan.RunRequest;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,16 +20,19 @@ import org.junit.jupiter.api.Test;
  */
 class ProtocolTests {
   private static final Protocol.Init INIT =
-      new Protocol.Init(List.of(new RunRequest.Target(null, Path.of("/x/libt.so"))), List.of("t::f"));
+      new Protocol.Init(List.of(Path.of("/x/libt.so")));
   private static final Example EXAMPLE = new Example("t.json#ops[0].examples[0]",
       List.of(new SpecValue(2L, "t.json:1:1"), new SpecValue(2.0, "t.json:1:4")), Map.of());
+  private static final dev.opcheck4j.spec.OpSpec ENTRY = new dev.opcheck4j.spec.OpSpec("t::f", List.of(), Map.of(),
+      Optional.empty(), List.of(EXAMPLE), "t.json#ops[0]", dev.opcheck4j.spec.OpSpec.Gradcheck.DEFAULT,
+      dev.opcheck4j.spec.Vary.NONE);
 
   @Test
   void everyRequestTravelsAsItsOwnKind() {
-    Protocol.On on = new Protocol.On(0, "t::f", Device.CPU, EXAMPLE, 7L, null, 1);
+    Protocol.On on = new Protocol.On(0, "t::f", Device.CPU, EXAMPLE, 7L, 1);
     List<Protocol.Request> requests = List.of(new Protocol.Start(Protocol.VERSION, INIT),
-        new Protocol.Run(5, List.of(new Protocol.Accepts(on), new Protocol.Evaluate("kernel.error", on),
-            new Protocol.CompileReference(0, 1),
+        new Protocol.Run(5, List.of(new Protocol.OpenOp(1, 0, ENTRY)), List.of(new Protocol.Accepts(on), new Protocol.Evaluate("kernel.error", on),
+            new Protocol.CompileReference(1),
             new Protocol.OnRejected("rejection.message", on, "x must be float32"), new Protocol.Bind(on),
             new Protocol.Synthesize(0, "t::f", 7L), new Protocol.LoadModel(Path.of("/m.pt")),
             new Protocol.Forward(List.of("float32[2,2]"), 7L, Optional.of(Path.of("/tmp/expected.pt")))), true),
@@ -39,15 +40,35 @@ class ProtocolTests {
     for (Protocol.Request r : requests) {
       assertEquals(r, Wire.read(Wire.write(r), Protocol.Request.class));
     }
-    assertTrue(Wire.write(requests.get(1)).startsWith("[\"Run\",{\"id\":5,\"units\":[[\"Accepts\",{\"on\":"),
+    assertTrue(Wire.write(requests.get(1)).startsWith("[\"Run\",{\"id\":5,\"opens\":[{\"ref\":1,\"target\":0,\"entry\":"),
         Wire.write(requests.get(1)));
+  }
+
+  /**
+   * The worker reads no spec file: an entry travels whole in its {@link Protocol.OpenOp}, each of the
+   * two entries of one op its own, with where each value was written (findings quote it).
+   */
+  @Test
+  void anOpenOpCarriesItsEntryWholeWithWhereItsValuesWereWritten() throws Exception {
+    Path spec = Path.of("../fixtures/specs/values/one_op_two_entries.json");
+    List<dev.opcheck4j.spec.OpSpec> entries = dev.opcheck4j.spec.SpecReader.read(spec).ops();
+    assertEquals(2, entries.size());
+    for (int i = 0; i < entries.size(); i++) {
+      Protocol.OpenOp open = new Protocol.OpenOp(i + 1, 0, entries.get(i));
+      Protocol.Request run = new Protocol.Run(1, List.of(open), List.of(), false);
+      Protocol.OpenOp back = ((Protocol.Run) Wire.read(Wire.write(run), Protocol.Request.class)).opens().get(0);
+      assertEquals(open, back);
+      assertEquals(entries.get(i).reference().orElseThrow().location(), back.entry().reference().orElseThrow().location());
+      assertTrue(back.entry().reference().orElseThrow().location().matches(".*one_op_two_entries\\.json:\\d+:\\d+"),
+          back.entry().reference().orElseThrow().location());
+    }
   }
 
   @Test
   void theUnitsOfOneInputCarryItsExampleOnce() {
-    Protocol.On on = new Protocol.On(0, "t::f", Device.CPU, EXAMPLE, 7L, null);
-    Protocol.On other = new Protocol.On(0, "t::f", Device.CPU, EXAMPLE, 8L, null);
-    Protocol.Run run = new Protocol.Run(1, List.of(new Protocol.Accepts(on), new Protocol.Evaluate("kernel.error", on),
+    Protocol.On on = new Protocol.On(0, "t::f", Device.CPU, EXAMPLE, 7L, 1);
+    Protocol.On other = new Protocol.On(0, "t::f", Device.CPU, EXAMPLE, 8L, 1);
+    Protocol.Run run = new Protocol.Run(1, List.of(), List.of(new Protocol.Accepts(on), new Protocol.Evaluate("kernel.error", on),
         new Protocol.Evaluate("determinism", on), new Protocol.Accepts(other), new Protocol.Evaluate("kernel.error", other)),
         true);
     String line = Wire.write(run);
@@ -59,7 +80,7 @@ class ProtocolTests {
     assertTrue(first == ((Protocol.OpUnit<?>) back.units().get(2)).on(), "decoded once, shared as sent");
     assertFalse(first == ((Protocol.OpUnit<?>) back.units().get(3)).on());
     var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Wire.read(
-        "[\"Run\",{\"id\":1,\"units\":[[\"Accepts\",{\"on\":{\"@\":0}}]],\"guarded\":true}]", Protocol.Request.class));
+        "[\"Run\",{\"id\":1,\"opens\":[],\"units\":[[\"Accepts\",{\"on\":{\"@\":0}}]],\"guarded\":true}]", Protocol.Request.class));
     assertEquals("no On numbered 0 before it", e.getMessage());
   }
 
@@ -101,21 +122,57 @@ class ProtocolTests {
     assertFalse(line.contains("\n"), line);
   }
 
+  /** The units {@code each} runs of an exchange whose guards give {@code guards} in turn, by id, and the ids it announced next. */
+  private static List<String> ran(Protocol.Run run, List<Protocol.Acceptance> guards) {
+    java.util.Iterator<Protocol.Acceptance> g = guards.iterator();
+    List<String> out = new java.util.ArrayList<>();
+    run.each(new Protocol.Run.Step() {
+      @Override
+      public Protocol.Answered run(long id, Protocol.Unit<?> unit) {
+        return new Protocol.Answered(id, unit instanceof Protocol.Accepts ? g.next()
+            : new Protocol.Checked(Verdict.errored("x")), 1);
+      }
+
+      @Override
+      public void answered(Protocol.Answered done, long next) {
+        out.add(done.id() + ">" + next);
+      }
+    });
+    return out;
+  }
+
   @Test
   void aRejectingGuardSkipsTheUnitsItGuardsUpToTheNextGuard() {
-    Protocol.On x = new Protocol.On(0, "ns::op", null, null, 1, null);
-    Protocol.On y = new Protocol.On(0, "ns::op", null, null, 2, null);
-    // two generated inputs in one exchange, each with two checks
+    Protocol.On x = new Protocol.On(0, "ns::op", null, null, 1, 1);
+    Protocol.On y = new Protocol.On(0, "ns::op", null, null, 2, 1);
+    // two generated inputs in one exchange, each with two checks; ids from 10
     List<Protocol.Unit<?>> units = List.of(new Protocol.Accepts(x), new Protocol.Evaluate("a.b", x),
         new Protocol.Evaluate("c.d", x), new Protocol.Accepts(y), new Protocol.Evaluate("a.b", y),
         new Protocol.Evaluate("c.d", y));
-    assertEquals(1, Protocol.nextUnit(0, units, true, new Protocol.Accepted()));
-    assertEquals(3, Protocol.nextUnit(0, units, true, new Protocol.Rejected("boom")));
-    assertEquals(6, Protocol.nextUnit(3, units, true, new Protocol.Rejected("boom")));
-    assertEquals(4, Protocol.nextUnit(3, units, true, new Protocol.Accepted()));
-    assertEquals(1, Protocol.nextUnit(0, units, false, new Protocol.Rejected("boom")));
-    assertEquals(6, Protocol.nextUnit(5, units, true, new Protocol.Checked(Verdict.passed())));
-    // a check's verdict guards nothing, whatever it is
-    assertEquals(3, Protocol.nextUnit(2, units, true, new Protocol.Checked(Verdict.errored("x"))));
+    Protocol.Accepted yes = new Protocol.Accepted();
+    Protocol.Rejected no = new Protocol.Rejected("boom");
+    assertEquals(List.of("10>11", "11>12", "12>13", "13>14", "14>15", "15>-1"),
+        ran(new Protocol.Run(10, List.of(), units, true), List.of(yes, yes)));
+    assertEquals(List.of("10>13", "13>-1"), ran(new Protocol.Run(10, List.of(), units, true), List.of(no, no)));
+    assertEquals(List.of("10>11", "11>12", "12>13", "13>-1"),
+        ran(new Protocol.Run(10, List.of(), units, true), List.of(yes, no)),
+        "a check's verdict guards nothing, whatever it is");
+    assertEquals(List.of("10>11", "11>12", "12>13", "13>14", "14>15", "15>-1"),
+        ran(new Protocol.Run(10, List.of(), units, false), List.of(no, no)), "unguarded: every unit runs");
+  }
+
+  @Test
+  void anExchangeThatDiesEndsAtTheUnitInFlight() {
+    Protocol.On x = new Protocol.On(0, "ns::op", null, null, 1, 1);
+    List<Protocol.Unit<?>> units = List.of(new Protocol.Accepts(x), new Protocol.Evaluate("a.b", x),
+        new Protocol.Evaluate("c.d", x));
+    Death crash = new Death(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV", List.of(),
+        Optional.of("a.b"));
+    Kernels.Exchange done = Kernels.inTurn(20, units, true, u -> u instanceof Protocol.Evaluate e && e.check().equals("a.b")
+        ? Kernels.Ran.died(crash) : Kernels.Ran.gave(new Protocol.Accepted()));
+    assertEquals(java.util.Set.of(20L), done.answers().keySet(), "the unit before the death, by its id");
+    assertEquals(Optional.of(crash.in(21)), done.death(), "the death names the unit in flight, 21");
+    assertEquals(Optional.empty(), done.done(1));
+    assertEquals(Optional.empty(), done.done(2), "not reached");
   }
 }

@@ -39,8 +39,30 @@ class SupervisionTests {
       List.of(new OpSchema.Return("", TENSOR, Optional.empty()))), List.of("CPU", "Meta"), List.of());
   private static final LibraryInfo LIB = new LibraryInfo(Path.of("/x/libt.so"), List.of(OP), List.of("t"), List.of());
 
+  /** Kernels in this process whose units {@link #one} answers in turn, ids going on from exchange to exchange. */
+  private abstract static class InTurn implements Kernels {
+    private long ids;
+
+    @Override
+    public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded,
+        Duration deadline) {
+      long first = ids;
+      ids += units.size();
+      return Kernels.inTurn(first, units, guarded, this::one);
+    }
+
+    abstract Ran one(Protocol.Unit<?> unit);
+
+    @Override
+    public void close() {}
+  }
+
+  /** A crash, as the scripted kernels die. */
+  private static final Death SIGSEGV = new Death(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
+      List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")), Optional.empty());
+
   /** Kernels that die (as a crash) on every unit {@code dies} accepts, and pass the rest. */
-  private static final class Scripted implements Kernels {
+  private static final class Scripted extends InTurn {
     final Predicate<Protocol.Unit<?>> dies;
     final List<Protocol.Unit<?>> seen = new ArrayList<>();
 
@@ -49,24 +71,16 @@ class SupervisionTests {
     }
 
     @Override
-    public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
-      return Kernels.inTurn(units, guarded, this::one);
-    }
-
-    private Protocol.Answer one(Protocol.Unit<?> unit) throws KernelDeath {
+    Ran one(Protocol.Unit<?> unit) {
       seen.add(unit);
       if (dies.test(unit)) {
-        throw new KernelDeath(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
-            List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")));
+        return Ran.died(SIGSEGV);
       }
       if (unit instanceof Protocol.Bind b) {
-        return new Protocol.Bound("numel=" + numel(b.on().example()));
+        return Ran.gave(new Protocol.Bound("numel=" + numel(b.on().example())));
       }
-      return unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed());
+      return Ran.gave(unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed()));
     }
-
-    @Override
-    public void close() {}
   }
 
   private static Example example(long... sizes) {
@@ -143,7 +157,7 @@ class SupervisionTests {
   }
 
   /** Kernels whose scripted verdicts depend on the input: {@code dies} kills the worker, {@code verdict} answers a check. */
-  private static final class ByInput implements Kernels {
+  private static final class ByInput extends InTurn {
     final Predicate<Protocol.Unit<?>> dies;
     final java.util.function.BiFunction<String, Example, Verdict> verdict;
     int deaths;
@@ -154,27 +168,19 @@ class SupervisionTests {
     }
 
     @Override
-    public List<Done> run(List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) throws KernelDeath {
-      return Kernels.inTurn(units, guarded, this::one);
-    }
-
-    private Protocol.Answer one(Protocol.Unit<?> unit) throws KernelDeath {
+    Ran one(Protocol.Unit<?> unit) {
       if (dies.test(unit)) {
         deaths++;
-        throw new KernelDeath(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
-            List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")));
+        return Ran.died(SIGSEGV);
       }
       if (unit instanceof Protocol.Bind b) {
-        return new Protocol.Bound(shape(b.on().example()));
+        return Ran.gave(new Protocol.Bound(shape(b.on().example())));
       }
       if (unit instanceof Protocol.Evaluate e && e.on().example() != null) {
-        return new Protocol.Checked(verdict.apply(e.check(), e.on().example()));
+        return Ran.gave(new Protocol.Checked(verdict.apply(e.check(), e.on().example())));
       }
-      return unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed());
+      return Ran.gave(unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed()));
     }
-
-    @Override
-    public void close() {}
   }
 
   private static boolean generatedAccepts(Protocol.Unit<?> u, Predicate<Example> which) {

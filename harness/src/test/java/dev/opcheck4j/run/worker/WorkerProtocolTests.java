@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Assumptions;
@@ -38,7 +39,7 @@ class WorkerProtocolTests {
   @BeforeEach
   void start() throws Exception {
     dir = Files.createTempDirectory("opcheck4j-protocol-");
-    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of());
+    Protocol.Init init = new Protocol.Init(List.of(NativeOps.lib("crash_ops")));
     worker = WorkerProcess.start(dir, 1, init, DEADLINE, lib -> {}).worker();
   }
 
@@ -57,7 +58,7 @@ class WorkerProtocolTests {
   }
 
   private static Protocol.On on(String op, Example e) {
-    return new Protocol.On(0, op, Device.CPU, e, 1L, null);
+    return new Protocol.On(0, op, Device.CPU, e, 1L, Protocol.On.NO_REF);
   }
 
   private static Protocol.Unit<?> accepts(String op, Example e) {
@@ -69,51 +70,65 @@ class WorkerProtocolTests {
   }
 
   @Test
-  void unitsOfOneExchangeAnswerInOrder() throws Exception {
-    List<Kernels.Done> done = worker.run(List.of(accepts("crash_ops::chatty", tensor(3)),
+  void unitsOfOneExchangeAnswerByTheirIds() {
+    Kernels.Exchange x = worker.run(List.of(), List.of(accepts("crash_ops::chatty", tensor(3)),
         evaluate("crash_ops::chatty", "kernel.error", tensor(3)), evaluate("crash_ops::chatty", "kernel.error", tensor(2))),
         true, DEADLINE);
-    assertEquals(3, done.size());
-    assertEquals(new Protocol.Accepted(), done.get(0).answer());
-    done.subList(1, 3).forEach(d -> assertEquals(Outcome.PASSED, d.verdict().outcome(), d.toString()));
-    done.forEach(d -> assertTrue(d.micros() > 0, d.toString()));
+    assertEquals(Optional.empty(), x.death());
+    assertEquals(java.util.Set.of(x.first(), x.first() + 1, x.first() + 2), x.answers().keySet());
+    assertEquals(new Protocol.Accepted(), x.answer(0, Protocol.Acceptance.class));
+    for (int i = 1; i < 3; i++) {
+      assertEquals(Outcome.PASSED, x.done(i).orElseThrow().verdict().outcome(), x.toString());
+    }
+    x.answers().values().forEach(d -> assertTrue(d.micros() > 0, d.toString()));
+    Kernels.Exchange next = worker.run(List.of(), List.of(accepts("crash_ops::chatty", tensor(3))), false, DEADLINE);
+    assertEquals(x.first() + 3, next.first(), "ids go on from one exchange to the next");
+    assertEquals(java.util.Set.of(next.first()), next.answers().keySet());
   }
 
   @Test
-  void aGuardThatDoesNotPassStopsTheRest() throws Exception {
-    // huge_alloc raises (an allocation error) instead of running: the checks after it are not run
-    List<Kernels.Done> done = worker.run(List.of(accepts("crash_ops::huge_alloc", tensor(3)),
+  void aGuardThatDoesNotPassStopsTheRest() {
+    // huge_alloc raises (an allocation error) instead of running: the checks after it are not run, and the
+    // parent learns it from their ids' absence
+    Kernels.Exchange x = worker.run(List.of(), List.of(accepts("crash_ops::huge_alloc", tensor(3)),
         evaluate("crash_ops::huge_alloc", "kernel.error", tensor(3))), true, DEADLINE);
-    assertEquals(1, done.size(), done.toString());
-    assertTrue(done.get(0).answer() instanceof Protocol.Rejected r && !r.firstLine().isEmpty(), done.toString());
+    assertEquals(Optional.empty(), x.death());
+    assertEquals(java.util.Set.of(x.first()), x.answers().keySet(), x.toString());
+    assertTrue(x.answer(0, Protocol.Acceptance.class) instanceof Protocol.Rejected r && !r.firstLine().isEmpty(),
+        x.toString());
   }
 
   @Test
-  void aDeathIsTheUnitInFlightAndKeepsTheVerdictsBeforeIt() {
-    KernelDeath d = assertThrows(KernelDeath.class, () -> worker.run(List.of(accepts("crash_ops::chatty", tensor(3)),
+  void aDeathIsAValueNamingTheUnitInFlightAndKeepsTheAnswersBeforeIt() {
+    Kernels.Exchange x = worker.run(List.of(), List.of(accepts("crash_ops::chatty", tensor(3)),
         accepts("crash_ops::chatty", tensor(4)), accepts("crash_ops::null_deref", tensor(3)),
-        accepts("crash_ops::chatty", tensor(5))), false, DEADLINE));
-    assertEquals(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), d.death());
-    assertEquals(2, d.completed().size(), "the third unit was in flight");
-    d.completed().forEach(x -> assertEquals(new Protocol.Accepted(), x.answer()));
-    assertTrue(d.getMessage().contains("SIGSEGV"), d.getMessage());
+        accepts("crash_ops::chatty", tensor(5))), false, DEADLINE);
+    Death d = x.death().orElseThrow(() -> new AssertionError("the worker did not die: " + x));
+    assertEquals(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), d.cause());
+    assertEquals(x.first() + 2, d.unit(), "the third unit was in flight");
+    assertEquals(java.util.Set.of(x.first(), x.first() + 1), x.answers().keySet());
+    x.answers().values().forEach(a -> assertEquals(new Protocol.Accepted(), a.answer()));
+    assertTrue(d.message().contains("SIGSEGV"), d.message());
   }
 
   @Test
-  void eachKindOfUnitGetsItsOwnKindOfAnswer() throws Exception {
-    Protocol.Bound bound = (Protocol.Bound) worker.run(new Protocol.Bind(on("crash_ops::chatty", tensor(3))), DEADLINE);
+  void eachKindOfUnitGetsItsOwnKindOfAnswer() {
+    Protocol.Bound bound = worker.run(null, new Protocol.Bind(on("crash_ops::chatty", tensor(3))), DEADLINE)
+        .answer(0, Protocol.Bound.class);
     assertTrue(bound.description().contains("[3]"), bound.toString());
     Example wrong = new Example("t.json#ops[0].examples[1]", List.of(), Map.of());
-    assertTrue(worker.run(new Protocol.Bind(on("crash_ops::chatty", wrong)), DEADLINE) instanceof Protocol.Unbindable);
-    Protocol.Synthesized s = worker.run(new Protocol.Synthesize(0, "crash_ops::chatty", 1L), DEADLINE);
+    assertTrue(worker.run(null, new Protocol.Bind(on("crash_ops::chatty", wrong)), DEADLINE)
+        .answer(0, Protocol.Binding.class) instanceof Protocol.Unbindable);
+    Protocol.Synthesized s = worker.run(null, new Protocol.Synthesize(0, "crash_ops::chatty", 1L), DEADLINE)
+        .answer(0, Protocol.Synthesized.class);
     assertTrue(s.found().example().isPresent(), s.toString());
   }
 
   @Test
   void aWorkerOfAnotherProtocolVersionIsOneLoadErrorNotAHang() throws Exception {
-    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of());
+    Protocol.Init init = new Protocol.Init(List.of(NativeOps.lib("crash_ops")));
     List<String> loading = new java.util.ArrayList<>();
-    // a hang would end in a KernelDeath at the deadline, not in this LoadError
+    // a hang would end in a Death at the deadline, not in this LoadError
     WorkerProcess.LoadError e = assertThrows(WorkerProcess.LoadError.class,
         () -> WorkerProcess.start(dir, 2, init, DEADLINE, loading::add, Protocol.VERSION + 1));
     assertEquals(new Protocol.Mismatch(Protocol.VERSION).describe(Protocol.VERSION + 1), e.getMessage());
@@ -125,7 +140,7 @@ class WorkerProtocolTests {
   @Test
   void workersThatShareTheCoresDoNotSpin() throws Exception {
     Assumptions.assumeTrue(System.getenv("OMP_WAIT_POLICY") == null, "the caller set OMP_WAIT_POLICY; it stands");
-    Protocol.Init two = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of(), null, 2);
+    Protocol.Init two = new Protocol.Init(List.of(NativeOps.lib("crash_ops")), null, 2);
     WorkerProcess shared = WorkerProcess.start(dir, 3, two, DEADLINE, lib -> {}).worker();
     try {
       assertTrue(environment(shared.pid()).contains("OMP_WAIT_POLICY=PASSIVE"));
@@ -150,7 +165,7 @@ class WorkerProtocolTests {
   /** Issue 18: a stop reaches a worker JVM that is still starting, instead of waiting for it to load libtorch. */
   @Test
   void terminateAllReachesAWorkerThatIsStillStarting() throws Exception {
-    Protocol.Init init = new Protocol.Init(List.of(new RunRequest.Target(null, NativeOps.lib("crash_ops"))), List.of());
+    Protocol.Init init = new Protocol.Init(List.of(NativeOps.lib("crash_ops")));
     java.util.concurrent.CountDownLatch launched = new java.util.concurrent.CountDownLatch(1);
     WorkerProcess.launched = n -> {
       if (n == 7) {

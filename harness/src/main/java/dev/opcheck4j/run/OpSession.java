@@ -1,0 +1,292 @@
+package dev.opcheck4j.run;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.api.Repro;
+import dev.opcheck4j.api.SeverityPolicy;
+import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.SupervisorCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.run.plan.RunPlan;
+import dev.opcheck4j.run.worker.Death;
+import dev.opcheck4j.run.worker.ExampleSearch;
+import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.torch.Device;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * One op's session with its kernels (a worker): its spec entry, sent to each worker once ({@link
+ * Protocol.OpenOp}); its units, sent with the op's deadline, their answers looked up by unit id and
+ * grouped into trials (one per generated input); the deaths the op caused, counted in a budget: after
+ * {@link #MAX_DEATHS} the rest of the op is not run; and the one road from a verdict, or a death, to a
+ * result ({@link Verdict#result}, with the op's severity policy).
+ */
+public final class OpSession {
+  public static final int MAX_DEATHS = 3;
+  /** The numbers given to spec entries; one sequence for the process, so two runs' never meet in a worker. */
+  private static final AtomicInteger REFS = new AtomicInteger();
+
+  private final RunPlan plan;
+  private final RunPlan.Target target;
+  private final OpSpec spec;
+  /** The op's entry as its units name it, sent to each worker once. */
+  private final Protocol.OpenOp open;
+  private final Kernels kernels;
+  private final SeverityPolicy severity;
+  private final Budget budget;
+
+  public OpSession(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, SeverityPolicy severity) {
+    this(plan, target, spec, kernels, severity, new Budget());
+  }
+
+  private OpSession(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, SeverityPolicy severity,
+      Budget budget) {
+    this.plan = plan;
+    this.target = target;
+    this.spec = spec;
+    // an op may have several entries, each its own contract: the worker is told which one, never just the op
+    this.open = open(target.index(), spec);
+    this.kernels = kernels;
+    this.severity = severity;
+    this.budget = budget;
+  }
+
+  /** The deaths an op's units caused, which count towards {@link #MAX_DEATHS}. */
+  private static final class Budget {
+    final List<Death> counted = new ArrayList<>();
+    /** How many {@link #uncounted} scopes are open. */
+    int paused;
+  }
+
+  /** {@code entry} of {@code target} under a number of its own, which the run's units name it by. */
+  public static Protocol.OpenOp open(int target, OpSpec entry) {
+    return new Protocol.OpenOp(REFS.incrementAndGet(), target, entry);
+  }
+
+  /** The same op's session with its spec entry changed (synthesized examples); its deaths so far still count. */
+  public OpSession withSpec(OpSpec changed) {
+    return new OpSession(plan, target, changed, kernels, severity, budget);
+  }
+
+  /** Searches (in the worker) for an example synthesized from the op's schema that the cpu kernel accepts. */
+  public Kernels.Exchange synthesize(String op) {
+    return run(List.of(new Protocol.Synthesize(target.index(), op, plan.seed())), false);
+  }
+
+  private Protocol.On on(String op, Device device, Example example) {
+    return new Protocol.On(target.index(), op, device, example, plan.seed(), op == null ? Protocol.On.NO_REF : open.ref());
+  }
+
+  /** What a finding of this op is: a failure, or a warning for a warning check. */
+  public SeverityPolicy severity() {
+    return severity;
+  }
+
+  /** What reproduces a result of this op; the rerun of a crash or hang runs with one worker. */
+  public Repro repro(String op, String check, Device device, Example example, String description, boolean oneWorker) {
+    return new Repro(target.source(), op, check, device == null ? null : device.label(), plan.seed(), plan.tries(),
+        example == null ? null : example.ref(), description, oneWorker);
+  }
+
+  /** A check's verdict on {@code example} ({@link Protocol.Checked}), or the death in its place. */
+  public Kernels.Exchange evaluate(String check, String op, Device device, Example example) {
+    return run(List.of(new Protocol.Evaluate(check, on(op, device, example))), false);
+  }
+
+  /** What an {@link Protocol.Accepts} unit gave: null when the kernel accepted the example, else what it raised. */
+  public static String rejection(Kernels.Done accepts) {
+    return accepts.answer() instanceof Protocol.Rejected r ? r.firstLine() : null;
+  }
+
+  /**
+   * What one generated input gave in a {@link #tryOn} exchange, its answers looked up by unit id.
+   *
+   * @param kernel the real kernel's answer ({@link Protocol.Acceptance}); null when it has none (it died)
+   * @param checks the answers of the checks asked, in the order asked, up to the first without one (none
+   *     when the kernel rejected the input: its guard skipped them; fewer: the worker died in the next)
+   */
+  public record Trial(Kernels.Done kernel, List<Kernels.Done> checks) {}
+
+  /**
+   * The trials of one exchange, one per input up to the one a death ended (the last), and that death.
+   */
+  public record Trials(List<Trial> trials, Optional<Death> death) {}
+
+  /**
+   * The real kernel on each of {@code examples} in turn and, on each it accepts, {@code checks}: one
+   * exchange with the worker, per example an {@link Protocol.Accepts} unit guarding one {@link
+   * Protocol.Evaluate} unit per check.
+   */
+  public Trials tryOn(String op, Device device, List<Example> examples, List<String> checks) {
+    List<Protocol.Unit<?>> batch = new ArrayList<>();
+    for (Example example : examples) {
+      Protocol.On on = on(op, device, example);
+      batch.add(new Protocol.Accepts(on));
+      for (String c : checks) {
+        batch.add(new Protocol.Evaluate(c, on));
+      }
+    }
+    Kernels.Exchange x = run(batch, true);
+    List<Trial> trials = new ArrayList<>();
+    int stride = 1 + checks.size();
+    for (int i = 0; i < examples.size(); i++) {
+      Kernels.Done kernel = x.done(i * stride).orElse(null);
+      List<Kernels.Done> answered = new ArrayList<>();
+      for (int j = 0; kernel != null && j < checks.size(); j++) {
+        Optional<Kernels.Done> d = x.done(i * stride + 1 + j);
+        if (d.isEmpty()) {
+          break;
+        }
+        answered.add(d.get());
+      }
+      if (kernel == null && x.death().isEmpty()) {
+        break; // a kernel call is guarded by nothing: without a death, every one has an answer
+      }
+      trials.add(new Trial(kernel, answered));
+      if (kernel == null || x.death().isPresent() && rejection(kernel) == null && answered.size() < checks.size()) {
+        break; // the death ended the exchange here
+      }
+    }
+    return new Trials(trials, x.death());
+  }
+
+  /**
+   * Takes back {@code death}, counted when its exchange ended: one that running the tries one at a time
+   * would not have caused. It is one death, taken back by name, never a mode switched off and on.
+   */
+  public void forgive(Death death) {
+    budget.counted.removeIf(d -> d == death);
+  }
+
+  /**
+   * The real kernel on each of {@code examples}, in one exchange: one {@link Protocol.Accepts} answer
+   * per example, by its index in {@code examples}.
+   */
+  public Kernels.Exchange accepts(String op, Device device, List<Example> examples) {
+    if (examples.isEmpty()) {
+      return Kernels.Exchange.none();
+    }
+    List<Protocol.Unit<?>> batch = new ArrayList<>();
+    examples.forEach(e -> batch.add(new Protocol.Accepts(on(op, device, e))));
+    return run(batch, false);
+  }
+
+  /** A rejection check's verdict on an input the real kernel raised {@code why} on, or the death in its place. */
+  public Kernels.Exchange onRejected(String check, String op, Device device, Example example, String why) {
+    return run(List.of(new Protocol.OnRejected(check, on(op, device, example), why)), false);
+  }
+
+  /**
+   * The example's inputs as text; or why it does not fit the schema or the machine; or the death.
+   *
+   * @param text its inputs as text, null unless it was materialized
+   * @param invalid why it cannot be materialized, or null
+   * @param death how materializing it killed the worker, or null
+   */
+  public record Described(String text, String invalid, Death death) {}
+
+  /** Materializes {@code example} on {@code device} ({@link Protocol.Bind}). */
+  public Described describe(String op, Device device, Example example) {
+    Kernels.Exchange x = run(List.of(new Protocol.Bind(on(op, device, example))), false);
+    if (x.death().isPresent()) {
+      return new Described(null, null, x.death().get());
+    }
+    Protocol.Binding b = x.answer(0, Protocol.Binding.class);
+    return b instanceof Protocol.Unbindable u ? new Described(null, u.why(), null)
+        : new Described(((Protocol.Bound) b).description(), null, null);
+  }
+
+  private Kernels.Exchange run(List<Protocol.Unit<?>> batch, boolean guarded) {
+    Kernels.Exchange x = kernels.run(List.of(open), batch, guarded, deadline());
+    x.death().ifPresent(d -> {
+      if (budget.paused == 0) {
+        budget.counted.add(d);
+      }
+    });
+    return x;
+  }
+
+  /**
+   * {@code work}, its deaths not counted towards {@link #MAX_DEATHS}: shrinking re-finds a death
+   * already counted. The count is back on when {@code work} returns, or throws.
+   */
+  public <T> T uncounted(Supplier<T> work) {
+    budget.paused++;
+    try {
+      return work.get();
+    } finally {
+      budget.paused--;
+    }
+  }
+
+  /** How the command line named the op's target, for rerun lines. */
+  public String source() {
+    return target.source();
+  }
+
+  public Duration deadline() {
+    return spec.timeout().orElse(plan.timeout());
+  }
+
+  /** How many times the op's units killed the worker so far (deaths while shrinking, and forgiven ones, not counted). */
+  public int deaths() {
+    return budget.counted.size();
+  }
+
+  /** A Skipped verdict once the op has killed its worker {@link #MAX_DEATHS} times, else empty. */
+  public Optional<Verdict> stopped() {
+    return deaths() >= MAX_DEATHS
+        ? Optional.of(Verdict.skipped("not run: this op's kernels killed the worker " + deaths()
+            + " times (see " + BuiltinChecks.supervisors() + "); the rest of the op is skipped"))
+        : Optional.empty();
+  }
+
+  /**
+   * The result a death becomes: the supervisor check that covers its cause gives it, for the unit in
+   * flight, with what was running, how the worker died and what reproduces it (run with one worker).
+   *
+   * @param check the check that was running, or null when the harness was doing something else
+   * @param doing what was running, as shown: the check's id, or what the harness was doing
+   * @param more facts to add after what was running (the generated and minimal example)
+   */
+  public CheckResult result(Death d, String op, Check check, String doing, Device device, Example example,
+      List<Fact> more, long micros) {
+    List<Fact> details = new ArrayList<>();
+    // the step the worker told last names what ran, down to the call that died or hung; what the
+    // caller planned is the fallback (a worker run in this process tells none)
+    details.add(Fact.of("check", d.step().orElse(doing)));
+    if (example != null && more.isEmpty()) {
+      details.add(Fact.of("example", example.ref()));
+    }
+    details.addAll(more);
+    details.addAll(d.facts());
+    details.add(Fact.of("seed", plan.seed()));
+    SupervisorCheck supervisor = BuiltinChecks.supervising(d.cause());
+    Finding finding = supervisor.finding(d.cause(), d.message(), deadline(), details);
+    return result(op, supervisor, device, example == null ? CheckResult.NONE : example.ref(), Verdict.failed(finding),
+        micros, repro(op, check == null ? null : check.id(), device, example, null, true));
+  }
+
+  /**
+   * The result {@code v} becomes for {@code check} on this op: every verdict of the op's units, its
+   * generated inputs and its deaths takes this road ({@link Verdict#result}, with the op's severity policy).
+   *
+   * @param device the device, or null for none
+   * @param example what it ran on, as results name it
+   * @param repro what reproduces it, or null
+   */
+  public CheckResult result(String op, Check check, Device device, String example, Verdict v, long micros,
+      Repro repro) {
+    return v.result(op, check, device == null ? CheckResult.NONE : device.label(), example, micros, severity, repro);
+  }
+}
