@@ -7,8 +7,10 @@ import dev.opcheck4j.checks.alias.UndeclaredAliasCheck;
 import dev.opcheck4j.checks.autograd.AutogradRegistrationCheck;
 import dev.opcheck4j.checks.autograd.DifferentiableCheck;
 import dev.opcheck4j.checks.autograd.MetaBackwardCheck;
+import dev.opcheck4j.checks.gradcheck.GradGradCheck;
 import dev.opcheck4j.checks.gradcheck.GradOutputCheck;
 import dev.opcheck4j.checks.gradcheck.JacobianCheck;
+import dev.opcheck4j.checks.gradcheck.UndefinedGradCheck;
 import dev.opcheck4j.checks.determinism.DeterminismCheck;
 import dev.opcheck4j.checks.dtype.DeclaredDtypeCheck;
 import dev.opcheck4j.checks.dtype.UnlistedDtypeCheck;
@@ -83,6 +85,8 @@ public final class BuiltinChecks {
           new MetaBackwardCheck(),
           new JacobianCheck(),
           new GradOutputCheck(),
+          new GradGradCheck(),
+          new UndefinedGradCheck(),
           new DeterminismCheck(),
           new NoncontiguousCheck(),
           new DeclaredDtypeCheck(),

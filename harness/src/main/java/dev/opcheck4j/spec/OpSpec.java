@@ -129,13 +129,25 @@ public record OpSpec(
    * @param atol absolute tolerance
    * @param rtol relative tolerance
    * @param fast fast mode (random projections) rather than slow mode (full Jacobians)
+   * @param doubleBackward false when the entry says {@code "double_backward": false}: the op has no
+   *     second derivative, and differentiating its backward must raise (OpInfo's supports_gradgrad)
    */
-  public record Gradcheck(double eps, double atol, double rtol, boolean fast) {
+  public record Gradcheck(double eps, double atol, double rtol, boolean fast, boolean doubleBackward) {
     /** PyTorch's gradcheck defaults, fast mode. */
     public static final Gradcheck DEFAULT = new Gradcheck(1e-6, 1e-5, 1e-3, true);
 
+    /** Settings of an op with a second derivative. */
+    public Gradcheck(double eps, double atol, double rtol, boolean fast) {
+      this(eps, atol, rtol, fast, true);
+    }
+
     public Gradcheck slow() {
-      return new Gradcheck(eps, atol, rtol, false);
+      return new Gradcheck(eps, atol, rtol, false, doubleBackward);
+    }
+
+    /** The same settings, for an op with no second derivative. */
+    public Gradcheck withoutDoubleBackward() {
+      return new Gradcheck(eps, atol, rtol, fast, false);
     }
   }
 

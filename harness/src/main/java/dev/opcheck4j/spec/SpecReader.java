@@ -26,7 +26,7 @@ public final class SpecReader {
   static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require");
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
-          "require", "differentiable", "reference");
+          "require", "differentiable", "reference", "double_backward");
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs", "expect");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
   /** The dtype names a spec may use, in the order errors list them. */
@@ -312,6 +312,16 @@ public final class SpecReader {
         throw new SpecException(g.get("eps").location(), "\"eps\" must be > 0");
       }
       gradcheck = new OpSpec.Gradcheck(eps, nonNegative(g, "atol", gv, d.atol()), nonNegative(g, "rtol", gv, d.rtol()), fast);
+    }
+    SpecValue doubleBackward = m.get("double_backward");
+    if (doubleBackward != null) {
+      if (!doubleBackward.isBoolean()) {
+        throw new SpecException(doubleBackward.location(), "\"double_backward\" must be true or false, got "
+            + doubleBackward.describe());
+      }
+      if (!(Boolean) doubleBackward.value()) {
+        gradcheck = gradcheck.withoutDoubleBackward();
+      }
     }
     Vary vary = m.containsKey("vary") ? vary(m.get("vary")) : Vary.NONE;
     Optional<Duration> timeout = Optional.empty();

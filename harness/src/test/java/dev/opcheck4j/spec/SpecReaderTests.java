@@ -64,7 +64,7 @@ class SpecReaderTests {
   void unknownKeysSayWhatIsAllowed() throws Exception {
     Path spec = write("u.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"exmples\": []} ]}");
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(spec));
-    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, differentiable, domain, examples, gradcheck, op, reference, require, skip, timeout, tolerance, vary, why; did you mean examples?",
+    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, differentiable, domain, double_backward, examples, gradcheck, op, reference, require, skip, timeout, tolerance, vary, why; did you mean examples?",
         e.getMessage());
   }
 
@@ -164,5 +164,23 @@ class SpecReaderTests {
         """);
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(bad));
     assertTrue(e.getMessage().contains("\"differentiable\" must be true or false"), e.getMessage());
+  }
+
+  @Test
+  void doubleBackwardFalseKeepsTheGradcheckSettingsAndAnythingButABooleanIsAnError() throws Exception {
+    Path spec = write("g.json", """
+        { "library": "lib/libfoo.so",
+          "ops": [ { "op": "foo::a", "double_backward": false, "gradcheck": {"atol": 1e-4, "mode": "slow"} },
+                   { "op": "foo::b" } ] }
+        """);
+    List<OpSpec> ops = SpecReader.read(spec).ops();
+    assertEquals(new OpSpec.Gradcheck(1e-6, 1e-4, 1e-3, false, false), ops.get(0).gradcheck());
+    assertEquals(true, ops.get(1).gradcheck().doubleBackward());
+    assertEquals(false, ops.get(0).gradcheck().slow().doubleBackward(), "slow mode keeps the claim");
+    Path bad = write("h.json", """
+        { "library": "lib/libfoo.so", "ops": [ { "op": "foo::a", "double_backward": 0 } ] }
+        """);
+    SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(bad));
+    assertTrue(e.getMessage().contains("\"double_backward\" must be true or false"), e.getMessage());
   }
 }

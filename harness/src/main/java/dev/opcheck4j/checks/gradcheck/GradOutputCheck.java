@@ -35,28 +35,15 @@ public final class GradOutputCheck extends ValueCheck implements ExampleCheck {
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
-    GradFunction f = GradFunction.of(s, s.device());
-    String skip = Preconditions.skipReason(s, f);
-    if (skip != null) {
-      return Verdict.skipped(skip);
+    GradStart start = GradStart.of(s);
+    if (start.skip() != null) {
+      return Verdict.skipped(start.skip());
     }
-    BoundExample ex;
-    List<OpCall.Output> outs;
-    try {
-      ex = f.fresh(true);
-      outs = f.forward(ex);
-    } catch (OpCall.KernelError e) {
-      return Verdict.skipped("the op rejects float64 copies of the example (" + e.getMessage() + ")");
-    }
-    List<Tensor> outputs = new ArrayList<>();
-    for (OpCall.Output o : outs) {
-      if (o.tensor().requires_grad()) {
-        outputs.add(o.tensor());
-      }
-    }
+    GradFunction f = start.f();
+    BoundExample ex = start.at();
+    List<Tensor> outputs = start.differentiable().stream().map(OpCall.Output::tensor).toList();
     if (outputs.isEmpty()) {
-      return Verdict.skipped("no output requires grad: there is no backward to check (gradcheck.jacobian holds the"
-          + " example's requested gradient to gradcheck's rule for functions with no differentiable output)");
+      return Verdict.skipped(GradStart.NO_BACKWARD);
     }
     List<Tensor> inputs = f.inputs(ex);
     SplittableRandom random = new SplittableRandom(s.seed());

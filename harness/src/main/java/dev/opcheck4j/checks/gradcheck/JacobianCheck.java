@@ -38,47 +38,28 @@ public final class JacobianCheck extends ValueCheck implements ExampleCheck {
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
-    GradFunction f = GradFunction.of(s, s.device());
-    String skip = Preconditions.skipReason(s, f);
-    if (skip != null) {
-      return Verdict.skipped(skip);
+    GradStart start = GradStart.of(s);
+    if (start.skip() != null) {
+      return Verdict.skipped(start.skip());
     }
+    if (start.outputs().isEmpty()) {
+      return Verdict.skipped("the op has no floating-point output");
+    }
+    GradFunction f = start.f();
     OpSpec.Gradcheck opts = s.spec().gradcheck();
-    Jacobians.Comparison c;
-    String mode;
-    boolean differentiableOutputs;
+    Jacobians.Judged judged;
+    boolean differentiableOutputs = !start.differentiable().isEmpty();
     try {
-      var outputs = f.forward(f.fresh(true));
-      if (outputs.isEmpty()) {
-        return Verdict.skipped("the op has no floating-point output");
-      }
-      differentiableOutputs = outputs.stream().anyMatch(o -> o.tensor().requires_grad());
       // with no output that requires grad, the example still asks for gradients: as
       // torch.autograd.gradcheck (_check_no_differentiable_outputs), the numerical gradient must be zero
-      Comparing compare = differentiableOutputs
+      judged = Jacobians.judge(differentiableOutputs
           ? o -> o.fast() ? Jacobians.fast(f, o, s.seed()) : Jacobians.slow(f, o)
-          : o -> Jacobians.withoutDifferentiableOutputs(f, o, s.seed());
-      c = compare.with(opts);
-      mode = opts.fast() ? "fast" : "slow";
-      if (!c.ok() && opts.fast()) {
-        Jacobians.Comparison slow = compare.with(opts.slow());
-        if (!slow.ok()) {
-          c = slow;
-          mode = "fast, then slow to locate the error";
-        }
-      }
+          : o -> Jacobians.withoutDifferentiableOutputs(f, o, s.seed()), opts);
     } catch (OpCall.KernelError e) {
-      return Verdict.skipped("the op rejects float64 copies of the example (" + e.getMessage()
-          + "); gradcheck needs float64");
+      return Verdict.skipped(GradStart.rejected(e));
     }
-    List<Fact> facts = new ArrayList<>();
-    facts.add(Fact.of("mode", mode));
-    facts.add(Fact.of("dtype", f.dtypeNote()));
-    facts.add(Fact.of("max abs error", c.maxAbs()));
-    facts.add(Fact.of("max rel error", c.maxRel()));
-    facts.add(Fact.of("worst", c.worst()));
-    facts.add(Fact.of("calls", f.forwardCalls + " forward, " + f.backwardCalls + " backward"));
-    facts.add(Fact.of("settings", "eps " + opts.eps() + ", atol " + opts.atol() + ", rtol " + opts.rtol()));
+    Jacobians.Comparison c = judged.c();
+    List<Fact> facts = judged.facts(f, opts);
     if (c.ok()) {
       if (!differentiableOutputs) {
         facts.add(0, Fact.of("note", "no output requires grad, and none changes with "
@@ -88,10 +69,7 @@ public final class JacobianCheck extends ValueCheck implements ExampleCheck {
     }
     Finding found;
     if (c.reentrancy() != null) {
-      found = Finding.of("the analytical Jacobian is the same in two identical backward runs",
-          "backward is not deterministic: " + c.reentrancy(),
-          "remove state from the backward (counters, unseeded randomness, unordered atomics)",
-          new Cause.ValueMismatch("analytical Jacobian of two backward runs"));
+      found = Jacobians.nondeterministic(c, "analytical Jacobian", "backward");
     } else if (!differentiableOutputs) {
       found = missingGradient(s, f, c);
     } else if (c.zeroGradient() != null) {
@@ -139,11 +117,6 @@ public final class JacobianCheck extends ValueCheck implements ExampleCheck {
             + " calls (a detach() or a raw data_ptr() read cuts the graph); if the op is not differentiable, drop"
             + " \"requires_grad\" from the example and declare \"differentiable\": false",
         cause);
-  }
-
-  /** One way of comparing the Jacobians, under the given settings (fast or slow mode). */
-  private interface Comparing {
-    Jacobians.Comparison with(OpSpec.Gradcheck opts) throws OpCall.KernelError, ExampleException;
   }
 
   private static List<String> quoted(List<String> names) {

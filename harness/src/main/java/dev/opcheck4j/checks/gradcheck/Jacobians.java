@@ -1,5 +1,8 @@
 package dev.opcheck4j.checks.gradcheck;
 
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Heatmap;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.generate.BoundExample;
@@ -37,6 +40,57 @@ final class Jacobians {
     Comparison(boolean ok, double maxAbs, double maxRel, String worst, String reentrancy) {
       this(ok, maxAbs, maxRel, worst, reentrancy, List.of(), null);
     }
+  }
+
+  /** One way of comparing the Jacobians, under the given settings (fast or slow mode). */
+  interface Comparing {
+    Comparison with(OpSpec.Gradcheck opts) throws OpCall.KernelError, ExampleException;
+  }
+
+  /**
+   * A comparison and the mode that gave it.
+   *
+   * @param c the comparison shown
+   * @param mode {@code fast}, {@code slow}, or {@code fast, then slow to locate the error}
+   */
+  record Judged(Comparison c, String mode) {
+    /** What the result shows of it: mode, dtype, errors, the worst entry, the calls spent, the settings. */
+    List<Fact> facts(GradFunction f, OpSpec.Gradcheck opts) {
+      List<Fact> facts = new ArrayList<>();
+      facts.add(Fact.of("mode", mode));
+      facts.add(Fact.of("dtype", f.dtypeNote()));
+      facts.add(Fact.of("max abs error", c.maxAbs()));
+      facts.add(Fact.of("max rel error", c.maxRel()));
+      facts.add(Fact.of("worst", c.worst()));
+      facts.add(Fact.of("calls", f.forwardCalls + " forward, " + f.backwardCalls + " backward"));
+      facts.add(Fact.of("settings", "eps " + opts.eps() + ", atol " + opts.atol() + ", rtol " + opts.rtol()));
+      return facts;
+    }
+  }
+
+  /**
+   * The finding when slow mode's two identical analytical runs differed.
+   *
+   * @param what what was computed twice, e.g. {@code "analytical Jacobian"}
+   * @param of whose non-determinism it shows, e.g. {@code "backward"}
+   */
+  static Finding nondeterministic(Comparison c, String what, String of) {
+    return Finding.of("the " + what + " is the same in two identical runs",
+        of + " is not deterministic: " + c.reentrancy(),
+        "remove state from the " + of + " (counters, unseeded randomness, unordered atomics)",
+        new Cause.ValueMismatch(what + " of two identical runs"));
+  }
+
+  /** Compares in the spec's mode; a fast-mode failure is re-run in slow mode, whose failure names the element. */
+  static Judged judge(Comparing compare, OpSpec.Gradcheck opts) throws OpCall.KernelError, ExampleException {
+    Comparison c = compare.with(opts);
+    if (!c.ok() && opts.fast()) {
+      Comparison slow = compare.with(opts.slow());
+      if (!slow.ok()) {
+        return new Judged(slow, "fast, then slow to locate the error");
+      }
+    }
+    return new Judged(c, opts.fast() ? "fast" : "slow");
   }
 
   /**
@@ -396,6 +450,15 @@ final class Jacobians {
     }
     Tensor t = AbstractTensor.create(u).to(like.device(), torch.ScalarType.Double);
     return t.reshape(like.sizes().vec().get());
+  }
+
+  /** Uniform [-1, 1) entries, float64, contiguous, shaped like {@code like}: gradgradcheck's grad_outputs. */
+  static Tensor uniform(SplittableRandom random, Tensor like) {
+    double[] u = new double[(int) like.numel()];
+    for (int i = 0; i < u.length; i++) {
+      u[i] = 2 * random.nextDouble() - 1;
+    }
+    return AbstractTensor.create(u).to(like.device(), torch.ScalarType.Double).reshape(like.sizes().vec().get());
   }
 
   /** Detached copies in the inputs' own layouts: the op sees perturbed inputs laid out as the example's. */

@@ -1,0 +1,117 @@
+package dev.opcheck4j.checks.gradcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.testing.CorpusRun;
+import dev.opcheck4j.testing.NativeOps;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Second-order gradients (native-ops' second_order_ops.cpp, fixtures/specs/gradients/second_order_ops.json):
+ * a straight-through square passes gradcheck and fails gradcheck.gradgrad, as it fails real gradgradcheck;
+ * an entry with {@code "double_backward": false} passes only when differentiating its backward raises;
+ * an op with two outputs passes gradcheck.undefined-grad, as real gradcheck's check_undefined_grad.
+ */
+class SecondOrderTests {
+  private static final String SPEC = "gradients/second_order_ops.json";
+  private static CorpusRun corpus;
+
+  @BeforeAll
+  static void run() throws Exception {
+    corpus = CorpusRun.of(SPEC, 20);
+  }
+
+  @TestFactory
+  Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks() throws Exception {
+    List<String> ops = SpecReader.read(NativeOps.spec(SPEC)).ops().stream().map(o -> o.op()).toList();
+    assertEquals(new TreeSet<>(ops), new TreeSet<>(NativeOps.opsIn("second_order_ops.cpp")), "the spec covers every op");
+    return corpus.eachOpHasFindingsInExactlyItsMarkedChecks("second_order_ops.cpp", ops);
+  }
+
+  @Test
+  void aStraightThroughGradientPassesGradcheckAndFailsTheSecondOrderCheck() {
+    assertEquals(Outcome.PASSED, corpus.one("second_order_ops::straight_square", JacobianCheck.ID, "cpu").outcome());
+    CheckResult r = corpus.one("second_order_ops::straight_square", GradGradCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertTrue(r.fact("expected").orElseThrow().startsWith("the second derivative autograd gives (the Jacobian of the"
+        + " backward) matches finite differences of the backward within atol "), r.toString());
+    String butWas = r.fact("but was").orElseThrow();
+    // autograd's second derivative is 0 (a detached constant), finite differences of the backward 2v
+    assertTrue(butWas.startsWith("the second derivative of grad x with respect to 'x' is zero where finite"
+        + " differences of the backward say it is not (d grad x["), butWas);
+    assertTrue(butWas.endsWith("the second derivative is silently zero"), butWas);
+    assertEquals("fast, then slow to locate the error", r.fact("mode").orElseThrow());
+    assertTrue(r.finding().cause() instanceof Cause.ValueMismatch, r.toString());
+    assertTrue(!r.finding().heatmaps().isEmpty(), "the slow re-run draws the Jacobians");
+    assertEquals(Outcome.PASSED, corpus.one("second_order_ops::square", GradGradCheck.ID, "cpu").outcome());
+  }
+
+  @Test
+  void aDeclaredMissingSecondDerivativeMustRaiseNotReturnZeros() {
+    CheckResult good = corpus.one("second_order_ops::hard_gate", GradGradCheck.ID, "cpu");
+    assertEquals(Outcome.PASSED, good.outcome(), good.toString());
+    assertEquals("derivative for aten::hardsigmoid_backward is not implemented", good.fact("raised").orElseThrow());
+    CheckResult bad = corpus.one("second_order_ops::flat_claim", GradGradCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, bad.outcome(), bad.toString());
+    assertEquals("differentiating the backward raises: the entry declares no second derivative"
+        + " (\"double_backward\": false)", bad.fact("expected").orElseThrow());
+    assertTrue(bad.fact("but was").orElseThrow().startsWith("differentiating the backward returned second derivatives"),
+        bad.toString());
+    assertTrue(bad.finding().cause() instanceof Cause.Contract, bad.toString());
+  }
+
+  /**
+   * fixtures/specs/gradients/real-gradgradcheck.json: PyTorch 2.14.1's gradcheck and gradgradcheck (both
+   * modes) on each example. gradcheck.jacobian passes where gradcheck does; gradcheck.gradgrad fails where
+   * gradgradcheck fails with a Jacobian mismatch, passes where it passes, and, on an entry declaring
+   * {@code "double_backward": false}, passes exactly where OpInfo's test_fn_fail_gradgrad does.
+   */
+  @Test
+  void agreesWithRealGradgradcheck() throws Exception {
+    JsonNode real = new ObjectMapper().readTree(NativeOps.spec("gradients/real-gradgradcheck.json").toFile()).get("ops");
+    for (var entry : SpecReader.read(NativeOps.spec(SPEC)).ops()) {
+      JsonNode said = real.get(entry.op()).get("real gradgradcheck").get(0);
+      assertEquals("SUCCESS", said.get("gradcheck fast").asText(), entry.op());
+      assertEquals(Outcome.PASSED, corpus.one(entry.op(), JacobianCheck.ID, "cpu").outcome(), entry.op());
+      Outcome mine = corpus.one(entry.op(), GradGradCheck.ID, "cpu").outcome();
+      Outcome want;
+      if (!entry.gradcheck().doubleBackward()) {
+        want = said.get("test_fn_fail_gradgrad").asText().startsWith("SUCCESS") ? Outcome.PASSED : Outcome.FAILED;
+      } else {
+        assertEquals(said.get("gradgradcheck fast").asText(), said.get("gradgradcheck slow").asText(), entry.op());
+        want = said.get("gradgradcheck fast").asText().equals("SUCCESS") ? Outcome.PASSED : Outcome.FAILED;
+      }
+      assertEquals(want, mine, entry.op() + ": real PyTorch said " + said);
+    }
+  }
+
+  @Test
+  void undefinedGradOutputsAreCheckedOnMultiOutputOpsAndSaySoElsewhere() throws Exception {
+    CheckResult pair = corpus.one("second_order_ops::split_pair", UndefinedGradCheck.ID, "cpu");
+    assertEquals(Outcome.PASSED, pair.outcome(), pair.toString());
+    assertEquals("2 require grad; each in turn given an undefined grad_output, the others zero",
+        pair.fact("outputs").orElseThrow());
+    assertEquals(UndefinedGradCheck.ALL_UNDEFINED, pair.fact("note").orElseThrow());
+    JsonNode real = new ObjectMapper().readTree(NativeOps.spec("gradients/real-gradgradcheck.json").toFile())
+        .get("ops").get("second_order_ops::split_pair").get("real gradgradcheck").get(0);
+    assertEquals("SUCCESS", real.get("gradcheck check_undefined_grad").asText());
+    assertEquals("grads [0.0]", real.get("output 1 undefined, others zero").asText());
+    CheckResult single = corpus.one("second_order_ops::square", UndefinedGradCheck.ID, "cpu");
+    assertEquals(Outcome.SKIPPED, single.outcome(), single.toString());
+    assertTrue(single.reason().startsWith("the op returns one tensor: undefined gradients are checked on ops with"
+        + " several outputs (every grad_output undefined at once: not checked"), single.reason());
+  }
+}

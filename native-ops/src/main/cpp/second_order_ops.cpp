@@ -1,0 +1,69 @@
+// Second-order and undefined gradients (issue 32): gradcheck.gradgrad differentiates an op's backward, as
+// torch.autograd.gradgradcheck does (OpInfo's test_fn_gradgrad), and holds an op whose entry says
+// "double_backward": false to a backward that raises when differentiated (test_fn_fail_gradgrad). In the
+// 2.10 stable ABI an op gets gradients only through aten calls, so its second derivative is the one of
+// the aten graph it builds: a straight-through term gives the right first derivative and a wrong (zero)
+// second one. Each op is introduced by `// OP:` and, when it has a defect, `// EXPECT:` with the checks it
+// must trip; what PyTorch 2.14.1 says of each (torch.library.opcheck, gradcheck and gradgradcheck on the
+// examples of fixtures/specs/gradients/second_order_ops.json) is recorded in
+// fixtures/specs/gradients/real-gradgradcheck.json.
+#include "kernels.h"
+
+using namespace opcheck4j;
+
+namespace {
+
+// OP: second_order_ops::square
+// The good twin: x * x through aten::mul, CompositeImplicitAutograd. First derivative 2x, second 2.
+Tensor square(Tensor x) { return mul(x, x); }
+
+// x² as a value with no history, plus s - detach(s) for s = x * 2·detach(x): the term adds exactly zero to
+// the value and its derivative is 2x, right; its second derivative is zero, because 2·detach(x) is a
+// constant to autograd.
+Tensor straight_through_square(Tensor x) {
+  Tensor value = mul(detach(x), detach(x));
+  Tensor s = mul(x, mul(detach(x), scalar_like(x, 2.0)));
+  return add(value, torch::stable::subtract(s, detach(s)));
+}
+
+// OP: second_order_ops::straight_square
+// EXPECT: gradcheck.gradgrad
+// A straight-through square: gradcheck passes it (its gradient is 2x), gradgradcheck does not (autograd
+// says the second derivative is 0, finite differences of the backward say 2).
+
+// OP: second_order_ops::hard_gate
+// The good twin of flat_claim: hardsigmoid(x) through aten, declared "double_backward": false. aten has
+// no derivative for hardsigmoid_backward, so differentiating the backward raises, as the entry says.
+Tensor hard_gate(Tensor x) { return unary("aten::hardsigmoid", x); }
+
+// OP: second_order_ops::flat_claim
+// EXPECT: gradcheck.gradgrad
+// The straight-through square again, declared "double_backward": false: differentiating its backward
+// does not raise but returns zeros, the silent answer test_fn_fail_gradgrad exists to catch.
+
+// OP: second_order_ops::split_pair
+// Two outputs, (2x, x·x), through aten: gradcheck.undefined-grad gives each output in turn an undefined
+// grad_output (the other's zero), and aten's backward nodes give x a zero gradient, as gradcheck's
+// check_undefined_grad requires. It has no bad twin: in the 2.10 stable ABI every backward node is aten's
+// own, which PyTorch tests with check_undefined_grad; a backward that mishandles an undefined grad_output
+// needs a torch::autograd::Function, which only a classic TORCH_LIBRARY library built against the
+// runtime's own headers can have (this build has 2.14's).
+std::tuple<Tensor, Tensor> split_pair(Tensor x) { return {mul(x, scalar_like(x, 2.0)), mul(x, x)}; }
+
+}  // namespace
+
+STABLE_TORCH_LIBRARY(second_order_ops, m) {
+  m.def("square(Tensor x) -> Tensor");
+  m.def("straight_square(Tensor x) -> Tensor");
+  m.def("hard_gate(Tensor x) -> Tensor");
+  m.def("flat_claim(Tensor x) -> Tensor");
+  m.def("split_pair(Tensor x) -> (Tensor, Tensor)");
+}
+
+STABLE_TORCH_LIBRARY_IMPL(second_order_ops, CompositeImplicitAutograd, m) {
+  m.impl("square", TORCH_BOX(&square));
+  m.impl("straight_square", TORCH_BOX(&straight_through_square));
+  m.impl("hard_gate", TORCH_BOX(&hard_gate));
+  m.impl("flat_claim", TORCH_BOX(&straight_through_square));
+  m.impl("split_pair", TORCH_BOX(&split_pair));
+}
