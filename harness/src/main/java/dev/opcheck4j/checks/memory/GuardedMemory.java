@@ -60,6 +60,12 @@ final class GuardedMemory implements AutoCloseable {
 
   /** Why guard pages cannot be made in this JVM, or empty when they can. */
   static Optional<String> unavailable() {
+    // without the module, linking Libc itself throws NoClassDefFoundError (its verifier loads the
+    // foreign API's types), before its initializer could catch anything: ask the boot layer first
+    if (ModuleLayer.boot().findModule("jdk.incubator.foreign").isEmpty()) {
+      return Optional.of("guard pages need a JVM started with " + String.join(" ", OPTIONS)
+          + " (this one lacks jdk.incubator.foreign)");
+    }
     return Libc.PROBLEM;
   }
 
