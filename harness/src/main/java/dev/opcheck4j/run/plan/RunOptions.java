@@ -55,6 +55,9 @@ public final class RunOptions {
       "rewrite the opcheck4j.expectedFailures file so that the run would pass, and print its diff").orElse(false);
   public static final RunOption<Path> REPORT_DIR = RunOption.of("--report-dir", "DIR", Type.PATH,
       "write opcheck-report.json, .html, .sarif, opcheck-summary.md and allure-results there").engine("reportDir");
+  public static final RunOption<Path> REPRO = RunOption.of("--repro", "DIR", Type.PATH,
+      "write each failure as a PyTorch script, DIR/<op>/<check>-<device>.py, beside its example's tensors"
+      + " (docs/repro.md)").engine("repro");
   public static final RunOption<String> DOCS_URL = RunOption.engineOnly("docsUrl", Type.TEXT,
       "where report links to check pages point (<docsUrl><check>.md); default: the docs/checks/ of the clone"
       + " ./opcheck runs from, else no link (see dev.opcheck4j.api.DocsLocation)")
@@ -84,7 +87,7 @@ public final class RunOptions {
       "ops in the generated library of bench library (default {default})").orElse(200);
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
-      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE,
+      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, REPRO, DOCS_URL, BASELINE, JUNIT_XML, VERBOSE,
       ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);
 
   private RunOptions() {}
