@@ -139,7 +139,9 @@ public final class ReproScript {
 
   /** Text inside a comment: one line, control characters made visible. */
   private static String comment(String s) {
-    return py(s).substring(1, py(s).length() - 1);
+    StringBuilder sb = new StringBuilder();
+    s.chars().forEach(c -> sb.append(c < 0x20 || c == 0x7f ? String.format("\\x%02x", c) : String.valueOf((char) c)));
+    return sb.toString();
   }
 
   private static Map<String, String> sections(String text) {

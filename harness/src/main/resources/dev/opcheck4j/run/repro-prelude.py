@@ -21,6 +21,19 @@ def first_line(e):
     return type(e).__name__ + ': ' + (text[0] if text else '')
 
 
+def unexpected(kind, e, tb):
+    # anything the script did not expect (the library does not load, the op is not in it, ...) is no
+    # finding: it exits CANNOT, never 1
+    import traceback
+    traceback.print_exception(kind, e, tb)
+    print('cannot reproduce: the script failed: ' + first_line(e), flush=True)
+    os._exit(CANNOT)  # an exception hook cannot set the exit code with sys.exit
+
+
+if not CHILD:
+    sys.excepthook = unexpected
+
+
 torch.ops.load_library(LIBRARY)
 OP = getattr(getattr(getattr(torch.ops, %NAMESPACE%), %NAME%), %OVERLOAD%)
 DEVICE = %DEVICE%
