@@ -8,6 +8,7 @@ import static dev.opcheck4j.run.plan.RunOptions.NO_CACHE;
 import static dev.opcheck4j.run.plan.RunOptions.CHECKS;
 import static dev.opcheck4j.run.plan.RunOptions.DEVICES;
 import static dev.opcheck4j.run.plan.RunOptions.EXPECTED_FAILURES;
+import static dev.opcheck4j.run.plan.RunOptions.REPRO;
 import static dev.opcheck4j.run.plan.RunOptions.JOBS;
 import static dev.opcheck4j.run.plan.RunOptions.JUNIT_XML;
 import static dev.opcheck4j.run.plan.RunOptions.LIBRARIES;
@@ -49,8 +50,8 @@ import java.util.List;
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
   static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
-      SHARD, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, VERBOSE, CACHE,
-      NO_CACHE);
+      SHARD, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
+      CACHE, NO_CACHE);
 
   @Override
   public String name() {
@@ -84,7 +85,7 @@ final class CheckCommand implements Command {
         .devices(args.all(DEVICES)).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).shard(args.get(SHARD)).reportDir(args.get(REPORT_DIR))
         .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE))
-        .cache(args.get(NO_CACHE) ? null : args.get(CACHE));
+        .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO));
     args.all(SPECS).forEach(request::spec);
     args.all(LIBRARIES).forEach(request::library);
     try {

@@ -71,6 +71,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .reportDir(RunOptions.REPORT_DIR.read(get).orElse(Path.of("target", "opcheck")))
         .require(require)
         .cache(RunOptions.CACHE.read(get).orElse(null))
+        .repro(RunOptions.REPRO.read(get).orElse(null))
         .tags(RunOptions.TAGS.readAll(get))
         .build();
     return new EngineSettings(RunOptions.SPECS.readAll(get), run, RunOptions.EXPECTED_FAILURES.read(get),
@@ -121,6 +122,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.TAGS, run.tags());
     values.put(RunOptions.ACCEPT_ENGINE, accept);
     values.put(RunOptions.CACHE, run.cache());
+    values.put(RunOptions.REPRO, run.repro());
     values.put(RunOptions.REPORT_DIR, run.reportDir());
     values.put(RunOptions.ALLURE, allure);
     values.put(RunOptions.DOCS_URL, docsBase);

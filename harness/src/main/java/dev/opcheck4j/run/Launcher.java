@@ -90,7 +90,7 @@ public final class Launcher {
       ran = true;
       List<Device> devices = request.devices().isEmpty() ? start.info().devicesUnderTest() : request.devices();
       RunPlan plan = new RunPlan(targets, devices, setup.checks(), request.seed(), request.tries(),
-          new SeverityPolicy(request.warningsAsErrors()), request.timeout(), setup.baseline(), request.require());
+          new SeverityPolicy(request.warningsAsErrors()), request.timeout(), setup.baseline(), request.require(), request.repro());
       return run(setup, plan, start, refused, pool, dir.path(), listener, expected, stop, started, t0);
     } catch (LibraryLoadException e) {
       throw dir.keeping(e);

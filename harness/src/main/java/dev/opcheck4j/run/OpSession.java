@@ -3,6 +3,7 @@ package dev.opcheck4j.run;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.BuiltinChecks;
@@ -19,7 +20,9 @@ import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -44,13 +47,16 @@ public final class OpSession {
   private final Kernels kernels;
   private final SeverityPolicy severity;
   private final Budget budget;
+  /** The example each repro of this op reproduces on (the minimal one, where shrinking found one), for its script. */
+  private final Map<Repro, Example> reproduced;
 
   public OpSession(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, SeverityPolicy severity) {
-    this(plan, target, spec, kernels, severity, new Budget());
+    this(plan, target, spec, kernels, severity, new Budget(), new IdentityHashMap<>());
   }
 
   private OpSession(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, SeverityPolicy severity,
-      Budget budget) {
+      Budget budget, Map<Repro, Example> reproduced) {
+    this.reproduced = reproduced;
     this.plan = plan;
     this.target = target;
     this.spec = spec;
@@ -75,7 +81,7 @@ public final class OpSession {
 
   /** The same op's session with its spec entry changed (synthesized examples); its deaths so far still count. */
   public OpSession withSpec(OpSpec changed) {
-    return new OpSession(plan, target, changed, kernels, severity, budget);
+    return new OpSession(plan, target, changed, kernels, severity, budget, reproduced);
   }
 
   /** Searches (in the worker) for an example synthesized from the op's schema that the cpu kernel accepts. */
@@ -94,8 +100,17 @@ public final class OpSession {
 
   /** What reproduces a result of this op; the rerun of a crash or hang runs with one worker. */
   public Repro repro(String op, String check, Device device, Example example, String description, boolean oneWorker) {
-    return new Repro(target.source(), op, check, device == null ? null : device.label(), plan.seed(), plan.tries(),
+    Repro r = new Repro(target.source(), op, check, device == null ? null : device.label(), plan.seed(), plan.tries(),
         example == null ? null : example.ref(), description, oneWorker);
+    return shrunkTo(r, example);
+  }
+
+  /** {@code r}, whose script ({@code --repro}) rebuilds {@code minimal}: the example shrinking reached. */
+  public Repro shrunkTo(Repro r, Example minimal) {
+    if (minimal != null) {
+      reproduced.put(r, minimal);
+    }
+    return r;
   }
 
   /** A check's verdict on {@code example} ({@link Protocol.Checked}), or the death in its place. */
@@ -281,6 +296,12 @@ public final class OpSession {
    */
   public CheckResult result(Death d, String op, Check check, String doing, Device device, Example example,
       List<Fact> more, long micros) {
+    return result(d, op, check, doing, device, example, example, more, micros);
+  }
+
+  /** {@link #result(Death, String, Check, String, Device, Example, List, long)}, its script rebuilding {@code minimal}. */
+  public CheckResult result(Death d, String op, Check check, String doing, Device device, Example example,
+      Example minimal, List<Fact> more, long micros) {
     List<Fact> details = new ArrayList<>();
     // the step the worker told last names what ran, down to the call that died or hung; what the
     // caller planned is the fallback (a worker run in this process tells none)
@@ -294,7 +315,7 @@ public final class OpSession {
     SupervisorCheck supervisor = BuiltinChecks.supervising(d.cause());
     Finding finding = supervisor.finding(d.cause(), d.message(), deadline(), details);
     return result(op, supervisor, device, example == null ? CheckResult.NONE : example.ref(), Verdict.failed(finding),
-        micros, repro(op, check == null ? null : check.id(), device, example, null, true));
+        micros, shrunkTo(repro(op, check == null ? null : check.id(), device, example, null, true), minimal));
   }
 
   /**
@@ -307,6 +328,51 @@ public final class OpSession {
    */
   public CheckResult result(String op, Check check, Device device, String example, Verdict v, long micros,
       Repro repro) {
-    return v.result(op, check, device == null ? CheckResult.NONE : device.label(), example, micros, severity, repro);
+    CheckResult r = v.result(op, check, device == null ? CheckResult.NONE : device.label(), example, micros, severity,
+        repro);
+    return plan.repro() == null || r.outcome() != Outcome.FAILED ? r
+        : r.withFinding(r.finding(), scripted(r, repro == null ? null : reproduced.get(repro), device));
+  }
+
+  /**
+   * What reproduces {@code r}, with the PyTorch script written for it ({@code --repro}): {@code
+   * DIR/<op>/<check>-<device>.py}, beside the example's tensors, which a worker materializes and saves
+   * (on cpu for a meta-device result: the script rebuilds meta tensors from their metadata).
+   */
+  private Repro scripted(CheckResult r, Example example, Device device) {
+    // a library-wide result is about "ns::*" (or one op of it): its scripts go under the library's file name
+    String subject = r.op() != null && !r.op().endsWith("::*") ? r.op()
+        : target.library().path().getFileName().toString();
+    java.nio.file.Path dir = plan.repro().resolve(subject.replace('/', '_'));
+    String stem = r.check() + "-" + (device == null ? "none" : device.label());
+    Protocol.ExampleSaved saved = null;
+    String unsaved = null;
+    // a finding about the op but no example (autograd.registration, fake.missing) is called on the entry's first
+    boolean specExample = example == null && !spec.examples().isEmpty() && r.op() != null && !r.op().endsWith("::*");
+    Example called = specExample ? spec.examples().get(0) : example;
+    if (called != null && r.op() != null) {
+      Device on = device == null || device == Device.META ? Device.CPU : device;
+      Kernels.Exchange x = uncounted(() -> run(List.of(new Protocol.SaveExample(on(r.op(), on, called), dir, stem)),
+          false));
+      saved = x.death().isPresent() ? null : x.answer(0, Protocol.ExampleSaved.class);
+      unsaved = x.death().isPresent() ? "saving it killed the worker" : saved.error();
+      if (saved == null) {
+        saved = new Protocol.ExampleSaved(List.of(), unsaved);
+      }
+    }
+    List<String> summary = r.finding() == null ? List.of()
+        : List.of("expected : " + r.finding().expected(), "but was  : " + r.finding().actual());
+    java.nio.file.Path file = dir.resolve(stem + ".py");
+    try {
+      java.nio.file.Files.createDirectories(dir);
+      java.nio.file.Files.writeString(file, ReproScript.text(new ReproScript.Input(r.op(), r.check(),
+          device == null ? null : device.label(), target.library().path().toAbsolutePath().toString(), summary, saved,
+          specExample, unsaved, spec, deadline())));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot write the repro script " + file, e);
+    }
+    Repro base = r.repro() != null ? r.repro() : new Repro(target.source(), r.op() == null ? subject : r.op(),
+        r.check(), device == null ? null : device.label(), plan.seed(), plan.tries(), null, null, false);
+    return base.withScript(file.toAbsolutePath().toString());
   }
 }

@@ -320,6 +320,9 @@ public final class JsonReportFormat extends SingleFileFormat {
     g.writeStringField("exampleRef", r.exampleRef());
     g.writeStringField("exampleDescription", r.exampleDescription());
     g.writeBooleanField("oneWorker", r.oneWorker());
+    if (r.script() != null) {
+      g.writeStringField("script", r.script());
+    }
     g.writeEndObject();
   }
 

@@ -174,7 +174,7 @@ public final class JsonReportReader implements ReportReader {
     }
     return new Repro(r.get("source").asText(), r.get("op").asText(), text(r, "check"), text(r, "device"),
         r.get("seed").asLong(), r.get("tries").asInt(), text(r, "exampleRef"), text(r, "exampleDescription"),
-        r.path("oneWorker").asBoolean());
+        r.path("oneWorker").asBoolean(), text(r, "script"));
   }
 
   private static Expectation expectation(JsonNode e) {

@@ -288,7 +288,11 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
     while (body.indexOf(fence) >= 0) {
       fence += "`";
     }
-    sb.append(fence).append("text\n").append(body).append(fence).append("\n\n</details>\n\n");
+    sb.append(fence).append("text\n").append(body).append(fence).append("\n\n");
+    if (r.repro() != null && r.repro().script() != null) {
+      sb.append("PyTorch repro: ").append(code(r.repro().script())).append("\n\n");
+    }
+    sb.append("</details>\n\n");
     return sb.toString();
   }
 

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param exampleDescription the input as text, or null
  * @param oneWorker whether the rerun should run with one worker (a crash or hang is found again only
  *     when nothing else runs beside it)
+ * @param script the PyTorch script that reproduces it ({@code check --repro}), as the run wrote its path, or
+ *     null when none was written
  */
 public record Repro(
     String source,
@@ -27,10 +29,22 @@ public record Repro(
     int tries,
     String exampleRef,
     String exampleDescription,
-    boolean oneWorker) {
+    boolean oneWorker,
+    String script) {
 
   public Repro {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(op, "op");
+  }
+
+  /** What reproduces a result, with no script. */
+  public Repro(String source, String op, String check, String device, long seed, int tries, String exampleRef,
+      String exampleDescription, boolean oneWorker) {
+    this(source, op, check, device, seed, tries, exampleRef, exampleDescription, oneWorker, null);
+  }
+
+  /** The same, with the script written for it. */
+  public Repro withScript(String path) {
+    return new Repro(source, op, check, device, seed, tries, exampleRef, exampleDescription, oneWorker, path);
   }
 }

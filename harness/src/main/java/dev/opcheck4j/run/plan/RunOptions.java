@@ -59,6 +59,9 @@ public final class RunOptions {
   public static final RunOption<Boolean> ALLURE = RunOption.of("--allure", "", Type.SWITCH,
       "also write allure-results/ (a file per result) into the report dir (docs/report.md#allure)").engine("allure")
       .orElse(false);
+  public static final RunOption<Path> REPRO = RunOption.of("--repro", "DIR", Type.PATH,
+      "write each failure as a PyTorch script, DIR/<op>/<check>-<device>.py, beside its example's tensors"
+      + " (docs/repro.md)").engine("repro");
   public static final RunOption<String> DOCS_URL = RunOption.engineOnly("docsUrl", Type.TEXT,
       "where report links to check pages point (<docsUrl><check>.md); default: the docs/checks/ of the clone"
       + " ./opcheck runs from, else no link (see dev.opcheck4j.api.DocsLocation)")
@@ -88,8 +91,8 @@ public final class RunOptions {
       "ops in the generated library of bench library, shapes and crashes (default {default})").orElse(200);
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
-      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, DOCS_URL, BASELINE,
-      JUNIT_XML, VERBOSE,
+      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO, DOCS_URL,
+      BASELINE, JUNIT_XML, VERBOSE,
       ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);
 
   private RunOptions() {}

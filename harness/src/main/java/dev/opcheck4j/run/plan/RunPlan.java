@@ -5,6 +5,7 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.SchemaBaseline;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -20,9 +21,10 @@ import java.util.List;
  * @param timeout deadline of one unit, unless the op's spec gives its own
  * @param baseline the schema baseline the libraries are compared against, or null
  * @param require check families that must run on every op ({@code --require}); a spec may add its own
+ * @param repro where each failure is written as a PyTorch script ({@code --repro}), or null for nowhere
  */
 public record RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
-    SeverityPolicy severity, Duration timeout, SchemaBaseline baseline, List<String> require) {
+    SeverityPolicy severity, Duration timeout, SchemaBaseline baseline, List<String> require, Path repro) {
   public RunPlan {
     require = List.copyOf(require);
     targets = List.copyOf(targets);
@@ -33,7 +35,7 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
   /** A plan that requires no family to run. */
   public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,
       SeverityPolicy severity, Duration timeout, SchemaBaseline baseline) {
-    this(targets, devices, checks, seed, tries, severity, timeout, baseline, List.of());
+    this(targets, devices, checks, seed, tries, severity, timeout, baseline, List.of(), null);
   }
 
   public RunPlan(List<Target> targets, List<Device> devices, List<Check> checks, long seed, int tries,

@@ -32,6 +32,7 @@ import java.util.Objects;
  * @param cache the result cache's directory ({@code --cache}), or null for none
  * @param expectedFailures the failures expected of this run ({@code --expected-failures}); never null
  * @param tags the tags this run answers to in the expected-failures file ({@code --tag}); empty: none
+ * @param repro where each failure is written as a PyTorch script ({@code --repro}), or null for nowhere
  */
 public record RunRequest(
     List<Target> targets,
@@ -50,7 +51,8 @@ public record RunRequest(
     List<String> require,
     Path cache,
     ExpectedFailures expectedFailures,
-    List<String> tags) {
+    List<String> tags,
+    Path repro) {
 
   /** {@link RunOptions#SEED}'s default. */
   public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
@@ -171,6 +173,7 @@ public record RunRequest(
     b.cache = cache;
     b.expectedFailures = expectedFailures;
     b.tags.addAll(tags);
+    b.repro = repro;
     return b;
   }
 
@@ -193,6 +196,7 @@ public record RunRequest(
     private Path cache;
     private ExpectedFailures expectedFailures = ExpectedFailures.NONE;
     private final List<String> tags = new ArrayList<>();
+    private Path repro;
 
     private Builder() {}
 
@@ -314,9 +318,15 @@ public record RunRequest(
       return this;
     }
 
+    /** Null: no repro scripts (the default). */
+    public Builder repro(Path dir) {
+      repro = dir;
+      return this;
+    }
+
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, severity, baseline, require, cache, expectedFailures, tags);
+          isolation, severity, baseline, require, cache, expectedFailures, tags, repro);
     }
   }
 }

@@ -90,6 +90,7 @@ final class Deaths {
         Fact.of("minimal example", calls.describe(shrunk.minimal(), device) + "  "
             + Shrinker.Result.shrunkIn(shrunk.steps())));
     String doing = d.check() == null ? "the real kernel on a generated input (before any check)" : d.check();
-    sink.result(units.result(d.death(), op, running, doing, device, first, more, (System.nanoTime() - t) / 1_000));
+    sink.result(units.result(d.death(), op, running, doing, device, first, shrunk.minimal(), more,
+        (System.nanoTime() - t) / 1_000));
   }
 }

@@ -330,7 +330,7 @@ public final class PropertyPhase {
             Fact.of("seed", plan.seed()));
       }
       sink.result(emitted(c, device, "generated from " + first.ref(), shownWith(shrunk.verdict(), context),
-          ledger.micros(c.id()), repro(c, device, first, firstText))
+          ledger.micros(c.id()), units.shrunkTo(repro(c, device, first, firstText), shrunk.minimal()))
           .withExample(new ExampleRef(first.ref(), true, t, plan.seed(), firstText)));
     }
 

@@ -178,7 +178,7 @@ public final class Protocol {
    *
    * @param <A> the kind of answer
    */
-  public sealed interface OpUnit<A extends Answer> extends Unit<A> permits CheckUnit, Accepts, Bind, RecordOutputs {
+  public sealed interface OpUnit<A extends Answer> extends Unit<A> permits CheckUnit, Accepts, Bind, RecordOutputs, SaveExample {
     /** What it runs on. */
     On on();
   }
@@ -228,6 +228,23 @@ public final class Protocol {
     @Override
     public Binding failed(String error) {
       return new Unbindable(error);
+    }
+  }
+
+  /**
+   * Materializes {@code on}'s example and saves each argument that holds tensors into {@code dir} as
+   * {@code <stem>.<argument>.pt}, with libtorch's pickle writer so that {@code torch.load} reads it
+   * ({@code check --repro}); the kernel is not called.
+   */
+  public record SaveExample(On on, Path dir, String stem) implements OpUnit<ExampleSaved> {
+    @Override
+    public Class<ExampleSaved> answers() {
+      return ExampleSaved.class;
+    }
+
+    @Override
+    public ExampleSaved failed(String error) {
+      return new ExampleSaved(List.of(), error);
     }
   }
 
@@ -319,7 +336,48 @@ public final class Protocol {
 
   /** What a unit gave. */
   public sealed interface Answer
-      permits Checked, Acceptance, Binding, Synthesized, ReferenceCompiled, OutputsRecorded, ModelLoaded, Forwarded {}
+      permits Checked, Acceptance, Binding, Synthesized, ReferenceCompiled, OutputsRecorded, ModelLoaded, Forwarded,
+      ExampleSaved {}
+
+  /**
+   * A {@link SaveExample}'s arguments, in schema order, or why they could not be saved.
+   *
+   * @param args one per schema argument (defaults filled in); empty when {@code error} is set
+   * @param error why the example could not be materialized or saved, or null
+   */
+  public record ExampleSaved(List<SavedArgument> args, String error) implements Answer {
+    public ExampleSaved {
+      args = List.copyOf(args);
+    }
+  }
+
+  /**
+   * One argument of a saved example.
+   *
+   * @param name the schema argument's name
+   * @param kwargOnly whether it comes after {@code *} in the schema
+   * @param file the file (a name in the example's directory) holding it when it holds tensors, else null
+   * @param literal the value as a Python literal when it holds no tensor, else null
+   * @param tensors what each tensor in it is, in order (one for a tensor, one per element for a list)
+   */
+  public record SavedArgument(String name, boolean kwargOnly, String file, String literal, List<TensorMeta> tensors) {
+    public SavedArgument {
+      tensors = List.copyOf(tensors);
+    }
+  }
+
+  /**
+   * A saved tensor's metadata, which the script checks after loading it (and sets {@code requires_grad} from).
+   *
+   * @param dtype PyTorch's name, e.g. {@code float32}
+   */
+  public record TensorMeta(String dtype, List<Long> sizes, List<Long> strides, long storageOffset,
+      boolean requiresGrad) {
+    public TensorMeta {
+      sizes = List.copyOf(sizes);
+      strides = List.copyOf(strides);
+    }
+  }
 
   /** A check's verdict ({@link Evaluate}, {@link OnRejected}). */
   public record Checked(Verdict verdict) implements Answer {}

@@ -127,6 +127,10 @@ public final class UnitRunner {
         Progress.unit(r.check() + " (on an input the kernel rejected)");
         return new Protocol.Checked(onRejected(check(r.check()), subject, r.rejected()));
       }
+      if (u instanceof Protocol.SaveExample save) {
+        Progress.unit("saving the input for a repro script");
+        return ExampleFiles.save(subject, save.dir(), save.stem());
+      }
       if (u instanceof Protocol.RecordOutputs) {
         Progress.unit("recording the outputs for the baseline");
         return new Protocol.OutputsRecorded(record(subject));

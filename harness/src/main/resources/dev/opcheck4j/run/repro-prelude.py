@@ -1,0 +1,112 @@
+import os
+import signal
+import subprocess
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHILD = os.environ.get('OPCHECK4J_REPRO_CHILD') == '1'
+LIBRARY = sys.argv[1] if len(sys.argv) > 1 else %LIBRARY%
+REPRODUCED, NOT_REPRODUCED, CANNOT = 1, 0, 3
+
+
+def done(code, line):
+    print(line)
+    sys.exit(code)
+
+
+def first_line(e):
+    text = str(e).strip().splitlines()
+    return type(e).__name__ + ': ' + (text[0] if text else '')
+
+
+def unexpected(kind, e, tb):
+    # anything the script did not expect (the library does not load, the op is not in it, ...) is no
+    # finding: it exits CANNOT, never 1
+    import traceback
+    traceback.print_exception(kind, e, tb)
+    print('cannot reproduce: the script failed: ' + first_line(e), flush=True)
+    os._exit(CANNOT)  # an exception hook cannot set the exit code with sys.exit
+
+
+if not CHILD:
+    sys.excepthook = unexpected
+
+
+torch.ops.load_library(LIBRARY)
+OP = getattr(getattr(getattr(torch.ops, %NAMESPACE%), %NAME%), %OVERLOAD%)
+DEVICE = %DEVICE%
+
+
+def rebuilt(t, device, dtype, sizes, strides, offset, requires_grad):
+    """A saved tensor as the example had it; on meta, the same dtype, sizes, strides and offset without values."""
+    if device == 'meta':
+        span = 0 if 0 in sizes else offset + 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
+        t = torch.empty(span, dtype=getattr(torch, dtype), device='meta').as_strided(sizes, strides, offset)
+    seen = (str(t.dtype).replace('torch.', ''), list(t.shape), list(t.stride()), t.storage_offset())
+    if seen != (dtype, sizes, strides, offset):
+        done(CANNOT, 'cannot reproduce: the saved tensor is not the example: %s, expected %s'
+             % (seen, (dtype, sizes, strides, offset)))
+    t = t.detach()
+    return t.requires_grad_() if requires_grad else t
+
+
+def load(device, name, *metas):
+    value = torch.load(os.path.join(HERE, name))
+    if isinstance(value, torch.Tensor):
+        return rebuilt(value, device, *metas[0])
+    left = iter(metas)
+    return [rebuilt(v, device, *next(left)) if isinstance(v, torch.Tensor) else v for v in value]
+
+
+def tensors(value):
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in tensors(v)]
+    return []
+
+
+def same(a, b):
+    """Bitwise the same values (NaN equal to NaN), as opcheck4j compares a tensor before and after a call."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.is_floating_point() or a.is_complex():
+        return bool(((a == b) | (a.isnan() & b.isnan())).all())
+    return bool((a == b).all())
+
+
+def call(args, kwargs):
+    return OP(*args, **kwargs)
+
+
+def mapped(value, fn):
+    """value with fn applied to each tensor in it (lists too)."""
+    if isinstance(value, torch.Tensor):
+        return fn(value)
+    if isinstance(value, list):
+        return [mapped(v, fn) for v in value]
+    return value
+
+
+def verdict(test, pytorch, hand):
+    """Exit 1 when PyTorch's test (pytorch: its first line) or the observation by hand (hand) saw the finding."""
+    if pytorch and hand:
+        done(REPRODUCED, "reproduced: PyTorch's %s saw it (%s); by hand too: %s" % (test, pytorch, hand))
+    if pytorch:
+        done(REPRODUCED, "reproduced: PyTorch's %s saw it: %s" % (test, pytorch))
+    if hand:
+        done(REPRODUCED, 'reproduced by hand: %s%s' % (hand, " (PyTorch's %s did not see it: a blind spot)" % test
+                                                       if test else ''))
+    done(NOT_REPRODUCED, 'not reproduced: %sthe observation by hand saw nothing'
+         % ("PyTorch's %s passed and " % test if test else ''))
+
+
+def opcheck(util, args, kwargs):
+    """PyTorch's torch.library.opcheck with one test util: the first line of what it raised, or None."""
+    try:
+        torch.library.opcheck(OP, args, kwargs, test_utils=(util,))
+        return None
+    except Exception as e:
+        return first_line(e)
