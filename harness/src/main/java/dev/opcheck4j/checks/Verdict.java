@@ -45,6 +45,19 @@ public record Verdict(Outcome outcome, Finding finding, List<Fact> context) {
   }
 
   /**
+   * The same verdict shown with {@code where} (the example, the minimal example, the seed) in place of
+   * its own context: for a finding between its details and its hint, else after its facts.
+   */
+  public Verdict shownWith(List<Fact> where) {
+    if (finding != null) {
+      return withContext(where);
+    }
+    List<Fact> all = new ArrayList<>(context);
+    all.addAll(where);
+    return withContext(all);
+  }
+
+  /**
    * Whether {@code other} is the same failure: the same outcome and, for a finding, the same cause
    * ({@link dev.opcheck4j.api.Cause#sameAs}). A shrunk input counts only while this holds.
    */

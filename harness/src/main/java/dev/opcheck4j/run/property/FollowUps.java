@@ -1,7 +1,9 @@
 package dev.opcheck4j.run.property;
 
+import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.OpSession;
 import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +59,42 @@ final class FollowUps implements AutoCloseable {
       return NONE;
     }
     return new FollowUps(units, planned, calls.followUps(inputs, device, keys));
+  }
+
+  /**
+   * The follow-ups of a batch's tries ({@code results} of {@code batch}) that the kernel rejected: the
+   * blame's kernel calls while the tally still blames ({@code discarded} tries before this batch, up
+   * to {@link VerdictTally#BLAME_BUDGET}), and the verdict of each of the rejection checks {@code rejecters}.
+   */
+  static FollowUps ofBatch(OpSession units, OpCalls calls, List<Tries.Generated> batch, List<OpCalls.Tried> results,
+      List<? extends Check> rejecters, int discarded, Device device) {
+    List<String> checks = rejecters.stream().map(Check::id).toList();
+    List<OpSession.FollowUp> inputs = new ArrayList<>();
+    for (int j = 0; j < results.size(); j++) {
+      Tries.Generated g = batch.get(j);
+      String why = results.get(j).rejected();
+      if (why == null) {
+        inputs.add(new OpSession.FollowUp(g.example(), null, List.of(), List.of()));
+        continue;
+      }
+      discarded++;
+      inputs.add(new OpSession.FollowUp(g.example(), why,
+          discarded <= VerdictTally.BLAME_BUDGET ? reverts(g) : List.of(), checks));
+    }
+    return of(units, calls, inputs, device);
+  }
+
+  /** The verdicts of the rejection checks {@code rejecters} on domain probes the kernel rejected. */
+  static FollowUps ofProbes(OpSession units, OpCalls calls, List<DomainProbing.RejectedProbe> probes,
+      List<? extends Check> rejecters, Device device) {
+    List<String> checks = rejecters.stream().map(Check::id).toList();
+    return of(units, calls, probes.stream().map(p -> new OpSession.FollowUp(p.probe(), p.why(), List.of(), checks))
+        .toList(), device);
+  }
+
+  /** Try {@code g} with each argument it changed put back as the example has it, in the order of its arguments. */
+  static List<Example> reverts(Tries.Generated g) {
+    return g.gen().changedArguments(g.example()).stream().map(arg -> g.gen().revert(g.example(), arg)).toList();
   }
 
   /**

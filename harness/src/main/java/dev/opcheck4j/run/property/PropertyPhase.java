@@ -146,9 +146,7 @@ public final class PropertyPhase {
       DomainProbing.Discovery found = probing.discover(plain, device, deaths, this::judgeProbes);
       generate(new Tries(plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
-      List<String> domain = new ArrayList<>(found.lines());
-      domain.addAll(tiedSizes.lines());
-      finish(domain);
+      finish(java.util.stream.Stream.concat(found.lines().stream(), tiedSizes.lines().stream()).toList());
     }
 
     private void generate(Tries tries) {
@@ -165,61 +163,35 @@ public final class PropertyPhase {
         tiedSizes.learned(t).forEach(tries::tie);
         List<Tries.Generated> batch = tries.range(t, t + size);
         List<OpCalls.Tried> results = calls.tryOn(batch.stream().map(Tries.Generated::example).toList(), device, candidates);
-        try (FollowUps followUps = followUps(batch, results)) {
-        for (int j = 0; j < results.size(); j++, t++) {
-          if (!more || units.stopped().isPresent()) {
-            break batches;
+        try (FollowUps followUps = FollowUps.ofBatch(units, calls, batch, results, rejecters, tally.discarded(),
+            device)) {
+          for (int j = 0; j < results.size(); j++, t++) {
+            if (!more || units.stopped().isPresent()) {
+              break batches;
+            }
+            Tries.Generated g = batch.get(j);
+            OpCalls.Tried tried = results.get(j);
+            OpCalls.Fatal died = tried.died();
+            if (died != null && died.check() != null
+                && candidates.stream().noneMatch(c -> c.id().equals(died.check()) && open.contains(c))) {
+              // it died in a check that failed on an earlier try of this batch: one try at a time, that
+              // check would not have run here, so this try runs again without it
+              units.forgive(died.death());
+              continue batches;
+            }
+            if (tried.reached()) {
+              tiedSizes.saw(g, tried.rejected());
+            }
+            OpCalls.Fatal fatal = !tried.reached() ? died
+                : tried.rejected() != null ? rejected(g, tried.rejected(), followUps, j) : accepted(g, candidates, tried);
+            if (fatal != null) {
+              // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
+              deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
+            }
+            more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
           }
-          Tries.Generated g = batch.get(j);
-          OpCalls.Tried tried = results.get(j);
-          OpCalls.Fatal died = tried.died();
-          if (died != null && died.check() != null
-              && candidates.stream().noneMatch(c -> c.id().equals(died.check()) && open.contains(c))) {
-            // it died in a check that failed on an earlier try of this batch: one try at a time, that
-            // check would not have run here, so this try runs again without it
-            units.forgive(died.death());
-            continue batches;
-          }
-          if (tried.reached()) {
-            tiedSizes.saw(g, tried.rejected());
-          }
-          OpCalls.Fatal fatal = !tried.reached() ? died
-              : tried.rejected() != null ? rejected(g, tried.rejected(), followUps, j) : accepted(g, candidates, tried);
-          if (fatal != null) {
-            // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
-            deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
-          }
-          more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
-        }
         }
       }
-    }
-
-    /**
-     * What looks at the tries of a batch the kernel rejected, in one exchange: the blame's kernel calls
-     * (while {@link VerdictTally#blaming}) and each rejection check's verdict, per rejected try.
-     */
-    private FollowUps followUps(List<Tries.Generated> batch, List<OpCalls.Tried> results) {
-      List<String> checks = rejecters.stream().map(Check::id).toList();
-      List<OpSession.FollowUp> inputs = new ArrayList<>();
-      int discarded = tally.discarded();
-      for (int j = 0; j < results.size(); j++) {
-        Tries.Generated g = batch.get(j);
-        String why = results.get(j).rejected();
-        if (why == null) {
-          inputs.add(new OpSession.FollowUp(g.example(), null, List.of(), List.of()));
-          continue;
-        }
-        discarded++;
-        inputs.add(new OpSession.FollowUp(g.example(), why,
-            discarded <= VerdictTally.BLAME_BUDGET ? reverts(g) : List.of(), checks));
-      }
-      return FollowUps.of(units, calls, inputs, device);
-    }
-
-    /** Try {@code g} with each argument it changed put back as the example has it, in the order of its arguments. */
-    private List<Example> reverts(Tries.Generated g) {
-      return g.gen().changedArguments(g.example()).stream().map(arg -> g.gen().revert(g.example(), arg)).toList();
     }
 
     /**
@@ -234,7 +206,7 @@ public final class PropertyPhase {
       if (tally.blaming()) {
         List<String> changed = gen.changedArguments(e);
         OpCalls.Probed sent = followUps.blame(j);
-        OpCalls.Probed back = sent != null ? sent : calls.probe(reverts(g), device);
+        OpCalls.Probed back = sent != null ? sent : calls.probe(FollowUps.reverts(g), device);
         for (int i = 0; i < back.rejections().size(); i++) {
           if (back.rejections().get(i) == null) {
             tally.blame(changed.get(i));
@@ -277,10 +249,7 @@ public final class PropertyPhase {
 
     /** Probes of the domain the kernel rejected, shown to the rejection checks (their verdicts in one exchange). */
     private void judgeProbes(List<DomainProbing.RejectedProbe> probes) {
-      List<String> checks = rejecters.stream().map(Check::id).toList();
-      List<OpSession.FollowUp> inputs = probes.stream()
-          .map(p -> new OpSession.FollowUp(p.probe(), p.why(), List.of(), checks)).toList();
-      try (FollowUps followUps = FollowUps.of(units, calls, inputs, device)) {
+      try (FollowUps followUps = FollowUps.ofProbes(units, calls, probes, rejecters, device)) {
         for (int i = 0; i < probes.size(); i++) {
           DomainProbing.RejectedProbe p = probes.get(i);
           judgeProbe(p.probe(), p.why(), p.what(), followUps, i);
@@ -307,8 +276,8 @@ public final class PropertyPhase {
               Fact.of("example", probe.ref() + " with " + what + "  " + text),
               Fact.of("minimal example", "the example itself with one change (a probe of the op's domain)"),
               Fact.of("seed", plan.seed()));
-          sink.result(emitted(r, device, "probe of " + probe.ref(), shownWith(v, context), ledger.micros(r.id()),
-              repro(r, device, probe, text)));
+          sink.result(emitted(r, device, "probe of " + probe.ref(), v.shownWith(context), ledger.micros(r.id()),
+              units.repro(op.name(), r.id(), device, probe, text, false)));
           rejecters.remove(r);
         }
       }
@@ -329,8 +298,9 @@ public final class PropertyPhase {
                 + Shrinker.Result.shrunkIn(shrunk.steps())),
             Fact.of("seed", plan.seed()));
       }
-      sink.result(emitted(c, device, "generated from " + first.ref(), shownWith(shrunk.verdict(), context),
-          ledger.micros(c.id()), units.shrunkTo(repro(c, device, first, firstText), shrunk.minimal()))
+      sink.result(emitted(c, device, "generated from " + first.ref(), shrunk.verdict().shownWith(context),
+          ledger.micros(c.id()), units.shrunkTo(units.repro(op.name(), c.id(), device, first, firstText, false),
+              shrunk.minimal()))
           .withExample(new ExampleRef(first.ref(), true, t, plan.seed(), firstText)));
     }
 
@@ -362,7 +332,7 @@ public final class PropertyPhase {
         Verdict v = tried == 0 ? Verdict.skipped(tally.before(stopped))
             : g.judge(new Subject(null, null, spec, device, null, plan.seed()), stats);
         if (stopped != null && v.outcome() != Outcome.SKIPPED) {
-          v = shownWith(v, tally.withCut(stopped));
+          v = v.shownWith(tally.withCut(stopped));
         }
         sink.result(emitted(g, device, where, v, ledger.micros(TimeLedger.PROBES) + (System.nanoTime() - t0) / 1_000, null)
             .withExample(tally.summary(stopped, examples)));
@@ -370,27 +340,9 @@ public final class PropertyPhase {
     }
   }
 
-  /**
-   * {@code v} shown with {@code context} (the example, the minimal example, the seed) in place of its
-   * own: for a finding between its details and its hint, else after its facts.
-   */
-  private static Verdict shownWith(Verdict v, List<Fact> context) {
-    if (v.finding() != null) {
-      return v.withContext(context);
-    }
-    List<Fact> facts = new ArrayList<>(v.facts());
-    facts.addAll(context);
-    return v.withContext(facts);
-  }
-
   /** The result of {@code v} for check {@code c} on {@code device}; an errored one keeps {@code repro} too. */
   private CheckResult emitted(Check c, Device device, String where, Verdict v, long micros, Repro repro) {
     CheckResult r = units.result(op.name(), c, device, where, v, micros, repro);
     return v.outcome() == Outcome.ERRORED && repro != null ? r.withFinding(null, repro) : r;
-  }
-
-  /** What reproduces a finding of {@code c} on a generated input from {@code example}. */
-  private Repro repro(Check c, Device device, Example example, String description) {
-    return units.repro(op.name(), c.id(), device, example, description, false);
   }
 }
