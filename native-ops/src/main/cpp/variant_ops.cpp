@@ -92,6 +92,35 @@ Tensor half(Tensor x) { return scaled(x, 0.5); }
 // EXPECT: variant.agree
 void half_out(Tensor x, Tensor out) { scaled_into(x, out, 0.25, "half_out"); }
 
+// ---- Families the spec names ("variant_of"), whose names do not follow foo / foo_ / foo.out.
+
+// fivefold(x) = 5x; fivefold_inplace multiplies x by 5 in place; fivefold_into writes 5x into out. The
+// spec names them one family, and they agree.
+// OP: variant_ops::fivefold
+Tensor fivefold(Tensor x) { return scaled(x, 5.0); }
+// OP: variant_ops::fivefold_inplace
+void fivefold_inplace(Tensor x) { scale_in_place(x, 5.0); }
+// OP: variant_ops::fivefold_into
+void fivefold_into(Tensor x, Tensor out) { scaled_into(x, out, 5.0, "fivefold_into"); }
+
+// sixfold(x) = 6x, but sixfold_inplace, which the spec names its in-place variant, multiplies by 5.
+// OP: variant_ops::sixfold
+Tensor sixfold(Tensor x) { return scaled(x, 6.0); }
+// OP: variant_ops::sixfold_inplace
+// EXPECT: variant.agree
+void sixfold_inplace(Tensor x) { scale_in_place(x, 5.0); }
+
+// Named like quad's out= variant, but writes x to the fourth power (the quartic), on purpose: the spec
+// says it is no variant ("variant_of": {"none": ...}), so variant.agree does not apply to it. Its out=
+// handling is right.
+// OP: variant_ops::quad_out
+void quad_out_quartic(Tensor x, Tensor out) {
+  STD_TORCH_CHECK(sizes_of(x) == sizes_of(out), "quad_out: out must have x's sizes");
+  STD_TORCH_CHECK(x.scalar_type() == out.scalar_type(), "quad_out: out must have x's dtype");
+  Tensor xc = torch::stable::contiguous(x);
+  torch::stable::copy_(out, map_new(xc, [&](int64_t i) { double v = elem(xc, i); return v * v * v * v; }));
+}
+
 // ---- out= semantics (the out.* checks), for keyword-only Tensor(a!) arguments. triple.out and quad.out
 // above are the good twins: they check out's sizes and dtype, and copy_ into it.
 
@@ -179,6 +208,12 @@ STABLE_TORCH_LIBRARY(variant_ops, m) {
   m.def("flat_out(Tensor x, *, Tensor(a!) out) -> ()");
   m.def("bytes_out(Tensor x, *, Tensor(a!) out) -> ()");
   m.def("prefix_out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("fivefold(Tensor x) -> Tensor");
+  m.def("fivefold_inplace(Tensor(a!) x) -> ()");
+  m.def("fivefold_into(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("sixfold(Tensor x) -> Tensor");
+  m.def("sixfold_inplace(Tensor(a!) x) -> ()");
+  m.def("quad_out(Tensor x, *, Tensor(a!) out) -> ()");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(variant_ops, CPU, m) {
@@ -197,6 +232,12 @@ STABLE_TORCH_LIBRARY_IMPL(variant_ops, CPU, m) {
   m.impl("flat_out", TORCH_BOX(&flat_out));
   m.impl("bytes_out", TORCH_BOX(&bytes_out));
   m.impl("prefix_out", TORCH_BOX(&prefix_out));
+  m.impl("fivefold", TORCH_BOX(&fivefold));
+  m.impl("fivefold_inplace", TORCH_BOX(&fivefold_inplace));
+  m.impl("fivefold_into", TORCH_BOX(&fivefold_into));
+  m.impl("sixfold", TORCH_BOX(&sixfold));
+  m.impl("sixfold_inplace", TORCH_BOX(&sixfold_inplace));
+  m.impl("quad_out", TORCH_BOX(&quad_out_quartic));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(variant_ops, Meta, m) {
@@ -213,4 +254,8 @@ STABLE_TORCH_LIBRARY_IMPL(variant_ops, Meta, m) {
   m.impl("flat_out", TORCH_BOX(&out_like_meta));
   m.impl("bytes_out", TORCH_BOX(&bytes_out_meta));
   m.impl("prefix_out", TORCH_BOX(&prefix_out_meta));
+  m.impl("fivefold", TORCH_BOX(&dtype_good_meta));
+  m.impl("fivefold_into", TORCH_BOX(&out_like_meta));
+  m.impl("sixfold", TORCH_BOX(&dtype_good_meta));
+  m.impl("quad_out", TORCH_BOX(&out_like_meta));
 }

@@ -6,6 +6,8 @@ import dev.opcheck4j.generate.ExampleBinder;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.VariantOf;
+import dev.opcheck4j.torch.UnknownOpException;
 import dev.opcheck4j.run.worker.Death;
 import dev.opcheck4j.run.worker.Kernels;
 import dev.opcheck4j.run.worker.Protocol;
@@ -14,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -101,8 +104,20 @@ final class Preflight {
         if (known != null) {
           errors.addAll(ExampleBinder.errors(op, known.schema()));
         }
+        variantError(op, t.library()).ifPresent(errors::add);
       }
     }
     return errors;
+  }
+
+  /** The problem of an entry's {@code "variant_of"} that names an op the library does not register, if it does. */
+  static Optional<String> variantError(OpSpec op, LibraryInfo library) {
+    String functional = op.variantOf().map(VariantOf::functional).orElse("");
+    if (functional.isEmpty() || library.op(functional).isPresent()) {
+      return Optional.empty();
+    }
+    List<String> near = UnknownOpException.nearest(functional, library.opNames(), 3);
+    return Optional.of(op.variantOf().get().location() + ": op '" + op.op() + "' \"variant_of\": names '"
+        + functional + "', which the library does not register" + (near.isEmpty() ? "" : "; nearest: " + String.join(", ", near)));
   }
 }

@@ -26,7 +26,9 @@ public final class SpecReader {
   static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require");
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
-          "require", "differentiable", "reference", "double_backward");
+          "require", "differentiable", "reference", "double_backward", "variant_of");
+  /** A qualified op name, {@code ns::name} or {@code ns::name.overload}. */
+  static final String OP_NAME = "[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z0-9_]+)?";
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs", "expect");
   static final Set<String> DEVICES = Set.of("cpu", "meta", "cuda");
   /** The dtype names a spec may use, in the order errors list them. */
@@ -241,7 +243,7 @@ public final class SpecReader {
   private static OpSpec opEntry(SpecValue v, String ref, Set<String> checkNames, Path dir) throws SpecException {
     Map<String, SpecValue> m = object(v, "an op entry", OP_KEYS);
     SpecValue op = required(m, "op", v);
-    if (!op.isString() || !((String) op.value()).matches("[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z0-9_]+)?")) {
+    if (!op.isString() || !((String) op.value()).matches(OP_NAME)) {
       throw new SpecException(op.location(), "\"op\" must be a qualified name like \"ns::name\" or \"ns::name.overload\", got " + op.describe());
     }
     List<String> devices = new ArrayList<>();
@@ -349,8 +351,50 @@ public final class SpecReader {
       }
       reference = Optional.of(new Reference((String) rv.value(), rv.location()));
     }
+    Optional<VariantOf> variantOf = m.containsKey("variant_of")
+        ? Optional.of(variantOf(m.get("variant_of"), (String) op.value())) : Optional.empty();
     return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "",
-        timeout, require, differentiable == null || (Boolean) differentiable.value(), reference);
+        timeout, require, differentiable == null || (Boolean) differentiable.value(), reference, variantOf);
+  }
+
+  /**
+   * {@code "variant_of": {"op": "ns::scale", "kind": "in-place"}} (or {@code "out"}), naming the family of
+   * an op whose name does not follow PyTorch's pattern; or {@code {"none": "why"}}, for an op named like a
+   * member that is none. Whether the named op exists is known once the library is loaded.
+   */
+  private static VariantOf variantOf(SpecValue v, String member) throws SpecException {
+    Map<String, SpecValue> m = object(v, "\"variant_of\"", Set.of("op", "kind", "none"));
+    String form = "; give {\"op\": \"ns::foo\", \"kind\": \"in-place\"} (or \"out\") for the op this one is a variant of,"
+        + " or {\"none\": \"why\"} for an op that is no variant";
+    if (m.containsKey("none")) {
+      SpecValue why = m.get("none");
+      if (m.size() > 1) {
+        throw new SpecException(v.location(), "\"variant_of\" gives \"none\" with \"op\" or \"kind\"" + form);
+      }
+      if (!why.isString() || ((String) why.value()).isBlank()) {
+        throw new SpecException(why.location(), "\"none\" in \"variant_of\" is the reason the op is no variant, got "
+            + why.describe());
+      }
+      return new VariantOf("", false, (String) why.value(), v.location());
+    }
+    SpecValue op = m.get("op");
+    SpecValue kind = m.get("kind");
+    if (op == null || kind == null) {
+      throw new SpecException(v.location(), "\"variant_of\" needs \"op\" and \"kind\"" + form);
+    }
+    if (!op.isString() || !((String) op.value()).matches(OP_NAME)) {
+      throw new SpecException(op.location(), "\"op\" in \"variant_of\" is the functional op's qualified name like"
+          + " \"ns::name\", got " + op.describe());
+    }
+    if (op.value().equals(member)) {
+      throw new SpecException(op.location(), "\"variant_of\" names the op itself; name the functional op it is a"
+          + " variant of");
+    }
+    if (!kind.isString() || !(kind.value().equals(VariantOf.IN_PLACE) || kind.value().equals(VariantOf.OUT))) {
+      throw new SpecException(kind.location(), "\"kind\" in \"variant_of\" is \"" + VariantOf.IN_PLACE + "\" or \""
+          + VariantOf.OUT + "\", got " + kind.describe());
+    }
+    return new VariantOf((String) op.value(), kind.value().equals(VariantOf.IN_PLACE), "", v.location());
   }
 
   /** {@code "domain": {"layouts": ["contiguous"], "dtypes": ["float32"], "devices": ["cpu"]}}. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.testing.CorpusRun;
@@ -84,6 +85,31 @@ class VariantOpsTests {
     assertEquals(Outcome.FAILED, corpus.one("variant_ops::half_out", "variant.agree", "cpu").outcome());
     CheckResult functional = corpus.one("variant_ops::triple", "variant.agree", "cpu");
     assertEquals(Outcome.SKIPPED, functional.outcome(), functional.toString());
+  }
+
+  @Test
+  void aFamilyTheSpecNamesIsCheckedLikeOneNamedByThePattern() {
+    for (String op : List.of("variant_ops::fivefold_inplace", "variant_ops::fivefold_into")) {
+      CheckResult r = corpus.one(op, "variant.agree", "cpu");
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+      assertTrue(r.fact("family").orElseThrow().startsWith("variant_ops::fivefold (functional)"), r.toString());
+    }
+    CheckResult bad = corpus.one("variant_ops::sixfold_inplace", "variant.agree", "cpu");
+    assertEquals(Outcome.FAILED, bad.outcome(), bad.toString());
+    assertTrue(bad.fact("expected").orElseThrow().contains("output 0 of variant_ops::sixfold"), bad.toString());
+    assertTrue(bad.fact("variant_ops::sixfold gives").orElseThrow().startsWith("float32[4, 3] ["), bad.toString());
+    assertTrue(bad.fact("variant_ops::sixfold_inplace gives").orElseThrow().startsWith("float32[4, 3] ["), bad.toString());
+    assertFalse(bad.finding().heatmaps().isEmpty(), bad.toString());
+  }
+
+  @Test
+  void anOpTheSpecSaysIsNoVariantIsNotComparedAndCoverageSaysWhyByDesign() {
+    CheckResult r = corpus.one("variant_ops::quad_out", "variant.agree", "cpu");
+    assertEquals(Outcome.SKIPPED, r.outcome(), r.toString());
+    String reason = r.fact("reason").orElseThrow();
+    assertTrue(reason.startsWith(Coverage.NOT_APPLICABLE) && reason.contains("writes x to the fourth power"), reason);
+    assertTrue(corpus.report().coverage().of("variant_ops::quad_out").stream().filter(e -> e.family().equals("variant") && "cpu".equals(e.device()))
+        .allMatch(Coverage.Entry::bySpec), "coverage counts it by design, not as a gap");
   }
 
   @Test

@@ -91,6 +91,19 @@ class MainTests {
   }
 
   @Test
+  void aFamilyMemberNamingAnUnknownOpIsOneLineNamingFileAndOpBeforeAnyKernel(@TempDir Path dir) throws IOException {
+    Path spec = Files.writeString(dir.resolve("family.json"), "{\"library\": \"" + NativeOps.lib("variant_ops") + "\",\n"
+        + "\"ops\": [{\"op\": \"variant_ops::sixfold_inplace\",\n\"variant_of\": {\"op\": \"variant_ops::sixfld\","
+        + " \"kind\": \"in-place\"}}]}\n");
+    Path reports = dir.resolve("reports");
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString(), "--report-dir", reports.toString()));
+    assertTrue(err().startsWith("opcheck: " + spec + ":3:15: op 'variant_ops::sixfold_inplace' \"variant_of\": names"
+        + " 'variant_ops::sixfld', which the library does not register; nearest: variant_ops::sixfold"), err());
+    assertEquals(1, err().lines().count(), err());
+    assertTrue(Files.notExists(reports), "no report dir for a run that never started");
+  }
+
+  @Test
   void aMalformedSpecGivesFileLineAndColumn(@TempDir Path dir) throws IOException {
     Path spec = Files.writeString(dir.resolve("bad.json"), "{\n  \"library\": \"x.so\",\n  \"ops\": [ {\"op\": } ]\n}\n");
     assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString()));

@@ -64,7 +64,7 @@ class SpecReaderTests {
   void unknownKeysSayWhatIsAllowed() throws Exception {
     Path spec = write("u.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"exmples\": []} ]}");
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(spec));
-    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, differentiable, domain, double_backward, examples, gradcheck, op, reference, require, skip, timeout, tolerance, vary, why; did you mean examples?",
+    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, differentiable, domain, double_backward, examples, gradcheck, op, reference, require, skip, timeout, tolerance, variant_of, vary, why; did you mean examples?",
         e.getMessage());
   }
 
@@ -182,5 +182,40 @@ class SpecReaderTests {
         """);
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(bad));
     assertTrue(e.getMessage().contains("\"double_backward\" must be true or false"), e.getMessage());
+  }
+
+  @Test
+  void variantOfNamesAFamilyOrNoneWithAReasonAndEachMistakeIsOneLocatedLine() throws Exception {
+    Path spec = write("v.json", """
+        { "library": "lib/libfoo.so",
+          "ops": [ { "op": "foo::scale_inplace", "variant_of": {"op": "foo::scale", "kind": "in-place"} },
+                   { "op": "foo::scale_into", "variant_of": {"op": "foo::scale", "kind": "out"} },
+                   { "op": "foo::quad_out", "variant_of": {"none": "the quartic, not quad's out= variant"} },
+                   { "op": "foo::scale" } ] }
+        """);
+    List<OpSpec> ops = SpecReader.read(spec).ops();
+    VariantOf inPlace = ops.get(0).variantOf().orElseThrow();
+    assertEquals("foo::scale", inPlace.functional());
+    assertTrue(inPlace.inPlace() && !inPlace.isNone(), inPlace.toString());
+    assertTrue(inPlace.location().startsWith(spec.toAbsolutePath().normalize() + ":2:"), inPlace.location());
+    assertEquals(false, ops.get(1).variantOf().orElseThrow().inPlace());
+    assertTrue(ops.get(2).variantOf().orElseThrow().isNone());
+    assertEquals("the quartic, not quad's out= variant", ops.get(2).variantOf().orElseThrow().none());
+    assertTrue(ops.get(3).variantOf().isEmpty());
+    for (String[] bad : new String[][] {
+        {"{\"op\": \"foo::scale\"}", "\"variant_of\" needs \"op\" and \"kind\""},
+        {"{\"op\": \"foo::scale\", \"kind\": \"inplace\"}", "\"kind\" in \"variant_of\" is \"in-place\" or \"out\", got the string \"inplace\""},
+        {"{\"op\": \"scale\", \"kind\": \"out\"}", "\"op\" in \"variant_of\" is the functional op's qualified name"},
+        {"{\"op\": \"foo::a\", \"kind\": \"out\"}", "\"variant_of\" names the op itself"},
+        {"{\"none\": \" \"}", "\"none\" in \"variant_of\" is the reason the op is no variant"},
+        {"{\"none\": \"why\", \"op\": \"foo::b\"}", "\"variant_of\" gives \"none\" with \"op\" or \"kind\""},
+        {"{\"of\": \"foo::b\"}", "unknown key \"of\" in \"variant_of\"; allowed: kind, none, op"},
+        {"\"foo::b\"", "\"variant_of\" must be an object"}}) {
+      Path file = write("bad.json", "{ \"library\": \"lib/libfoo.so\",\n  \"ops\": [ { \"op\": \"foo::a\", \"variant_of\": "
+          + bad[0] + " } ] }\n");
+      SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(file), bad[0]);
+      assertTrue(e.getMessage().startsWith(file.toAbsolutePath().normalize() + ":2:"), e.getMessage());
+      assertTrue(e.getMessage().contains(bad[1]), e.getMessage());
+    }
   }
 }

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks.variant;
 
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.VariantOf;
 import java.util.Optional;
 
 /**
@@ -11,6 +13,19 @@ import java.util.Optional;
  * @param inPlace whether the op is the in-place member (else the out= one)
  */
 record Family(String functional, boolean inPlace) {
+  /**
+   * The family of {@code spec}'s op: the one its {@code "variant_of"} names, else the one its name says;
+   * none when the spec declares the op no variant ({@code {"none": "why"}}).
+   */
+  static Optional<Family> of(OpSpec spec) {
+    Optional<VariantOf> named = spec.variantOf();
+    if (named.isPresent()) {
+      return named.get().isNone() ? Optional.empty()
+          : Optional.of(new Family(named.get().functional(), named.get().inPlace()));
+    }
+    return of(spec.op());
+  }
+
   /** The family {@code op} ({@code ns::name} or {@code ns::name.overload}) is a non-functional member of, if its name says so. */
   static Optional<Family> of(String op) {
     int dot = op.indexOf('.', op.indexOf("::") + 2);

@@ -1,6 +1,7 @@
 package dev.opcheck4j.checks.variant;
 
 import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.Declaration;
@@ -16,6 +17,7 @@ import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.TensorCopies;
 import dev.opcheck4j.generate.TensorText;
 import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.VariantOf;
 import dev.opcheck4j.torch.OpSchema;
 import dev.opcheck4j.torch.Operator;
 import java.util.ArrayList;
@@ -44,13 +46,18 @@ public final class VariantAgreementCheck extends ValueCheck implements ExampleCh
 
   @Override
   public Optional<String> missingFrom(OpSpec spec) {
-    return Family.of(spec.op()).isPresent() ? Optional.empty()
-        : Optional.of(dev.opcheck4j.api.Coverage.NOT_APPLICABLE + "not named like the in-place (foo_) or out= (foo.out, foo_out) variant of another op");
+    if (spec.variantOf().filter(VariantOf::isNone).isPresent()) {
+      return Optional.of(Coverage.NOT_APPLICABLE + "the spec says it is no variant (\"variant_of\": {\"none\": ...}): "
+          + spec.variantOf().get().none());
+    }
+    return Family.of(spec).isPresent() ? Optional.empty()
+        : Optional.of(Coverage.NOT_APPLICABLE + "not named like the in-place (foo_) or out= (foo.out, foo_out) variant"
+            + " of another op, and the spec names no family (\"variant_of\")");
   }
 
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
-    Family family = Family.of(s.op().name()).orElseThrow();
+    Family family = Family.of(s.spec()).orElseThrow();
     if (!s.library().ops().contains(family.functional())) {
       return Verdict.skipped("no functional variant " + family.functional() + " in the library to compare with");
     }
@@ -112,7 +119,7 @@ public final class VariantAgreementCheck extends ValueCheck implements ExampleCh
         Finding finding = m.get().finding("'" + arg.name() + "' equals " + expected.get(k).label() + " of "
                 + family.functional() + " on the same inputs (the " + family.kind() + " variant agrees with the functional one)",
             "make " + s.op().name() + " compute what " + family.functional() + " computes; if they are not one family,"
-                + " skip " + ID + " for this op in the spec with a \"why\"")
+                + " say so in its spec entry: \"variant_of\": {\"none\": \"why\"}")
             .with(Fact.of(family.functional() + " gives", shown(expected.get(k).tensor())),
                 Fact.of(s.op().name() + " gives", shown(got)));
         return Verdict.failed(finding, example);
