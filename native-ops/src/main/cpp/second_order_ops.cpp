@@ -1,4 +1,4 @@
-// Second-order and undefined gradients (issue 32): gradcheck.gradgrad differentiates an op's backward, as
+// Second-order and undefined gradients, and declared dtypes in backward (issue 32): gradcheck.gradgrad differentiates an op's backward, as
 // torch.autograd.gradgradcheck does (OpInfo's test_fn_gradgrad), and holds an op whose entry says
 // "double_backward": false to a backward that raises when differentiated (test_fn_fail_gradgrad). In the
 // 2.10 stable ABI an op gets gradients only through aten calls, so its second derivative is the one of
@@ -50,6 +50,35 @@ Tensor hard_gate(Tensor x) { return unary("aten::hardsigmoid", x); }
 // runtime's own headers can have (this build has 2.14's).
 std::tuple<Tensor, Tensor> split_pair(Tensor x) { return {mul(x, scalar_like(x, 2.0)), mul(x, x)}; }
 
+// ---- Declared dtypes, backward (dtype.declared: "the same for backward, where gradients run"). The spec
+// declares float32, float64, float16 and bfloat16 for both ops; each takes those four and rejects the
+// rest with a clear error.
+void check_any_floating(const Tensor& x, const char* name) {
+  ScalarType t = x.scalar_type();
+  STD_TORCH_CHECK(t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half
+                      || t == ScalarType::BFloat16, name, ": x must be float32, float64, float16 or bfloat16");
+}
+
+// OP: second_order_ops::bessel_i0
+// The good twin: the modified Bessel function I0 through aten::i0, whose backward (grad * i1(x)) runs in
+// every declared dtype.
+Tensor bessel_i0(Tensor x) {
+  check_any_floating(x, "bessel_i0");
+  return unary("aten::i0", x);
+}
+
+// OP: second_order_ops::bessel_i1
+// EXPECT: dtype.declared
+// I1 through aten::special_i1: its forward runs in all four declared dtypes, but aten's backward for it
+// (i1_backward) is written for float32 and float64 only and raises on float16 and bfloat16 ("i1_backward"
+// not implemented for 'Half'), which OpInfo's test_dtypes calls a backward dtype that is listed but fails.
+// Its spec entry names cpu only: in libtorch 2.10 that backward calls aten::abs.out, which has no Meta
+// kernel there (2.14 has one), so autograd.meta would fail it for the runtime's reason, not the op's.
+Tensor bessel_i1(Tensor x) {
+  check_any_floating(x, "bessel_i1");
+  return unary("aten::special_i1", x);
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(second_order_ops, m) {
@@ -58,6 +87,8 @@ STABLE_TORCH_LIBRARY(second_order_ops, m) {
   m.def("hard_gate(Tensor x) -> Tensor");
   m.def("flat_claim(Tensor x) -> Tensor");
   m.def("split_pair(Tensor x) -> (Tensor, Tensor)");
+  m.def("bessel_i0(Tensor x) -> Tensor");
+  m.def("bessel_i1(Tensor x) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(second_order_ops, CompositeImplicitAutograd, m) {
@@ -66,4 +97,6 @@ STABLE_TORCH_LIBRARY_IMPL(second_order_ops, CompositeImplicitAutograd, m) {
   m.impl("hard_gate", TORCH_BOX(&hard_gate));
   m.impl("flat_claim", TORCH_BOX(&straight_through_square));
   m.impl("split_pair", TORCH_BOX(&split_pair));
+  m.impl("bessel_i0", TORCH_BOX(&bessel_i0));
+  m.impl("bessel_i1", TORCH_BOX(&bessel_i1));
 }

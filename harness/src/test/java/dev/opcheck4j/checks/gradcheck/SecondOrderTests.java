@@ -99,6 +99,25 @@ class SecondOrderTests {
   }
 
   @Test
+  void aDeclaredDtypeWhoseBackwardRaisesFailsNamingTheDtypeAndTheError() throws Exception {
+    CheckResult bad = corpus.one("second_order_ops::bessel_i1", "dtype.declared", "cpu");
+    assertEquals(Outcome.FAILED, bad.outcome(), bad.toString());
+    assertEquals("it raised on declared float16 backward: \"\"i1_backward\" not implemented for 'Half'\"; bfloat16"
+        + " backward: \"\"i1_backward\" not implemented for 'BFloat16'\"", bad.fact("but was").orElseThrow());
+    assertEquals("float32, float64, float16, bfloat16", bad.fact("forward ran").orElseThrow(), bad.toString());
+    assertEquals("float32, float64", bad.fact("backward ran").orElseThrow(), bad.toString());
+    CheckResult good = corpus.one("second_order_ops::bessel_i0", "dtype.declared", "cpu");
+    assertEquals(Outcome.PASSED, good.outcome(), good.toString());
+    assertEquals("float32, float64, float16, bfloat16", good.fact("backward ran").orElseThrow(), good.toString());
+    // what PyTorch 2.14.1 said, by OpInfo's test_dtypes rule applied by hand (real_gradgrad.py)
+    JsonNode real = new ObjectMapper().readTree(NativeOps.spec("gradients/real-gradgradcheck.json").toFile()).get("ops");
+    assertTrue(real.get("second_order_ops::bessel_i1").get("real gradgradcheck").get(0).get("test_dtypes float16 backward")
+        .asText().contains("\"i1_backward\" not implemented for 'Half'"));
+    assertEquals("SUCCESS", real.get("second_order_ops::bessel_i0").get("real gradgradcheck").get(0)
+        .get("test_dtypes float16 backward").asText());
+  }
+
+  @Test
   void undefinedGradOutputsAreCheckedOnMultiOutputOpsAndSaySoElsewhere() throws Exception {
     CheckResult pair = corpus.one("second_order_ops::split_pair", UndefinedGradCheck.ID, "cpu");
     assertEquals(Outcome.PASSED, pair.outcome(), pair.toString());
