@@ -77,30 +77,35 @@ class MainTests {
 
   @Test
   void aSpecErrorStopsTheRunBeforeAnyKernelAndWritesNoReport(@TempDir Path dir) throws IOException {
-    Path spec = Files.writeString(dir.resolve("typo.json"), "{\"library\": \"" + NativeOps.lib("my_ops") + "\",\n"
-        + "\"ops\": [{\"op\": \"my_ops::mul_add\",\n\"examples\": [{\"args\": [{\"tensor\": [2], \"dtype\": \"fp32\"},"
-        + " {\"tensor\": [2]}, 1.0, 7]}]}]}\n");
-    Path reports = dir.resolve("reports");
-    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString(), "--report-dir", reports.toString()));
+    Path spec = refused(dir, "my_ops", "{\"op\": \"my_ops::mul_add\",\n\"examples\": [{\"args\": [{\"tensor\": [2],"
+        + " \"dtype\": \"fp32\"}, {\"tensor\": [2]}, 1.0, 7]}]}");
     assertTrue(err().startsWith("opcheck: " + spec + ":3:"), err());
     assertTrue(err().contains("op 'my_ops::mul_add' example #1 argument 'a': unknown dtype \"fp32\"; did you mean float32?"), err());
     assertTrue(err().contains("example #1: takes 3 positional arguments"), err());
     assertTrue(err().contains("2 spec errors; no check ran and no report was written"), err());
     assertTrue(!out().contains("summary: "), out());
-    assertTrue(Files.notExists(reports), "no report dir for a run that never started");
   }
 
   @Test
   void aFamilyMemberNamingAnUnknownOpIsOneLineNamingFileAndOpBeforeAnyKernel(@TempDir Path dir) throws IOException {
-    Path spec = Files.writeString(dir.resolve("family.json"), "{\"library\": \"" + NativeOps.lib("variant_ops") + "\",\n"
-        + "\"ops\": [{\"op\": \"variant_ops::sixfold_inplace\",\n\"variant_of\": {\"op\": \"variant_ops::sixfld\","
-        + " \"kind\": \"in-place\"}}]}\n");
-    Path reports = dir.resolve("reports");
-    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString(), "--report-dir", reports.toString()));
+    Path spec = refused(dir, "variant_ops", "{\"op\": \"variant_ops::sixfold_inplace\",\n\"variant_of\":"
+        + " {\"op\": \"variant_ops::sixfld\", \"kind\": \"in-place\"}}");
     assertTrue(err().startsWith("opcheck: " + spec + ":3:15: op 'variant_ops::sixfold_inplace' \"variant_of\": names"
         + " 'variant_ops::sixfld', which the library does not register; nearest: variant_ops::sixfold"), err());
     assertEquals(1, err().lines().count(), err());
+  }
+
+  /**
+   * Runs a spec of native-ops' {@code library} with the one op entry {@code entry} (its second line begins
+   * with it), which the run must refuse as input, exit 2, before writing a report; the spec's path.
+   */
+  private Path refused(Path dir, String library, String entry) throws IOException {
+    Path spec = Files.writeString(dir.resolve("spec.json"), "{\"library\": \"" + NativeOps.lib(library) + "\",\n"
+        + "\"ops\": [" + entry + "]}\n");
+    Path reports = dir.resolve("reports");
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--spec", spec.toString(), "--report-dir", reports.toString()));
     assertTrue(Files.notExists(reports), "no report dir for a run that never started");
+    return spec;
   }
 
   @Test

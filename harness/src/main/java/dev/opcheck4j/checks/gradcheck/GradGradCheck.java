@@ -24,8 +24,9 @@ import org.bytedeco.pytorch.Tensor;
  * re-run on failure, at gradcheck's settings. An op whose entry says {@code "double_backward": false}
  * is held to that instead (test_fn_fail_gradgrad): differentiating its backward must raise.
  *
- * <p>Runs where the first derivative is right (it requires gradcheck.jacobian), on the examples only:
- * each backward call builds a graph of its own, and generated inputs already test the first derivative.
+ * <p>Runs where the first derivative is right (it requires gradcheck.jacobian), on the examples and, as
+ * gradcheck.jacobian, on a tenth of the generated inputs (at least 3): each backward call builds a graph
+ * of its own.
  */
 public final class GradGradCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "gradcheck.gradgrad";
@@ -35,7 +36,8 @@ public final class GradGradCheck extends ValueCheck implements ExampleCheck {
   public GradGradCheck() {
     super(Declaration.error(ID, "second derivatives match finite differences of the backward (gradgradcheck);"
             + " with \"double_backward\": false, differentiating the backward raises")
-        .requires(JacobianCheck.ID));
+        .requires(JacobianCheck.ID)
+        .onAFewGeneratedInputs());
   }
 
   @Override

@@ -60,6 +60,17 @@ class SecondOrderTests {
   }
 
   @Test
+  void theSecondOrderCheckAlsoRunsOnATenthOfTheGeneratedInputsAsGradcheckDoes() {
+    for (String check : List.of(JacobianCheck.ID, GradGradCheck.ID)) {
+      CheckResult r = corpus.of("second_order_ops::square").filter(x -> x.check().equals(check) && "cpu".equals(x.device())
+          && x.example().startsWith("generated")).findFirst().orElseThrow(() -> new AssertionError("no generated " + check));
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+      // 20 tries: a tenth, at least 3
+      assertEquals("3", r.fact("inputs checked").orElseThrow(), r.toString());
+    }
+  }
+
+  @Test
   void aDeclaredMissingSecondDerivativeMustRaiseNotReturnZeros() {
     CheckResult good = corpus.one("second_order_ops::hard_gate", GradGradCheck.ID, "cpu");
     assertEquals(Outcome.PASSED, good.outcome(), good.toString());
