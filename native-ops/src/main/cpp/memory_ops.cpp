@@ -1,7 +1,8 @@
 // Memory safety (issue 31): for each class of memory error (and a bool read as a byte), an op with the defect, marked with the one
 // check that must trip (`// OP:` / `// EXPECT:`), and its good twin, which must pass everything. Each
-// defect is invisible in the op's values: the bytes read out of bounds are loaded but never used, and
-// the element left unwritten reads as whatever the allocator handed out. torch.library.opcheck 2.14.1
+// defect is invisible in the op's values: the bytes read out of bounds are loaded but never used, those
+// written out of bounds get 0 added (their bytes stay as they were, so the heap outside the guard
+// pages is never damaged), and the element left unwritten reads as whatever the allocator handed out. torch.library.opcheck 2.14.1
 // passes all of them (fixtures/specs/memory/real-opcheck.json).
 #include "kernels.h"
 
@@ -111,6 +112,102 @@ Tensor double_pairs_no_tail(Tensor x) {
   });
 }
 
+// ---- Writing one element past the end, and one before the start. splat_add_(grid!, values) adds
+// values into grid by linear interpolation, the adjoint of sampling grid linearly (how the backward
+// of linear interpolation accumulates): values[i] lies at position p = i * (m - 1) / (n - 1) of grid's
+// m points and goes to the two points around p, each weighted by its closeness. At a position that is
+// exactly a grid point the second point's weight is 0.
+
+// body(T* g, int64_t m, const T* v, int64_t n) over contiguous copies; grid gets the result back.
+template <class F>
+void splat_add_with(Tensor& grid, const Tensor& values, const char* name, F body) {
+  check_floating(grid, name);
+  STD_TORCH_CHECK(values.scalar_type() == grid.scalar_type(), name, ": values must have grid's dtype");
+  Tensor g = torch::stable::contiguous(grid);
+  Tensor v = torch::stable::contiguous(values);
+  int64_t m = g.numel();
+  int64_t n = v.numel();
+  if (m > 0 && n > 0) {
+    if (g.scalar_type() == ScalarType::Double) {
+      body(static_cast<double*>(g.data_ptr()), m, static_cast<const double*>(v.data_ptr()), n);
+    } else {
+      body(static_cast<float*>(g.data_ptr()), m, static_cast<const float*>(v.data_ptr()), n);
+    }
+  }
+  if (!grid.is_contiguous()) torch::stable::copy_(grid, g);
+}
+
+void splat_meta(Tensor grid, Tensor values) {
+  check_floating(grid, "memory_ops: grid");
+  STD_TORCH_CHECK(values.scalar_type() == grid.scalar_type(), "memory_ops: values must have grid's dtype");
+}
+
+// grid position of values[i], exact at both ends
+inline double position(int64_t i, int64_t m, int64_t n) {
+  return n > 1 ? static_cast<double>(i * (m - 1)) / static_cast<double>(n - 1) : 0.0;
+}
+
+// The point at or below p, and the one above it when there is one.
+// OP: memory_ops::splat_add_
+void splat_add_(Tensor grid, Tensor values) {
+  splat_add_with(grid, values, "splat_add_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      double p = position(i, m, n);
+      int64_t j = static_cast<int64_t>(std::floor(p));
+      double f = p - j;
+      g[j] += (1 - f) * v[i];
+      if (j + 1 < m) g[j + 1] += f * v[i];
+    }
+  });
+}
+
+// The same without the bound on the point above: the last value lies exactly on the last point, and
+// its weight 0 is added to grid[m], one element past the end. Adding 0 leaves those bytes as they
+// were, so every value is right and nothing visibly breaks; a write it still is.
+// OP: memory_ops::splat_add_unbounded_
+// EXPECT: memory.bounds
+void splat_add_unbounded_(Tensor grid, Tensor values) {
+  splat_add_with(grid, values, "splat_add_unbounded_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      double p = position(i, m, n);
+      int64_t j = static_cast<int64_t>(std::floor(p));
+      double f = p - j;
+      g[j] += (1 - f) * v[i];
+      g[j + 1] += f * v[i];
+    }
+  });
+}
+
+// The point at or above p, and the one below it when there is one.
+// OP: memory_ops::splat_add_down_
+void splat_add_down_(Tensor grid, Tensor values) {
+  splat_add_with(grid, values, "splat_add_down_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      double p = position(i, m, n);
+      int64_t j = static_cast<int64_t>(std::ceil(p));
+      double f = j - p;
+      g[j] += (1 - f) * v[i];
+      if (j > 0) g[j - 1] += f * v[i];
+    }
+  });
+}
+
+// The same without the bound on the point below: the first value lies exactly on point 0, and its
+// weight 0 is added to grid[-1], one element before the start.
+// OP: memory_ops::splat_add_down_unbounded_
+// EXPECT: memory.bounds
+void splat_add_down_unbounded_(Tensor grid, Tensor values) {
+  splat_add_with(grid, values, "splat_add_down_unbounded_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      double p = position(i, m, n);
+      int64_t j = static_cast<int64_t>(std::ceil(p));
+      double f = j - p;
+      g[j] += (1 - f) * v[i];
+      g[j - 1] += f * v[i];
+    }
+  });
+}
+
 // ---- A bool read as a number. count_true(mask) = the number of true elements, as an int64 0-d tensor.
 // PyTorch reads any nonzero byte of bool storage as true.
 
@@ -158,6 +255,10 @@ STABLE_TORCH_LIBRARY(memory_ops, m) {
   m.def("double_pairs_no_tail(Tensor x) -> Tensor");
   m.def("count_true(Tensor mask) -> Tensor");
   m.def("count_true_bytes(Tensor mask) -> Tensor");
+  m.def("splat_add_(Tensor(a!) grid, Tensor values) -> ()");
+  m.def("splat_add_unbounded_(Tensor(a!) grid, Tensor values) -> ()");
+  m.def("splat_add_down_(Tensor(a!) grid, Tensor values) -> ()");
+  m.def("splat_add_down_unbounded_(Tensor(a!) grid, Tensor values) -> ()");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
@@ -169,6 +270,10 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
   m.impl("double_pairs_no_tail", TORCH_BOX(&double_pairs_no_tail));
   m.impl("count_true", TORCH_BOX(&count_true));
   m.impl("count_true_bytes", TORCH_BOX(&count_true_bytes));
+  m.impl("splat_add_", TORCH_BOX(&splat_add_));
+  m.impl("splat_add_unbounded_", TORCH_BOX(&splat_add_unbounded_));
+  m.impl("splat_add_down_", TORCH_BOX(&splat_add_down_));
+  m.impl("splat_add_down_unbounded_", TORCH_BOX(&splat_add_down_unbounded_));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
@@ -180,4 +285,8 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
   m.impl("double_pairs_no_tail", TORCH_BOX(&elementwise_meta));
   m.impl("count_true", TORCH_BOX(&count_true_meta));
   m.impl("count_true_bytes", TORCH_BOX(&count_true_meta));
+  m.impl("splat_add_", TORCH_BOX(&splat_meta));
+  m.impl("splat_add_unbounded_", TORCH_BOX(&splat_meta));
+  m.impl("splat_add_down_", TORCH_BOX(&splat_meta));
+  m.impl("splat_add_down_unbounded_", TORCH_BOX(&splat_meta));
 }

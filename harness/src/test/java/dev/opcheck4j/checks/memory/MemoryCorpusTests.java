@@ -56,12 +56,34 @@ class MemoryCorpusTests {
     assertEquals(new Cause.Contract(GuardRanges.RULE, "argument 'x', before the start"), r.finding().cause());
   }
 
+  /** The write adds 0 (the weight of a point exactly on the grid): only the guard page sees it. */
+  @Test
+  void aWriteOneElementPastTheEndOfAMutatedArgumentIsFoundOnTheExampleNamingTheArgumentAndTheSide() {
+    CheckResult r = corpus.one("memory_ops::splat_add_unbounded_", MemoryBoundsCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertEquals(new Cause.Contract(GuardRanges.RULE, "argument 'grid', past the end"), r.finding().cause());
+  }
+
+  @Test
+  void aWriteOneElementBeforeTheStartOfAMutatedArgumentIsFoundOnTheExampleNamingTheArgumentAndTheSide() {
+    CheckResult r = corpus.one("memory_ops::splat_add_down_unbounded_", MemoryBoundsCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertEquals(new Cause.Contract(GuardRanges.RULE, "argument 'grid', before the start"), r.finding().cause());
+    assertTrue(r.fact("check").orElseThrow().startsWith("the cpu kernel, its tensor arguments starting at a guard page"),
+        r.toString());
+  }
+
   @Test
   void theGoodTwinsHaveEveryArgumentGuarded() {
     for (String op : List.of("memory_ops::half_shift", "memory_ops::half_shift_back")) {
       CheckResult r = corpus.one(op, MemoryBoundsCheck.ID, "cpu");
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
       assertEquals("x", r.fact("guarded").orElseThrow());
+    }
+    for (String op : List.of("memory_ops::splat_add_", "memory_ops::splat_add_down_")) {
+      CheckResult r = corpus.one(op, MemoryBoundsCheck.ID, "cpu");
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+      assertEquals("grid, values", r.fact("guarded").orElseThrow());
     }
   }
 
