@@ -227,6 +227,69 @@ void splat_add_down_unbounded_(Tensor grid, Tensor values) {
   });
 }
 
+// ---- Reading past the end of one tensor of a list. cat_flat(xs) = the elements of every tensor of
+// xs, flattened, one tensor after another.
+
+// copy(const T* x, T* out, int64_t n) for each tensor, into its place in the output
+// The number of elements of the output, after checking xs.
+int64_t cat_flat_size(const std::vector<Tensor>& xs, const char* name) {
+  STD_TORCH_CHECK(!xs.empty(), name, ": xs must not be empty");
+  int64_t total = 0;
+  for (const auto& x : xs) {
+    check_floating(x, name);
+    STD_TORCH_CHECK(x.scalar_type() == xs[0].scalar_type(), name, ": every tensor of xs must have xs[0]'s dtype");
+    int64_t n = 1;  // numel() raises on a meta tensor with symbolic sizes (torch.compile, dynamic); sizes() does not
+    for (int64_t d : x.sizes()) n *= d;
+    total += n;
+  }
+  return total;
+}
+
+template <class F>
+Tensor cat_flat_with(const std::vector<Tensor>& xs, const char* name, F copy) {
+  int64_t total = cat_flat_size(xs, name);
+  Tensor out = torch::stable::new_empty(xs[0], {total});
+  int64_t at = 0;
+  for (const auto& x : xs) {
+    Tensor c = torch::stable::contiguous(x);
+    if (c.scalar_type() == ScalarType::Double) {
+      copy(static_cast<const double*>(c.data_ptr()), static_cast<double*>(out.data_ptr()) + at, c.numel());
+    } else {
+      copy(static_cast<const float*>(c.data_ptr()), static_cast<float*>(out.data_ptr()) + at, c.numel());
+    }
+    at += c.numel();
+  }
+  return out;
+}
+
+Tensor cat_flat_meta(std::vector<Tensor> xs) {
+  int64_t total = cat_flat_size(xs, "cat_flat: xs");
+  return torch::stable::new_empty(xs[0], {total});
+}
+
+// OP: memory_ops::cat_flat
+Tensor cat_flat(std::vector<Tensor> xs) {
+  return cat_flat_with(xs, "cat_flat: xs", [](const auto* x, auto* out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i];
+  });
+}
+
+// Copies two elements at a time, with one two-element load each: for a tensor of odd size the last
+// load reads one element past its end (only the first half of it is stored).
+// OP: memory_ops::cat_flat_pairs
+// EXPECT: memory.bounds
+Tensor cat_flat_pairs(std::vector<Tensor> xs) {
+  return cat_flat_with(xs, "cat_flat_pairs: xs", [](const auto* x, auto* out, int64_t n) {
+    using T = std::remove_cv_t<std::remove_reference_t<decltype(*x)>>;
+    for (int64_t i = 0; i < n; i += 2) {
+      T pair[2];
+      std::memcpy(pair, x + i, sizeof pair);
+      out[i] = pair[0];
+      if (i + 1 < n) out[i + 1] = pair[1];
+    }
+  });
+}
+
 // ---- A bool read as a number. count_true(mask) = the number of true elements, as an int64 0-d tensor.
 // PyTorch reads any nonzero byte of bool storage as true.
 
@@ -275,6 +338,8 @@ STABLE_TORCH_LIBRARY(memory_ops, m) {
   m.def("double_pairs_scalar_path(Tensor x) -> Tensor");
   m.def("count_true(Tensor mask) -> Tensor");
   m.def("count_true_bytes(Tensor mask) -> Tensor");
+  m.def("cat_flat(Tensor[] xs) -> Tensor");
+  m.def("cat_flat_pairs(Tensor[] xs) -> Tensor");
   m.def("splat_add_(Tensor(a!) grid, Tensor values) -> ()");
   m.def("splat_add_unbounded_(Tensor(a!) grid, Tensor values) -> ()");
   m.def("splat_add_down_(Tensor(a!) grid, Tensor values) -> ()");
@@ -291,6 +356,8 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
   m.impl("double_pairs_scalar_path", TORCH_BOX(&double_pairs_scalar_path));
   m.impl("count_true", TORCH_BOX(&count_true));
   m.impl("count_true_bytes", TORCH_BOX(&count_true_bytes));
+  m.impl("cat_flat", TORCH_BOX(&cat_flat));
+  m.impl("cat_flat_pairs", TORCH_BOX(&cat_flat_pairs));
   m.impl("splat_add_", TORCH_BOX(&splat_add_));
   m.impl("splat_add_unbounded_", TORCH_BOX(&splat_add_unbounded_));
   m.impl("splat_add_down_", TORCH_BOX(&splat_add_down_));
@@ -307,6 +374,8 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
   m.impl("double_pairs_scalar_path", TORCH_BOX(&elementwise_meta));
   m.impl("count_true", TORCH_BOX(&count_true_meta));
   m.impl("count_true_bytes", TORCH_BOX(&count_true_meta));
+  m.impl("cat_flat", TORCH_BOX(&cat_flat_meta));
+  m.impl("cat_flat_pairs", TORCH_BOX(&cat_flat_meta));
   m.impl("splat_add_", TORCH_BOX(&splat_meta));
   m.impl("splat_add_unbounded_", TORCH_BOX(&splat_meta));
   m.impl("splat_add_down_", TORCH_BOX(&splat_meta));

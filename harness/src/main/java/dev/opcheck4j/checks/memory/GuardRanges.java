@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  */
 public record GuardRanges(List<Range> ranges) {
   private static final String OPEN = " [guard pages: ";
-  private static final Pattern TOLD = Pattern.compile(Pattern.quote(OPEN) + "([^\\]]*)\\]");
+  // an argument may be a list element, xs[1]: its brackets are inside the quotes
+  private static final Pattern TOLD = Pattern.compile(
+      Pattern.quote(OPEN) + "((?:'[^']*' (?:END|START) [0-9a-f]+-[0-9a-f]+(?:; )?)*)\\]");
   private static final Pattern ONE = Pattern.compile("'(.*)' (END|START) ([0-9a-f]+)-([0-9a-f]+)");
 
   /** What {@link Cause.Contract#rule()} a memory.bounds finding has. */

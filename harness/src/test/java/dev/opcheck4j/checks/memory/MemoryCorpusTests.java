@@ -76,6 +76,13 @@ class MemoryCorpusTests {
   }
 
   @Test
+  void aReadPastTheEndOfOneTensorOfAListIsFoundNamingTheElement() {
+    CheckResult r = corpus.one("memory_ops::cat_flat_pairs", MemoryBoundsCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertEquals(new Cause.Contract(GuardRanges.RULE, "argument 'xs[1]', past the end"), r.finding().cause());
+  }
+
+  @Test
   void theGoodTwinsHaveEveryArgumentGuarded() {
     for (String op : List.of("memory_ops::half_shift", "memory_ops::half_shift_back")) {
       CheckResult r = corpus.one(op, MemoryBoundsCheck.ID, "cpu");
@@ -87,6 +94,9 @@ class MemoryCorpusTests {
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
       assertEquals("grid, values", r.fact("guarded").orElseThrow());
     }
+    CheckResult list = corpus.one("memory_ops::cat_flat", MemoryBoundsCheck.ID, "cpu");
+    assertEquals(Outcome.PASSED, list.outcome(), list.toString());
+    assertEquals("xs[0], xs[1]", list.fact("guarded").orElseThrow());
   }
 
   @Test
