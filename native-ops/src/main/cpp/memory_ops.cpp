@@ -6,7 +6,9 @@
 // passes all of them (fixtures/specs/memory/real-opcheck.json).
 #include "kernels.h"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 using namespace opcheck4j;
 
@@ -290,6 +292,61 @@ Tensor cat_flat_pairs(std::vector<Tensor> xs) {
   });
 }
 
+// ---- Writing an input and restoring it. lower_median(x) = the lower median of x's elements
+// (element (n - 1) / 2 in sorted order), as a 0-d tensor.
+
+// select(T* scratch_or_x, int64_t n) -> T, given x's contiguous elements.
+void check_median_input(const Tensor& x, const char* name) {
+  check_floating(x, name);
+  bool empty = false;  // numel() raises on a meta tensor with symbolic sizes, sizes() does not
+  for (int64_t d : x.sizes()) empty = empty || d == 0;
+  STD_TORCH_CHECK(!empty, name, " must have elements");
+}
+
+template <class F>
+Tensor lower_median_with(const Tensor& x, const char* name, F select) {
+  check_median_input(x, name);
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor out = torch::stable::new_empty(xc, {});
+  if (xc.scalar_type() == ScalarType::Double) {
+    *static_cast<double*>(out.data_ptr()) = select(static_cast<double*>(xc.data_ptr()), xc.numel());
+  } else {
+    *static_cast<float*>(out.data_ptr()) = select(static_cast<float*>(xc.data_ptr()), xc.numel());
+  }
+  return out;
+}
+
+Tensor lower_median_meta(Tensor x) {
+  check_median_input(x, "lower_median: x");
+  return torch::stable::new_empty(x, {});
+}
+
+// Selects in a scratch copy.
+// OP: memory_ops::lower_median
+Tensor lower_median(Tensor x) {
+  return lower_median_with(x, "lower_median: x", [](auto* data, int64_t n) {
+    std::vector<std::remove_reference_t<decltype(*data)>> scratch(data, data + n);
+    std::nth_element(scratch.begin(), scratch.begin() + (n - 1) / 2, scratch.end());
+    return scratch[(n - 1) / 2];
+  });
+}
+
+// Selects in place, in x's own storage, to save an allocation, and puts x back from a copy afterwards:
+// x holds its values again when the kernel returns, so comparing x before and after sees nothing, but
+// x was written (a tensor in read-only memory faults; another thread reading x meanwhile sees it
+// reordered).
+// OP: memory_ops::lower_median_in_place
+// EXPECT: memory.readonly-input
+Tensor lower_median_in_place(Tensor x) {
+  return lower_median_with(x, "lower_median_in_place: x", [](auto* data, int64_t n) {
+    std::vector<std::remove_reference_t<decltype(*data)>> saved(data, data + n);
+    std::nth_element(data, data + (n - 1) / 2, data + n);
+    auto m = data[(n - 1) / 2];
+    std::copy(saved.begin(), saved.end(), data);
+    return m;
+  });
+}
+
 // ---- A bool read as a number. count_true(mask) = the number of true elements, as an int64 0-d tensor.
 // PyTorch reads any nonzero byte of bool storage as true.
 
@@ -340,6 +397,8 @@ STABLE_TORCH_LIBRARY(memory_ops, m) {
   m.def("count_true_bytes(Tensor mask) -> Tensor");
   m.def("cat_flat(Tensor[] xs) -> Tensor");
   m.def("cat_flat_pairs(Tensor[] xs) -> Tensor");
+  m.def("lower_median(Tensor x) -> Tensor");
+  m.def("lower_median_in_place(Tensor x) -> Tensor");
   m.def("splat_add_(Tensor(a!) grid, Tensor values) -> ()");
   m.def("splat_add_unbounded_(Tensor(a!) grid, Tensor values) -> ()");
   m.def("splat_add_down_(Tensor(a!) grid, Tensor values) -> ()");
@@ -358,6 +417,8 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
   m.impl("count_true_bytes", TORCH_BOX(&count_true_bytes));
   m.impl("cat_flat", TORCH_BOX(&cat_flat));
   m.impl("cat_flat_pairs", TORCH_BOX(&cat_flat_pairs));
+  m.impl("lower_median", TORCH_BOX(&lower_median));
+  m.impl("lower_median_in_place", TORCH_BOX(&lower_median_in_place));
   m.impl("splat_add_", TORCH_BOX(&splat_add_));
   m.impl("splat_add_unbounded_", TORCH_BOX(&splat_add_unbounded_));
   m.impl("splat_add_down_", TORCH_BOX(&splat_add_down_));
@@ -376,6 +437,8 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
   m.impl("count_true_bytes", TORCH_BOX(&count_true_meta));
   m.impl("cat_flat", TORCH_BOX(&cat_flat_meta));
   m.impl("cat_flat_pairs", TORCH_BOX(&cat_flat_meta));
+  m.impl("lower_median", TORCH_BOX(&lower_median_meta));
+  m.impl("lower_median_in_place", TORCH_BOX(&lower_median_meta));
   m.impl("splat_add_", TORCH_BOX(&splat_meta));
   m.impl("splat_add_unbounded_", TORCH_BOX(&splat_meta));
   m.impl("splat_add_down_", TORCH_BOX(&splat_meta));

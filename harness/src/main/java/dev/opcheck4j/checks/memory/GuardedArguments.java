@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.IntPredicate;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.pytorch.GenericList;
 import org.bytedeco.pytorch.IValue;
@@ -35,6 +36,18 @@ final class GuardedArguments implements AutoCloseable {
 
   /** Copies of {@code ex}'s tensor arguments against guard pages on {@code side}, with {@code canary} around them. */
   static GuardedArguments of(BoundExample ex, GuardedMemory.Side side, byte canary) {
+    return of(ex, side, canary, argIndex -> true);
+  }
+
+  /**
+   * Copies of {@code ex}'s tensor arguments at the schema indices {@code readOnly} accepts, in pages
+   * made read-only once filled (the others stay where they are).
+   */
+  static GuardedArguments readOnly(BoundExample ex, byte canary, IntPredicate readOnly) {
+    return of(ex, GuardedMemory.Side.READ_ONLY, canary, readOnly);
+  }
+
+  private static GuardedArguments of(BoundExample ex, GuardedMemory.Side side, byte canary, IntPredicate which) {
     List<IValue> values = new ArrayList<>(ex.values());
     List<BoundExample.TensorInput> tensors = new ArrayList<>();
     List<Placed> placed = new ArrayList<>();
@@ -46,7 +59,7 @@ final class GuardedArguments implements AutoCloseable {
         Tensor t = in.tensor();
         IValue value = ex.values().get(in.argIndex());
         OptionalInt element = value.isList() ? elementOf(value.toList(), t) : OptionalInt.empty();
-        if (!(value.isTensor() || element.isPresent()) || t.numel() == 0 || !t.is_cpu()) {
+        if (!(value.isTensor() || element.isPresent()) || t.numel() == 0 || !t.is_cpu() || !which.test(in.argIndex())) {
           tensors.add(in);
           continue;
         }
@@ -55,6 +68,9 @@ final class GuardedArguments implements AutoCloseable {
             new TensorOptions(t.scalar_type().intern()));
         placed.add(new Placed(in, memory, copy));
         copy.copy_(t.detach());
+        if (side == GuardedMemory.Side.READ_ONLY) {
+          memory.protectReadOnly();
+        }
         tensors.add(new BoundExample.TensorInput(in.argument(), in.argIndex(), copy));
         if (element.isPresent()) {
           GenericList list = lists.computeIfAbsent(in.argIndex(), i -> value.toList().copy());
@@ -93,8 +109,10 @@ final class GuardedArguments implements AutoCloseable {
 
   /** Where the guard pages are, as the step before the call tells them. */
   GuardRanges ranges() {
-    return new GuardRanges(placed.stream().map(p -> new GuardRanges.Range(p.original().argument(), side,
-        p.memory().guardFrom(), p.memory().guardTo())).toList());
+    return new GuardRanges(placed.stream().map(p -> side == GuardedMemory.Side.READ_ONLY
+        ? new GuardRanges.Range(p.original().argument(), side, p.memory().storage(),
+            p.memory().storage() + span(p.original().tensor()))
+        : new GuardRanges.Range(p.original().argument(), side, p.memory().guardFrom(), p.memory().guardTo())).toList());
   }
 
   /** The argument names, in order. */

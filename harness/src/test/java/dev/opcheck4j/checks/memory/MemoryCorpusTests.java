@@ -82,6 +82,20 @@ class MemoryCorpusTests {
     assertEquals(new Cause.Contract(GuardRanges.RULE, "argument 'xs[1]', past the end"), r.finding().cause());
   }
 
+  /** The input holds its values again after the call: only its read-only pages see the write. */
+  @Test
+  void anInputWrittenAndRestoredIsFoundOnTheExampleNamingTheArgument() {
+    CheckResult r = corpus.one("memory_ops::lower_median_in_place", ReadOnlyInputCheck.ID, "cpu");
+    assertEquals(Outcome.FAILED, r.outcome(), r.toString());
+    assertEquals(new Cause.Contract(GuardRanges.READ_ONLY_RULE, "argument 'x', written"), r.finding().cause());
+    assertEquals(Outcome.PASSED, corpus.one("memory_ops::lower_median_in_place", "mutation.undeclared", "cpu").outcome());
+    CheckResult good = corpus.one("memory_ops::lower_median", ReadOnlyInputCheck.ID, "cpu");
+    assertEquals(Outcome.PASSED, good.outcome(), good.toString());
+    assertEquals("x", good.fact("read-only").orElseThrow());
+    CheckResult mutated = corpus.one("memory_ops::splat_add_", ReadOnlyInputCheck.ID, "cpu");
+    assertEquals("values", mutated.fact("read-only").orElseThrow(), "grid is (a!): it stays writable");
+  }
+
   @Test
   void theGoodTwinsHaveEveryArgumentGuarded() {
     for (String op : List.of("memory_ops::half_shift", "memory_ops::half_shift_back")) {
