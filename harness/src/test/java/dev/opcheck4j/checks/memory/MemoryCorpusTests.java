@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.testing.CorpusRun;
 import dev.opcheck4j.testing.NativeOps;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -102,11 +104,14 @@ class MemoryCorpusTests {
       CheckResult r = corpus.one(op, MemoryBoundsCheck.ID, "cpu");
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
       assertEquals("x", r.fact("guarded").orElseThrow());
+      assertEquals("output 0", r.fact("not guarded").orElseThrow(), "its output is the kernel's own: a run must say so");
+      assertEquals(MemoryBoundsCheck.OWN_OUTPUTS, r.fact(Fact.NOT_CHECKED).orElseThrow());
     }
     for (String op : List.of("memory_ops::splat_add_", "memory_ops::splat_add_down_")) {
       CheckResult r = corpus.one(op, MemoryBoundsCheck.ID, "cpu");
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
       assertEquals("grid, values", r.fact("guarded").orElseThrow());
+      assertEquals(Optional.empty(), r.fact(Fact.NOT_CHECKED), "it returns nothing: every tensor it touches is guarded");
     }
     CheckResult list = corpus.one("memory_ops::cat_flat", MemoryBoundsCheck.ID, "cpu");
     assertEquals(Outcome.PASSED, list.outcome(), list.toString());
