@@ -9,6 +9,7 @@ import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.torch.OpSchema;
 import java.time.Duration;
@@ -20,7 +21,8 @@ import java.util.Optional;
  * before returning (which {@code mutation.undeclared}, comparing bytes before and after, cannot see).
  * Each such argument is copied into pages made read-only ({@link GuardedMemory}); a write faults, the
  * worker dies, and the parent maps the faulting address to the argument, as for {@code memory.bounds},
- * whose supervisor role this check shares for its own faults.
+ * whose supervisor role this check shares for its own faults. A write that leaves the input changed
+ * is {@code mutation.undeclared}'s (this check requires it green): here only the restored ones remain.
  */
 public final class ReadOnlyInputCheck extends HostMemoryCheck implements SupervisorCheck {
   public static final String ID = "memory.readonly-input";
@@ -32,7 +34,7 @@ public final class ReadOnlyInputCheck extends HostMemoryCheck implements Supervi
 
   public ReadOnlyInputCheck() {
     super(Declaration.error(ID, "the kernel writes no immutable input, even to restore it (read-only pages)")
-        .requires(MemoryBoundsCheck.ID));
+        .requires(MemoryBoundsCheck.ID, UndeclaredMutationCheck.ID));
   }
 
   @Override
