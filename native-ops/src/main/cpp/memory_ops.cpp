@@ -168,17 +168,26 @@ inline double position(int64_t i, int64_t m, int64_t n) {
   return n > 1 ? static_cast<double>(i * (m - 1)) / static_cast<double>(n - 1) : 0.0;
 }
 
+// Adds each value to the grid point j next to its position (rounded down, or up) with the weight
+// 1 - f, and calls neighbour(g, m, k, w) for the weight f of the point k on the other side.
+template <bool RoundUp, class T, class N>
+void splat(T* g, int64_t m, const T* v, int64_t n, N neighbour) {
+  for (int64_t i = 0; i < n; ++i) {
+    double p = position(i, m, n);
+    int64_t j = static_cast<int64_t>(RoundUp ? std::ceil(p) : std::floor(p));
+    double f = RoundUp ? j - p : p - j;
+    g[j] += (1 - f) * v[i];
+    neighbour(g, m, RoundUp ? j - 1 : j + 1, f * v[i]);
+  }
+}
+
 // The point at or below p, and the one above it when there is one.
 // OP: memory_ops::splat_add_
 void splat_add_(Tensor grid, Tensor values) {
   splat_add_with(grid, values, "splat_add_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) {
-      double p = position(i, m, n);
-      int64_t j = static_cast<int64_t>(std::floor(p));
-      double f = p - j;
-      g[j] += (1 - f) * v[i];
-      if (j + 1 < m) g[j + 1] += f * v[i];
-    }
+    splat<false>(g, m, v, n, [](auto* g, int64_t m, int64_t k, double w) {
+      if (k < m) g[k] += w;
+    });
   });
 }
 
@@ -189,13 +198,7 @@ void splat_add_(Tensor grid, Tensor values) {
 // EXPECT: memory.bounds
 void splat_add_unbounded_(Tensor grid, Tensor values) {
   splat_add_with(grid, values, "splat_add_unbounded_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) {
-      double p = position(i, m, n);
-      int64_t j = static_cast<int64_t>(std::floor(p));
-      double f = p - j;
-      g[j] += (1 - f) * v[i];
-      g[j + 1] += f * v[i];
-    }
+    splat<false>(g, m, v, n, [](auto* g, int64_t, int64_t k, double w) { g[k] += w; });
   });
 }
 
@@ -203,13 +206,9 @@ void splat_add_unbounded_(Tensor grid, Tensor values) {
 // OP: memory_ops::splat_add_down_
 void splat_add_down_(Tensor grid, Tensor values) {
   splat_add_with(grid, values, "splat_add_down_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) {
-      double p = position(i, m, n);
-      int64_t j = static_cast<int64_t>(std::ceil(p));
-      double f = j - p;
-      g[j] += (1 - f) * v[i];
-      if (j > 0) g[j - 1] += f * v[i];
-    }
+    splat<true>(g, m, v, n, [](auto* g, int64_t, int64_t k, double w) {
+      if (k >= 0) g[k] += w;
+    });
   });
 }
 
@@ -219,13 +218,7 @@ void splat_add_down_(Tensor grid, Tensor values) {
 // EXPECT: memory.bounds
 void splat_add_down_unbounded_(Tensor grid, Tensor values) {
   splat_add_with(grid, values, "splat_add_down_unbounded_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) {
-      double p = position(i, m, n);
-      int64_t j = static_cast<int64_t>(std::ceil(p));
-      double f = j - p;
-      g[j] += (1 - f) * v[i];
-      g[j - 1] += f * v[i];
-    }
+    splat<true>(g, m, v, n, [](auto* g, int64_t, int64_t k, double w) { g[k] += w; });
   });
 }
 

@@ -1,13 +1,11 @@
 package dev.opcheck4j.checks.memory;
 
 import dev.opcheck4j.api.Cause;
-import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
-import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.generate.BoundExample;
@@ -24,7 +22,7 @@ import java.util.Optional;
  * kernel.crash}: this check is also the supervisor of such deaths. Writes into the canary bytes around
  * the storage are seen after the call.
  */
-public final class MemoryBoundsCheck extends HostMemoryCheck implements SupervisorCheck {
+public final class MemoryBoundsCheck extends ProtectedPagesCheck {
   public static final String ID = "memory.bounds";
   /** What a worker JVM needs for the guard pages. */
   public static final List<String> JVM_OPTIONS = GuardedMemory.OPTIONS;
@@ -39,17 +37,7 @@ public final class MemoryBoundsCheck extends HostMemoryCheck implements Supervis
   public MemoryBoundsCheck() {
     super(Declaration.error(ID, "the kernel reads and writes only inside its tensor arguments' storage (guard pages)")
         .requires(KernelErrorCheck.ID)
-        .onAFewGeneratedInputs());
-  }
-
-  @Override
-  public CheckInfo.Scope scope() {
-    return CheckInfo.Scope.EXAMPLE;
-  }
-
-  @Override
-  Optional<String> unavailable() {
-    return GuardedMemory.unavailable();
+        .onAFewGeneratedInputs(), GuardRanges.RULE);
   }
 
   @Override
@@ -93,16 +81,9 @@ public final class MemoryBoundsCheck extends HostMemoryCheck implements Supervis
         }
       }
     } catch (OpCall.KernelError e) {
-      return Optional.of(Verdict.skipped(
-          "the kernel raised on its arguments copied into guarded memory (same sizes and strides): " + e.getMessage()));
+      return Optional.of(raised("guarded memory", e));
     }
     return guarded.damage().map(d -> Verdict.failed(Finding.of(EXPECTED, d.text(), HINT, d.cause()), OpCall.exampleFact(s, ex)));
-  }
-
-  /** A worker that faulted in a guard page: the cause names the argument and the side. */
-  @Override
-  public boolean covers(Cause death) {
-    return death instanceof Cause.Contract c && c.rule().equals(GuardRanges.RULE);
   }
 
   @Override

@@ -1,20 +1,17 @@
 package dev.opcheck4j.checks.memory;
 
 import dev.opcheck4j.api.Cause;
-import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
-import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.torch.OpSchema;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The kernel writes no tensor argument its schema does not declare mutable, not even one it restores
@@ -24,7 +21,7 @@ import java.util.Optional;
  * whose supervisor role this check shares for its own faults. A write that leaves the input changed
  * is {@code mutation.undeclared}'s (this check requires it green): here only the restored ones remain.
  */
-public final class ReadOnlyInputCheck extends HostMemoryCheck implements SupervisorCheck {
+public final class ReadOnlyInputCheck extends ProtectedPagesCheck {
   public static final String ID = "memory.readonly-input";
   private static final byte CANARY = (byte) 0xA5;
   private static final String EXPECTED = "the kernel writes no input its schema does not declare mutable (a!),"
@@ -34,17 +31,7 @@ public final class ReadOnlyInputCheck extends HostMemoryCheck implements Supervi
 
   public ReadOnlyInputCheck() {
     super(Declaration.error(ID, "the kernel writes no immutable input, even to restore it (read-only pages)")
-        .requires(MemoryBoundsCheck.ID, UndeclaredMutationCheck.ID));
-  }
-
-  @Override
-  public CheckInfo.Scope scope() {
-    return CheckInfo.Scope.EXAMPLE;
-  }
-
-  @Override
-  Optional<String> unavailable() {
-    return GuardedMemory.unavailable();
+        .requires(MemoryBoundsCheck.ID, UndeclaredMutationCheck.ID), GuardRanges.READ_ONLY_RULE);
   }
 
   @Override
@@ -58,17 +45,10 @@ public final class ReadOnlyInputCheck extends HostMemoryCheck implements Supervi
       try {
         OpCall.call(s, inputs.example(), "the cpu kernel, its immutable inputs in read-only pages" + inputs.ranges().told());
       } catch (OpCall.KernelError e) {
-        return Verdict.skipped("the kernel raised on its inputs copied into read-only memory (same sizes and strides): "
-            + e.getMessage());
+        return raised("read-only memory", e);
       }
       return Verdict.passed(Fact.of("read-only", String.join(", ", inputs.arguments())));
     }
-  }
-
-  /** A worker that faulted writing a read-only input: the cause names the argument. */
-  @Override
-  public boolean covers(Cause death) {
-    return death instanceof Cause.Contract c && c.rule().equals(GuardRanges.READ_ONLY_RULE);
   }
 
   @Override
