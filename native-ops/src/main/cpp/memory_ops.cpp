@@ -1,11 +1,14 @@
 // Memory safety (issue 31): for each class of memory error (and a bool read as a byte), an op with the defect, marked with the one
 // check that must trip (`// OP:` / `// EXPECT:`), and its good twin, which must pass everything. Each
-// defect is invisible in the op's values: the bytes read out of bounds are loaded but never used, and
-// the element left unwritten reads as whatever the allocator handed out. torch.library.opcheck 2.14.1
+// defect is invisible in the op's values: the bytes read out of bounds are loaded but never used, those
+// written out of bounds get 0 added (their bytes stay as they were, so the heap outside the guard
+// pages is never damaged), and the element left unwritten reads as whatever the allocator handed out. torch.library.opcheck 2.14.1
 // passes all of them (fixtures/specs/memory/real-opcheck.json).
 #include "kernels.h"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 using namespace opcheck4j;
 
@@ -111,6 +114,232 @@ Tensor double_pairs_no_tail(Tensor x) {
   });
 }
 
+// The same loop, without its tail but with a fast path for one element (a 0-d or one-element x, as
+// a scalar is passed): sizes 0, 1 and every even size are right, so are the edge cases generation tries
+// first; 3, 5, 7, ... leave the last output element unwritten. The smallest input that shows it has 3
+// elements, and only shrinking a larger generated one finds it.
+// OP: memory_ops::double_pairs_scalar_path
+// EXPECT: memory.uninitialized
+Tensor double_pairs_scalar_path(Tensor x) {
+  return elementwise(x, "double_pairs_scalar_path: x", [](const auto* in, auto* out, int64_t n) {
+    if (n == 1) {
+      out[0] = 2 * in[0];
+      return;
+    }
+    for (int64_t i = 0; i + 1 < n; i += 2) {
+      out[i] = 2 * in[i];
+      out[i + 1] = 2 * in[i + 1];
+    }
+  });
+}
+
+// ---- Writing one element past the end, and one before the start. splat_add_(grid!, values) adds
+// values into grid by linear interpolation, the adjoint of sampling grid linearly (how the backward
+// of linear interpolation accumulates): values[i] lies at position p = i * (m - 1) / (n - 1) of grid's
+// m points and goes to the two points around p, each weighted by its closeness. At a position that is
+// exactly a grid point the second point's weight is 0.
+
+// body(T* g, int64_t m, const T* v, int64_t n) over contiguous copies; grid gets the result back.
+template <class F>
+void splat_add_with(Tensor& grid, const Tensor& values, const char* name, F body) {
+  check_floating(grid, name);
+  STD_TORCH_CHECK(values.scalar_type() == grid.scalar_type(), name, ": values must have grid's dtype");
+  Tensor g = torch::stable::contiguous(grid);
+  Tensor v = torch::stable::contiguous(values);
+  int64_t m = g.numel();
+  int64_t n = v.numel();
+  if (m > 0 && n > 0) {
+    if (g.scalar_type() == ScalarType::Double) {
+      body(static_cast<double*>(g.data_ptr()), m, static_cast<const double*>(v.data_ptr()), n);
+    } else {
+      body(static_cast<float*>(g.data_ptr()), m, static_cast<const float*>(v.data_ptr()), n);
+    }
+  }
+  if (!grid.is_contiguous()) torch::stable::copy_(grid, g);
+}
+
+void splat_meta(Tensor grid, Tensor values) {
+  check_floating(grid, "memory_ops: grid");
+  STD_TORCH_CHECK(values.scalar_type() == grid.scalar_type(), "memory_ops: values must have grid's dtype");
+}
+
+// grid position of values[i], exact at both ends
+inline double position(int64_t i, int64_t m, int64_t n) {
+  return n > 1 ? static_cast<double>(i * (m - 1)) / static_cast<double>(n - 1) : 0.0;
+}
+
+// Adds each value to the grid point j next to its position (rounded down, or up) with the weight
+// 1 - f, and calls neighbour(g, m, k, w) for the weight f of the point k on the other side.
+template <bool RoundUp, class T, class N>
+void splat(T* g, int64_t m, const T* v, int64_t n, N neighbour) {
+  for (int64_t i = 0; i < n; ++i) {
+    double p = position(i, m, n);
+    int64_t j = static_cast<int64_t>(RoundUp ? std::ceil(p) : std::floor(p));
+    double f = RoundUp ? j - p : p - j;
+    g[j] += (1 - f) * v[i];
+    neighbour(g, m, RoundUp ? j - 1 : j + 1, f * v[i]);
+  }
+}
+
+// The point at or below p, and the one above it when there is one.
+// OP: memory_ops::splat_add_
+void splat_add_(Tensor grid, Tensor values) {
+  splat_add_with(grid, values, "splat_add_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    splat<false>(g, m, v, n, [](auto* g, int64_t m, int64_t k, double w) {
+      if (k < m) g[k] += w;
+    });
+  });
+}
+
+// The same without the bound on the point above: the last value lies exactly on the last point, and
+// its weight 0 is added to grid[m], one element past the end. Adding 0 leaves those bytes as they
+// were, so every value is right and nothing visibly breaks; a write it still is.
+// OP: memory_ops::splat_add_unbounded_
+// EXPECT: memory.bounds
+void splat_add_unbounded_(Tensor grid, Tensor values) {
+  splat_add_with(grid, values, "splat_add_unbounded_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    splat<false>(g, m, v, n, [](auto* g, int64_t, int64_t k, double w) { g[k] += w; });
+  });
+}
+
+// The point at or above p, and the one below it when there is one.
+// OP: memory_ops::splat_add_down_
+void splat_add_down_(Tensor grid, Tensor values) {
+  splat_add_with(grid, values, "splat_add_down_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    splat<true>(g, m, v, n, [](auto* g, int64_t, int64_t k, double w) {
+      if (k >= 0) g[k] += w;
+    });
+  });
+}
+
+// The same without the bound on the point below: the first value lies exactly on point 0, and its
+// weight 0 is added to grid[-1], one element before the start.
+// OP: memory_ops::splat_add_down_unbounded_
+// EXPECT: memory.bounds
+void splat_add_down_unbounded_(Tensor grid, Tensor values) {
+  splat_add_with(grid, values, "splat_add_down_unbounded_: grid", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    splat<true>(g, m, v, n, [](auto* g, int64_t, int64_t k, double w) { g[k] += w; });
+  });
+}
+
+// ---- Reading past the end of one tensor of a list. cat_flat(xs) = the elements of every tensor of
+// xs, flattened, one tensor after another.
+
+// copy(const T* x, T* out, int64_t n) for each tensor, into its place in the output
+// The number of elements of the output, after checking xs.
+int64_t cat_flat_size(const std::vector<Tensor>& xs, const char* name) {
+  STD_TORCH_CHECK(!xs.empty(), name, ": xs must not be empty");
+  int64_t total = 0;
+  for (const auto& x : xs) {
+    check_floating(x, name);
+    STD_TORCH_CHECK(x.scalar_type() == xs[0].scalar_type(), name, ": every tensor of xs must have xs[0]'s dtype");
+    int64_t n = 1;  // numel() raises on a meta tensor with symbolic sizes (torch.compile, dynamic); sizes() does not
+    for (int64_t d : x.sizes()) n *= d;
+    total += n;
+  }
+  return total;
+}
+
+template <class F>
+Tensor cat_flat_with(const std::vector<Tensor>& xs, const char* name, F copy) {
+  int64_t total = cat_flat_size(xs, name);
+  Tensor out = torch::stable::new_empty(xs[0], {total});
+  int64_t at = 0;
+  for (const auto& x : xs) {
+    Tensor c = torch::stable::contiguous(x);
+    if (c.scalar_type() == ScalarType::Double) {
+      copy(static_cast<const double*>(c.data_ptr()), static_cast<double*>(out.data_ptr()) + at, c.numel());
+    } else {
+      copy(static_cast<const float*>(c.data_ptr()), static_cast<float*>(out.data_ptr()) + at, c.numel());
+    }
+    at += c.numel();
+  }
+  return out;
+}
+
+Tensor cat_flat_meta(std::vector<Tensor> xs) {
+  int64_t total = cat_flat_size(xs, "cat_flat: xs");
+  return torch::stable::new_empty(xs[0], {total});
+}
+
+// OP: memory_ops::cat_flat
+Tensor cat_flat(std::vector<Tensor> xs) {
+  return cat_flat_with(xs, "cat_flat: xs", [](const auto* x, auto* out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i];
+  });
+}
+
+// Copies two elements at a time, with one two-element load each: for a tensor of odd size the last
+// load reads one element past its end (only the first half of it is stored).
+// OP: memory_ops::cat_flat_pairs
+// EXPECT: memory.bounds
+Tensor cat_flat_pairs(std::vector<Tensor> xs) {
+  return cat_flat_with(xs, "cat_flat_pairs: xs", [](const auto* x, auto* out, int64_t n) {
+    using T = std::remove_cv_t<std::remove_reference_t<decltype(*x)>>;
+    for (int64_t i = 0; i < n; i += 2) {
+      T pair[2];
+      std::memcpy(pair, x + i, sizeof pair);
+      out[i] = pair[0];
+      if (i + 1 < n) out[i + 1] = pair[1];
+    }
+  });
+}
+
+// ---- Writing an input and restoring it. lower_median(x) = the lower median of x's elements
+// (element (n - 1) / 2 in sorted order), as a 0-d tensor.
+
+// select(T* scratch_or_x, int64_t n) -> T, given x's contiguous elements.
+void check_median_input(const Tensor& x, const char* name) {
+  check_floating(x, name);
+  bool empty = false;  // numel() raises on a meta tensor with symbolic sizes, sizes() does not
+  for (int64_t d : x.sizes()) empty = empty || d == 0;
+  STD_TORCH_CHECK(!empty, name, " must have elements");
+}
+
+template <class F>
+Tensor lower_median_with(const Tensor& x, const char* name, F select) {
+  check_median_input(x, name);
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor out = torch::stable::new_empty(xc, {});
+  if (xc.scalar_type() == ScalarType::Double) {
+    *static_cast<double*>(out.data_ptr()) = select(static_cast<double*>(xc.data_ptr()), xc.numel());
+  } else {
+    *static_cast<float*>(out.data_ptr()) = select(static_cast<float*>(xc.data_ptr()), xc.numel());
+  }
+  return out;
+}
+
+Tensor lower_median_meta(Tensor x) {
+  check_median_input(x, "lower_median: x");
+  return torch::stable::new_empty(x, {});
+}
+
+// Selects in a scratch copy.
+// OP: memory_ops::lower_median
+Tensor lower_median(Tensor x) {
+  return lower_median_with(x, "lower_median: x", [](auto* data, int64_t n) {
+    std::vector<std::remove_reference_t<decltype(*data)>> scratch(data, data + n);
+    std::nth_element(scratch.begin(), scratch.begin() + (n - 1) / 2, scratch.end());
+    return scratch[(n - 1) / 2];
+  });
+}
+
+// Selects in place, in x's own storage, to save an allocation, and puts x back from a copy afterwards:
+// x holds its values again when the kernel returns, so comparing x before and after sees nothing, but
+// x was written (a tensor in read-only memory faults; another thread reading x meanwhile sees it
+// reordered).
+// OP: memory_ops::lower_median_in_place
+// EXPECT: memory.readonly-input
+Tensor lower_median_in_place(Tensor x) {
+  return lower_median_with(x, "lower_median_in_place: x", [](auto* data, int64_t n) {
+    std::vector<std::remove_reference_t<decltype(*data)>> saved(data, data + n);
+    std::nth_element(data, data + (n - 1) / 2, data + n);
+    auto m = data[(n - 1) / 2];
+    std::copy(saved.begin(), saved.end(), data);
+    return m;
+  });
+}
+
 // ---- A bool read as a number. count_true(mask) = the number of true elements, as an int64 0-d tensor.
 // PyTorch reads any nonzero byte of bool storage as true.
 
@@ -156,8 +385,17 @@ STABLE_TORCH_LIBRARY(memory_ops, m) {
   m.def("half_shift_back_overread(Tensor x) -> Tensor");
   m.def("double_pairs(Tensor x) -> Tensor");
   m.def("double_pairs_no_tail(Tensor x) -> Tensor");
+  m.def("double_pairs_scalar_path(Tensor x) -> Tensor");
   m.def("count_true(Tensor mask) -> Tensor");
   m.def("count_true_bytes(Tensor mask) -> Tensor");
+  m.def("cat_flat(Tensor[] xs) -> Tensor");
+  m.def("cat_flat_pairs(Tensor[] xs) -> Tensor");
+  m.def("lower_median(Tensor x) -> Tensor");
+  m.def("lower_median_in_place(Tensor x) -> Tensor");
+  m.def("splat_add_(Tensor(a!) grid, Tensor values) -> ()");
+  m.def("splat_add_unbounded_(Tensor(a!) grid, Tensor values) -> ()");
+  m.def("splat_add_down_(Tensor(a!) grid, Tensor values) -> ()");
+  m.def("splat_add_down_unbounded_(Tensor(a!) grid, Tensor values) -> ()");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
@@ -167,8 +405,17 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
   m.impl("half_shift_back_overread", TORCH_BOX(&half_shift_back_overread));
   m.impl("double_pairs", TORCH_BOX(&double_pairs));
   m.impl("double_pairs_no_tail", TORCH_BOX(&double_pairs_no_tail));
+  m.impl("double_pairs_scalar_path", TORCH_BOX(&double_pairs_scalar_path));
   m.impl("count_true", TORCH_BOX(&count_true));
   m.impl("count_true_bytes", TORCH_BOX(&count_true_bytes));
+  m.impl("cat_flat", TORCH_BOX(&cat_flat));
+  m.impl("cat_flat_pairs", TORCH_BOX(&cat_flat_pairs));
+  m.impl("lower_median", TORCH_BOX(&lower_median));
+  m.impl("lower_median_in_place", TORCH_BOX(&lower_median_in_place));
+  m.impl("splat_add_", TORCH_BOX(&splat_add_));
+  m.impl("splat_add_unbounded_", TORCH_BOX(&splat_add_unbounded_));
+  m.impl("splat_add_down_", TORCH_BOX(&splat_add_down_));
+  m.impl("splat_add_down_unbounded_", TORCH_BOX(&splat_add_down_unbounded_));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
@@ -178,6 +425,15 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
   m.impl("half_shift_back_overread", TORCH_BOX(&elementwise_meta));
   m.impl("double_pairs", TORCH_BOX(&elementwise_meta));
   m.impl("double_pairs_no_tail", TORCH_BOX(&elementwise_meta));
+  m.impl("double_pairs_scalar_path", TORCH_BOX(&elementwise_meta));
   m.impl("count_true", TORCH_BOX(&count_true_meta));
   m.impl("count_true_bytes", TORCH_BOX(&count_true_meta));
+  m.impl("cat_flat", TORCH_BOX(&cat_flat_meta));
+  m.impl("cat_flat_pairs", TORCH_BOX(&cat_flat_meta));
+  m.impl("lower_median", TORCH_BOX(&lower_median_meta));
+  m.impl("lower_median_in_place", TORCH_BOX(&lower_median_meta));
+  m.impl("splat_add_", TORCH_BOX(&splat_meta));
+  m.impl("splat_add_unbounded_", TORCH_BOX(&splat_meta));
+  m.impl("splat_add_down_", TORCH_BOX(&splat_meta));
+  m.impl("splat_add_down_unbounded_", TORCH_BOX(&splat_meta));
 }

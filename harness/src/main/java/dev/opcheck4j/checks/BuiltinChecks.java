@@ -29,6 +29,7 @@ import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.kernel.KernelTimeoutCheck;
 import dev.opcheck4j.checks.memory.BoolBytesCheck;
 import dev.opcheck4j.checks.memory.MemoryBoundsCheck;
+import dev.opcheck4j.checks.memory.ReadOnlyInputCheck;
 import dev.opcheck4j.checks.memory.UninitializedCheck;
 import dev.opcheck4j.checks.mutation.UndeclaredMutationCheck;
 import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
@@ -99,6 +100,7 @@ public final class BuiltinChecks {
           new MemoryBoundsCheck(),
           new UninitializedCheck(),
           new BoolBytesCheck(),
+          new ReadOnlyInputCheck(),
           new ReferenceValuesCheck(),
           new ReferenceGradCheck(),
           new BaselineValuesCheck(),

@@ -2,6 +2,7 @@ package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Coverage;
+import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
@@ -16,6 +17,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.ServiceLoader;
 
 /** The end of a run on the command line ({@code check}, {@code demo}, {@code merge}): reports, summary, exit code. */
@@ -133,6 +135,37 @@ final class RunSummary {
     for (String line : gapLines(report.coverage())) {
       out.println(line);
     }
+    for (String line : notCheckedLines(report.results())) {
+      out.println(line);
+    }
+  }
+
+  /**
+   * One line per check and thing it passed without looking at ({@link Fact#NOT_CHECKED}), with on how
+   * many of the ops it ran on.
+   */
+  static List<String> notCheckedLines(List<CheckResult> results) {
+    Map<String, Set<String>> ran = new LinkedHashMap<>();
+    Map<List<String>, Set<String>> missed = new LinkedHashMap<>();
+    for (CheckResult r : results) {
+      if (r.op() == null || r.outcome() == Outcome.SKIPPED) {
+        continue;
+      }
+      ran.computeIfAbsent(r.check(), k -> new java.util.TreeSet<>()).add(r.op());
+      if (r.outcome() == Outcome.PASSED) {
+        r.fact(Fact.NOT_CHECKED).ifPresent(what -> missed.computeIfAbsent(List.of(r.check(), what),
+            k -> new java.util.TreeSet<>()).add(r.op()));
+      }
+    }
+    List<String> lines = new ArrayList<>();
+    for (Map.Entry<List<String>, Set<String>> m : missed.entrySet()) {
+      String check = m.getKey().get(0);
+      int of = ran.get(check).size();
+      String line = check + " passed " + m.getValue().size() + " of " + of + (of == 1 ? " op" : " ops")
+          + " without checking everything: " + visible(m.getKey().get(1));
+      lines.add(String.join("\n  ", HumanText.wrap(line, HumanText.WIDTH - 2)));
+    }
+    return lines;
   }
 
   /**

@@ -4,6 +4,12 @@ import java.util.Objects;
 
 /** One key/value line of a result, e.g. {@code expected: argument 'x' unchanged}; neither part is null. */
 public record Fact(String key, String value) {
+  /**
+   * The key of a fact of a passed result that says what the check could not look at on that op (a run
+   * must say what it did not check): the console summary gathers them per check.
+   */
+  public static final String NOT_CHECKED = "not checked";
+
   public Fact {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");

@@ -17,25 +17,30 @@ import java.util.regex.Pattern;
  */
 public record GuardRanges(List<Range> ranges) {
   private static final String OPEN = " [guard pages: ";
-  private static final Pattern TOLD = Pattern.compile(Pattern.quote(OPEN) + "([^\\]]*)\\]");
-  private static final Pattern ONE = Pattern.compile("'(.*)' (END|START) ([0-9a-f]+)-([0-9a-f]+)");
+  // an argument may be a list element, xs[1]: its brackets are inside the quotes
+  private static final Pattern TOLD = Pattern.compile(
+      Pattern.quote(OPEN) + "((?:'[^']*' (?:END|START|READ_ONLY) [0-9a-f]+-[0-9a-f]+(?:; )?)*)\\]");
+  private static final Pattern ONE = Pattern.compile("'(.*)' (END|START|READ_ONLY) ([0-9a-f]+)-([0-9a-f]+)");
 
   /** What {@link Cause.Contract#rule()} a memory.bounds finding has. */
   public static final String RULE = "access outside a tensor argument's storage";
+  /** What {@link Cause.Contract#rule()} a memory.readonly-input finding has. */
+  public static final String READ_ONLY_RULE = "write to an input the schema does not declare mutable";
 
   /**
-   * One guard page.
+   * One guard page, or the read-only storage itself.
    *
    * @param argument the schema argument whose storage it bounds
-   * @param side where it lies: right after the storage, or right before it
+   * @param side where it lies: right after the storage, right before it, or the storage
    * @param from its first byte
    * @param to the byte after its last
    */
   record Range(String argument, GuardedMemory.Side side, long from, long to) {}
 
-  /** The cause of a fault inside a guard page of {@code argument} on {@code side}. */
+  /** The cause of a fault inside a guard page of {@code argument} on {@code side} (in its read-only storage). */
   static Cause.Contract cause(String argument, GuardedMemory.Side side) {
-    return new Cause.Contract(RULE, "argument '" + argument + "', " + side.direction);
+    return new Cause.Contract(side == GuardedMemory.Side.READ_ONLY ? READ_ONLY_RULE : RULE,
+        "argument '" + argument + "', " + side.direction);
   }
 
   /** The ranges as the step names them, appended to the step's text. */

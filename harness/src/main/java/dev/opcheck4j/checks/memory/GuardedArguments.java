@@ -2,18 +2,23 @@ package dev.opcheck4j.checks.memory;
 
 import dev.opcheck4j.generate.BoundExample;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.IntPredicate;
 import org.bytedeco.javacpp.Pointer;
+import org.bytedeco.pytorch.GenericList;
 import org.bytedeco.pytorch.IValue;
 import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.TensorOptions;
 import org.bytedeco.pytorch.global.torch;
 
 /**
- * An example whose tensor arguments (inputs, {@code (a!)} and out= arguments alike) are copies, with
- * the same sizes and strides, in {@link GuardedMemory} with the guard page on one side. Tensors in
- * lists, and tensors with no elements, stay where they are.
+ * An example whose tensor arguments (inputs, {@code (a!)} and out= arguments alike, and each tensor of
+ * a {@code Tensor[]} or {@code Tensor?[]} argument) are copies, with the same sizes and strides, in
+ * {@link GuardedMemory} with the guard page on one side. Tensors with no elements stay where they are.
  */
 final class GuardedArguments implements AutoCloseable {
   /** One guarded argument: the tensor it copies, the memory it lies in and the copy. */
@@ -31,14 +36,30 @@ final class GuardedArguments implements AutoCloseable {
 
   /** Copies of {@code ex}'s tensor arguments against guard pages on {@code side}, with {@code canary} around them. */
   static GuardedArguments of(BoundExample ex, GuardedMemory.Side side, byte canary) {
+    return of(ex, side, canary, argIndex -> true);
+  }
+
+  /**
+   * Copies of {@code ex}'s tensor arguments at the schema indices {@code readOnly} accepts, in pages
+   * made read-only once filled (the others stay where they are).
+   */
+  static GuardedArguments readOnly(BoundExample ex, byte canary, IntPredicate readOnly) {
+    return of(ex, GuardedMemory.Side.READ_ONLY, canary, readOnly);
+  }
+
+  private static GuardedArguments of(BoundExample ex, GuardedMemory.Side side, byte canary, IntPredicate which) {
     List<IValue> values = new ArrayList<>(ex.values());
     List<BoundExample.TensorInput> tensors = new ArrayList<>();
     List<Placed> placed = new ArrayList<>();
     GuardedArguments made = new GuardedArguments(side, placed, new BoundExample(values, tensors, ex.description()));
     try {
+      // each list argument is copied once, its tensors replaced in the copy
+      Map<Integer, GenericList> lists = new HashMap<>();
       for (BoundExample.TensorInput in : ex.tensors()) {
         Tensor t = in.tensor();
-        if (!values.get(in.argIndex()).isTensor() || t.numel() == 0 || !t.is_cpu()) {
+        IValue value = ex.values().get(in.argIndex());
+        OptionalInt element = value.isList() ? elementOf(value.toList(), t) : OptionalInt.empty();
+        if (!(value.isTensor() || element.isPresent()) || t.numel() == 0 || !t.is_cpu() || !which.test(in.argIndex())) {
           tensors.add(in);
           continue;
         }
@@ -47,14 +68,34 @@ final class GuardedArguments implements AutoCloseable {
             new TensorOptions(t.scalar_type().intern()));
         placed.add(new Placed(in, memory, copy));
         copy.copy_(t.detach());
+        if (side == GuardedMemory.Side.READ_ONLY) {
+          memory.protectReadOnly();
+        }
         tensors.add(new BoundExample.TensorInput(in.argument(), in.argIndex(), copy));
-        values.set(in.argIndex(), new IValue(copy));
+        if (element.isPresent()) {
+          GenericList list = lists.computeIfAbsent(in.argIndex(), i -> value.toList().copy());
+          list.set(element.getAsInt(), new IValue(copy));
+          values.set(in.argIndex(), new IValue(list));
+        } else {
+          values.set(in.argIndex(), new IValue(copy));
+        }
       }
     } catch (RuntimeException | Error e) {
       made.close();
       throw e;
     }
     return made;
+  }
+
+  /** Where {@code t} itself is in {@code list}, or empty when it is not. */
+  private static OptionalInt elementOf(GenericList list, Tensor t) {
+    for (int j = 0; j < list.size(); j++) {
+      IValue e = list.get(j);
+      if (e.isTensor() && e.toTensor().is_same(t)) {
+        return OptionalInt.of(j);
+      }
+    }
+    return OptionalInt.empty();
   }
 
   /** The example with the guarded copies in place of its tensor arguments. */
@@ -68,8 +109,10 @@ final class GuardedArguments implements AutoCloseable {
 
   /** Where the guard pages are, as the step before the call tells them. */
   GuardRanges ranges() {
-    return new GuardRanges(placed.stream().map(p -> new GuardRanges.Range(p.original().argument(), side,
-        p.memory().guardFrom(), p.memory().guardTo())).toList());
+    return new GuardRanges(placed.stream().map(p -> side == GuardedMemory.Side.READ_ONLY
+        ? new GuardRanges.Range(p.original().argument(), side, p.memory().storage(),
+            p.memory().storage() + span(p.original().tensor()))
+        : new GuardRanges.Range(p.original().argument(), side, p.memory().guardFrom(), p.memory().guardTo())).toList());
   }
 
   /** The argument names, in order. */

@@ -33,7 +33,9 @@ final class GuardedMemory implements AutoCloseable {
     /** right after the storage's last byte */
     END("past the end"),
     /** right before the storage's first byte */
-    START("before the start");
+    START("before the start"),
+    /** right before the storage's first byte, and the storage's own pages made read-only after it is filled */
+    READ_ONLY("written");
 
     final String direction;
 
@@ -81,11 +83,16 @@ final class GuardedMemory implements AutoCloseable {
     MemoryAddress base = Libc.mmap(mapped);
     long b = base.toRawLongValue();
     long guard = side == Side.END ? b + data : b;
-    Libc.protectNone(guard, page);
+    Libc.protect(guard, page, Libc.PROT_NONE);
     long storage = side == Side.END ? b + data - nbytes : b + page;
     long dataStart = side == Side.END ? b : b + page;
     segment(dataStart, data).fill(canary);
     return new GuardedMemory(base, mapped, storage, nbytes, guard, canary);
+  }
+
+  /** Makes the storage's pages (a {@link Side#READ_ONLY} mapping's) read-only: a write there faults. */
+  void protectReadOnly() {
+    Libc.protect(storage, mapped - Libc.PAGE, Libc.PROT_READ);
   }
 
   /** The storage's first byte. */
@@ -138,6 +145,8 @@ final class GuardedMemory implements AutoCloseable {
 
   /** mmap, mprotect and munmap, bound once. */
   private static final class Libc {
+    static final int PROT_NONE = 0;
+    static final int PROT_READ = 1;
     private static final int PROT_READ_WRITE = 3;
     private static final int MAP_PRIVATE_ANONYMOUS = 0x22;
     static final Optional<String> PROBLEM;
@@ -195,15 +204,15 @@ final class GuardedMemory implements AutoCloseable {
       }
     }
 
-    static void protectNone(long address, long size) {
+    static void protect(long address, long size, int prot) {
       int r;
       try {
-        r = (int) MPROTECT.invokeExact(MemoryAddress.ofLong(address), size, 0);
+        r = (int) MPROTECT.invokeExact(MemoryAddress.ofLong(address), size, prot);
       } catch (Throwable e) {
         throw new IllegalStateException(e);
       }
       if (r != 0) {
-        throw new IllegalStateException("mprotect(PROT_NONE) failed");
+        throw new IllegalStateException("mprotect(" + prot + ") failed");
       }
     }
 

@@ -1,13 +1,11 @@
 package dev.opcheck4j.checks.memory;
 
 import dev.opcheck4j.api.Cause;
-import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
-import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.generate.BoundExample;
@@ -24,11 +22,14 @@ import java.util.Optional;
  * kernel.crash}: this check is also the supervisor of such deaths. Writes into the canary bytes around
  * the storage are seen after the call.
  */
-public final class MemoryBoundsCheck extends HostMemoryCheck implements SupervisorCheck {
+public final class MemoryBoundsCheck extends ProtectedPagesCheck {
   public static final String ID = "memory.bounds";
   /** What a worker JVM needs for the guard pages. */
   public static final List<String> JVM_OPTIONS = GuardedMemory.OPTIONS;
   private static final byte CANARY = (byte) 0xA5;
+  /** What a run did not check on an op that returns tensors of its own. */
+  static final String OWN_OUTPUTS = "outputs the kernel allocates itself get no guard page (libtorch's allocator places"
+      + " them, and the JavaCPP presets cannot install one that adds guard pages)";
   private static final String EXPECTED = "the kernel reads and writes only the bytes of its tensor arguments' storage";
   private static final String HINT = "an index or a loop bound goes one element too far (i <= n, i + 1 at the last"
       + " element, i - 1 at the first): the native frames name the function; -fsanitize=address names the line";
@@ -36,17 +37,7 @@ public final class MemoryBoundsCheck extends HostMemoryCheck implements Supervis
   public MemoryBoundsCheck() {
     super(Declaration.error(ID, "the kernel reads and writes only inside its tensor arguments' storage (guard pages)")
         .requires(KernelErrorCheck.ID)
-        .onAFewGeneratedInputs());
-  }
-
-  @Override
-  public CheckInfo.Scope scope() {
-    return CheckInfo.Scope.EXAMPLE;
-  }
-
-  @Override
-  Optional<String> unavailable() {
-    return GuardedMemory.unavailable();
+        .onAFewGeneratedInputs(), GuardRanges.RULE);
   }
 
   @Override
@@ -56,36 +47,43 @@ public final class MemoryBoundsCheck extends HostMemoryCheck implements Supervis
       if (end.none()) {
         return Verdict.skipped("no tensor argument with elements on cpu: nothing to guard");
       }
-      Optional<Verdict> first = call(s, ex, end, "the cpu kernel, its tensor arguments ending at a guard page");
+      List<String> own = new java.util.ArrayList<>();
+      Optional<Verdict> first = call(s, ex, end, "the cpu kernel, its tensor arguments ending at a guard page", own);
       if (first.isPresent()) {
         return first.get();
       }
       // bound again: a call may take the elements out of a list argument it was given
       try (GuardedArguments start = GuardedArguments.of(OpCall.bind(s, s.device()), GuardedMemory.Side.START, CANARY)) {
-        Optional<Verdict> second = call(s, ex, start, "the cpu kernel, its tensor arguments starting at a guard page");
+        Optional<Verdict> second = call(s, ex, start, "the cpu kernel, its tensor arguments starting at a guard page",
+            new java.util.ArrayList<>());
         if (second.isPresent()) {
           return second.get();
         }
       }
-      return Verdict.passed(Fact.of("guarded", String.join(", ", end.arguments())));
+      if (own.isEmpty()) {
+        return Verdict.passed(Fact.of("guarded", String.join(", ", end.arguments())));
+      }
+      return Verdict.passed(Fact.of("guarded", String.join(", ", end.arguments())),
+          Fact.of("not guarded", String.join(", ", own)), Fact.of(Fact.NOT_CHECKED, OWN_OUTPUTS));
     }
   }
 
-  /** The verdict one guarded call already is: skipped when the kernel raised, failed when it wrote around the storage. */
-  private static Optional<Verdict> call(Subject s, BoundExample ex, GuardedArguments guarded, String step) {
+  /**
+   * The verdict one guarded call already is: skipped when the kernel raised, failed when it wrote around
+   * the storage. The outputs that are no guarded argument (nor a view of one) are added to {@code own}.
+   */
+  private static Optional<Verdict> call(Subject s, BoundExample ex, GuardedArguments guarded, String step,
+      List<String> own) {
     try {
-      OpCall.call(s, guarded.example(), step + guarded.ranges().told());
+      for (OpCall.Output o : OpCall.call(s, guarded.example(), step + guarded.ranges().told()).tensors()) {
+        if (guarded.example().tensors().stream().noneMatch(in -> o.tensor().is_alias_of(in.tensor()))) {
+          own.add(o.label());
+        }
+      }
     } catch (OpCall.KernelError e) {
-      return Optional.of(Verdict.skipped(
-          "the kernel raised on its arguments copied into guarded memory (same sizes and strides): " + e.getMessage()));
+      return Optional.of(raised("guarded memory", e));
     }
     return guarded.damage().map(d -> Verdict.failed(Finding.of(EXPECTED, d.text(), HINT, d.cause()), OpCall.exampleFact(s, ex)));
-  }
-
-  /** A worker that faulted in a guard page: the cause names the argument and the side. */
-  @Override
-  public boolean covers(Cause death) {
-    return death instanceof Cause.Contract c && c.rule().equals(GuardRanges.RULE);
   }
 
   @Override

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class GuardRangesTests {
   private static final GuardRanges RANGES = new GuardRanges(List.of(
       new GuardRanges.Range("x", GuardedMemory.Side.END, 0x7f0000001000L, 0x7f0000002000L),
-      new GuardRanges.Range("out", GuardedMemory.Side.START, 0x7f0000005000L, 0x7f0000006000L)));
+      new GuardRanges.Range("out", GuardedMemory.Side.START, 0x7f0000005000L, 0x7f0000006000L),
+      new GuardRanges.Range("xs[1]", GuardedMemory.Side.END, 0x7f0000009000L, 0x7f000000a000L)));
 
   @Test
   void theStepToldCarriesTheRangesAndShowsWithoutThem() {
@@ -26,6 +27,8 @@ class GuardRangesTests {
     assertEquals(Optional.of(new Cause.Contract(GuardRanges.RULE, "argument 'x', past the end")), RANGES.hit(0x7f0000001000L));
     assertEquals(Optional.of(new Cause.Contract(GuardRanges.RULE, "argument 'out', before the start")),
         RANGES.hit(0x7f0000005ffcL));
+    assertEquals(Optional.of(new Cause.Contract(GuardRanges.RULE, "argument 'xs[1]', past the end")),
+        RANGES.hit(0x7f0000009000L));
     assertEquals(Optional.empty(), RANGES.hit(0x7f0000002000L));
     assertEquals(Optional.empty(), RANGES.hit(0L));
   }
