@@ -85,6 +85,12 @@ class OpTagsTests {
     String reason = BuiltinChecks.byId("fake.metadata").orElseThrow()
         .notFor(nonzero.schema(), OpTags.of(nonzero.tags(), OpSpec.bare("aten::nonzero"))).orElseThrow();
     assertTrue(reason.startsWith("does not apply: the op is tagged dynamic_output_shape (registered)"), reason);
+    // aten::_local_scalar_dense (what .item() calls) is registered data_dependent_output
+    Operator item = Operators.find("aten::_local_scalar_dense");
+    String why = BuiltinChecks.byId("fake.metadata").orElseThrow()
+        .notFor(item.schema(), OpTags.of(item.tags(), OpSpec.bare("aten::_local_scalar_dense"))).orElseThrow();
+    assertTrue(why.startsWith("does not apply: the op is tagged data_dependent_output (registered): its output depends"
+        + " on the input's values"), why);
   }
 
   /** {@code check}'s verdict, on the cpu, on {@code op} called with one tensor argument {@code arg}. */
