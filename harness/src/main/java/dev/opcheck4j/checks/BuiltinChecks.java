@@ -51,6 +51,8 @@ import dev.opcheck4j.checks.schema.TypesCheck;
 import dev.opcheck4j.checks.schema.CompatibleCheck;
 import dev.opcheck4j.checks.torchscript.ScriptCallCheck;
 import dev.opcheck4j.checks.torchscript.ScriptRoundtripCheck;
+import dev.opcheck4j.checks.tags.InplaceViewCheck;
+import dev.opcheck4j.checks.tags.Pt2CompliantCheck;
 import dev.opcheck4j.spec.NearestName;
 import java.util.List;
 import java.util.Optional;
@@ -109,6 +111,8 @@ public final class BuiltinChecks {
           new RejectedLayoutCheck(),
           new PermissiveMetaCheck(),
           new DomainCheck(),
+          new InplaceViewCheck(),
+          new Pt2CompliantCheck(),
           new RequiredCoverageCheck());
 
   private BuiltinChecks() {}

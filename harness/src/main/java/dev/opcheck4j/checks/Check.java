@@ -59,12 +59,23 @@ public sealed interface Check
   }
 
   /**
-   * Why the check has nothing to say about an op with {@code schema} and dispatcher {@code tags} (an op
-   * with no out= argument, say), as a skip reason beginning {@link dev.opcheck4j.api.Coverage#NOT_APPLICABLE};
-   * empty when it applies. Read in the parent, like {@link #missingFrom}: no unit starts.
+   * Why the check has nothing to say about an op with {@code schema} and {@code tags} (registered and
+   * declared; an op with no out= argument, say), as a skip reason beginning
+   * {@link dev.opcheck4j.api.Coverage#NOT_APPLICABLE}, or why it must not run on it (a fake check on an op
+   * tagged {@code dynamic_output_shape}); empty when it applies. Read in the parent, like
+   * {@link #missingFrom}: no unit starts.
    */
-  default java.util.Optional<String> notFor(dev.opcheck4j.torch.OpSchema schema, List<String> tags) {
+  default java.util.Optional<String> notFor(dev.opcheck4j.torch.OpSchema schema, OpTags tags) {
     return java.util.Optional.empty();
+  }
+
+  /**
+   * Whether the check means anything for an op with {@code tags} (a check of what a tag promises, on an
+   * op without the tag, does not). A check that does not gives the op no result at all, as on a device it
+   * does not apply to.
+   */
+  default boolean appliesTo(OpTags tags) {
+    return true;
   }
 
   /**

@@ -80,6 +80,7 @@ public final class OpCall {
     // memory no kernel wrote reads as zeros in every call, so only memory.uninitialized sees it
     dev.opcheck4j.checks.memory.AllocatorFill.zerosByDefault();
     IValueVector stack = ex.stack();
+    seedIfTagged(s);
     long logged = StableAbiErrors.mark();
     try {
       s.op().handle().callBoxed(stack);
@@ -138,6 +139,22 @@ public final class OpCall {
       }
     }
     return out.to(new org.bytedeco.pytorch.Device("meta"), out.scalar_type().intern());
+  }
+
+  /**
+   * Whether every call of the subject's op starts torch's generators from the subject's seed: when the op
+   * is tagged {@code nondeterministic_seeded} (registered or declared), the tag's promise that its random
+   * draws are all it varies by, so that two calls on equal inputs compare equal under one seed.
+   */
+  public static boolean seeded(Subject s) {
+    return OpTags.of(s).has(OpTags.NONDETERMINISTIC_SEEDED);
+  }
+
+  /** Starts torch's generators from the subject's seed when its op is {@link #seeded}; before each call of it. */
+  public static void seedIfTagged(Subject s) {
+    if (seeded(s)) {
+      org.bytedeco.pytorch.global.torch.manual_seed(s.seed());
+    }
   }
 
   private static boolean onMeta(BoundExample ex) {

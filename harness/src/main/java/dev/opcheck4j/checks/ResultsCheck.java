@@ -1,7 +1,6 @@
 package dev.opcheck4j.checks;
 
 import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.Coverage;
 import java.util.List;
 
 /**
@@ -15,14 +14,10 @@ public non-sealed interface ResultsCheck extends Check {
   }
 
   /**
-   * What the check says of {@code op}, one verdict per device it names; empty when nothing is asked
-   * of this op (then it has no result).
-   *
-   * @param op the op
-   * @param coverage the coverage of the op's other results
-   * @param required the check families the run and the op's spec require, in order; never null
+   * What the check says of {@code done}'s op, one verdict per device it names; empty when nothing is
+   * asked of this op (then it has no result).
    */
-  List<DeviceVerdict> judge(String op, Coverage coverage, List<String> required);
+  List<DeviceVerdict> judge(FinishedOp done);
 
   /**
    * A verdict about one device.

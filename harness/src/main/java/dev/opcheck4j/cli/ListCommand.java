@@ -36,7 +36,8 @@ final class ListCommand implements Command {
     LibraryInfo lib = Launcher.describe(args.all(RunOptions.LIBRARIES).get(0));
     for (LibraryInfo.Op op : lib.ops()) {
       s.out().println(HumanText.name(op.name()) + "\t" + HumanText.name(String.valueOf(op.schema()), HumanText.FACT_LIMIT) + "\t["
-          + HumanText.name(String.join(", ", op.dispatchKeys())) + "]");
+          + HumanText.name(String.join(", ", op.dispatchKeys())) + "]"
+          + (op.tags().isEmpty() ? "" : "\ttags: " + HumanText.name(String.join(", ", op.tags()))));
     }
     for (String dangling : lib.dangling()) {
       s.out().println(HumanText.name(dangling) + "\t(no schema: implemented but never defined)");

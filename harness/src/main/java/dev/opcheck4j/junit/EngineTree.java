@@ -88,7 +88,13 @@ final class EngineTree {
           opNode.sources.test(CUDA_NAME), EngineNode.Kind.DEVICE, cudaChildren ? Type.CONTAINER : Type.TEST, spec.spec,
           op.op(), null, Device.CUDA.label(), null).tag(Device.CUDA.label());
       boolean onCuda = false;
+      // the spec's declared tags only: registered ones are known once the library is loaded, and the
+      // results of a tag's own check on them get nodes as they come
+      dev.opcheck4j.checks.OpTags declared = dev.opcheck4j.checks.OpTags.of(List.of(), op);
       for (Check c : checks) {
+        if (!c.appliesTo(declared)) {
+          continue;
+        }
         switch (c.scope()) {
           // library checks hang under the spec; crash, timeout and coverage results are registered when they happen
           case LIBRARY, SUPERVISOR, RESULTS -> {}

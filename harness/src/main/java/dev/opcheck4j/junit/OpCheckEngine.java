@@ -288,8 +288,10 @@ public final class OpCheckEngine implements TestEngine {
     if (checks.isEmpty()) {
       return Optional.empty();
     }
-    // crash and timeout results have no node until they happen: keep them whenever anything runs
-    s.selectedChecks().stream().filter(c -> c.scope() == CheckInfo.Scope.SUPERVISOR).forEach(c -> checks.add(c.id()));
+    // crash and timeout results, and the verdicts of the checks of an op's finished results (a tag not
+    // earned, a required family that never ran), have no node until they happen: keep them whenever anything runs
+    s.selectedChecks().stream().filter(c -> c.scope() == CheckInfo.Scope.SUPERVISOR || c.scope() == CheckInfo.Scope.RESULTS)
+        .forEach(c -> checks.add(c.id()));
     List<Device> devs = devices.isEmpty() ? s.selectedDevices() : s.selectedDevices().stream().filter(devices::contains).toList();
     return Optional.of(s.narrowed(List.copyOf(ops), List.copyOf(checks), devs));
   }

@@ -17,7 +17,9 @@ import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.LibraryCheck;
 import dev.opcheck4j.checks.LibraryView;
+import dev.opcheck4j.checks.FinishedOp;
 import dev.opcheck4j.checks.OpCheck;
+import dev.opcheck4j.checks.OpTags;
 import dev.opcheck4j.checks.ResultsCheck;
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.checks.Verdict;
@@ -128,8 +130,9 @@ public final class Runner {
       return out;
     }
     List<Device> devices = devicesFor(spec);
+    OpTags tags = OpTags.of(target.library().op(spec.op()).get().tags(), spec);
     for (Check check : plan.checks()) {
-      if (!check.appliesWith(plan.baseline())) {
+      if (!check.appliesWith(plan.baseline()) || !check.appliesTo(tags)) {
         continue;
       }
       switch (check.scope()) {
@@ -148,7 +151,8 @@ public final class Runner {
 
   public void runOp(RunPlan.Target target, OpSpec given, Kernels kernels, RunListener out) {
     Coverage.Fold covered = new Coverage.Fold(plan.tries());
-    RunListener sink = RunListener.both(out, covered);
+    FinishedOp.Gathered gathered = new FinishedOp.Gathered();
+    RunListener sink = RunListener.both(out, RunListener.both(covered, gathered));
     SeverityPolicy severity = severity(target);
     OpSpec spec = given;
     LibraryInfo.Op op = target.library().op(spec.op()).orElse(null);
@@ -186,8 +190,9 @@ public final class Runner {
     Prerequisites seen = new Prerequisites();
     List<Device> devices = devicesFor(spec);
     Map<Example, String> invalid = validate(op, spec, units);
+    OpTags tags = OpTags.of(op.tags(), spec);
     for (Check check : plan.checks()) {
-      if (!check.appliesWith(plan.baseline())) {
+      if (!check.appliesWith(plan.baseline()) || !check.appliesTo(tags)) {
         continue;
       }
       switch (check.scope()) {
@@ -228,16 +233,22 @@ public final class Runner {
         }
       }
     }
-    judgeCoverage(target, op.name(), spec, covered.coverage(), out);
+    judgeCoverage(target, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results()), out);
+  }
+
+  /** The check families the run and {@code spec} require, in order. */
+  private List<String> required(OpSpec spec) {
+    List<String> required = new ArrayList<>(plan.require());
+    spec.require().stream().filter(f -> !required.contains(f)).forEach(required::add);
+    return required;
   }
 
   /** The checks of the op's finished results, after every other result of it. */
-  private void judgeCoverage(RunPlan.Target target, String op, OpSpec spec, Coverage coverage, RunListener sink) {
-    List<String> required = new ArrayList<>(plan.require());
-    spec.require().stream().filter(f -> !required.contains(f)).forEach(required::add);
+  private void judgeCoverage(RunPlan.Target target, FinishedOp done, RunListener sink) {
+    String op = done.op();
     for (Check check : plan.checks()) {
       if (check instanceof ResultsCheck judge) {
-        for (ResultsCheck.DeviceVerdict v : judge.judge(op, coverage, required)) {
+        for (ResultsCheck.DeviceVerdict v : judge.judge(done)) {
           // no rerun line: rerunning this check alone would not run the family it asks for
           sink.result(v.verdict().result(op, check, v.device() == null ? CheckResult.NONE : v.device(),
               CheckResult.NONE, 0, severity(target), null));
@@ -300,7 +311,8 @@ public final class Runner {
     }
     if (v == null) {
       // the spec declares nothing for it to check: no unit to start
-      v = check.missingFrom(spec).or(() -> check.notFor(op.schema(), op.tags())).map(Verdict::skipped).orElse(null);
+      OpTags tags = OpTags.of(op.tags(), spec);
+      v = check.missingFrom(spec).or(() -> check.notFor(op.schema(), tags)).map(Verdict::skipped).orElse(null);
     }
     if (v == null) {
       // a unit starts only when it runs: a check that cannot run is skipped, never started

@@ -27,6 +27,8 @@ import java.util.Optional;
  * @param reference what the op should compute ({@code "reference"}), when the spec says
  * @param variantOf the op's variant family as the spec names it ({@code "variant_of"}), when the spec
  *     says; without it the family is read from the op's name
+ * @param tags the dispatcher tags the entry declares the op's registration carries ({@code "tags"}), sorted;
+ *     the checks read them together with the registered ones ({@code checks/OpTags}); never null
  */
 public record OpSpec(
     String op,
@@ -43,21 +45,23 @@ public record OpSpec(
     List<String> require,
     boolean differentiable,
     Optional<Reference> reference,
-    Optional<VariantOf> variantOf) {
+    Optional<VariantOf> variantOf,
+    List<String> tags) {
 
   public OpSpec {
+    tags = List.copyOf(new java.util.TreeSet<>(tags));
     require = List.copyOf(require);
     devices = List.copyOf(devices);
     skips = Map.copyOf(skips);
     examples = List.copyOf(examples);
   }
 
-  /** An entry that names no variant family. */
+  /** An entry that names no variant family and declares no tags. */
   public OpSpec(String op, List<String> devices, Map<String, String> skips, Optional<Tolerance> tolerance,
       List<Example> examples, String ref, Gradcheck gradcheck, Vary vary, Domain domain, String synthesis,
       Optional<Duration> timeout, List<String> require, boolean differentiable, Optional<Reference> reference) {
     this(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, require,
-        differentiable, reference, Optional.empty());
+        differentiable, reference, Optional.empty(), List.of());
   }
 
   /** An entry with no reference. */
@@ -114,7 +118,7 @@ public record OpSpec(
   /** The same entry with these synthesized examples (possibly none), and what the search found. */
   public OpSpec synthesized(List<Example> found, String note) {
     return new OpSpec(op, devices, skips, tolerance, found, ref, gradcheck, vary, domain, note, timeout, require,
-        differentiable, reference, variantOf);
+        differentiable, reference, variantOf, tags);
   }
 
   /** The same entry, also requiring these families (the spec's top-level {@code "require"}). */
@@ -122,7 +126,7 @@ public record OpSpec(
     List<String> all = new java.util.ArrayList<>(families);
     require.stream().filter(f -> !all.contains(f)).forEach(all::add);
     return new OpSpec(op, devices, skips, tolerance, examples, ref, gradcheck, vary, domain, synthesis, timeout, all,
-        differentiable, reference, variantOf);
+        differentiable, reference, variantOf, tags);
   }
 
   /** The spec's reason for not running {@code checkId} (matched by id or family), if it skips it. */

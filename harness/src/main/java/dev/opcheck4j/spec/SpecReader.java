@@ -26,7 +26,7 @@ public final class SpecReader {
   static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require");
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
-          "require", "differentiable", "reference", "double_backward", "variant_of");
+          "require", "differentiable", "reference", "double_backward", "variant_of", "tags");
   /** A qualified op name, {@code ns::name} or {@code ns::name.overload}. */
   static final String OP_NAME = "[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z0-9_]+)?";
   static final Set<String> EXAMPLE_KEYS = Set.of("args", "kwargs", "expect");
@@ -35,6 +35,14 @@ public final class SpecReader {
   public static final List<String> DTYPES = List.of("float32", "float64", "float16", "bfloat16", "int64",
       "int32", "int16", "int8", "uint8", "bool", "complex64");
   static final Set<String> DTYPE_NAMES = Set.copyOf(DTYPES);
+  /**
+   * The tags an op entry may declare ({@code "tags"}): libtorch 2.10's {@code at::Tag} values, the ones the
+   * runtime's dispatcher can carry (a test holds this list to the presets' enum).
+   */
+  public static final List<String> TAGS = List.of("core", "cudagraph_unsafe", "data_dependent_output",
+      "dynamic_output_shape", "flexible_layout", "generated", "inplace_view", "maybe_aliasing_or_mutating",
+      "needs_contiguous_strides", "needs_exact_strides", "needs_fixed_stride_order", "nondeterministic_bitwise",
+      "nondeterministic_seeded", "pointwise", "pt2_compliant_tag", "reduction", "view_copy");
 
   /** The largest JSON spec file read, in bytes; a larger one is refused before it is parsed. */
   public static final long MAX_BYTES = 4L << 20;
@@ -342,6 +350,10 @@ public final class SpecReader {
       throw new SpecException(differentiable.location(), "\"differentiable\" must be true or false, got "
           + differentiable.describe());
     }
+    if (m.containsKey("tags") && list(m.get("tags"), "\"tags\"").isEmpty()) {
+      throw new SpecException(m.get("tags").location(), "\"tags\" must name at least one tag; leave it out to declare none");
+    }
+    List<String> tags = names(m, "tags", Set.copyOf(TAGS));
     Optional<Reference> reference = Optional.empty();
     if (m.containsKey("reference")) {
       SpecValue rv = m.get("reference");
@@ -354,7 +366,7 @@ public final class SpecReader {
     Optional<VariantOf> variantOf = m.containsKey("variant_of")
         ? Optional.of(variantOf(m.get("variant_of"), (String) op.value())) : Optional.empty();
     return new OpSpec((String) op.value(), devices, skips, tolerance, examples, ref, gradcheck, vary, domain, "",
-        timeout, require, differentiable == null || (Boolean) differentiable.value(), reference, variantOf);
+        timeout, require, differentiable == null || (Boolean) differentiable.value(), reference, variantOf, tags);
   }
 
   /**

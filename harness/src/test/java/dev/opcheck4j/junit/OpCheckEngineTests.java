@@ -84,6 +84,34 @@ class OpCheckEngineTests {
   }
 
   @Test
+  void aTagsOwnCheckIsATestOfTheOpsWithTheTagOnly() {
+    TestDescriptor spec = kit("tags/tags_ops.json", "opcheck4j.checks", "tags").discover().getEngineDescriptor()
+        .getChildren().iterator().next();
+    java.util.function.Function<String, Set<String>> testsOf = name -> spec.getChildren().stream()
+        .filter(c -> c.getDisplayName().equals(name)).flatMap(c -> c.getChildren().stream())
+        .map(TestDescriptor::getDisplayName).collect(Collectors.toSet());
+    assertTrue(testsOf.apply("tags_ops::fresh_t_").contains("tags.inplace-view on cpu"));
+    // an op without the tag has no test of it (here no test at all: its node is pruned)
+    assertEquals(Set.of(), testsOf.apply("tags_ops::dropout"));
+    // a results check's verdict is a test as it comes, a failed one for a tag that is not earned
+    EngineExecutionResults r = kit("tags/tags_ops.json", "opcheck4j.checks", "fake,tags", "opcheck4j.tries", "0",
+        "opcheck4j.ops", "tags_ops::scale_wrong_meta").execute();
+    assertEquals(Set.of("fake.metadata", "tags.pt2-compliant"), r.testEvents().failed().stream()
+        .map(e -> e.getTestDescriptor().getUniqueId().getSegments().stream().filter(seg -> seg.getType().equals("check"))
+            .map(seg -> seg.getValue()).findFirst().orElse(e.getTestDescriptor().getDisplayName()))
+        .collect(Collectors.toSet()));
+  }
+
+  /** The engine once ran only the checks with nodes, and so never the checks of an op's finished results. */
+  @Test
+  void aRequiredFamilyThatNeverRanFailsInTheEngineToo() {
+    EngineExecutionResults r = kit("tags/tags_ops.json", "opcheck4j.checks", "fake.missing,coverage.required",
+        "opcheck4j.tries", "0", "opcheck4j.ops", "tags_ops::scale", "opcheck4j.require", "gradcheck").execute();
+    assertEquals(List.of("coverage.required"), r.testEvents().failed().stream()
+        .map(e -> e.getTestDescriptor().getDisplayName().replaceFirst(" .*", "")).toList());
+  }
+
+  @Test
   void discoveryReadsSpecsAndLoadsNoNativeCode() throws Exception {
     Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
         System.getProperty("java.class.path"), DiscoveryProbe.class.getName(), NativeOps.spec("my_ops.json").toString())

@@ -64,8 +64,24 @@ class SpecReaderTests {
   void unknownKeysSayWhatIsAllowed() throws Exception {
     Path spec = write("u.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"exmples\": []} ]}");
     SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(spec));
-    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, differentiable, domain, double_backward, examples, gradcheck, op, reference, require, skip, timeout, tolerance, variant_of, vary, why; did you mean examples?",
+    assertEquals(spec + ":1:56: unknown key \"exmples\" in an op entry; allowed: devices, differentiable, domain, double_backward, examples, gradcheck, op, reference, require, skip, tags, timeout, tolerance, variant_of, vary, why; did you mean examples?",
         e.getMessage());
+  }
+
+  @Test
+  void anEntryDeclaresTagsByLibtorchsNamesSorted() throws Exception {
+    Path spec = write("t.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"tags\": [\"pt2_compliant_tag\", \"inplace_view\"]},"
+        + " {\"op\": \"a::c\"} ]}");
+    List<OpSpec> ops = SpecReader.read(spec).ops();
+    assertEquals(List.of("inplace_view", "pt2_compliant_tag"), ops.get(0).tags());
+    assertEquals(List.of(), ops.get(1).tags());
+    Path typo = write("t2.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"tags\": [\"pt2_compliant\"]} ]}");
+    SpecException e = assertThrows(SpecException.class, () -> SpecReader.read(typo));
+    assertTrue(e.getMessage().startsWith(typo + ":1:54: unknown tag \"pt2_compliant\" in \"tags\"; allowed: core, "), e.getMessage());
+    assertTrue(e.getMessage().endsWith("did you mean pt2_compliant_tag?"), e.getMessage());
+    Path empty = write("t3.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\", \"tags\": []} ]}");
+    e = assertThrows(SpecException.class, () -> SpecReader.read(empty));
+    assertEquals(empty + ":1:53: \"tags\" must name at least one tag; leave it out to declare none", e.getMessage());
   }
 
   @Test

@@ -23,6 +23,11 @@ public final class RequiredCoverageCheck extends CheckBase implements ResultsChe
   }
 
   @Override
+  public List<DeviceVerdict> judge(dev.opcheck4j.checks.FinishedOp done) {
+    return judge(done.op(), done.coverage(), done.required());
+  }
+
+  /** The verdicts on {@code op}, given the coverage of its results and the families required of it. */
   public List<DeviceVerdict> judge(String op, Coverage coverage, List<String> required) {
     List<DeviceVerdict> verdicts = new ArrayList<>();
     for (String family : required) {

@@ -10,6 +10,7 @@ import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.OpTags;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
 import dev.opcheck4j.checks.Verdict;
@@ -19,7 +20,11 @@ import dev.opcheck4j.generate.TensorCopies;
 import java.util.Arrays;
 import java.util.List;
 
-/** Two calls on equal inputs give bitwise-equal outputs. An op may opt out in the spec with a reason. */
+/**
+ * Two calls on equal inputs give bitwise-equal outputs; for an op tagged {@code nondeterministic_seeded},
+ * two calls each started from the same seed of torch's generators ({@link OpCall#seeded}). An op may opt
+ * out in the spec with a reason.
+ */
 public final class DeterminismCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "determinism";
 
@@ -55,15 +60,32 @@ public final class DeterminismCheck extends ValueCheck implements ExampleCheck {
             new Cause.ValueMismatch(a.get(i).label()), List.of(map));
       }
     }
-    return Verdict.passed(Fact.of("outputs compared", a.size()));
+    return OpCall.seeded(s)
+        ? Verdict.passed(Fact.of("outputs compared", a.size()), seededFact(s))
+        : Verdict.passed(Fact.of("outputs compared", a.size()));
+  }
+
+  private static Fact seededFact(Subject s) {
+    return Fact.of("seeded", "torch.manual_seed(" + s.seed() + ") before each call: the op is tagged "
+        + OpTags.of(s).describe(OpTags.NONDETERMINISTIC_SEEDED));
   }
 
   private static Verdict fail(Subject s, BoundExample ex, String butWas, Cause cause, List<Heatmap> maps) {
+    if (OpCall.seeded(s)) {
+      return Verdict.failed(Finding.of(
+          "bitwise-equal outputs from two calls on equal inputs, each started from the same seed",
+          butWas,
+          "a nondeterministic_seeded op may vary only by what it draws from torch's generator: remove the"
+              + " other hidden state (static counters, uninitialized memory, unordered parallel reductions, a"
+              + " generator of its own)",
+          cause).withHeatmaps(maps), OpCall.exampleFact(s, ex), seededFact(s));
+    }
     return Verdict.failed(Finding.of(
         "bitwise-equal outputs from two calls on equal inputs",
         butWas,
-        "remove hidden state (static counters, uninitialized memory, unordered parallel reductions), or"
-            + " opt out in the spec: \"skip\": [\"determinism\"] with a \"why\"",
+        "remove hidden state (static counters, uninitialized memory, unordered parallel reductions); an op"
+            + " that draws from torch's generator on purpose is tagged nondeterministic_seeded (then it is"
+            + " compared under one seed); or opt out in the spec: \"skip\": [\"determinism\"] with a \"why\"",
         cause).withHeatmaps(maps), OpCall.exampleFact(s, ex));
   }
 }

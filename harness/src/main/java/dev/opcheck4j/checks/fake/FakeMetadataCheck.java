@@ -1,6 +1,7 @@
 package dev.opcheck4j.checks.fake;
 
 import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
@@ -8,6 +9,7 @@ import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.MetaStandIn;
 import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.OpTags;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
 import dev.opcheck4j.checks.Verdict;
@@ -37,6 +39,27 @@ public final class FakeMetadataCheck extends ValueCheck implements ExampleCheck 
     super(Declaration.error(ID, "outputs on meta tensors match the real outputs' metadata and aliasing")
         .requires(FakeMissingCheck.ID, KernelErrorCheck.ID)
         .onGeneratedInputs());
+  }
+
+  @Override
+  public Optional<String> notFor(dev.opcheck4j.torch.OpSchema schema, OpTags tags) {
+    return crossRefSkips(tags);
+  }
+
+  /**
+   * Why PyTorch's CrossRefFakeMode (opcheck's test_faketensor) does not compare an op with {@code tags} on
+   * fake and real tensors: its output sizes depend on the data ({@code dynamic_output_shape}), its output
+   * is data ({@code data_dependent_output}), or it changes its input's metadata in place
+   * ({@code inplace_view}); empty for any other op.
+   */
+  public static Optional<String> crossRefSkips(OpTags tags) {
+    return tags.firstOf(OpTags.DYNAMIC_OUTPUT_SHAPE, OpTags.DATA_DEPENDENT_OUTPUT, OpTags.INPLACE_VIEW)
+        .map(t -> Coverage.NOT_APPLICABLE + "the op is tagged " + tags.describe(t) + ": "
+            + switch (t) {
+              case OpTags.DYNAMIC_OUTPUT_SHAPE -> "its output sizes depend on the input's values, which meta tensors do not have";
+              case OpTags.DATA_DEPENDENT_OUTPUT -> "its output depends on the input's values, which meta tensors do not have";
+              default -> "it changes its input's sizes or strides in place";
+            } + "; PyTorch's CrossRefFakeMode (opcheck's test_faketensor) does not compare such an op either");
   }
 
   @Override

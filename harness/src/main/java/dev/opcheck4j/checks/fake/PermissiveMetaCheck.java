@@ -6,6 +6,7 @@ import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.OpTags;
 import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.ValueCheck;
@@ -31,6 +32,10 @@ public final class PermissiveMetaCheck extends ValueCheck implements RejectionCh
 
   @Override
   public Verdict onRejected(Subject s, String realError) throws Exception {
+    var untraceable = FakeMetadataCheck.crossRefSkips(OpTags.of(s));
+    if (untraceable.isPresent()) {
+      return Verdict.skipped(untraceable.get());
+    }
     BoundExample meta;
     try {
       meta = OpCall.bind(s, Device.META);

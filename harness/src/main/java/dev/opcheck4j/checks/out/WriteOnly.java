@@ -6,7 +6,6 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.TensorCopies;
 import dev.opcheck4j.torch.OpSchema;
-import dev.opcheck4j.torch.Operator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -30,9 +29,9 @@ final class WriteOnly {
 
   private WriteOnly() {}
 
-  /** The indices of {@code op}'s write-only arguments, in schema order. */
-  static List<Integer> of(Operator op) {
-    return of(op.schema(), op.tags());
+  /** The indices of the subject's op's write-only arguments, in schema order (its declared tags count). */
+  static List<Integer> of(Subject s) {
+    return of(s.op().schema(), dev.opcheck4j.checks.OpTags.of(s).names());
   }
 
   /** The indices of the write-only arguments of an op with {@code schema} and dispatcher {@code tags}. */
@@ -55,7 +54,7 @@ final class WriteOnly {
     List<IValue> values = new ArrayList<>(ex.values());
     List<BoundExample.TensorInput> tensors = new ArrayList<>();
     for (BoundExample.TensorInput in : ex.tensors()) {
-      if (of(s.op()).contains(in.argIndex()) && values.get(in.argIndex()).isTensor()) {
+      if (of(s).contains(in.argIndex()) && values.get(in.argIndex()).isTensor()) {
         Tensor t = replace.apply(in.tensor());
         values.set(in.argIndex(), new IValue(t));
         tensors.add(new BoundExample.TensorInput(in.argument(), in.argIndex(), t));
@@ -89,7 +88,7 @@ final class WriteOnly {
 
   /** The write-only arguments of {@code ex}, in schema order. */
   static List<BoundExample.TensorInput> buffers(Subject s, BoundExample ex) {
-    List<Integer> at = of(s.op());
+    List<Integer> at = of(s);
     return ex.tensors().stream().filter(t -> at.contains(t.argIndex()) && ex.values().get(t.argIndex()).isTensor()).toList();
   }
 }

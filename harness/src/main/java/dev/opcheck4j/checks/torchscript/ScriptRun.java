@@ -50,6 +50,7 @@ final class ScriptRun {
       inputs.add(new IValue(ex.values().get(i)));
     }
     IValue result;
+    OpCall.seedIfTagged(s);
     try {
       result = ScriptModules.forward(module, inputs);
     } catch (RuntimeException e) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** coverage.required on an op's coverage: a known-good op passes it, a known-bad one fails exactly it. */
 class RequiredCoverageCheckTests {
   private static final String REASON = "no floating-point input requires grad in this example";
-  private final ResultsCheck check = (ResultsCheck) BuiltinChecks.byId(RequiredCoverageCheck.ID).orElseThrow();
+  private final RequiredCoverageCheck check = (RequiredCoverageCheck) BuiltinChecks.byId(RequiredCoverageCheck.ID).orElseThrow();
 
   private static Coverage coverage() {
     return Coverage.of(List.of(
