@@ -118,6 +118,16 @@ public final class OpSession {
     return run(List.of(new Protocol.Evaluate(check, on(op, device, example))), false);
   }
 
+  /** A check to run on the op's {@code device} and {@code example} (null: none). */
+  public record Asked(String check, Device device, Example example) {}
+
+  /** Each of {@code asked} on {@code op} in one exchange, in order: a {@link Protocol.Checked} answer per check, by its index. */
+  public Kernels.Exchange evaluate(String op, List<Asked> asked) {
+    List<Protocol.Unit<?>> batch = new ArrayList<>();
+    asked.forEach(a -> batch.add(new Protocol.Evaluate(a.check(), on(op, a.device(), a.example()))));
+    return run(batch, false);
+  }
+
   /** What an {@link Protocol.Accepts} unit gave: null when the kernel accepted the example, else what it raised. */
   public static String rejection(Kernels.Done accepts) {
     return accepts.answer() instanceof Protocol.Rejected r ? r.firstLine() : null;

@@ -3,6 +3,7 @@ package dev.opcheck4j.run;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.property.PropertyPhase;
+import dev.opcheck4j.run.worker.Death;
 import dev.opcheck4j.run.worker.ExampleSearch;
 import dev.opcheck4j.run.worker.Kernels;
 import dev.opcheck4j.run.worker.Protocol;
@@ -191,17 +192,18 @@ public final class Runner {
     List<Device> devices = devicesFor(spec);
     Map<Example, String> invalid = validate(op, spec, units);
     OpTags tags = OpTags.of(op.tags(), spec);
+    CheckBatch batch = new CheckBatch(units, op.name(), road(units, spec, op, seen, sink));
     for (Check check : plan.checks()) {
       if (!check.appliesWith(plan.baseline()) || !check.appliesTo(tags)) {
         continue;
       }
       switch (check.scope()) {
         case LIBRARY, GENERATED, SUPERVISOR, RESULTS -> {}
-        case OP -> once(units, spec, op, check, null, null, seen, sink);
+        case OP -> batch.add(new CheckBatch.Step(check, null, null, null));
         case DEVICE -> {
           for (Device d : devices) {
             if (check.appliesTo(d)) {
-              once(units, spec, op, check, d, null, seen, sink);
+              batch.add(new CheckBatch.Step(check, d, null, null));
             }
           }
         }
@@ -211,20 +213,18 @@ public final class Runner {
               continue;
             }
             if (spec.examples().isEmpty()) {
-              Verdict v = Verdict.skipped("no examples for this op (give some in a spec file)");
-              emit(units, op, check, d, null, v, 0, seen, sink);
+              batch.add(new CheckBatch.Step(check, d, null,
+                  Verdict.skipped("no examples for this op (give some in a spec file)")));
             }
             for (Example ex : spec.examples()) {
-              if (invalid.containsKey(ex)) {
-                emit(units, op, check, d, ex, Verdict.skipped("invalid example: " + invalid.get(ex)), 0, seen, sink);
-              } else {
-                once(units, spec, op, check, d, ex, seen, sink);
-              }
+              batch.add(new CheckBatch.Step(check, d, ex,
+                  invalid.containsKey(ex) ? Verdict.skipped("invalid example: " + invalid.get(ex)) : null));
             }
           }
         }
       }
     }
+    batch.flush();
     if (plan.tries() > 0 && invalid.isEmpty()) {
       PropertyPhase generated = new PropertyPhase(plan, units, spec, op, sink);
       for (Device d : devices) {
@@ -295,16 +295,64 @@ public final class Runner {
         .toList();
   }
 
-  private void once(
-      OpSession units,
-      OpSpec spec,
-      LibraryInfo.Op op,
-      Check check,
-      Device device,
-      Example example,
-      Prerequisites seen,
-      RunListener sink) {
+  /** How {@link #runOp} takes an op's checks on itself, its devices and its examples: as one at a time would. */
+  private CheckBatch.Road road(OpSession units, OpSpec spec, LibraryInfo.Op op, Prerequisites seen, RunListener sink) {
+    return new CheckBatch.Road() {
+      @Override
+      public Verdict decide(CheckBatch.Step s) {
+        return Runner.this.decide(units, spec, op, s.check(), s.device(), seen);
+      }
+
+      @Override
+      public void started(CheckBatch.Step s) {
+        Runner.started(sink, op.name(), s.check(), s.device(), s.example());
+      }
+
+      @Override
+      public void emit(CheckBatch.Step s, Verdict v, long micros) {
+        Runner.this.emit(units, op, s.check(), s.device(), s.example(), v, micros, seen, sink);
+      }
+
+      @Override
+      public void died(CheckBatch.Step s, Death d, long micros) {
+        seen.add(s.check().id(), s.device(), Outcome.FAILED);
+        sink.result(units.result(d, op.name(), s.check(), s.check().id(), s.device(), s.example(), List.of(), micros));
+      }
+
+      @Override
+      public void alone(CheckBatch.Step s) {
+        if (s.given() != null) {
+          Runner.this.emit(units, op, s.check(), s.device(), s.example(), s.given(), 0, seen, sink);
+        } else {
+          once(units, spec, op, s.check(), s.device(), s.example(), seen, sink, this);
+        }
+      }
+    };
+  }
+
+  /** One check in an exchange of its own. */
+  private void once(OpSession units, OpSpec spec, LibraryInfo.Op op, Check check, Device device, Example example,
+      Prerequisites seen, RunListener sink, CheckBatch.Road road) {
     long t = System.nanoTime();
+    CheckBatch.Step step = new CheckBatch.Step(check, device, example, null);
+    Verdict v = decide(units, spec, op, check, device, seen);
+    if (v != null) {
+      road.emit(step, v, micros(t));
+      return;
+    }
+    // a unit starts only when it runs: a check that cannot run is skipped, never started
+    road.started(step);
+    Kernels.Exchange x = units.evaluate(check.id(), op.name(), device, example);
+    if (x.death().isPresent()) {
+      road.died(step, x.death().get(), micros(t));
+    } else {
+      road.emit(step, x.answer(0, Protocol.Checked.class).verdict(), micros(t));
+    }
+  }
+
+  /** The verdict of a check that runs no unit here (why it is skipped), or null when it runs one. */
+  private Verdict decide(OpSession units, OpSpec spec, LibraryInfo.Op op, Check check, Device device,
+      Prerequisites seen) {
     Verdict v = precondition(check, spec, device, seen);
     if (v == null) {
       v = units.stopped().orElse(null);
@@ -314,18 +362,7 @@ public final class Runner {
       OpTags tags = OpTags.of(op.tags(), spec);
       v = check.missingFrom(spec).or(() -> check.notFor(op.schema(), tags)).map(Verdict::skipped).orElse(null);
     }
-    if (v == null) {
-      // a unit starts only when it runs: a check that cannot run is skipped, never started
-      started(sink, op.name(), check, device, example);
-      Kernels.Exchange x = units.evaluate(check.id(), op.name(), device, example);
-      if (x.death().isPresent()) {
-        seen.add(check.id(), device, Outcome.FAILED);
-        sink.result(units.result(x.death().get(), op.name(), check, check.id(), device, example, List.of(), micros(t)));
-        return;
-      }
-      v = x.answer(0, Protocol.Checked.class).verdict();
-    }
-    emit(units, op, check, device, example, v, micros(t), seen, sink);
+    return v;
   }
 
   /** A Skipped verdict when the check cannot run here, or null when it can. */
