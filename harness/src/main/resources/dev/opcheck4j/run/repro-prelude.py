@@ -35,7 +35,12 @@ if not CHILD:
 
 
 torch.ops.load_library(LIBRARY)
-OP = getattr(getattr(getattr(torch.ops, %NAMESPACE%), %NAME%), %OVERLOAD%)
+# OPCHECK4J_REPRO_OP=ns::name[.overload] runs the same observation on another op of the library (a fixed twin)
+OP_NAME = os.environ.get('OPCHECK4J_REPRO_OP') or %OP_NAME%
+NAMESPACE, _, QUALIFIED = OP_NAME.partition('::')
+# a check about a name no library defined resolves no op
+OP = None if %NO_OP% else getattr(getattr(getattr(torch.ops, NAMESPACE), QUALIFIED.partition('.')[0]),
+                                  QUALIFIED.partition('.')[2] or 'default')
 DEVICE = %DEVICE%
 
 
