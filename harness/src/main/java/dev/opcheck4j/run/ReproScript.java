@@ -54,6 +54,12 @@ public final class ReproScript {
       Map.entry("dtype.declared", "dtype"), Map.entry("dtype.unlisted", "dtype"),
       Map.entry("gradcheck.gradgrad", "gradcheck.gradgrad"),
       Map.entry("gradcheck.undefined-grad", "gradcheck.undefined-grad"));
+  /** Why a script cannot reproduce a check it has no body for, where there is more to say than that. */
+  private static final Map<String, String> WHY_NOT = Map.of(
+      "baseline.values", "its finding compares the outputs with those an earlier release recorded in a baseline file,"
+          + " on inputs drawn from the baseline's seed; the script has neither (rerun: ./opcheck check --baseline FILE)",
+      "schema.compatible", "its finding compares the schema and kernels with an earlier release's, recorded in a"
+          + " baseline file the script does not have (rerun: ./opcheck check --baseline FILE)");
   /** Checks whose scripts need no example: they read the schema or the dispatcher, or make their own inputs. */
   private static final Set<String> NO_CALL = Set.of("registration.any-kernel", "registration.device-kernel",
       "schema.alias-target", "schema.functionalizable", "schema.inplace-name", "schema.mutable-args",
@@ -94,7 +100,8 @@ public final class ReproScript {
         .append(": this script cannot reproduce this check.\n");
     String body = BODY_OF.containsKey(in.check()) ? BODIES.get(BODY_OF.get(in.check())) : null;
     String cannot = body == null
-        ? "cannot reproduce: this script knows no PyTorch test or observation by hand for check '" + in.check() + "'"
+        ? "cannot reproduce: " + (WHY_NOT.containsKey(in.check()) ? in.check() + ": " + WHY_NOT.get(in.check())
+            : "this script knows no PyTorch test or observation by hand for check '" + in.check() + "'")
         : in.op() == null ? "cannot reproduce: the finding is about the library, not about a call of an op"
         : in.saved() == null && !NO_CALL.contains(in.check()) ? "cannot reproduce: the finding has no example to call"
             + " the op on, nor has its spec entry"
