@@ -87,18 +87,7 @@ except Exception as e:
     hand = 'backward on meta tensors raised ' + first_line(e)
 verdict(None, None, hand)
 # ---- gradcheck
-args, kwargs = example()
-chosen = [i for i, v in enumerate(args) if isinstance(v, torch.Tensor) and v.requires_grad] or \
-         [i for i, v in enumerate(args) if isinstance(v, torch.Tensor) and v.is_floating_point()]
-inputs = tuple(args[i].detach().requires_grad_() for i in chosen)
-
-
-def f(*xs):
-    return call([xs[chosen.index(i)] if i in chosen else v for i, v in enumerate(args)], kwargs)
-
-
-if not inputs:
-    done(CANNOT, 'cannot reproduce: the example has no floating tensor input to differentiate')
+inputs, f = differentiated()
 if CHECK == 'gradcheck.jacobian':
     # PyTorch's torch.autograd.gradcheck, with the settings opcheck4j used; where fast mode passes, slow mode
     # too, as opcheck4j compares (slow mode also runs backward twice: its reentrancy check)
@@ -227,16 +216,6 @@ done(NOT_REPRODUCED, 'not reproduced: the call ended with exit code %d' % p.retu
 # ---- reference.values
 # torch.testing.assert_close of the op's outputs against the spec's reference, with the spec's tolerance
 # (assert_close's default for the dtype when the spec gives none)
-def reference(args, kwargs):
-    scope = dict(zip([a.name for a in OP._schema.arguments], args))
-    scope.update(kwargs)
-    scope['torch'] = torch
-    if 'def reference' in REFERENCE:
-        exec(REFERENCE, scope)
-        return scope['reference'](*args, **kwargs)
-    return eval(REFERENCE, scope)
-
-
 got = call(*example())
 want = reference(*example())
 try:
@@ -410,16 +389,6 @@ done(REPRODUCED, 'reproduced by hand: the kernel raised on each of %d candidate 
 # PyTorch has no test of its own for gradients against a reference: opcheck4j's observation, made by hand
 # (torch.autograd.grad of the op and of the spec's reference, float64 copies of the same inputs, the same
 # random grad_outputs, compared with torch.testing.assert_close)
-def reference(args, kwargs):
-    scope = dict(zip([a.name for a in OP._schema.arguments], args))
-    scope.update(kwargs)
-    scope['torch'] = torch
-    if 'def reference' in REFERENCE:
-        exec(REFERENCE, scope)
-        return scope['reference'](*args, **kwargs)
-    return eval(REFERENCE, scope)
-
-
 def float64(args):
     return mapped(args, lambda t: t.detach().double().requires_grad_(t.requires_grad) if t.is_floating_point()
                   else t)
@@ -801,18 +770,7 @@ else:
     done(CANNOT, 'cannot reproduce: this script knows no observation for check %r' % CHECK)
 verdict(None, None, hand)
 # ---- gradcheck.gradgrad
-args, kwargs = example()
-chosen = [i for i, v in enumerate(args) if isinstance(v, torch.Tensor) and v.requires_grad] or \
-         [i for i, v in enumerate(args) if isinstance(v, torch.Tensor) and v.is_floating_point()]
-inputs = tuple(args[i].detach().double().requires_grad_() for i in chosen)
-
-
-def f(*xs):
-    return call([xs[chosen.index(i)] if i in chosen else v for i, v in enumerate(args)], kwargs)
-
-
-if not inputs:
-    done(CANNOT, 'cannot reproduce: the example has no floating tensor input to differentiate')
+inputs, f = differentiated()
 if not DOUBLE_BACKWARD:
     # the spec says the op has no second derivative: differentiating its backward must raise, as OpInfo's
     # test_fn_fail_gradgrad requires; by hand
@@ -840,18 +798,7 @@ verdict('torch.autograd.gradgradcheck', pytorch, None)
 # PyTorch's torch.autograd.gradcheck with check_undefined_grad (its default), and opcheck4j's observation by
 # hand: for each output in turn, backward over the others with zero grad_outputs (the left-out one reaches
 # the op's backward as an undefined gradient); every input gradient must be zero or undefined
-args, kwargs = example()
-chosen = [i for i, v in enumerate(args) if isinstance(v, torch.Tensor) and v.requires_grad] or \
-         [i for i, v in enumerate(args) if isinstance(v, torch.Tensor) and v.is_floating_point()]
-inputs = tuple(args[i].detach().double().requires_grad_() for i in chosen)
-
-
-def f(*xs):
-    return call([xs[chosen.index(i)] if i in chosen else v for i, v in enumerate(args)], kwargs)
-
-
-if not inputs:
-    done(CANNOT, 'cannot reproduce: the example has no floating tensor input to differentiate')
+inputs, f = differentiated()
 pytorch = None
 try:
     torch.autograd.gradcheck(f, inputs, eps=GRADCHECK['eps'], atol=GRADCHECK['atol'], rtol=GRADCHECK['rtol'],
