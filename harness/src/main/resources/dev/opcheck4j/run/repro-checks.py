@@ -42,11 +42,13 @@ verdict('test_schema', opcheck('test_schema', args, kwargs), observed())
 def observed():
     # opcheck4j's observation, made by hand: the op on meta tensors (its fake kernel) against the real kernel
     try:
-        real = tensors(call(*example('cpu')))
+        real_all = call(*example('cpu'))
+        real = tensors(real_all)
     except Exception as e:
         real = first_line(e)
     try:
-        fake = tensors(call(*example('meta')))
+        fake_all = call(*example('meta'))
+        fake = tensors(fake_all)
     except Exception as e:
         fake = first_line(e)
     if CHECK == 'fake.missing':
@@ -62,6 +64,12 @@ def observed():
                 i, r.dtype, list(r.shape), r.stride(), f.dtype, list(f.shape), f.stride())
     if len(real) != len(fake):
         return 'real %d tensor outputs, fake %d' % (len(real), len(fake))
+    # the values of outputs that are not tensors (an int, a bool): opcheck's FakeTensor comparison looks at
+    # tensors only
+    listed = lambda v: list(v) if isinstance(v, (list, tuple)) else [v]
+    for i, (r, f) in enumerate(zip(listed(real_all), listed(fake_all))):
+        if not isinstance(r, torch.Tensor) and not isinstance(f, torch.Tensor) and r != f:
+            return 'output %d is %r on meta, %r real' % (i, f, r)
     return None
 
 
@@ -187,19 +195,31 @@ done(NOT_REPRODUCED, 'not reproduced: the kernel returned')
 # ---- kernel.crash
 # The call runs in a child process: the crash kills the child, and this script reports its signal (or the
 # exit of a kernel that ended the process without returning)
+# (on cpu, the call on meta tensors follows: opcheck4j's fake checks call the op's Meta kernel in the same
+# worker, so a crash found there is reported on cpu)
 RETURNED = 'opcheck4j-repro: the call returned'
+CALLING = 'opcheck4j-repro: calling on '
 if CHILD:
+    print(CALLING + DEVICE, flush=True)
     try:
         call(*example())
     finally:
         print(RETURNED, flush=True)
+    if DEVICE == 'cpu':
+        print(CALLING + 'meta', flush=True)
+        try:
+            call(*example('meta'))
+        except Exception:
+            pass  # an error is no crash
     sys.exit(0)
 p = subprocess.run([sys.executable, os.path.abspath(__file__), LIBRARY], capture_output=True, text=True,
                    env=dict(os.environ, OPCHECK4J_REPRO_CHILD='1'))
+on = ([line[len(CALLING):] for line in p.stdout.splitlines() if line.startswith(CALLING)] or [DEVICE])[-1]
 if p.returncode < 0:
-    done(REPRODUCED, 'reproduced: the call died of %s' % signal.Signals(-p.returncode).name)
-if RETURNED not in p.stdout:
-    done(REPRODUCED, 'reproduced: the call ended the process with exit code %d without returning' % p.returncode)
+    done(REPRODUCED, 'reproduced: the call on %s died of %s' % (on, signal.Signals(-p.returncode).name))
+if RETURNED not in p.stdout or on != DEVICE and p.returncode != 0:
+    done(REPRODUCED, 'reproduced: the call on %s ended the process with exit code %d without returning' % (
+        on, p.returncode))
 done(NOT_REPRODUCED, 'not reproduced: the call returned (exit code %d) %s' % (
     p.returncode, (p.stderr.strip().splitlines() or [''])[-1]))
 # ---- kernel.timeout
