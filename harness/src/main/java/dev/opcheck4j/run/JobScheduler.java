@@ -1,6 +1,7 @@
 package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
@@ -123,7 +124,12 @@ final class JobScheduler {
     sink.opStarted(op);
     String key = cache == null ? null : cache.key(job.target().index(), job.op());
     Optional<List<CheckResult>> replay = key == null ? Optional.empty()
-        : cache.results(key, runner.units(job.target(), job.op()));
+        : cache.results(key, runner.units(job.target(), job.op()))
+            // a --repro script needs its example saved by a worker, which a replay has not: an op with a failure
+            // runs again when the run writes scripts (the key says its results will be the same), so that every
+            // failure gets its script; the cache holds no tensors
+            .filter(results -> !runner.writesScripts()
+                || results.stream().noneMatch(r -> r.outcome() == Outcome.FAILED));
     if (replay.isPresent()) {
       replay.get().forEach(sink::result);
       cachedOps.add(job.name());

@@ -40,9 +40,32 @@ public final class ReproScript {
       Map.entry("determinism", "determinism"), Map.entry("noncontiguous", "noncontiguous"),
       Map.entry("kernel.error", "kernel.error"), Map.entry("kernel.crash", "kernel.crash"),
       Map.entry("kernel.timeout", "kernel.timeout"), Map.entry("reference.values", "reference.values"),
-      Map.entry("registration.any-kernel", "registration"), Map.entry("registration.device-kernel", "registration"));
-  /** Checks whose scripts call nothing: they need no example. */
-  private static final Set<String> NO_CALL = Set.of("registration.any-kernel", "registration.device-kernel");
+      Map.entry("registration.any-kernel", "registration"), Map.entry("registration.device-kernel", "registration"),
+      Map.entry("schema.alias-target", "schema"), Map.entry("schema.functionalizable", "schema"),
+      Map.entry("schema.inplace-name", "schema"), Map.entry("schema.mutable-args", "schema"),
+      Map.entry("schema.out-variant", "schema"), Map.entry("schema.types", "schema"),
+      Map.entry("registration.dangling", "registration.dangling"),
+      Map.entry("torchscript.call", "torchscript"), Map.entry("torchscript.roundtrip", "torchscript"),
+      Map.entry("generate.examples", "generate.examples"), Map.entry("reference.grad", "reference.grad"),
+      Map.entry("memory.bounds", "memory.bounds"), Map.entry("memory.uninitialized", "memory.uninitialized"),
+      Map.entry("memory.bool-bytes", "memory.bool-bytes"),
+      Map.entry("out.reads-out", "out"), Map.entry("out.strides", "out"), Map.entry("out.shape", "out"),
+      Map.entry("out.dtype", "out"), Map.entry("variant.agree", "variant.agree"),
+      Map.entry("dtype.declared", "dtype"), Map.entry("dtype.unlisted", "dtype"),
+      Map.entry("gradcheck.gradgrad", "gradcheck.gradgrad"),
+      Map.entry("gradcheck.undefined-grad", "gradcheck.undefined-grad"));
+  /** Why a script cannot reproduce a check it has no body for, where there is more to say than that. */
+  private static final Map<String, String> WHY_NOT = Map.of(
+      "baseline.values", "its finding compares the outputs with those an earlier release recorded in a baseline file,"
+          + " on inputs drawn from the baseline's seed; the script has neither (rerun: ./opcheck check --baseline FILE)",
+      "schema.compatible", "its finding compares the schema and kernels with an earlier release's, recorded in a"
+          + " baseline file the script does not have (rerun: ./opcheck check --baseline FILE)");
+  /** Checks whose scripts need no example: they read the schema or the dispatcher, or make their own inputs. */
+  private static final Set<String> NO_CALL = Set.of("registration.any-kernel", "registration.device-kernel",
+      "schema.alias-target", "schema.functionalizable", "schema.inplace-name", "schema.mutable-args",
+      "schema.out-variant", "schema.types", "registration.dangling", "generate.examples");
+  /** Checks about a name no library defined: their scripts resolve no op. */
+  private static final Set<String> NO_OP = Set.of("registration.dangling");
   /** Checks whose scripts run the call on no example of their own device: they rebuild it on cpu. */
   private static final Set<String> ON_CPU = Set.of("fake.metadata", "fake.missing", "fake.permissive");
 
@@ -77,22 +100,20 @@ public final class ReproScript {
         .append(": this script cannot reproduce this check.\n");
     String body = BODY_OF.containsKey(in.check()) ? BODIES.get(BODY_OF.get(in.check())) : null;
     String cannot = body == null
-        ? "cannot reproduce: this script knows no PyTorch test or observation by hand for check '" + in.check() + "'"
+        ? "cannot reproduce: " + (WHY_NOT.containsKey(in.check()) ? in.check() + ": " + WHY_NOT.get(in.check())
+            : "this script knows no PyTorch test or observation by hand for check '" + in.check() + "'")
         : in.op() == null ? "cannot reproduce: the finding is about the library, not about a call of an op"
         : in.saved() == null && !NO_CALL.contains(in.check()) ? "cannot reproduce: the finding has no example to call"
             + " the op on, nor has its spec entry"
-        : in.unsaved() != null ? "cannot reproduce: the example could not be saved: " + in.unsaved()
+        : in.unsaved() != null && !NO_CALL.contains(in.check()) ? "cannot reproduce: the example could not be saved: " + in.unsaved()
         : null;
     if (cannot != null) {
       return sb.append("import sys\n\nprint(").append(py(cannot)).append(")\nsys.exit(").append(CANNOT).append(")\n")
           .toString();
     }
-    String[] name = in.op().split("::", 2);
-    String[] overload = name[1].split("\\.", 2);
     String device = in.device() == null || ON_CPU.contains(in.check()) ? "cpu" : in.device();
-    sb.append(PRELUDE.replace("%LIBRARY%", py(in.library())).replace("%NAMESPACE%", py(name[0]))
-        .replace("%NAME%", py(overload[0])).replace("%OVERLOAD%", py(overload.length > 1 ? overload[1] : "default"))
-        .replace("%DEVICE%", py(device)));
+    sb.append(PRELUDE.replace("%LIBRARY%", py(in.library())).replace("%DEVICE%", py(device))
+        .replace("%NO_OP%", NO_OP.contains(in.check()) ? "True" : "False").replace("%OP_NAME%", py(in.op())));
     sb.append("\n\nCHECK = ").append(py(in.check())).append('\n');
     OpSpec.Gradcheck g = in.spec().gradcheck();
     sb.append("GRADCHECK = dict(eps=").append(g.eps()).append(", atol=").append(g.atol()).append(", rtol=")
@@ -100,12 +121,16 @@ public final class ReproScript {
     sb.append("TOLERANCE = ").append(in.spec().tolerance()
         .map(t -> "dict(atol=" + t.atol() + ", rtol=" + t.rtol() + ")").orElse("{}")).append('\n');
     sb.append("REFERENCE = ").append(in.spec().reference().map(r -> py(r.source())).orElse("None")).append('\n');
+    sb.append("DOUBLE_BACKWARD = ").append(g.doubleBackward() ? "True" : "False").append('\n');
+    sb.append("DTYPES = ").append(in.spec().domain().dtypes().stream().map(ReproScript::py).toList()).append('\n');
     sb.append("DEADLINE = ").append(in.deadline().toMillis() / 1000.0).append("\n\n\n");
-    if (in.saved() != null) {
+    if (in.saved() != null && in.unsaved() == null) {
       if (in.specExample()) {
         sb.append("# The finding names no example: the script calls the op on its spec entry's first example.\n");
       }
       sb.append(example(in.saved()));
+    } else {
+      sb.append("example = None  # the finding needs no example, and the spec entry gives none\n");
     }
     return sb.append("\n\n").append(body).toString();
   }

@@ -51,6 +51,11 @@ public final class Runner {
   private final boolean cudaAvailable;
   private final List<String> inputErrors = java.util.Collections.synchronizedList(new ArrayList<>());
 
+  /** Whether this run writes each failure as a PyTorch script ({@code --repro}). */
+  public boolean writesScripts() {
+    return plan.repro() != null;
+  }
+
   public Runner(RunPlan plan, boolean cudaAvailable) {
     this.plan = plan;
     this.cudaAvailable = cudaAvailable;

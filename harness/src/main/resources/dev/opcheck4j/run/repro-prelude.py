@@ -35,7 +35,12 @@ if not CHILD:
 
 
 torch.ops.load_library(LIBRARY)
-OP = getattr(getattr(getattr(torch.ops, %NAMESPACE%), %NAME%), %OVERLOAD%)
+# OPCHECK4J_REPRO_OP=ns::name[.overload] runs the same observation on another op of the library (a fixed twin)
+OP_NAME = os.environ.get('OPCHECK4J_REPRO_OP') or %OP_NAME%
+NAMESPACE, _, QUALIFIED = OP_NAME.partition('::')
+# a check about a name no library defined resolves no op
+OP = None if %NO_OP% else getattr(getattr(getattr(torch.ops, NAMESPACE), QUALIFIED.partition('.')[0]),
+                                  QUALIFIED.partition('.')[2] or 'default')
 DEVICE = %DEVICE%
 
 
@@ -79,6 +84,37 @@ def same(a, b):
 
 def call(args, kwargs):
     return OP(*args, **kwargs)
+
+
+def wider(value):
+    """A floating tensor as a float64 copy (the other arguments of an op differentiated in float64)."""
+    return value.detach().double() if isinstance(value, torch.Tensor) and value.is_floating_point() else value
+
+
+def reference(args, kwargs):
+    """The spec's reference (an expression, or a function named reference) on the op's arguments."""
+    scope = dict(zip([a.name for a in OP._schema.arguments], args))
+    scope.update(kwargs)
+    scope['torch'] = torch
+    if 'def reference' in REFERENCE:
+        exec(REFERENCE, scope)
+        return scope['reference'](*args, **kwargs)
+    return eval(REFERENCE, scope)
+
+
+def differentiated():
+    """The example's inputs that require grad (else its floating ones) as float64 leaves, as opcheck4j checks a
+    lower-precision example and gradcheck expects (in float32 its finite differences are noise), and the op as a
+    function of them; exits CANNOT when there is none."""
+    args, kwargs = example()
+    chosen = [i for i, v in enumerate(args) if isinstance(v, torch.Tensor) and v.requires_grad] or \
+             [i for i, v in enumerate(args) if isinstance(v, torch.Tensor) and v.is_floating_point()]
+    if not chosen:
+        done(CANNOT, 'cannot reproduce: the example has no floating tensor input to differentiate')
+
+    def f(*xs):
+        return call([xs[chosen.index(i)] if i in chosen else wider(v) for i, v in enumerate(args)], kwargs)
+    return tuple(args[i].detach().double().requires_grad_() for i in chosen), f
 
 
 def mapped(value, fn):
