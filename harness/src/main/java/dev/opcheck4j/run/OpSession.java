@@ -377,7 +377,7 @@ public final class OpSession {
       java.nio.file.Files.createDirectories(dir);
       java.nio.file.Files.writeString(file, ReproScript.text(new ReproScript.Input(r.op(), r.check(),
           device == null ? null : device.label(), target.library().path().toAbsolutePath().toString(), summary, saved,
-          specExample, unsaved, spec, deadline())));
+          specExample, unsaved, spec, deadline(), plan.seed())));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot write the repro script " + file, e);
     }

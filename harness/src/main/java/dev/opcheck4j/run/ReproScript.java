@@ -53,7 +53,9 @@ public final class ReproScript {
       Map.entry("out.dtype", "out"), Map.entry("variant.agree", "variant.agree"),
       Map.entry("dtype.declared", "dtype"), Map.entry("dtype.unlisted", "dtype"),
       Map.entry("gradcheck.gradgrad", "gradcheck.gradgrad"),
-      Map.entry("gradcheck.undefined-grad", "gradcheck.undefined-grad"));
+      Map.entry("gradcheck.undefined-grad", "gradcheck.undefined-grad"),
+      Map.entry("memory.readonly-input", "memory.bounds"), Map.entry("tags.pt2-compliant", "tags.pt2-compliant"),
+      Map.entry("tags.inplace-view", "tags.inplace-view"));
   /** Why a script cannot reproduce a check it has no body for, where there is more to say than that. */
   private static final Map<String, String> WHY_NOT = Map.of(
       "baseline.values", "its finding compares the outputs with those an earlier release recorded in a baseline file,"
@@ -84,9 +86,10 @@ public final class ReproScript {
    * @param unsaved why the example could not be saved, or null
    * @param spec the op's spec entry (gradcheck settings, reference, tolerance)
    * @param deadline the op's deadline
+   * @param seed the run's seed: a call of an op tagged nondeterministic_seeded starts torch's generator from it
    */
   public record Input(String op, String check, String device, String library, List<String> summary,
-      Protocol.ExampleSaved saved, boolean specExample, String unsaved, OpSpec spec, Duration deadline) {}
+      Protocol.ExampleSaved saved, boolean specExample, String unsaved, OpSpec spec, Duration deadline, long seed) {}
 
   /** The script's text. */
   public static String text(Input in) {
@@ -123,7 +126,13 @@ public final class ReproScript {
     sb.append("REFERENCE = ").append(in.spec().reference().map(r -> py(r.source())).orElse("None")).append('\n');
     sb.append("DOUBLE_BACKWARD = ").append(g.doubleBackward() ? "True" : "False").append('\n');
     sb.append("DTYPES = ").append(in.spec().domain().dtypes().stream().map(ReproScript::py).toList()).append('\n');
-    sb.append("DEADLINE = ").append(in.deadline().toMillis() / 1000.0).append("\n\n\n");
+    sb.append("DEADLINE = ").append(in.deadline().toMillis() / 1000.0).append('\n');
+    // the tags the spec entry declares (the script reads the registered ones from OP.tags itself)
+    sb.append("TAGS = ").append(in.spec().tags().stream().map(ReproScript::py).toList()).append('\n');
+    sb.append("SEED = ").append(Long.toUnsignedString(in.seed())).append('\n');
+    sb.append("VARIANT_OF = ").append(in.spec().variantOf().filter(v -> !v.functional().isEmpty())
+        .map(v -> "(" + py(v.functional()) + ", " + (v.inPlace() ? "True" : "False") + ")").orElse("None"))
+        .append("\n\n\n");
     if (in.saved() != null && in.unsaved() == null) {
       if (in.specExample()) {
         sb.append("# The finding names no example: the script calls the op on its spec entry's first example.\n");

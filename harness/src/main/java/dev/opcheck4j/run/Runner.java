@@ -238,7 +238,7 @@ public final class Runner {
         }
       }
     }
-    judgeCoverage(target, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results()), out);
+    judgeCoverage(units, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results()), out);
   }
 
   /** The check families the run and {@code spec} require, in order. */
@@ -248,15 +248,18 @@ public final class Runner {
     return required;
   }
 
-  /** The checks of the op's finished results, after every other result of it. */
-  private void judgeCoverage(RunPlan.Target target, FinishedOp done, RunListener sink) {
+  /**
+   * The checks of the op's finished results, after every other result of it; through the op's session, so
+   * that a failure gets its PyTorch script ({@code --repro}) as every other one does.
+   */
+  private void judgeCoverage(OpSession units, FinishedOp done, RunListener sink) {
     String op = done.op();
     for (Check check : plan.checks()) {
       if (check instanceof ResultsCheck judge) {
         for (ResultsCheck.DeviceVerdict v : judge.judge(done)) {
           // no rerun line: rerunning this check alone would not run the family it asks for
-          sink.result(v.verdict().result(op, check, v.device() == null ? CheckResult.NONE : v.device(),
-              CheckResult.NONE, 0, severity(target), null));
+          sink.result(units.result(op, check, v.device() == null ? null : Device.parse(v.device()).orElseThrow(),
+              CheckResult.NONE, v.verdict(), 0, null));
         }
       }
     }

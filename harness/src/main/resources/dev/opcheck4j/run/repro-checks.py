@@ -74,7 +74,14 @@ def observed():
 
 
 args, kwargs = example('cpu')
-verdict('test_faketensor', opcheck('test_faketensor', args, kwargs), observed())
+pytorch = opcheck('test_faketensor', args, kwargs)
+# an op whose output sizes or values depend on its input's values, or that changes its input's metadata in
+# place, is not compared on fake and real tensors: not by PyTorch's CrossRefFakeMode, not by opcheck4j
+crossref = [t for t in ('dynamic_output_shape', 'data_dependent_output', 'inplace_view') if tagged(t)]
+if CHECK == 'fake.metadata' and crossref and not pytorch:
+    done(NOT_REPRODUCED, "not reproduced: PyTorch's test_faketensor passed, and the op is tagged %s: its outputs on"
+         " fake and real tensors are not compared" % crossref[0])
+verdict('test_faketensor', pytorch, observed())
 # ---- test_autograd_registration
 # PyTorch's test looks only at inputs that require grad: the example's floating tensors require it here,
 # as opcheck4j's check makes them
@@ -150,11 +157,22 @@ if CHECK == 'registration.device-kernel' and not composite \
 verdict(None, None, hand)
 # ---- determinism
 # PyTorch has no test for determinism: opcheck4j's observation, made by hand (two calls on the same
-# input, their outputs compared bitwise)
-a = tensors(call(*example()))
-b = tensors(call(*example()))
+# input, their outputs compared bitwise); an op tagged nondeterministic_seeded may vary by what it draws
+# from torch's generator only, so each of its calls starts from the run's seed, as opcheck4j's do
+SEEDED = tagged('nondeterministic_seeded')
+
+
+def seeded_call():
+    if SEEDED:
+        torch.manual_seed(SEED)
+    return tensors(call(*example()))
+
+
+a, b = seeded_call(), seeded_call()
 differ = [i for i, (x, y) in enumerate(zip(a, b)) if not same(x.detach(), y.detach())]
-verdict(None, None, 'output %d differs between two calls on the same input' % differ[0] if differ else None)
+verdict(None, None, 'output %d differs between two calls on the same input%s' % (
+    differ[0], ', each after torch.manual_seed(%d) (the op is tagged nondeterministic_seeded)' % SEED if SEEDED else '')
+    if differ else None)
 # ---- noncontiguous
 # PyTorch has no test for strided inputs: opcheck4j's observation, made by hand: the op on non-contiguous
 # copies of its tensor inputs gives what it gives on contiguous ones (compared by torch.testing.assert_close
@@ -444,10 +462,13 @@ for k, (x, y, t) in enumerate(zip(a, b, leaves)):
 verdict(None, None, hand)
 # ---- memory.bounds
 # PyTorch has no test for reads and writes outside a tensor's storage (its own kernels are checked with
-# AddressSanitizer builds): opcheck4j's observation, made by hand. Each tensor argument is copied into memory
-# this script maps, its storage ending (then starting) where a page no access is allowed to begins (ends);
-# the other bytes of the mapping hold a canary. The call runs in a child process, which a touch of the guard
-# page kills with SIGSEGV.
+# AddressSanitizer builds): opcheck4j's observation, made by hand. Each tensor argument (each element of a
+# Tensor[] too) is copied into memory this script maps, its storage ending (then starting) where a page no
+# access is allowed to begins (ends); the other bytes of the mapping hold a canary. The call runs in a child
+# process, which a touch of the guard page kills with SIGSEGV.
+# memory.readonly-input, which PyTorch has no test for either: each tensor argument the schema does not
+# declare written (Tensor(a!)) is copied into pages made read-only (mprotect PROT_READ), so that a write, even
+# one the kernel undoes before returning, kills the child with SIGSEGV.
 import ctypes
 import mmap
 
@@ -456,38 +477,52 @@ CANARY = 0xA5
 
 
 def guarded(t, side, keep):
-    """t copied into mapped memory whose guard page lies just past its storage's end ('end') or before its start."""
+    """t copied into mapped memory whose guard page lies just past its storage's end ('end') or before its start;
+    or ('readonly') into pages made read-only, without guard or canary."""
     size = t.element_size()
     span = (t.storage_offset() + 1 + sum((n - 1) * s for n, s in zip(t.shape, t.stride()))) * size
     pages = -(-span // mmap.PAGESIZE)
-    m = mmap.mmap(-1, (pages + 2) * mmap.PAGESIZE)
+    m = mmap.mmap(-1, (pages + (0 if side == 'readonly' else 2)) * mmap.PAGESIZE)
     m.write(bytes([CANARY]) * len(m))
     base = ctypes.addressof(ctypes.c_char.from_buffer(m))
     guard = (pages + 1) * mmap.PAGESIZE if side == 'end' else 0
-    start = guard - span if side == 'end' else mmap.PAGESIZE
+    start = guard - span if side == 'end' else 0 if side == 'readonly' else mmap.PAGESIZE
     flat = torch.frombuffer(m, dtype=torch.uint8, count=span, offset=start).view(t.dtype)
     g = flat.as_strided(t.shape, t.stride(), t.storage_offset())
     g.copy_(t.detach())
     libc = ctypes.CDLL(None, use_errno=True)
     libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    if libc.mprotect(base + guard, mmap.PAGESIZE, 0) != 0:
+    protected = libc.mprotect(base, len(m), 1) if side == 'readonly' else libc.mprotect(base + guard, mmap.PAGESIZE, 0)
+    if protected != 0:
         done(CANNOT, 'cannot reproduce: mprotect failed (errno %d)' % ctypes.get_errno())
-    keep.append((m, start, span, guard))
+    if side != 'readonly':
+        keep.append((m, start, span, guard))
+    else:
+        keep.append(m)  # kept mapped until the process ends; no canary to look at
     return g.requires_grad_() if t.requires_grad else g
 
 
+READ_ONLY = CHECK == 'memory.readonly-input'
 if CHILD:
     side = os.environ['OPCHECK4J_REPRO_SIDE']
     keep = []
     args, kwargs = example()
-    args = [guarded(v, side, keep) if isinstance(v, torch.Tensor) and v.numel() > 0 else v for v in args]
-    kwargs = {k: guarded(v, side, keep) if isinstance(v, torch.Tensor) and v.numel() > 0 else v
-              for k, v in kwargs.items()}
+    names = [a.name for a in OP._schema.arguments]
+    written = {a.name for a in OP._schema.arguments if a.alias_info is not None and a.alias_info.is_write}
+
+    def guard(name, v):
+        if READ_ONLY and name in written:
+            return v
+        return mapped(v, lambda t: guarded(t, side, keep) if t.numel() > 0 else t)
+    args = [guard(n, v) for n, v in zip(names, args)]
+    kwargs = {k: guard(k, v) for k, v in kwargs.items()}
+    if READ_ONLY and not keep:
+        done(CANNOT, 'cannot reproduce: no tensor argument the schema leaves immutable has elements')
     try:
         call(args, kwargs)
     finally:
         print(RETURNED, flush=True)
-    for m, start, span, guard in keep:
+    for m, start, span, guard in [k for k in keep if isinstance(k, tuple)]:
         outside = [i for i in range(len(m)) if not (start <= i < start + span) and
                    not (guard <= i < guard + mmap.PAGESIZE) and m[i] != CANARY]
         if outside:
@@ -496,11 +531,16 @@ if CHILD:
             sys.exit(1)
     sys.exit(0)
 hand = None
-for side in ('end', 'start'):
+for side in ('readonly',) if READ_ONLY else ('end', 'start'):
     p = subprocess.run([sys.executable, os.path.abspath(__file__), LIBRARY], capture_output=True, text=True,
                        env=dict(os.environ, OPCHECK4J_REPRO_CHILD='1', OPCHECK4J_REPRO_SIDE=side))
     where = 'past the end' if side == 'end' else 'before the start'
-    if p.returncode < 0:
+    if p.returncode == CANNOT:
+        done(CANNOT, p.stdout.strip().splitlines()[-1])
+    if p.returncode < 0 and READ_ONLY:
+        hand = 'with every tensor argument the schema leaves immutable in read-only pages, the call died of %s' % (
+            signal.Signals(-p.returncode).name)
+    elif p.returncode < 0:
         hand = 'with every tensor argument guarded %s, the call died of %s' % (where, signal.Signals(-p.returncode).name)
     elif 'outside a storage' in p.stdout:
         hand = p.stdout.strip().splitlines()[-1].replace('opcheck4j-repro: ', '') + ' (' + where + ' side)'
@@ -708,6 +748,15 @@ overload = OP._schema.overload_name
 functional = schema_name[:-1] if schema_name.endswith('_') else \
     schema_name[:-len('_out')] if schema_name.endswith('_out') else schema_name
 inplace = schema_name.endswith('_') and not schema_name.endswith('_out')
+if VARIANT_OF is not None:
+    # the spec names the family ("variant_of"): the functional op, and whether this one is its in-place member;
+    # for another op (OPCHECK4J_REPRO_OP), the same naming: the checked op's name less the functional's gives
+    # the suffix to take off
+    checked, named = CHECKED.split('::')[1].split('.')[0], VARIANT_OF[0].split('::')[1]
+    suffix = checked[len(named):] if checked.startswith(named) else ''
+    functional = named if OP_NAME == CHECKED or not suffix or not schema_name.endswith(suffix) \
+        else schema_name[:-len(suffix)]
+    inplace = VARIANT_OF[1]
 FUNCTIONAL = getattr(getattr(torch.ops, OP._schema.name.split('::')[0]), functional).default
 n_in = len(FUNCTIONAL._schema.arguments)
 args, kwargs = example()
@@ -839,3 +888,34 @@ for left in range(len(outs)):
         hand = "with output %d's grad_output undefined, the others' zero, an input's gradient is not zero" % left
         break
 verdict('torch.autograd.gradcheck (check_undefined_grad)', pytorch, hand)
+# ---- tags.pt2-compliant
+# PyTorch's own counterpart: test_pt2_compliant_tag, which generate_opcheck_tests adds for each op: an op
+# tagged pt2_compliant_tag fails it when any of its opcheck tests fails. Here torch.library.opcheck with all
+# its test utils, on the example (the spec entry's first), each util's result looked at
+if not tagged('pt2_compliant_tag'):
+    done(NOT_REPRODUCED, 'not reproduced: the op is not tagged pt2_compliant_tag (neither registered nor declared)')
+args, kwargs = example()
+results = torch.library.opcheck(OP, args, kwargs, raise_exception=False)
+failed = ['%s (%s)' % (util, first_line(r) if isinstance(r, BaseException) else r)
+          for util, r in results.items() if r != 'SUCCESS']
+verdict('test_pt2_compliant_tag', 'the op is tagged pt2_compliant_tag, and opcheck failed: ' + '; '.join(failed)
+        if failed else None, None)
+# ---- tags.inplace-view
+# PyTorch's test_tags checks only the converse (an op that changes its input's sizes in place carries the
+# tag): opcheck4j's observation, made by hand: output 0 of an op tagged inplace_view is its first Tensor(a!)
+# argument, or shares its storage (a view of it)
+schema = OP._schema
+args, kwargs = example()
+named = dict(zip([a.name for a in schema.arguments], args), **kwargs)
+mutated = [a.name for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write
+           and isinstance(named.get(a.name), torch.Tensor)]
+if not mutated:
+    verdict(None, None, 'no Tensor(a!) argument in %s' % schema)
+t = named[mutated[0]]
+outs = tensors(call(args, kwargs))
+hand = None
+if not outs:
+    hand = 'the op returns no tensor'
+elif outs[0] is not t and outs[0].untyped_storage()._cdata != t.untyped_storage()._cdata:
+    hand = "output 0 shares no storage with its mutated argument '%s': a new tensor" % mutated[0]
+verdict(None, None, hand)

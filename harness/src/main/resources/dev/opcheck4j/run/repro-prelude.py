@@ -36,7 +36,8 @@ if not CHILD:
 
 torch.ops.load_library(LIBRARY)
 # OPCHECK4J_REPRO_OP=ns::name[.overload] runs the same observation on another op of the library (a fixed twin)
-OP_NAME = os.environ.get('OPCHECK4J_REPRO_OP') or %OP_NAME%
+CHECKED = %OP_NAME%
+OP_NAME = os.environ.get('OPCHECK4J_REPRO_OP') or CHECKED
 NAMESPACE, _, QUALIFIED = OP_NAME.partition('::')
 # a check about a name no library defined resolves no op
 OP = None if %NO_OP% else getattr(getattr(getattr(torch.ops, NAMESPACE), QUALIFIED.partition('.')[0]),
@@ -58,7 +59,11 @@ def rebuilt(t, device, dtype, sizes, strides, offset, requires_grad):
 
 
 def load(device, name, *metas):
-    value = torch.load(os.path.join(HERE, name))
+    # libtorch's pickle writer saves a Tensor[] as a call of torch.jit._pickle.build_tensorlist, which
+    # torch.load's weights-only unpickler (its default since 2.6) allows only when told
+    import torch.jit._pickle
+    with torch.serialization.safe_globals([torch.jit._pickle.build_tensorlist]):
+        value = torch.load(os.path.join(HERE, name))
     if isinstance(value, torch.Tensor):
         return rebuilt(value, device, *metas[0])
     left = iter(metas)
@@ -146,3 +151,10 @@ def opcheck(util, args, kwargs):
         return None
     except Exception as e:
         return first_line(e)
+
+
+def tagged(tag):
+    """Whether the op carries tag: registered (OP.tags, read from the library loaded) or declared by the checked
+    op's spec entry (TAGS: a registration on libtorch 2.10's stable ABI cannot carry tags)."""
+    registered = [str(t).split('.')[-1] for t in getattr(OP, 'tags', ())]
+    return tag in registered or (OP_NAME == CHECKED and tag in TAGS)
