@@ -24,6 +24,12 @@ import java.util.Optional;
  * <p>Layout: the first unit id of the exchange the log holds (long, at 0), the id of the unit running
  * (long, at 8), the bytes of answers written (int, at 16), then from {@link #DATA} one {@link Wire}
  * line per answer. The counts are published with release stores after what they count is written.
+ *
+ * <p>The file is sparse: a page gets its block when first written. On a full file system there is no
+ * block to give, and the access faults; the JVM turns that fault into an {@link InternalError} at the
+ * access. The log then counts as broken on that side: the worker sends each answer at once, as it does
+ * without a log, and the parent reads nothing kept. So a full disk never becomes the worker's death (a
+ * crash the op did not cause) or the end of the parent's job thread.
  */
 final class AnswerLog {
   /** The mapping's size; only the pages written take memory. An answer that does not fit is sent at once. */
@@ -36,6 +42,8 @@ final class AnswerLog {
   private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
   private final MappedByteBuffer page;
+  /** Set once an access faulted: the file system could not back a page. */
+  private boolean broken;
 
   private AnswerLog(MappedByteBuffer page) {
     this.page = page;
@@ -68,33 +76,66 @@ final class AnswerLog {
 
   /** Starts the exchange whose first unit is {@code id}: the answers of the last one are dropped. */
   void exchange(long id) {
-    INT.setRelease(page, USED, 0);
-    LONG.setRelease(page, EXCHANGE, id);
+    unlessBroken(() -> {
+      INT.setRelease(page, USED, 0);
+      LONG.setRelease(page, EXCHANGE, id);
+    });
   }
 
   /** Unit {@code id} starts (-1: none runs). */
   void running(long id) {
-    LONG.setRelease(page, RUNNING, id);
+    unlessBroken(() -> LONG.setRelease(page, RUNNING, id));
   }
 
   /** Keeps an answer's line (with its newline); false when it does not fit, and then it must be sent at once. */
   boolean keep(byte[] line) {
+    if (broken) {
+      return false;
+    }
     int used = (int) INT.get(page, USED);
     if (DATA + (long) used + line.length > SIZE) {
       return false;
     }
-    page.put(DATA + used, line);
-    INT.setRelease(page, USED, used + line.length);
-    return true;
+    return unlessBroken(() -> {
+      page.put(DATA + used, line);
+      INT.setRelease(page, USED, used + line.length);
+    });
+  }
+
+  /** Runs {@code access} unless an earlier one faulted; false when the log is (now) broken. */
+  private boolean unlessBroken(Runnable access) {
+    if (!broken) {
+      try {
+        access.run();
+      } catch (InternalError fault) {
+        // a page the file system could not back (see the class comment)
+        broken = true;
+      }
+    }
+    return !broken;
   }
 
   /** The unit running, -1 when none. */
   long running() {
-    return (long) LONG.getAcquire(page, RUNNING);
+    try {
+      return broken ? -1 : (long) LONG.getAcquire(page, RUNNING);
+    } catch (InternalError fault) {
+      broken = true;
+      return -1;
+    }
   }
 
   /** The lines kept for the exchange whose first unit is {@code id}; none when the log holds another. */
   List<String> lines(long id) {
+    try {
+      return broken ? List.of() : kept(id);
+    } catch (InternalError fault) {
+      broken = true;
+      return List.of();
+    }
+  }
+
+  private List<String> kept(long id) {
     int used = (int) INT.getAcquire(page, USED);
     if ((long) LONG.getAcquire(page, EXCHANGE) != id || used <= 0) {
       return List.of();
