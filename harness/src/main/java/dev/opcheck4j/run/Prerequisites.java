@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.torch.Device;
@@ -12,10 +13,28 @@ import java.util.Map;
  */
 public final class Prerequisites {
   private final Map<CheckOn, Outcome> seen = new HashMap<>();
+  /**
+   * Per check and device whose skips were all by design, the words that say so ({@link Coverage#SPEC_SKIP}
+   * or {@link Coverage#NOT_APPLICABLE}); "" once one was not. A check that requires it is then skipped by
+   * design too, so coverage does not count its family as never run where the spec says why.
+   */
+  private final Map<CheckOn, String> skipsByDesign = new HashMap<>();
 
   /** Adds an outcome of {@code check} on {@code device} (null: on none); the worse of two stays. */
   public void add(String check, Device device, Outcome outcome) {
-    seen.merge(new CheckOn(check, device), outcome, Prerequisites::worse);
+    add(check, device, outcome, null);
+  }
+
+  /** The same, with the reason of a skip ({@code reason}, null for other outcomes). */
+  public void add(String check, Device device, Outcome outcome, String reason) {
+    CheckOn on = new CheckOn(check, device);
+    seen.merge(on, outcome, Prerequisites::worse);
+    if (outcome == Outcome.SKIPPED) {
+      String design = reason == null ? ""
+          : reason.startsWith(Coverage.SPEC_SKIP) ? Coverage.SPEC_SKIP
+          : reason.startsWith(Coverage.NOT_APPLICABLE) ? Coverage.NOT_APPLICABLE : "";
+      skipsByDesign.merge(on, design, (a, b) -> a.equals(b) ? a : "");
+    }
   }
 
   /** The worst outcome of {@code check} on {@code device} so far, or null when it gave none. */
@@ -31,7 +50,10 @@ public final class Prerequisites {
     for (String required : check.requires()) {
       Outcome o = seen.getOrDefault(new CheckOn(required, device), seen.get(new CheckOn(required, null)));
       if (o != null && o != Outcome.PASSED && o != Outcome.WARNING) {
-        return "requires " + required + ", which " + o.label();
+        CheckOn on = seen.containsKey(new CheckOn(required, device)) ? new CheckOn(required, device)
+            : new CheckOn(required, null);
+        String design = o == Outcome.SKIPPED ? skipsByDesign.getOrDefault(on, "") : "";
+        return design + "requires " + required + ", which " + o.label();
       }
     }
     return null;

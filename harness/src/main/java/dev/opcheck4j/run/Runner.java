@@ -399,7 +399,7 @@ public final class Runner {
     CheckResult r = units.result(op.name(), check, device, example == null ? CheckResult.NONE : example.ref(), v,
         micros, units.repro(op.name(), check.id(), device, example, null, false));
     // the worst outcome over a device's examples decides what dependants see
-    seen.add(check.id(), device, r.outcome());
+    seen.add(check.id(), device, r.outcome(), r.reason());
     sink.result(r);
   }
 

@@ -264,4 +264,23 @@ class CorpusTests {
     assertEquals(Outcome.SKIPPED, r.outcome());
     assertEquals("requires registration.any-kernel, which failed", r.fact("reason").orElseThrow());
   }
+
+  /**
+   * An op the spec declares non-differentiable: every gradient check is skipped because of that, the ones
+   * that require gradcheck.jacobian and the multi-output one included, so coverage shows the family as
+   * skipped by design, not as never run.
+   */
+  @Test
+  void anOpDeclaredNonDifferentiableHasItsGradientFamilySkippedByDesign() {
+    var entries = good.coverage().of("good_ops::add_scalar").stream()
+        .filter(e -> e.family().equals("gradcheck") && "cpu".equals(e.device())).toList();
+    assertEquals(1, entries.size(), entries.toString());
+    assertFalse(entries.get(0).ran(), entries.toString());
+    assertTrue(entries.get(0).bySpec(), entries.toString());
+    CheckResult gradgrad = good.results().stream()
+        .filter(x -> x.op().equals("good_ops::add_scalar") && x.check().equals("gradcheck.gradgrad")
+            && "cpu".equals(x.device()))
+        .findFirst().orElseThrow();
+    assertEquals("skipped by the spec: requires gradcheck.jacobian, which skipped", gradgrad.reason());
+  }
 }

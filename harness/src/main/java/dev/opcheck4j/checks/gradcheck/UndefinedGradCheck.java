@@ -1,6 +1,7 @@
 package dev.opcheck4j.checks.gradcheck;
 
 import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.Declaration;
@@ -44,7 +45,7 @@ public final class UndefinedGradCheck extends ValueCheck implements ExampleCheck
     var returns = s.op().schema().returns().stream().filter(r -> r.type().holdsTensor()).toList();
     if (returns.size() < 2 && returns.stream().noneMatch(r -> r.type().unwrapOptional().isList())) {
       // decided from the schema, before binding anything: most ops return one tensor
-      return Verdict.skipped("the op returns " + (returns.isEmpty() ? "no tensor" : "one tensor")
+      return Verdict.skipped(Coverage.NOT_APPLICABLE + "the op returns " + (returns.isEmpty() ? "no tensor" : "one tensor")
           + ": undefined gradients are checked on ops with several outputs (" + ALL_UNDEFINED + ")");
     }
     GradStart start = GradStart.of(s);
