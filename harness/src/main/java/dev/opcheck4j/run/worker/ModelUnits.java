@@ -35,7 +35,11 @@ public final class ModelUnits {
 
   /** Loads the model (outside any unit's {@link PointerScope}: it lives until the next LoadModel unit). */
   public ModelInfo load(Path file) {
-    module = null;
+    if (module != null) {
+      // no garbage collector frees native memory in a worker (nopointergc): the model before is freed here
+      module.close();
+      module = null;
+    }
     try {
       module = ScriptModels.load(file);
     } catch (ScriptModels.LoadFailure f) {

@@ -27,10 +27,15 @@ public final class Worker {
    * compiler's threads take CPU from the kernels. JavaCPP reads /proc/self/statm on every native
    * allocation to decide when to run the garbage collector for native memory; a worker frees each
    * unit's memory through a PointerScope instead, so the poll (over a quarter of a unit's time on
-   * small tensors) is switched off.
+   * small tensors) is switched off, and so is JavaCPP's tracking of every native object for the
+   * collector ({@code nopointergc}: a locked linked list and a byte count updated on every allocation
+   * and every free), since nothing a worker allocates is left for the collector to free: each
+   * unit's objects are freed when its scope closes, and what outlives a unit (operators, the generator,
+   * tensor options, a loaded model) is released explicitly or kept on purpose.
    */
   public static final List<String> JVM_OPTIONS = java.util.stream.Stream.concat(
-      java.util.stream.Stream.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0"),
+      java.util.stream.Stream.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0",
+          "-Dorg.bytedeco.javacpp.nopointergc=true"),
       dev.opcheck4j.checks.memory.MemoryBoundsCheck.JVM_OPTIONS.stream()).toList();
 
   private final BufferedReader in;
