@@ -42,8 +42,17 @@ public final class Materializer {
     return seed ^ (op.hashCode() * 0x9E3779B97F4A7C15L) ^ position.hashCode() ^ (example.salt() * 0xC2B2AE3D27D4EB4FL);
   }
 
-  /** Binds and materializes {@code example} for {@code op} on {@code device}. */
+  /**
+   * Binds and materializes {@code example} for {@code op} on {@code device}: a copy of this thread's
+   * last materialization of it when there is one ({@link KeptExamples}), else drawn.
+   */
   public static BoundExample bind(Operator op, Example example, Device device, long seed)
+      throws ExampleException {
+    return KeptExamples.bind(op, example, device, seed);
+  }
+
+  /** Binds {@code example} and draws its values, seeding the generator afresh. */
+  static BoundExample draw(Operator op, Example example, Device device, long seed)
       throws ExampleException {
     OpSchema schema = op.schema();
     List<OpSchema.Argument> params = schema.arguments();

@@ -102,7 +102,7 @@ public final class TensorCopies {
   }
 
   /** The device {@code t} is on, without its index ({@code cuda:1} is cuda). */
-  private static Device deviceOf(Tensor t) {
+  static Device deviceOf(Tensor t) {
     String name = t.device().str().getString();
     int colon = name.indexOf(':');
     return Device.parse(colon < 0 ? name : name.substring(0, colon)).orElse(Device.CPU);

@@ -31,7 +31,7 @@ public final class Worker {
    * collector ({@code nopointergc}: a locked linked list and a byte count updated on every allocation
    * and every free), since nothing a worker allocates is left for the collector to free: each
    * unit's objects are freed when its scope closes, and what outlives a unit (operators, the generator,
-   * tensor options, a loaded model) is released explicitly or kept on purpose.
+   * tensor options, a loaded model, the kept examples of {@code KeptExamples}) is released explicitly or kept on purpose.
    */
   public static final List<String> JVM_OPTIONS = java.util.stream.Stream.concat(
       java.util.stream.Stream.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0",
