@@ -7,19 +7,28 @@ import org.bytedeco.pytorch.OperatorHandle;
 import org.bytedeco.pytorch.TagArrayRef;
 
 /**
- * One registered operator: its dispatcher handle, its schema and its dispatch table.
+ * One registered operator: its dispatcher handle, its schema, its dispatch table and its tags.
  *
  * @param name qualified name, {@code ns::op} or {@code ns::op.overload}
+ * @param tags the op's tags ({@code pt2_compliant_tag}, ...), sorted: read once, since every kernel call
+ *     of a check asks whether the op is {@code nondeterministic_seeded}
  */
-public record Operator(String name, OperatorHandle handle, OpSchema schema, DispatchTable table) {
+public record Operator(String name, OperatorHandle handle, OpSchema schema, DispatchTable table, List<String> tags) {
+  public Operator {
+    tags = List.copyOf(tags);
+  }
+
+  /** The operator with the tags its registration carries. */
+  public Operator(String name, OperatorHandle handle, OpSchema schema, DispatchTable table) {
+    this(name, handle, schema, table, tagsOf(handle));
+  }
 
   /** The namespace, e.g. {@code my_ops}. */
   public String namespace() {
     return name.substring(0, name.indexOf("::"));
   }
 
-  /** The op's tags ({@code pt2_compliant_tag}, ...), sorted. */
-  public List<String> tags() {
+  private static List<String> tagsOf(OperatorHandle handle) {
     TagArrayRef tags = handle.getTags();
     TreeSet<String> out = new TreeSet<>();
     for (long i = 0; tags != null && i < tags.size(); i++) {
