@@ -32,7 +32,7 @@ final class KeptExamples {
   static final long MAX_BYTES = 16L << 20;
 
   private record Kept(Operator op, Example example, Device device, long seed, List<IValue> values, String description,
-      List<Original> tensors) {
+      List<Original> tensors, List<String> texts, int[] textOf) {
     boolean is(Operator op, Example example, Device device, long seed) {
       // the salt first: the generated variants of one example differ in it, and a deep comparison is not cheap
       return this.op == op && this.device == device && this.seed == seed
@@ -99,19 +99,57 @@ final class KeptExamples {
         return copy(k);
       }
     }
-    BoundExample drawn = Materializer.draw(op, example, device, seed);
+    Materializer.Drawn d = device == Device.META ? onMeta(kept, op, example, seed) : null;
+    if (d == null) {
+      d = Materializer.drawn(op, example, device, seed);
+    }
+    BoundExample drawn = d.bound();
     if (!keepable(drawn)) {
       return drawn;
     }
     List<Original> tensors = new ArrayList<>(drawn.tensors().size());
     drawn.tensors().forEach(in -> tensors.add(Original.of(in)));
-    Kept k = new Kept(op, example, device, seed, drawn.values(), drawn.description(), tensors);
+    Kept k = new Kept(op, example, device, seed, drawn.values(), drawn.description(), tensors, d.texts(), d.textOf());
     retain(k);
     kept.addFirst(k);
     if (kept.size() > SIZE) {
       release(kept.removeLast());
     }
     return copy(k);
+  }
+
+  /**
+   * The example on meta made from its kept cpu materialization, or null when none is kept: a draw on
+   * meta draws the cpu values and gives each tensor a meta one of its sizes, strides and storage
+   * ({@link TensorCopies#sameLayout}), which is what this does with the kept ones, without the draw.
+   * The description's text of each tensor is the meta tensor's own.
+   */
+  private static Materializer.Drawn onMeta(ArrayDeque<Kept> kept, Operator op, Example example, long seed) {
+    for (Kept c : kept) {
+      if (!c.is(op, example, Device.CPU, seed)) {
+        continue;
+      }
+      IValue[] values = new IValue[c.values().size()];
+      List<BoundExample.TensorInput> tensors = new ArrayList<>(c.tensors().size());
+      List<String> texts = new ArrayList<>(c.texts());
+      for (Original o : c.tensors()) {
+        Tensor t = TensorCopies.sameLayout(o.detached(), Device.META);
+        if (o.requiresGrad()) {
+          t.set_requires_grad(true);
+        }
+        tensors.add(new BoundExample.TensorInput(o.argument(), o.argIndex(), t));
+        values[o.argIndex()] = new IValue(t);
+        texts.set(c.textOf()[o.argIndex()], o.argument() + "=" + TensorText.describe(t));
+      }
+      for (int i = 0; i < values.length; i++) {
+        if (values[i] == null) {
+          values[i] = new IValue(c.values().get(i));
+        }
+      }
+      return new Materializer.Drawn(new BoundExample(java.util.Arrays.asList(values), tensors, String.join(", ", texts)),
+          List.copyOf(texts), c.textOf());
+    }
+    return null;
   }
 
   /** Whether every tensor is a top-level argument and all of them fit in {@link #MAX_BYTES}. */

@@ -54,6 +54,18 @@ public final class Materializer {
   /** Binds {@code example} and draws its values, seeding the generator afresh. */
   static BoundExample draw(Operator op, Example example, Device device, long seed)
       throws ExampleException {
+    return drawn(op, example, device, seed).bound();
+  }
+
+  /**
+   * A drawn example and the text of each argument it gives, the description's parts
+   * ({@code texts.get(textOf[i])} for argument {@code i}; -1 for one left to its default).
+   */
+  record Drawn(BoundExample bound, List<String> texts, int[] textOf) {}
+
+  /** {@link #draw}, with the parts of the description. */
+  static Drawn drawn(Operator op, Example example, Device device, long seed)
+      throws ExampleException {
     OpSchema schema = op.schema();
     List<OpSchema.Argument> params = schema.arguments();
     if (example.args().size() > params.size()) {
@@ -82,6 +94,8 @@ public final class Materializer {
     List<IValue> values = new ArrayList<>();
     List<BoundExample.TensorInput> tensors = new ArrayList<>();
     List<String> text = new ArrayList<>();
+    int[] textOf = new int[params.size()];
+    java.util.Arrays.fill(textOf, -1);
     Argument nativeArgs = op.handle().schema().arguments();
     for (int i = 0; i < params.size(); i++) {
       OpSchema.Argument p = params.get(i);
@@ -95,9 +109,10 @@ public final class Materializer {
         throw new ExampleException(example.ref() + ": " + op.name() + " argument '" + p.name()
             + "' (" + p.type().text() + ") is missing and has no default");
       }
+      textOf[i] = text.size();
       values.add(value(op, p, i, nativeArg, v, device, gen, tensors, text));
     }
-    return new BoundExample(values, tensors, String.join(", ", text));
+    return new Drawn(new BoundExample(values, tensors, String.join(", ", text)), List.copyOf(text), textOf);
   }
 
   private static IValue value(Operator op, OpSchema.Argument p, int index, Argument nativeArg, SpecValue v,
