@@ -51,7 +51,13 @@ import java.util.function.Consumer;
 public final class ResultCache {
   /** The format of an entry; part of every key, so a new format never reads an old entry. */
   private static final String FORMAT = "opcheck4j-cache-2";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * Made when a key is first made, not when this class loads: Jackson's databind takes about 0.17 s to
+   * start, which a run with {@code --cache} paid on its main thread before its first worker started.
+   */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   /**
    * The environment that enters the key: what changes which code a worker loads ({@code LD_PRELOAD},
@@ -154,6 +160,14 @@ public final class ResultCache {
   /** The worker's view of the libraries, if a run with the same libraries stored it. */
   public Optional<WorkerInfo> libraries() {
     return read("libraries", runKey, Libraries.class).filter(l -> l.key().equals(runKey)).map(Libraries::info);
+  }
+
+  /**
+   * Whether the cache in {@code dir} holds what a worker found in some libraries: without it (a fresh
+   * dir) a run needs a worker whatever its key, and starts one before the key is made.
+   */
+  public static boolean holdsLibraries(Path dir) {
+    return Files.isDirectory(dir.resolve("libraries"));
   }
 
   public void storeLibraries(WorkerInfo info) {
@@ -289,7 +303,7 @@ public final class ResultCache {
         || tree.object().get("ops").list().size() != file.ops().size()) {
       return null;
     }
-    ObjectNode settings = JSON.createObjectNode();
+    ObjectNode settings = Json.MAPPER.createObjectNode();
     tree.object().forEach((k, v) -> {
       if (!k.equals("ops") && !k.equals("library")) {
         settings.set(k, json(v));
@@ -320,16 +334,16 @@ public final class ResultCache {
   /** A spec value as JSON, without where it was written (a comment or a line added above it changes no key). */
   private static JsonNode json(SpecValue v) {
     if (v.isObject()) {
-      ObjectNode o = JSON.createObjectNode();
+      ObjectNode o = Json.MAPPER.createObjectNode();
       v.object().forEach((k, x) -> o.set(k, json(x)));
       return o;
     }
     if (v.isList()) {
-      com.fasterxml.jackson.databind.node.ArrayNode a = JSON.createArrayNode();
+      com.fasterxml.jackson.databind.node.ArrayNode a = Json.MAPPER.createArrayNode();
       v.list().forEach(x -> a.add(json(x)));
       return a;
     }
-    return JSON.valueToTree(v.value());
+    return Json.MAPPER.valueToTree(v.value());
   }
 
   /**
