@@ -51,7 +51,13 @@ import java.util.function.Consumer;
 public final class ResultCache {
   /** The format of an entry; part of every key, so a new format never reads an old entry. */
   private static final String FORMAT = "opcheck4j-cache-2";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * Made when a key is first made, not when this class loads: Jackson's databind takes about 0.17 s to
+   * start, which a run with {@code --cache} paid on its main thread before its first worker started.
+   */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   /**
    * The environment that enters the key: what changes which code a worker loads ({@code LD_PRELOAD},
@@ -107,20 +113,20 @@ public final class ResultCache {
    */
   public static ResultCache open(Path dir, RunRequest request, List<RunRequest.Target> targets,
       List<SpecReader.Parsed> specs, List<Check> checks, java.util.Map<String, String> env, Consumer<String> notes) {
-    ResultCache hashes = new ResultCache(dir, "", List.of(), notes);
+    FileHashes hashes = FileHashes.of(dir, env);
     Versions versions = Versions.current();
     StringBuilder key = new StringBuilder(FORMAT).append('\n').append(versions.tool()).append('\n');
     key.append("libtorch ").append(versions.torch()).append(' ').append(versions.presets()).append('\n');
     for (Path f : libtorchFiles()) {
-      key.append("libtorch loads ").append(f).append(' ').append(hashes.fileHash(f)).append('\n');
+      key.append("libtorch loads ").append(f).append(' ').append(hashes.of(f)).append('\n');
     }
     environment(env).forEach((k, v) -> key.append("env ").append(k).append('=').append(v).append('\n'));
     List<java.util.Map<String, String>> entries = new ArrayList<>();
     for (int i = 0; i < targets.size(); i++) {
       RunRequest.Target t = targets.get(i);
-      key.append("library ").append(hashes.fileHash(t.library())).append('\n');
+      key.append("library ").append(hashes.of(t.library())).append('\n');
       for (Path dep : dependencies(t.library(), env)) {
-        key.append("loads ").append(dep).append(' ').append(hashes.fileHash(dep)).append('\n');
+        key.append("loads ").append(dep).append(' ').append(hashes.of(dep)).append('\n');
       }
       if (t.spec() == null) {
         entries.add(java.util.Map.of());
@@ -134,7 +140,7 @@ public final class ResultCache {
         .append("\ndevices ").append(request.devices()).append("\nchecks ").append(checks.stream().map(Check::id).toList())
         .append("\ntimeout ").append(request.timeout()).append("\nseverity ").append(request.severity())
         .append("\nrequire ").append(request.require())
-        .append("\nbaseline ").append(request.baseline() == null ? "-" : hashes.baselineHash(request.baseline()));
+        .append("\nbaseline ").append(request.baseline() == null ? "-" : baselineHash(request.baseline()));
     return new ResultCache(dir, sha256(key.toString()), entries, notes);
   }
 
@@ -154,6 +160,14 @@ public final class ResultCache {
   /** The worker's view of the libraries, if a run with the same libraries stored it. */
   public Optional<WorkerInfo> libraries() {
     return read("libraries", runKey, Libraries.class).filter(l -> l.key().equals(runKey)).map(Libraries::info);
+  }
+
+  /**
+   * Whether the cache in {@code dir} holds what a worker found in some libraries: without it (a fresh
+   * dir) a run needs a worker whatever its key, and starts one before the key is made.
+   */
+  public static boolean holdsLibraries(Path dir) {
+    return Files.isDirectory(dir.resolve("libraries"));
   }
 
   public void storeLibraries(WorkerInfo info) {
@@ -264,18 +278,18 @@ public final class ResultCache {
   }
 
   /** The baseline's hash and, when it names one, its side file of recorded outputs (baseline.values reads both). */
-  private String baselineHash(Path baseline) {
+  private static String baselineHash(Path baseline) {
     String values = "-";
     try {
       String side = dev.opcheck4j.torch.SchemaBaseline.read(baseline).values();
       if (side != null) {
         Path file = baseline.toAbsolutePath().resolveSibling(side);
-        values = Files.exists(file) ? contentHash(file) : "missing " + side;
+        values = Files.exists(file) ? FileHashes.content(file) : "missing " + side;
       }
     } catch (IOException | RuntimeException e) {
       values = "unreadable"; // the run reports the baseline's own error; its results are not worth caching apart
     }
-    return contentHash(baseline) + " values " + values;
+    return FileHashes.content(baseline) + " values " + values;
   }
 
   /** A spec as the key sees it: its global settings, and the key text of each op's entries. */
@@ -289,7 +303,7 @@ public final class ResultCache {
         || tree.object().get("ops").list().size() != file.ops().size()) {
       return null;
     }
-    ObjectNode settings = JSON.createObjectNode();
+    ObjectNode settings = Json.MAPPER.createObjectNode();
     tree.object().forEach((k, v) -> {
       if (!k.equals("ops") && !k.equals("library")) {
         settings.set(k, json(v));
@@ -320,92 +334,26 @@ public final class ResultCache {
   /** A spec value as JSON, without where it was written (a comment or a line added above it changes no key). */
   private static JsonNode json(SpecValue v) {
     if (v.isObject()) {
-      ObjectNode o = JSON.createObjectNode();
+      ObjectNode o = Json.MAPPER.createObjectNode();
       v.object().forEach((k, x) -> o.set(k, json(x)));
       return o;
     }
     if (v.isList()) {
-      com.fasterxml.jackson.databind.node.ArrayNode a = JSON.createArrayNode();
+      com.fasterxml.jackson.databind.node.ArrayNode a = Json.MAPPER.createArrayNode();
       v.list().forEach(x -> a.add(json(x)));
       return a;
     }
-    return JSON.valueToTree(v.value());
-  }
-
-  /** SHA-256 of a file read now, whatever is remembered; a marker when it cannot be read. */
-  private static String contentHash(Path file) {
-    String h = RunBlock.sha256(file);
-    return h == null ? "unreadable " + file.toAbsolutePath().normalize() : h;
+    return Json.MAPPER.valueToTree(v.value());
   }
 
   /**
-   * SHA-256 of a library. One smaller than {@link #LARGE} is read every time (a few milliseconds); a
-   * larger one (libtorch) is read once and its hash remembered under its path, size, modification
-   * time, change time and device and inode: the change time is set by the kernel on every write and
-   * every {@code touch}, and cannot be set back by a user, so content put in place keeping the size,
-   * mtime and inode (a {@code tar -x} of an archive made with {@code --mtime}, {@code cp
-   * --preserve=timestamps}, an in-place write) is read again.
-   */
-  private String fileHash(Path file) {
-    Path abs = file.toAbsolutePath().normalize();
-    try {
-      if (Files.size(abs) < LARGE) {
-        return contentHash(abs);
-      }
-      Path memo = memo(dir, abs);
-      if (memo != null && Files.exists(memo)) {
-        String h = Files.readString(memo).strip();
-        if (h.matches("[0-9a-f]{64}")) {
-          return h;
-        }
-      }
-      String h = sha256sum(abs);
-      if (h == null) {
-        h = RunBlock.sha256(abs);
-      }
-      if (h == null) {
-        return "unreadable " + abs;
-      }
-      if (memo != null) {
-        Files.createDirectories(memo.getParent());
-        Path tmp = Files.createTempFile(memo.getParent(), memo.getFileName().toString(), ".tmp");
-        Files.writeString(tmp, h);
-        Files.move(tmp, memo, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      }
-      return h;
-    } catch (IOException e) {
-      return "unreadable " + abs;
-    }
-  }
-
-  /**
-   * Where the hash of {@code abs} as it is now (its path, size, modification and change times, device
-   * and inode) is remembered; null on a file system without change times (then it is read every time).
-   */
-  private static Path memo(Path dir, Path abs) throws IOException {
-    java.util.Map<String, Object> a;
-    try {
-      a = Files.readAttributes(abs, "unix:size,lastModifiedTime,ctime,dev,ino");
-    } catch (UnsupportedOperationException | IllegalArgumentException e) {
-      return null;
-    }
-    String stamp = abs + "\n" + a.get("size") + "\n" + instant(a.get("lastModifiedTime")) + "\n"
-        + instant(a.get("ctime")) + "\n" + a.get("dev") + " " + a.get("ino");
-    return dir.resolve("files").resolve(sha256(stamp) + ".sha256");
-  }
-
-  /** A file time to the nanosecond (FileTime's text drops trailing zeros, which is still exact). */
-  private static String instant(Object time) {
-    return time instanceof java.nio.file.attribute.FileTime t ? t.toInstant().toString() : String.valueOf(time);
-  }
-
-  /**
-   * Whether the cache in {@code dir} remembers the hash of every large file the key reads for
-   * {@code targets} in {@code env} (libraries, what they load, the libtorch build), as they are now:
-   * then opening it reads none of them whole. When it does not (a first run, a new libtorch), opening
-   * it reads libtorch, which takes seconds.
+   * Whether the cache in {@code dir}, or the user's cache on this machine ({@link FileHashes}), remembers
+   * the hash of every large file the key reads for {@code targets} in {@code env} (libraries, what they
+   * load, the libtorch build), as they are now: then opening it reads none of them whole. When it does
+   * not (a first run on this machine, a new libtorch), opening it reads libtorch, which takes seconds.
    */
   public static boolean remembers(Path dir, List<RunRequest.Target> targets, java.util.Map<String, String> env) {
+    FileHashes hashes = FileHashes.of(dir, env);
     try {
       List<Path> files = new ArrayList<>(libtorchFiles());
       for (RunRequest.Target t : targets) {
@@ -413,44 +361,13 @@ public final class ResultCache {
         files.add(t.library());
       }
       for (Path f : files) {
-        Path abs = f.toAbsolutePath().normalize();
-        if (Files.size(abs) >= LARGE) {
-          Path memo = memo(dir, abs);
-          if (memo == null || !Files.exists(memo)) {
-            return false;
-          }
+        if (!hashes.known(f)) {
+          return false;
         }
       }
       return true;
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  /** Files this large are hashed by coreutils' sha256sum when there is one, and their hash remembered. */
-  static final long LARGE = 16L << 20;
-
-  /**
-   * The SHA-256 of {@code file} from {@code sha256sum}, or null without one. This JVM runs on the
-   * client compiler, whose SHA-256 has no CPU instructions of its own: libtorch (330 MB) took 2.6 s
-   * there and takes 1.2 s in sha256sum.
-   */
-  private static String sha256sum(Path file) {
-    try {
-      Process p = new ProcessBuilder("sha256sum", "-b", "--", file.toString())
-          .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-      if (!p.waitFor(120, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return null;
-      }
-      return p.exitValue() == 0 && out.length() >= 64 && out.substring(0, 64).matches("[0-9a-f]{64}")
-          ? out.substring(0, 64) : null;
-    } catch (IOException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
     }
   }
 
@@ -571,7 +488,7 @@ public final class ResultCache {
     return List.copyOf(out);
   }
 
-  private static String sha256(String text) {
+  static String sha256(String text) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {

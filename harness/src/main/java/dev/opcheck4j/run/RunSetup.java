@@ -149,7 +149,8 @@ final class RunSetup {
     if (request.cache() == null) {
       return new Started(pool.start(), null);
     }
-    if (request.isolation() == RunRequest.Isolation.WORKERS
+    // a cache that holds no libraries' entry (a fresh dir) cannot spare the worker: it starts at once
+    if (request.isolation() == RunRequest.Isolation.WORKERS && ResultCache.holdsLibraries(request.cache())
         && ResultCache.remembers(request.cache(), resolved, System.getenv())) {
       ResultCache cache = openCache();
       Optional<WorkerInfo> known = cache.libraries();

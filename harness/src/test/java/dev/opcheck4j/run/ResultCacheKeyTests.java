@@ -72,7 +72,7 @@ class ResultCacheKeyTests {
   }
 
   /** Writes {@code bytes} over {@code file} in place, and puts its modification time back: size, mtime and inode stay. */
-  private static void replaceInPlace(Path file, byte[] bytes) throws Exception {
+  static void replaceInPlace(Path file, byte[] bytes) throws Exception {
     FileTime mtime = Files.getLastModifiedTime(file);
     Object inode = Files.getAttribute(file, "unix:ino");
     long size = Files.size(file);
@@ -199,7 +199,7 @@ class ResultCacheKeyTests {
   void aLargeLibraryReplacedKeepingSizeMtimeAndInodeIsHashedAgain() throws Exception {
     // large enough for its hash to be remembered: the change time is what tells it changed
     Path lib = tmp.resolve("liblarge.so");
-    byte[] bytes = new byte[(int) ResultCache.LARGE + 1];
+    byte[] bytes = new byte[(int) FileHashes.LARGE + 1];
     Files.write(lib, bytes);
     Path spec = goodSpec("{ \"library\": \"LIB\", \"ops\": [ { \"op\": \"good_ops::add_scalar\" } ] }");
     List<RunRequest.Target> targets = List.of(new RunRequest.Target(spec, lib));
@@ -262,11 +262,13 @@ class ResultCacheKeyTests {
   void theThreadingAndLoaderEnvironmentIsKeyedAndTheRestIsNot() throws Exception {
     Path spec = goodSpec("{ \"library\": \"LIB\", \"ops\": [ { \"op\": \"good_ops::add_scalar\" } ] }");
     Path lib = NativeOps.lib("good_ops");
-    String plain = key(spec, lib, Map.of("HOME", "/a"), "good_ops::add_scalar");
-    assertEquals(plain, key(spec, lib, Map.of("HOME", "/b", "TORCH_CPP_LOG_LEVEL", "INFO"), "good_ops::add_scalar"));
+    String a = tmp.resolve("a").toString();
+    String plain = key(spec, lib, Map.of("HOME", a), "good_ops::add_scalar");
+    assertEquals(plain, key(spec, lib, Map.of("HOME", tmp.resolve("b").toString(), "TORCH_CPP_LOG_LEVEL", "INFO"),
+        "good_ops::add_scalar"));
     for (Map.Entry<String, String> e : Map.of("OMP_NUM_THREADS", "1", "MKL_NUM_THREADS", "2",
         "LD_LIBRARY_PATH", "/nowhere", "OPENBLAS_NUM_THREADS", "1").entrySet()) {
-      Map<String, String> env = new HashMap<>(Map.of("HOME", "/a"));
+      Map<String, String> env = new HashMap<>(Map.of("HOME", a));
       env.put(e.getKey(), e.getValue());
       assertNotEquals(plain, key(spec, lib, env, "good_ops::add_scalar"), e.getKey());
     }

@@ -29,7 +29,13 @@ import java.util.Optional;
  */
 public final class Wire {
   private static final JsonFactory JSON = new JsonFactory();
-  private static final Map<Class<?>, Shape> SHAPES = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Each record class's shape, looked up once (a map lookup per record read and written was a tenth of decoding). */
+  private static final ClassValue<Shape> SHAPES = new ClassValue<>() {
+    @Override
+    protected Shape computeValue(Class<?> c) {
+      return Shape.build(c);
+    }
+  };
 
   /**
    * Per sealed interface, its records (through nested sealed interfaces) by simple name; empty for
@@ -70,25 +76,27 @@ public final class Wire {
   private record Shape(RecordComponent[] components, java.lang.reflect.Method[] accessors, Class<?>[] types,
       Type[] genericTypes, Constructor<?> constructor) {
     static Shape of(Class<?> c) {
-      return SHAPES.computeIfAbsent(c, k -> {
-        RecordComponent[] comps = k.getRecordComponents();
-        java.lang.reflect.Method[] accessors = new java.lang.reflect.Method[comps.length];
-        Class<?>[] types = new Class<?>[comps.length];
-        Type[] generic = new Type[comps.length];
-        for (int i = 0; i < comps.length; i++) {
-          accessors[i] = comps[i].getAccessor();
-          accessors[i].setAccessible(true);
-          types[i] = comps[i].getType();
-          generic[i] = comps[i].getGenericType();
-        }
-        try {
-          Constructor<?> ctor = k.getDeclaredConstructor(types);
-          ctor.setAccessible(true);
-          return new Shape(comps, accessors, types, generic, ctor);
-        } catch (NoSuchMethodException e) {
-          throw new IllegalStateException(e);
-        }
-      });
+      return SHAPES.get(c);
+    }
+
+    private static Shape build(Class<?> k) {
+      RecordComponent[] comps = k.getRecordComponents();
+      java.lang.reflect.Method[] accessors = new java.lang.reflect.Method[comps.length];
+      Class<?>[] types = new Class<?>[comps.length];
+      Type[] generic = new Type[comps.length];
+      for (int i = 0; i < comps.length; i++) {
+        accessors[i] = comps[i].getAccessor();
+        accessors[i].setAccessible(true);
+        types[i] = comps[i].getType();
+        generic[i] = comps[i].getGenericType();
+      }
+      try {
+        Constructor<?> ctor = k.getDeclaredConstructor(types);
+        ctor.setAccessible(true);
+        return new Shape(comps, accessors, types, generic, ctor);
+      } catch (NoSuchMethodException e) {
+        throw new IllegalStateException(e);
+      }
     }
   }
 
@@ -133,55 +141,91 @@ public final class Wire {
     }
   }
 
+  /**
+   * What a value of a class is on the wire, decided once per class: under the client compiler each
+   * {@code instanceof} of an interface is a scan of the class's supertypes, and {@link Class#isRecord}
+   * and {@link Class#isEnum} are native calls, which the parent paid per value of every message.
+   */
+  private enum Written { NULL, STRING, BOOLEAN, INTEGRAL, DOUBLE, ENUM, PATH, DURATION, OPTIONAL, SPEC_VALUE, LIST, MAP,
+    TAGGED_RECORD, RECORD, UNKNOWN }
+
+  /** The kind of a value of each class, in the order the checks were made one by one before. */
+  private static final ClassValue<Written> WRITTEN = new ClassValue<>() {
+    @Override
+    protected Written computeValue(Class<?> c) {
+      if (c == String.class) {
+        return Written.STRING;
+      } else if (c == Boolean.class) {
+        return Written.BOOLEAN;
+      } else if (c == Long.class || c == Integer.class) {
+        return Written.INTEGRAL;
+      } else if (c == Double.class) {
+        return Written.DOUBLE;
+      } else if (Enum.class.isAssignableFrom(c)) {
+        return Written.ENUM;
+      } else if (Path.class.isAssignableFrom(c)) {
+        return Written.PATH;
+      } else if (c == Duration.class) {
+        return Written.DURATION;
+      } else if (c == Optional.class) {
+        return Written.OPTIONAL;
+      } else if (c == SpecValue.class) {
+        return Written.SPEC_VALUE;
+      } else if (List.class.isAssignableFrom(c)) {
+        return Written.LIST;
+      } else if (Map.class.isAssignableFrom(c)) {
+        return Written.MAP;
+      } else if (Record.class.isAssignableFrom(c)) {
+        return TAGGED.get(c) ? Written.TAGGED_RECORD : Written.RECORD;
+      }
+      return Written.UNKNOWN;
+    }
+  };
+
   private static void emit(JsonGenerator g, Object v, Refs refs) throws IOException {
-    if (v == null) {
-      g.writeNull();
-    } else if (v instanceof String s) {
-      g.writeString(s);
-    } else if (v instanceof Boolean b) {
-      g.writeBoolean(b);
-    } else if (v instanceof Long || v instanceof Integer) {
-      g.writeNumber(((Number) v).longValue());
-    } else if (v instanceof Double d) {
-      g.writeString(Double.toString(d));
-    } else if (v instanceof Enum<?> e) {
-      g.writeString(e.name());
-    } else if (v instanceof Path p) {
-      g.writeString(p.toString());
-    } else if (v instanceof Duration d) {
-      g.writeNumber(d.toMillis());
-    } else if (v instanceof Optional<?> o) {
-      emit(g, o.orElse(null), refs);
-    } else if (v instanceof SpecValue sv) {
-      g.writeStartArray();
-      Object x = sv.value();
-      g.writeString(x == null ? "n" : x instanceof Boolean ? "b" : x instanceof Long ? "i" : x instanceof Double ? "d"
-          : x instanceof String ? "s" : x instanceof List ? "l" : "m");
-      emit(g, x, refs);
-      emitLocation(g, sv.location(), refs);
-      g.writeEndArray();
-    } else if (v instanceof List<?> list) {
-      g.writeStartArray();
-      for (Object x : list) {
+    switch (v == null ? Written.NULL : WRITTEN.get(v.getClass())) {
+      case NULL -> g.writeNull();
+      case STRING -> g.writeString((String) v);
+      case BOOLEAN -> g.writeBoolean((Boolean) v);
+      case INTEGRAL -> g.writeNumber(((Number) v).longValue());
+      case DOUBLE -> g.writeString(Double.toString((Double) v));
+      case ENUM -> g.writeString(((Enum<?>) v).name());
+      case PATH -> g.writeString(v.toString());
+      case DURATION -> g.writeNumber(((Duration) v).toMillis());
+      case OPTIONAL -> emit(g, ((Optional<?>) v).orElse(null), refs);
+      case SPEC_VALUE -> {
+        SpecValue sv = (SpecValue) v;
+        g.writeStartArray();
+        Object x = sv.value();
+        g.writeString(x == null ? "n" : x instanceof Boolean ? "b" : x instanceof Long ? "i" : x instanceof Double ? "d"
+            : x instanceof String ? "s" : x instanceof List ? "l" : "m");
         emit(g, x, refs);
+        emitLocation(g, sv.location(), refs);
+        g.writeEndArray();
       }
-      g.writeEndArray();
-    } else if (v instanceof Map<?, ?> map) {
-      g.writeStartObject();
-      for (Map.Entry<?, ?> e : map.entrySet()) {
-        g.writeFieldName(String.valueOf(e.getKey()));
-        emit(g, e.getValue(), refs);
+      case LIST -> {
+        g.writeStartArray();
+        for (Object x : (List<?>) v) {
+          emit(g, x, refs);
+        }
+        g.writeEndArray();
       }
-      g.writeEndObject();
-    } else if (v instanceof Record r && TAGGED.get(r.getClass())) {
-      g.writeStartArray();
-      g.writeString(r.getClass().getSimpleName());
-      emitRecord(g, r, refs);
-      g.writeEndArray();
-    } else if (v instanceof Record r) {
-      emitRecord(g, r, refs);
-    } else {
-      throw new IllegalArgumentException("cannot encode " + v.getClass());
+      case MAP -> {
+        g.writeStartObject();
+        for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+          g.writeFieldName(String.valueOf(e.getKey()));
+          emit(g, e.getValue(), refs);
+        }
+        g.writeEndObject();
+      }
+      case TAGGED_RECORD -> {
+        g.writeStartArray();
+        g.writeString(v.getClass().getSimpleName());
+        emitRecord(g, (Record) v, refs);
+        g.writeEndArray();
+      }
+      case RECORD -> emitRecord(g, (Record) v, refs);
+      case UNKNOWN -> throw new IllegalArgumentException("cannot encode " + v.getClass());
     }
   }
 
@@ -325,89 +369,125 @@ public final class Wire {
     if (v == null) {
       return null;
     }
-    if (c == String.class || c == Object.class) {
-      return v;
-    }
-    if (c == long.class || c == Long.class) {
-      return v;
-    }
-    if (c == int.class || c == Integer.class) {
-      return ((Long) v).intValue();
-    }
-    if (c == double.class || c == Double.class) {
-      return Double.parseDouble((String) v);
-    }
-    if (c == boolean.class || c == Boolean.class) {
-      return v;
-    }
-    if (c == Path.class) {
-      return Path.of((String) v);
-    }
-    if (c == Duration.class) {
-      return Duration.ofMillis((Long) v);
-    }
-    if (c.isEnum()) {
-      return Enum.valueOf((Class) c, (String) v);
-    }
-    if (c.isInterface() && !KINDS.get(c).isEmpty()) {
-      List<Object> tagged = (List<Object>) v;
-      Class<?> kind = KINDS.get(c).get((String) tagged.get(0));
-      if (kind == null) {
-        throw new IllegalArgumentException("no " + c.getSimpleName() + " named " + tagged.get(0));
+    switch (READ.get(c)) {
+      case AS_IS -> {
+        return v;
       }
-      return convert(tagged.get(1), kind, refs);
-    }
-    if (c == SpecValue.class) {
-      List<Object> a = (List<Object>) v;
-      Object x = a.get(1);
-      Object value = switch ((String) a.get(0)) {
-        case "d" -> Double.parseDouble((String) x);
-        case "l" -> ((List<Object>) x).stream().map(e -> (SpecValue) convert(e, SpecValue.class, refs)).toList();
-        case "m" -> {
-          Map<String, SpecValue> m = new LinkedHashMap<>();
-          ((Map<String, Object>) x).forEach((k, e) -> m.put(k, (SpecValue) convert(e, SpecValue.class, refs)));
-          yield m;
+      case INT -> {
+        return ((Long) v).intValue();
+      }
+      case DOUBLE -> {
+        return Double.parseDouble((String) v);
+      }
+      case PATH -> {
+        return Path.of((String) v);
+      }
+      case DURATION -> {
+        return Duration.ofMillis((Long) v);
+      }
+      case ENUM -> {
+        return Enum.valueOf((Class) c, (String) v);
+      }
+      case SEALED -> {
+        List<Object> tagged = (List<Object>) v;
+        Class<?> kind = KINDS.get(c).get((String) tagged.get(0));
+        if (kind == null) {
+          throw new IllegalArgumentException("no " + c.getSimpleName() + " named " + tagged.get(0));
         }
-        default -> x;
-      };
-      return new SpecValue(value, a.get(2) == null ? null : location(a.get(2), refs));
+        return convert(tagged.get(1), kind, refs);
+      }
+      case SPEC_VALUE -> {
+        return specValue((List<Object>) v, refs);
+      }
+      case RECORD -> {
+        return record(v, c, refs);
+      }
+      default -> throw new IllegalArgumentException("cannot decode " + c);
     }
-    if (c.isRecord()) {
-      if (v instanceof List<?> tagged && TAGGED.get(c)) {
-        v = tagged.get(1);
+  }
+
+  /** How a value of a declared class is read, decided once per class (see {@link Written}). */
+  private enum Read { AS_IS, INT, DOUBLE, PATH, DURATION, ENUM, SEALED, SPEC_VALUE, RECORD, UNKNOWN }
+
+  /** The reading of each declared class, in the order the checks were made one by one before. */
+  private static final ClassValue<Read> READ = new ClassValue<>() {
+    @Override
+    protected Read computeValue(Class<?> c) {
+      if (c == String.class || c == Object.class || c == long.class || c == Long.class || c == boolean.class
+          || c == Boolean.class) {
+        return Read.AS_IS;
+      } else if (c == int.class || c == Integer.class) {
+        return Read.INT;
+      } else if (c == double.class || c == Double.class) {
+        return Read.DOUBLE;
+      } else if (c == Path.class) {
+        return Read.PATH;
+      } else if (c == Duration.class) {
+        return Read.DURATION;
+      } else if (c.isEnum()) {
+        return Read.ENUM;
+      } else if (c.isInterface() && !KINDS.get(c).isEmpty()) {
+        return Read.SEALED;
+      } else if (c == SpecValue.class) {
+        return Read.SPEC_VALUE;
+      } else if (c.isRecord()) {
+        return Read.RECORD;
       }
-      Map<String, Object> m = (Map<String, Object>) v;
-      if (m.get("@") instanceof Long ref) {
-        if (!Shared.class.isAssignableFrom(c) || ref < 0 || ref >= refs.read.size()) {
-          throw new IllegalArgumentException("no " + c.getSimpleName() + " numbered " + ref + " before it");
-        }
-        return c.cast(refs.read.get(ref.intValue()));
+      return Read.UNKNOWN;
+    }
+  };
+
+  @SuppressWarnings("unchecked")
+  private static SpecValue specValue(List<Object> a, Refs refs) {
+    Object x = a.get(1);
+    Object value = switch ((String) a.get(0)) {
+      case "d" -> Double.parseDouble((String) x);
+      case "l" -> ((List<Object>) x).stream().map(e -> (SpecValue) convert(e, SpecValue.class, refs)).toList();
+      case "m" -> {
+        Map<String, SpecValue> m = new LinkedHashMap<>();
+        ((Map<String, Object>) x).forEach((k, e) -> m.put(k, (SpecValue) convert(e, SpecValue.class, refs)));
+        yield m;
       }
-      Shape shape = Shape.of(c);
-      RecordComponent[] comps = shape.components();
-      Class<?>[] types = shape.types();
-      Object[] args = new Object[comps.length];
-      for (int i = 0; i < comps.length; i++) {
-        Object raw = m.get(comps[i].getName());
-        args[i] = raw == null && types[i].isPrimitive() ? primitiveZero(types[i]) : convert(raw, shape.genericTypes()[i], refs);
-        if (args[i] == null && types[i] == Optional.class) {
-          args[i] = Optional.empty();
-        }
+      default -> x;
+    };
+    return new SpecValue(value, a.get(2) == null ? null : location(a.get(2), refs));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Object record(Object v, Class<?> c, Refs refs) {
+    if (v instanceof List<?> tagged && TAGGED.get(c)) {
+      v = tagged.get(1);
+    }
+    Map<String, Object> m = (Map<String, Object>) v;
+    if (m.get("@") instanceof Long ref) {
+      if (!Shared.class.isAssignableFrom(c) || ref < 0 || ref >= refs.read.size()) {
+        throw new IllegalArgumentException("no " + c.getSimpleName() + " numbered " + ref + " before it");
       }
-      try {
-        Object built = shape.constructor().newInstance(args);
-        if (built instanceof Shared && m.get("#") instanceof Long n) {
-          if (n != refs.read.size()) {
-            throw new IllegalArgumentException(c.getSimpleName() + " numbered " + n + " where " + refs.read.size() + " was next");
-          }
-          refs.read.add(built);
-        }
-        return built;
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("cannot build " + c.getSimpleName() + ": " + e, e);
+      return c.cast(refs.read.get(ref.intValue()));
+    }
+    Shape shape = Shape.of(c);
+    RecordComponent[] comps = shape.components();
+    Class<?>[] types = shape.types();
+    Object[] args = new Object[comps.length];
+    for (int i = 0; i < comps.length; i++) {
+      Object raw = m.get(comps[i].getName());
+      args[i] = raw == null && types[i].isPrimitive() ? primitiveZero(types[i]) : convert(raw, shape.genericTypes()[i], refs);
+      if (args[i] == null && types[i] == Optional.class) {
+        args[i] = Optional.empty();
       }
     }
-    throw new IllegalArgumentException("cannot decode " + c);
+    try {
+      Object built = shape.constructor().newInstance(args);
+      if (built instanceof Shared && m.get("#") instanceof Long n) {
+        if (n != refs.read.size()) {
+          throw new IllegalArgumentException(c.getSimpleName() + " numbered " + n + " where " + refs.read.size() + " was next");
+        }
+        refs.read.add(built);
+      }
+      return built;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot build " + c.getSimpleName() + ": " + e, e);
+    }
   }
 
   private static Object primitiveZero(Class<?> c) {
