@@ -46,8 +46,9 @@ Tensor hard_gate(Tensor x) { return unary("aten::hardsigmoid", x); }
 // grad_output (the other's zero), and aten's backward nodes give x a zero gradient, as gradcheck's
 // check_undefined_grad requires. It has no bad twin: in the 2.10 stable ABI every backward node is aten's
 // own, which PyTorch tests with check_undefined_grad; a backward that mishandles an undefined grad_output
-// needs a torch::autograd::Function, which only a classic TORCH_LIBRARY library built against the
-// runtime's own headers can have (this build has 2.14's).
+// needs a torch::autograd::Function, which only code built against the runtime's own classic headers
+// can have (this build has 2.14's, whose autograd Node is held by c10::intrusive_ptr where 2.10's is held
+// by std::shared_ptr: docs/checks/gradcheck.undefined-grad.md).
 std::tuple<Tensor, Tensor> split_pair(Tensor x) { return {mul(x, scalar_like(x, 2.0)), mul(x, x)}; }
 
 // ---- Declared dtypes, backward (dtype.declared: "the same for backward, where gradients run"). The spec
