@@ -1,5 +1,6 @@
-# The compile settings of an op library that opcheck4j loads: the stable-ABI headers, pinned to the
-# libtorch 2.10 runtime of the JavaCPP presets the harness runs on, linked against that libtorch.
+# The compile settings of an op library that opcheck4j loads, linked against the libtorch of the JavaCPP
+# presets the harness runs on (2.13): stable-ABI libraries pinned to a TORCH_TARGET_VERSION, and classic
+# TORCH_LIBRARY libraries, which need the runtime's own headers (torch-headers.sh finds them).
 # native-ops builds with it, and it ships in opcheck4j-native-ops-<version>-sdk.zip with torch-headers.sh,
 # which the op-library archetype's projects unpack and run.
 #
@@ -8,7 +9,10 @@
 #                       (written by dev.opcheck4j.nativeops.LibtorchLocator)
 #   TORCH_INCLUDE_DIR   the LibTorch include directory, or
 #   TORCH_HEADERS_FILE  the file holding it (include-dir.txt, written by torch-headers.sh)
-# Gives: op_library(name sources...), a shared library linked against that libtorch.
+# Gives: op_library(name [TARGET_VERSION hex] sources...), a stable-ABI shared library linked against that
+#        libtorch (TARGET_VERSION default 0x020a000000000000: it then loads into libtorch 2.10 and later too);
+#        classic_op_library(name sources...), a classic TORCH_LIBRARY library (torch/torch.h, torch/script.h).
+#        TORCH_HEADERS_VERSION: the headers' major.minor, read from torch/headeronly/version.h.
 if(NOT DEFINED LIBTORCH_DIR_FILE)
   message(FATAL_ERROR "LIBTORCH_DIR_FILE is not set")
 endif()
@@ -26,20 +30,46 @@ set(CMAKE_CXX_STANDARD 17)
 set(CMAKE_CXX_STANDARD_REQUIRED ON)
 set(CMAKE_SKIP_BUILD_RPATH FALSE)
 
-# The headers are newer than the runtime: TORCH_TARGET_VERSION makes them expose only the stable ABI
-# of 2.10, so the library loads into libtorch 2.10. JavaCPP's libtorch uses the C++11 std::string ABI.
+file(STRINGS "${TORCH_INCLUDE_DIR}/torch/headeronly/version.h" _torch_version_lines
+  REGEX "#define TORCH_VERSION_(MAJOR|MINOR) ")
+string(REGEX REPLACE ".*MAJOR ([0-9]+).*MINOR ([0-9]+).*" "\\1.\\2" TORCH_HEADERS_VERSION "${_torch_version_lines}")
+message(STATUS "LibTorch headers' version: ${TORCH_HEADERS_VERSION}")
+
+# Stable ABI: TORCH_TARGET_VERSION makes the headers expose only the stable ABI of that release, so the
+# library loads into every libtorch since. JavaCPP's libtorch uses the C++11 std::string ABI.
 add_library(torch_stable INTERFACE)
 target_include_directories(torch_stable SYSTEM INTERFACE "${TORCH_INCLUDE_DIR}")
-target_compile_definitions(torch_stable INTERFACE
-  TORCH_TARGET_VERSION=0x020a000000000000 _GLIBCXX_USE_CXX11_ABI=1)
+target_compile_definitions(torch_stable INTERFACE _GLIBCXX_USE_CXX11_ABI=1)
 target_link_options(torch_stable INTERFACE "-Wl,--no-as-needed")
 target_link_libraries(torch_stable INTERFACE
   "${LIBTORCH_DIR}/libtorch_cpu.so" "${LIBTORCH_DIR}/libc10.so")
 
 function(op_library name)
-  add_library(${name} SHARED ${ARGN})
+  cmake_parse_arguments(PARSE_ARGV 1 OPLIB "" "TARGET_VERSION" "")
+  if(NOT OPLIB_TARGET_VERSION)
+    set(OPLIB_TARGET_VERSION 0x020a000000000000)
+  endif()
+  add_library(${name} SHARED ${OPLIB_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE torch_stable)
+  target_compile_definitions(${name} PRIVATE TORCH_TARGET_VERSION=${OPLIB_TARGET_VERSION})
   target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
   target_compile_options(${name} PRIVATE -Wall -Wextra -Wno-unused-parameter)
+  set_target_properties(${name} PROPERTIES BUILD_RPATH "${LIBTORCH_DIR}")
+endfunction()
+
+# Classic TORCH_LIBRARY code binds to one libtorch's C++ ABI: built with the runtime's own headers (the
+# torch 2.13.0 wheel's) it loads with every symbol. Those headers need C++17; 2.14's need C++20.
+function(classic_op_library name)
+  add_library(${name} SHARED ${ARGN})
+  target_include_directories(${name} SYSTEM PRIVATE
+    "${TORCH_INCLUDE_DIR}" "${TORCH_INCLUDE_DIR}/torch/csrc/api/include")
+  target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_compile_definitions(${name} PRIVATE _GLIBCXX_USE_CXX11_ABI=1)
+  if(TORCH_HEADERS_VERSION VERSION_GREATER_EQUAL 2.14)
+    set_target_properties(${name} PROPERTIES CXX_STANDARD 20)
+  endif()
+  target_compile_options(${name} PRIVATE -Wall -Wextra -Wno-unused-parameter)
+  target_link_options(${name} PRIVATE "-Wl,--no-as-needed")
+  target_link_libraries(${name} PRIVATE "${LIBTORCH_DIR}/libtorch_cpu.so" "${LIBTORCH_DIR}/libc10.so")
   set_target_properties(${name} PROPERTIES BUILD_RPATH "${LIBTORCH_DIR}")
 endfunction()

@@ -12,16 +12,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The message a stable-ABI kernel's error really had. Across the stable ABI an exception arrives as
- * "API call failed at ops.h, line N"; libtorch's shim prints the original ("Exception in aoti_torch:
- * DefaultCPUAllocator: can't allocate memory: you tried to allocate N bytes") to stderr. In a
+ * The message a stable-ABI kernel's error really had. A library built for the stable ABI of 2.10-2.12
+ * gets only "API call failed at ops.h, line N" across it; libtorch's shim prints the original ("Exception
+ * in aoti_torch: DefaultCPUAllocator: can't allocate memory: you tried to allocate N bytes") to stderr, and
+ * a library built for 2.13 or later prints it too, as "Exception across libtorch C API boundary: ...". In a
  * worker, stderr is a log file, so the line written during the call can be read back.
  */
 final class StableAbiErrors {
   private static final Path STDERR = Path.of("/proc/self/fd/2");
   /** stderr's file, opened once: its size is then one fstat, where a path under /proc costs a lookup per call. */
   private static final FileChannel FILE = open();
-  private static final Pattern SHIM = Pattern.compile("Exception in aoti_torch: (?:\\[enforce fail at [^\\]]*\\] (?:err == 0\\. )?)?(.*)");
+  private static final Pattern SHIM = Pattern.compile(
+      "Exception (?:in aoti_torch|across libtorch C API boundary): (?:\\[enforce fail at [^\\]]*\\] (?:err == 0\\. )?)?(.*)");
 
   private StableAbiErrors() {}
 

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.bytedeco.javacpp.PointerScope;
-import org.bytedeco.pytorch.DimnameListOptional;
 import org.bytedeco.pytorch.GeneratorOptional;
 import org.bytedeco.pytorch.IValue;
 import org.bytedeco.pytorch.JitModule;
@@ -214,7 +213,7 @@ public final class ModelUnits {
         Optional<torch.ScalarType> st = TensorSpec.dtypeOf(dtype);
         if (st.isPresent()) {
           TensorOptions f64 = new TensorOptions().dtype(new ScalarTypeOptional(torch.ScalarType.Double));
-          return Optional.of(new IValue(torch.rand(shape, gen, new DimnameListOptional(), f64).to(st.get())));
+          return Optional.of(new IValue(torch.rand(shape, gen, f64).to(st.get())));
         }
       }
     } catch (NumberFormatException e) {
