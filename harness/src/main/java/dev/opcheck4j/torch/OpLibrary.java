@@ -90,16 +90,21 @@ public final class OpLibrary {
    * process from its static initializer (status 127) instead of failing with a message.
    */
   private static void checkLinkage(TorchRuntime runtime, Path path) throws LibraryLoadException {
+    java.util.Optional<String> problem = linkageProblem(runtime, path);
+    if (problem.isPresent()) {
+      throw new LibraryLoadException(path, problem.get());
+    }
+  }
+
+  /** What makes {@code path} unfit for this libtorch (one line), or empty; empty too when it cannot be read as ELF. */
+  static synchronized java.util.Optional<String> linkageProblem(TorchRuntime runtime, Path path) {
     try {
       if (linkage == null) {
         linkage = LibtorchLinkage.of(runtime.torchVersion(), runtime.libtorchDir());
       }
-      java.util.Optional<String> problem = linkage.problem(path, OpLibrary::demangle);
-      if (problem.isPresent()) {
-        throw new LibraryLoadException(path, problem.get());
-      }
+      return linkage.problem(path, OpLibrary::demangle);
     } catch (IOException e) {
-      // unreadable as ELF here: System.load gives the loader's own reason
+      return java.util.Optional.empty(); // unreadable as ELF here: System.load gives the loader's own reason
     }
   }
 

@@ -53,6 +53,8 @@ public final class UnitRunner {
   /** Loads libtorch, then each target's library, calling {@code announce} with its path first. */
   public static UnitRunner load(Protocol.Init init, Consumer<String> announce) throws LibraryLoadException, SpecException {
     TorchRuntime runtime = TorchRuntime.get();
+    // before the user's libraries, as a library's static initializer may already allocate or register
+    dev.opcheck4j.torch.Companion.state();
     List<OpLibrary> libs = new ArrayList<>();
     for (java.nio.file.Path library : init.libraries()) {
       announce.accept(library.toString());
