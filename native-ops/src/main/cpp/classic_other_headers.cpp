@@ -1,16 +1,25 @@
-// A classic TORCH_LIBRARY library compiled with the LibTorch headers of this build, which are another
-// release's than the libtorch 2.10 the harness runs (the build's headers are Debian's): its
-// registration calls torch::Library::_def with that release's signature, which 2.10 does not export.
-// Loaded, the static initializer's first call of it makes the dynamic loader end the process (status
-// 127); the harness must refuse it before loading, naming the symbol and the mismatch.
+// A classic TORCH_LIBRARY library with a torch::autograd::Function, compiled with another release's headers
+// than the libtorch 2.13 the harness runs (Debian's libtorch-dev 2.14). Most classic code built so loads
+// into 2.13; autograd::Function does not: 2.14's headers call torch::autograd::_wrap_outputs with a
+// parameter 2.13's lacks, and fire_node_creation_hooks, which 2.13 does not have. Loaded, the first call
+// of either ends the process ("symbol lookup error"); the harness must refuse the library before loading
+// it, naming the symbols demangled and the likely cause.
 // EXPECT: load error (exit 2)
-#include <ATen/ATen.h>
-#include <torch/library.h>
+#include <torch/torch.h>
 
 namespace {
-at::Tensor twice(const at::Tensor& x) { return x * 2; }
+struct Twice : public torch::autograd::Function<Twice> {
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x) { return x * 2; }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    return {grads[0] * 2};
+  }
+};
+
+torch::Tensor twice(const torch::Tensor& x) { return Twice::apply(x); }
 }  // namespace
 
 TORCH_LIBRARY(classic_ops, m) { m.def("twice(Tensor x) -> Tensor"); }
 
-TORCH_LIBRARY_IMPL(classic_ops, CPU, m) { m.impl("twice", &twice); }
+TORCH_LIBRARY_IMPL(classic_ops, Autograd, m) { m.impl("twice", &twice); }
+TORCH_LIBRARY_IMPL(classic_ops, CPU, m) { m.impl("twice", [](const torch::Tensor& x) { return x * 2; }); }

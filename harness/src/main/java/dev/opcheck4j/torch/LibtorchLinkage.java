@@ -98,7 +98,32 @@ public final class LibtorchLinkage {
           + ", or none with newer headers); rebuild with -DTORCH_TARGET_VERSION=" + targetVersion()
           + " (see docs/op-library.md)");
     }
-    return Optional.of(library + ": undefined symbol " + demangle.apply(first) + more + ": " + mismatch());
+    List<String> shown = new ArrayList<>();
+    for (String m : missing.subList(0, Math.min(3, missing.size()))) {
+      shown.add(demangle.apply(m));
+    }
+    String names = missing.size() == 1 ? "undefined symbol " + shown.get(0)
+        : "undefined symbols " + String.join("; ", shown) + (missing.size() > 3 ? " (and " + (missing.size() - 3) + " more of libtorch's)" : "");
+    return Optional.of(library + ": " + names + ": " + mismatch() + likelyHeaders(shown));
+  }
+
+  /**
+   * Symbols that name the release whose headers a library was built with, as measured on these machines:
+   * a classic {@code torch::autograd::Function} built with libtorch 2.14's headers (Debian's libtorch-dev)
+   * asks 2.13 for these two, and every other classic construct of the tutorials loads.
+   */
+  private static final List<String[]> NEWER_HEADERS = List.of(
+      new String[] {"torch::autograd::fire_node_creation_hooks(", "2.14"},
+      new String[] {"torch::autograd::_wrap_outputs(", "2.14"});
+
+  private String likelyHeaders(List<String> demangled) {
+    for (String[] known : NEWER_HEADERS) {
+      if (demangled.stream().anyMatch(d -> d.startsWith(known[0])) && !version.startsWith(known[1] + ".")) {
+        return " (probably built with libtorch " + known[1] + "'s headers: a torch::autograd::Function built with them asks for "
+            + known[0].substring(0, known[0].length() - 1) + ", which " + version + " does not export)";
+      }
+    }
+    return "";
   }
 
   /** What a library built against other headers means, and what to do. */
