@@ -14,6 +14,11 @@
 //   my_ops::warp_perspective(image, warp, height, width), and both load into one worker for ./opcheck demo.
 //   A call with two arguments, torch.ops.my_ops.warp_perspective(x, torch.eye(3)) as in the tutorial's model,
 //   binds to this overload. This library owns the namespace (TORCH_LIBRARY), my_ops.cpp adds a fragment.
+//
+// Real PyTorch 2.13.0 on this library as the Maven build makes it (2026-11-27):
+//   LD_LIBRARY_PATH=<JavaCPP's openblas dir> /root/.cache/opcheck4j/torch-2.13.0/bin/python
+//     /work/shared/tools/pytorch-opcheck.py fixtures/specs/warp_perspective.json native-ops/target/lib/libwarp_perspective.so
+// test_schema, test_autograd_registration, test_faketensor and test_aot_dispatch_dynamic: SUCCESS on both examples.
 #include <torch/script.h>
 
 #include <opencv2/core.hpp>
