@@ -103,7 +103,9 @@ Tensor paste(Tensor im1, Tensor im2, std::vector<int64_t> coord) {
 
 }  // namespace
 
-STABLE_TORCH_LIBRARY(my_ops, m) {
+// A fragment: the classic libwarp_perspective.so (warp_perspective.cpp) owns the namespace with TORCH_LIBRARY,
+// and the demo loads both into one worker.
+STABLE_TORCH_LIBRARY_FRAGMENT(my_ops, m) {
   m.def("warp_perspective(Tensor image, Tensor warp, int height, int width) -> Tensor");
   m.def("mul_add(Tensor a, Tensor b, float c) -> Tensor");
   m.def("crop(Tensor pic, int[] box) -> Tensor");

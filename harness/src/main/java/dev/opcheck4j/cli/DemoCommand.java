@@ -17,8 +17,8 @@ final class DemoCommand implements Command {
 
   @Override
   public String summary() {
-    return "Checks the bundled example ops (fixtures/specs/my_ops.json, good_ops.json) and writes the reports"
-        + " to reports/out.";
+    return "Checks the bundled example ops (fixtures/specs/my_ops.json, warp_perspective.json, good_ops.json) and"
+        + " writes the reports to reports/out.";
   }
 
   @Override
@@ -34,7 +34,9 @@ final class DemoCommand implements Command {
   @Override
   public ExitCode run(Arguments args, Session s) throws Exception {
     Path specs = s.home().resolve("fixtures/specs");
-    Arguments demo = args.with(RunOptions.SPECS, List.of(specs.resolve("my_ops.json"), specs.resolve("good_ops.json")));
+    // the example library in both forms: stable ABI (my_ops) and the tutorial's classic code (warp_perspective)
+    Arguments demo = args.with(RunOptions.SPECS, List.of(specs.resolve("my_ops.json"), specs.resolve("warp_perspective.json"),
+        specs.resolve("good_ops.json")));
     if (!args.has(RunOptions.REPORT_DIR)) {
       demo = demo.with(RunOptions.REPORT_DIR, List.of(s.home().resolve("reports/out")));
     }

@@ -117,7 +117,7 @@ final class ModelCommand implements Command {
     List<ModelInfo.Call> calls = run.model().calls();
     out.println(calls.isEmpty() ? "custom ops called: none" : "custom ops called:");
     for (ModelInfo.Call c : calls) {
-      out.println("  " + c.op() + "  " + resolution(c.op(), libs) + "  (in " + c.where() + ")");
+      out.println("  " + c.op() + "  " + resolution(c.bound(), libs) + "  (in " + c.where() + ")");
       out.println("    call site expects : " + c.expects().orElse("(unbound)"));
       c.registered().ifPresent(registered -> out.println("    registered schema : " + registered
           + (c.expects().map(registered::equals).orElse(false) ? "  [compatible]" : "  [differs]")));
@@ -193,8 +193,14 @@ final class ModelCommand implements Command {
   }
 
   private static String resolution(String op, List<LibraryInfo> libs) {
+    // the library registering exactly the bound overload first: another may register other overloads of the name
     for (LibraryInfo lib : libs) {
-      if (lib.opNames().stream().anyMatch(o -> o.equals(op) || o.startsWith(op + "."))) {
+      if (lib.opNames().contains(op)) {
+        return "resolved by " + lib.path().getFileName();
+      }
+    }
+    for (LibraryInfo lib : libs) {
+      if (lib.opNames().stream().anyMatch(o -> o.startsWith(op + "."))) {
         return "resolved by " + lib.path().getFileName();
       }
     }

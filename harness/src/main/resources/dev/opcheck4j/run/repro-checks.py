@@ -865,8 +865,10 @@ for mode in sorted({GRADCHECK['fast_mode'], False}, reverse=True):
 verdict('torch.autograd.gradgradcheck', pytorch, None)
 # ---- gradcheck.undefined-grad
 # PyTorch's torch.autograd.gradcheck with check_undefined_grad (its default), and opcheck4j's observation by
-# hand: for each output in turn, backward over the others with zero grad_outputs (the left-out one reaches
-# the op's backward as an undefined gradient); every input gradient must be zero or undefined
+# hand, in gradcheck's order: every output through autograd's UndefinedGrad node with zero grad_outputs (the
+# op's backward gets every grad_output undefined), then for each output in turn, backward over the others
+# with zero grad_outputs (the left-out one reaches the op's backward as an undefined gradient); every input
+# gradient must be zero or undefined
 inputs, f = differentiated()
 pytorch = None
 try:
@@ -876,16 +878,18 @@ except Exception as e:
     pytorch = first_line(e)
 hand = None
 outs = [o for o in tensors(f(*inputs)) if o.requires_grad]
-for left in range(len(outs)):
-    rest = [o for i, o in enumerate(outs) if i != left]
+cases = [("with every grad_output undefined at once", [torch._C._functions.UndefinedGrad()(o) for o in outs])]
+cases += [("with output %d's grad_output undefined, the others' zero" % left, [o for i, o in enumerate(outs) if i != left])
+          for left in range(len(outs))]
+for which, roots in cases:
     try:
-        got = torch.autograd.grad(rest, inputs, [torch.zeros_like(o) for o in rest], retain_graph=True,
+        got = torch.autograd.grad(roots, inputs, [torch.zeros_like(o) for o in roots], retain_graph=True,
                                   allow_unused=True)
     except Exception as e:
-        hand = "with output %d's grad_output undefined, the others' zero, backward raised %s" % (left, first_line(e))
+        hand = "%s, backward raised %s" % (which, first_line(e))
         break
     if any(g is not None and bool(g.ne(0).any()) for g in got):
-        hand = "with output %d's grad_output undefined, the others' zero, an input's gradient is not zero" % left
+        hand = "%s, an input's gradient is not zero" % which
         break
 verdict('torch.autograd.gradcheck (check_undefined_grad)', pytorch, hand)
 # ---- tags.pt2-compliant

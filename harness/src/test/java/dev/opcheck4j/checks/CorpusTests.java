@@ -41,8 +41,8 @@ class CorpusTests {
   @BeforeAll
   static void runCorpus() throws Exception {
     bad = run(2, List.of(NativeOps.spec("bad/bad_ops.json")));
-    good = run(2, List.of(NativeOps.spec("my_ops.json"), NativeOps.spec("good_ops.json"),
-        NativeOps.spec("ordinary_ops.json")));
+    good = run(2, List.of(NativeOps.spec("my_ops.json"), NativeOps.spec("warp_perspective.json"),
+        NativeOps.spec("good_ops.json"), NativeOps.spec("ordinary_ops.json")));
   }
 
   /** Runs the specs through worker processes, as the command line does. */
@@ -173,6 +173,31 @@ class CorpusTests {
         .toList();
     assertEquals(List.of(), notOk);
     assertTrue(good.count(Outcome.PASSED) > 0);
+  }
+
+  /**
+   * The tutorial's op in its classic form (warp_perspective.cpp: TORCH_LIBRARY, OpenCV, built with the runtime's
+   * headers), loaded beside the stable-ABI my_ops, which defines another overload of its name: it runs every check
+   * a non-differentiable op has on cpu and meta, the TorchScript call and round trip included, and passes them.
+   */
+  @Test
+  void theTutorialsClassicOpPassesEveryCheckOnCpuAndMetaTorchScriptIncluded() {
+    String op = "my_ops::warp_perspective.classic";
+    for (String check : List.of("torchscript.call", "torchscript.roundtrip", "fake.metadata", "noncontiguous",
+        "mutation.undeclared", "autograd.registration", "memory.bounds")) {
+      CheckResult r = good.results().stream()
+          .filter(x -> x.op().equals(op) && x.check().equals(check) && x.device().equals("cpu")).findFirst()
+          .orElseThrow(() -> new AssertionError("no " + check + " on cpu for " + op));
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+    }
+    for (String check : List.of("registration.device-kernel", "kernel.error", "autograd.registration")) {
+      CheckResult r = good.results().stream()
+          .filter(x -> x.op().equals(op) && x.check().equals(check) && x.device().equals("meta")).findFirst()
+          .orElseThrow(() -> new AssertionError("no " + check + " on meta for " + op));
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+    }
+    assertEquals(List.of(), good.results().stream().filter(x -> x.op().equals(op)
+        && (x.outcome() == Outcome.WARNING || x.outcome() == Outcome.FAILED || x.outcome() == Outcome.ERRORED)).toList());
   }
 
   @Test

@@ -37,7 +37,8 @@ public final class AutogradRegistrationCheck extends CheckBase implements Device
           return Verdict.failed(Finding.of(
               "no output requires grad unless autograd is registered at Autograd/" + s.device().autogradKey(),
               o.label() + " requires grad although the op has kernels only at " + String.join(", ", table.keys())
-                  + ": autograd registered at a backend key (differentiable aten calls inside the kernel)",
+                  + ": autograd registered at a backend key (differentiable aten calls, or a torch::autograd::Function,"
+                  + " inside the kernel)",
               "register the backward at the Autograd key, or implement the op as CompositeImplicitAutograd"
                   + " from differentiable aten ops; a backend kernel must not record autograd history",
               new Cause.Contract("autograd at a backend key", o.label())), probe.example());

@@ -39,9 +39,17 @@ public record ModelInfo(Failure failure, List<Call> calls, List<String> paramete
    * @param op qualified name, {@code ns::name}
    * @param where the method whose graph calls it first ({@code Warp.forward})
    * @param expects the schema the call site is bound to, if any
-   * @param registered the schema registered now under that name, if any (empty for an overload)
+   * @param registered the schema registered now under the name of the overload the call site is bound to, if any
    */
-  public record Call(String op, String where, Optional<String> expects, Optional<String> registered) {}
+  public record Call(String op, String where, Optional<String> expects, Optional<String> registered) {
+    /**
+     * The overload the call site is bound to ({@code ns::op.overload}, from its schema), or {@code op}: a saved
+     * call names no overload, and the importer binds it by its arguments.
+     */
+    public String bound() {
+      return expects.filter(s -> s.indexOf('(') > 0).map(s -> s.substring(0, s.indexOf('('))).orElse(op);
+    }
+  }
 
   /**
    * What one {@code forward} call gave: exactly one of its fields is set.

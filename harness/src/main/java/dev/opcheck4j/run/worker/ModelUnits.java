@@ -49,11 +49,14 @@ public final class ModelUnits {
     try (PointerScope scope = new PointerScope()) {
       List<ModelInfo.Call> calls = new ArrayList<>();
       for (ScriptModels.CalledOp c : ScriptModels.calledInGraphs(module)) {
+        ModelInfo.Call bound = new ModelInfo.Call(c.op(), c.where(), c.schema(), Optional.empty());
         Optional<String> registered;
         try {
-          registered = Optional.of(Operators.find(c.op()).schema().toString());
+          // the overload the call site is bound to: with several (from two libraries, say), the op's name alone
+          // would find another one
+          registered = Optional.of(Operators.find(bound.bound()).schema().toString());
         } catch (UnknownOpException e) {
-          registered = Optional.empty(); // the call site is bound to an overload
+          registered = Optional.empty();
         }
         calls.add(new ModelInfo.Call(c.op(), c.where(), c.schema(), registered));
       }
