@@ -4,7 +4,6 @@ import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.torch.Device;
-import dev.opcheck4j.torch.NativeStrings;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.pytorch.IValue;
@@ -81,11 +80,10 @@ public final class OpCall {
     dev.opcheck4j.checks.memory.AllocatorFill.zerosByDefault();
     IValueVector stack = ex.stack();
     seedIfTagged(s);
-    long logged = StableAbiErrors.mark();
     try {
       s.op().handle().callBoxed(stack);
     } catch (RuntimeException e) {
-      throw new KernelError(StableAbiErrors.since(logged).orElse(NativeStrings.firstLine(e.getMessage())));
+      throw new KernelError(StableAbiErrors.message(e));
     }
     List<IValue> values = new ArrayList<>();
     List<Output> tensors = new ArrayList<>();
