@@ -230,7 +230,7 @@ class MainTests {
   @Test
   void versionPrintsToolAndLibtorchVersionsWithoutLoadingLibtorch() {
     assertEquals(ExitCode.OK, run("--version"));
-    assertTrue(out().matches("opcheck4j \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\nlibtorch 2\\.10\\.0 \\(JavaCPP presets 1\\.5\\.13\\)\n"), out());
+    assertTrue(out().matches("opcheck4j \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\nlibtorch 2\\.13\\.0 \\(JavaCPP presets 1\\.5\\.14\\)\n"), out());
   }
 
   @Test
