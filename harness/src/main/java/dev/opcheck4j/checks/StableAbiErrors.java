@@ -40,8 +40,10 @@ final class StableAbiErrors {
     String full = String.valueOf(e.getMessage());
     Matcher originally = ORIGINALLY.matcher(full);
     if (full.contains(" (originally from ") && originally.matches()) {
-      Companion.takeShimError();
-      return clean(originally.group(1));
+      Optional<String> shim = Companion.takeShimError();
+      // the shim may have kept no text without a backtrace (seen under a Python dispatch mode): its own then
+      return !originally.group(1).isBlank() ? clean(originally.group(1))
+          : shim.map(StableAbiErrors::clean).filter(m -> !m.isEmpty()).orElse(NativeStrings.firstLine(full));
     }
     String first = NativeStrings.firstLine(full);
     if (FAILED_CALL.matcher(first).matches()) {
