@@ -2,21 +2,15 @@
 // EXPECT: every check passes or is skipped with the tag as its reason) and one with one defect, marked with
 // the checks that must trip (`// OP:` / `// EXPECT:`).
 //
-// libtorch 2.10's stable ABI defines ops without tags (torch_library_def_with_tags arrives in 2.12), so
-// this build registers none: fixtures/specs/tags/tags_ops.json declares them ("tags"), as a library
-// targeting 2.12 would register them. Built with -DOPCHECK4J_REGISTER_TAGS and a TORCH_TARGET_VERSION of
-// 2.12 or later (what fixtures/specs/tags/real-pytorch.json records doing against PyTorch 2.14.1), the same
-// source registers each op's tags through StableLibrary::def(schema, tags).
+// Built for the stable ABI of 2.13 (op_library(... TARGET_VERSION 0x020d...)): each op registers its tags
+// through StableLibrary::def(schema, tags), which 2.12 added, so the dispatcher reports them and the checks
+// judge registered tags; fixtures/specs/tags/tags_ops.json declares none. (A build for 2.10's stable ABI,
+// which defines ops without tags, could only have the spec declare them; OpTagsTests keeps that road.)
 #include "kernels.h"
 
-#include <algorithm>
-
-#ifdef OPCHECK4J_REGISTER_TAGS
 #include <torch/headeronly/core/enum_tag.h>
-#define DEF_TAGGED(m, schema, ...) m.def(schema, {__VA_ARGS__})
-#else
-#define DEF_TAGGED(m, schema, ...) m.def(schema)
-#endif
+
+#include <algorithm>
 
 using namespace opcheck4j;
 
@@ -120,14 +114,14 @@ Tensor fresh_t_(Tensor x) {
 }  // namespace
 
 STABLE_TORCH_LIBRARY(tags_ops, m) {
-  DEF_TAGGED(m, "scale(Tensor x) -> Tensor", at::Tag::pt2_compliant_tag);
-  DEF_TAGGED(m, "scale_wrong_meta(Tensor x) -> Tensor", at::Tag::pt2_compliant_tag);
-  DEF_TAGGED(m, "dropout(Tensor x) -> Tensor", at::Tag::nondeterministic_seeded);
+  m.def("scale(Tensor x) -> Tensor", {at::Tag::pt2_compliant_tag});
+  m.def("scale_wrong_meta(Tensor x) -> Tensor", {at::Tag::pt2_compliant_tag});
+  m.def("dropout(Tensor x) -> Tensor", {at::Tag::nondeterministic_seeded});
   m.def("dropout_untagged(Tensor x) -> Tensor");
-  DEF_TAGGED(m, "positive(Tensor x) -> Tensor", at::Tag::dynamic_output_shape);
+  m.def("positive(Tensor x) -> Tensor", {at::Tag::dynamic_output_shape});
   m.def("positive_untagged(Tensor x) -> Tensor");
-  DEF_TAGGED(m, "t_(Tensor(a!) x) -> Tensor(a!)", at::Tag::inplace_view);
-  DEF_TAGGED(m, "fresh_t_(Tensor(a!) x) -> Tensor", at::Tag::inplace_view);
+  m.def("t_(Tensor(a!) x) -> Tensor(a!)", {at::Tag::inplace_view});
+  m.def("fresh_t_(Tensor(a!) x) -> Tensor", {at::Tag::inplace_view});
 }
 
 STABLE_TORCH_LIBRARY_IMPL(tags_ops, CPU, m) {

@@ -4,7 +4,6 @@ import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.torch.Device;
-import dev.opcheck4j.torch.NativeStrings;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.pytorch.IValue;
@@ -69,6 +68,20 @@ public final class OpCall {
 
   /** {@link #call(Subject, BoundExample)}, telling {@code step} as the step the call is (what a death names). */
   public static Outputs call(Subject s, BoundExample ex, String step) throws KernelError {
+    return call(s, ex, step, seeded(s) ? java.util.OptionalLong.of(s.seed()) : java.util.OptionalLong.empty());
+  }
+
+  /**
+   * {@link #call(Subject, BoundExample)} with torch's default generator started from {@code defaultSeed}
+   * before the call (left as it is when empty), whatever the op's tags: what the determinism check asks of
+   * an op it passes a generator ({@link #givesGenerator}).
+   */
+  public static Outputs call(Subject s, BoundExample ex, java.util.OptionalLong defaultSeed) throws KernelError {
+    return call(s, ex, "the " + (onMeta(ex) ? "meta" : s.device().label()) + " kernel", defaultSeed);
+  }
+
+  private static Outputs call(Subject s, BoundExample ex, String step, java.util.OptionalLong defaultSeed)
+      throws KernelError {
     if (onMeta(ex) && !s.op().table().serves(Device.META) && s.op().hasTrivialFakeImpl()) {
       // what FakeTensorMode does for it: nothing (see Operator.hasTrivialFakeImpl)
       return new Outputs(List.of(), List.of());
@@ -80,12 +93,13 @@ public final class OpCall {
     // memory no kernel wrote reads as zeros in every call, so only memory.uninitialized sees it
     dev.opcheck4j.checks.memory.AllocatorFill.zerosByDefault();
     IValueVector stack = ex.stack();
-    seedIfTagged(s);
-    long logged = StableAbiErrors.mark();
+    if (defaultSeed.isPresent()) {
+      org.bytedeco.pytorch.global.torch.manual_seed(defaultSeed.getAsLong());
+    }
     try {
       s.op().handle().callBoxed(stack);
     } catch (RuntimeException e) {
-      throw new KernelError(StableAbiErrors.since(logged).orElse(NativeStrings.firstLine(e.getMessage())));
+      throw new KernelError(StableAbiErrors.message(e));
     }
     List<IValue> values = new ArrayList<>();
     List<Output> tensors = new ArrayList<>();
@@ -139,6 +153,14 @@ public final class OpCall {
       }
     }
     return out.to(new org.bytedeco.pytorch.Device("meta"), out.scalar_type().intern());
+  }
+
+  /**
+   * Whether the example passes the op a generator (a {@code Generator} argument that is not None): the
+   * generator it must draw its random numbers from, instead of torch's default one.
+   */
+  public static boolean givesGenerator(BoundExample ex) {
+    return ex.values().stream().anyMatch(IValue::isGenerator);
   }
 
   /**

@@ -1,70 +1,58 @@
 package dev.opcheck4j.checks;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.opcheck4j.torch.Companion;
+import dev.opcheck4j.torch.NativeStrings;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The message a stable-ABI kernel's error really had. A library built for the stable ABI of 2.10-2.12
- * gets only "API call failed at ops.h, line N" across it; libtorch's shim prints the original ("Exception
- * in aoti_torch: DefaultCPUAllocator: can't allocate memory: you tried to allocate N bytes") to stderr, and
- * a library built for 2.13 or later prints it too, as "Exception across libtorch C API boundary: ...". In a
- * worker, stderr is a log file, so the line written during the call can be read back.
+ * The message a stable-ABI kernel's error really had. When a call into libtorch's stable-ABI shim fails
+ * (an aten op raised inside {@code torch_call_dispatcher}, an allocation failed), the shim catches the
+ * exception and keeps its message in a thread-local; what the kernel then throws depends on the stable ABI
+ * it was built for:
+ * <ul>
+ *   <li>2.13 or later ({@code STABLE_TORCH_ERROR_CODE_CHECK}): the real message, {@code <aten text>
+ *       (originally from <call> API call failed at <file>, line N)}; it also logs "Exception across libtorch
+ *       C API boundary: ..." to stderr;
+ *   <li>2.10 to 2.12 ({@code TORCH_ERROR_CODE_CHECK}): only {@code <call> API call failed at <file>, line N}.
+ *       libtorch 2.10's shim logged the original as "Exception in aoti_torch: ..." to stderr; 2.13's logs
+ *       nothing, so the message is read from the shim's thread-local through the companion library
+ *       ({@link Companion#takeShimError}).
+ * </ul>
+ * Either way the error a report shows is the aten text. The shim's message is taken (cleared) after every
+ * failed call whose text names a failed API call, so that it is never given to a later failure it did not
+ * cause; a failure of a shim call made on another thread (one the kernel started) keeps the text it has.
  */
 final class StableAbiErrors {
-  private static final Path STDERR = Path.of("/proc/self/fd/2");
-  /** stderr's file, opened once: its size is then one fstat, where a path under /proc costs a lookup per call. */
-  private static final FileChannel FILE = open();
-  private static final Pattern SHIM = Pattern.compile(
-      "Exception (?:in aoti_torch|across libtorch C API boundary): (?:\\[enforce fail at [^\\]]*\\] (?:err == 0\\. )?)?(.*)");
+  /** What a 2.13-target kernel throws: the message, then where the shim call failed. */
+  private static final Pattern ORIGINALLY = Pattern.compile(
+      "(?s)(.*) \\(originally from .* API call failed at [^\\n]*, line \\d+\\)\\s*");
+  /** What a kernel built for 2.10-2.12 throws. */
+  private static final Pattern FAILED_CALL = Pattern.compile("^\\S.* API call failed at .*, line \\d+$");
+  /** The prefix of a failed {@code TORCH_ENFORCE} (an allocation): {@code [enforce fail at alloc_cpu.cpp:117] err == 0. }. */
+  private static final Pattern ENFORCE = Pattern.compile("^\\[enforce fail at [^\\]]*\\] (?:err == 0\\. )?");
 
   private StableAbiErrors() {}
 
-  private static FileChannel open() {
-    try {
-      return Files.isRegularFile(STDERR) ? FileChannel.open(STDERR, StandardOpenOption.READ) : null;
-    } catch (IOException | RuntimeException e) {
-      return null;
+  /** The first line of what the kernel's error really said. */
+  static String message(RuntimeException e) {
+    String full = String.valueOf(e.getMessage());
+    Matcher originally = ORIGINALLY.matcher(full);
+    if (full.contains(" (originally from ") && originally.matches()) {
+      Optional<String> shim = Companion.takeShimError();
+      // the shim may have kept no text without a backtrace (seen under a Python dispatch mode): its own then
+      return !originally.group(1).isBlank() ? clean(originally.group(1))
+          : shim.map(StableAbiErrors::clean).filter(m -> !m.isEmpty()).orElse(NativeStrings.firstLine(full));
     }
+    String first = NativeStrings.firstLine(full);
+    if (FAILED_CALL.matcher(first).matches()) {
+      return Companion.takeShimError().map(StableAbiErrors::clean).filter(m -> !m.isEmpty()).orElse(first);
+    }
+    return first;
   }
 
-  /** Where stderr ends now; -1 when it is not a file. */
-  static long mark() {
-    if (FILE == null) {
-      return -1;
-    }
-    try {
-      return FILE.size();
-    } catch (IOException e) {
-      return -1;
-    }
-  }
-
-  /** The shim's message written to stderr after {@code mark}, if any. */
-  static Optional<String> since(long mark) {
-    if (mark < 0) {
-      return Optional.empty();
-    }
-    try {
-      long end = Math.min(FILE.size(), mark + 64 * 1024);
-      if (end <= mark) {
-        return Optional.empty();
-      }
-      ByteBuffer buf = ByteBuffer.allocate((int) (end - mark));
-      while (buf.hasRemaining() && FILE.read(buf, mark + buf.position()) > 0) {
-        // positional reads: the channel is shared and has no position of its own to keep
-      }
-      Matcher m = SHIM.matcher(new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8));
-      return m.find() ? Optional.of(m.group(1).strip()) : Optional.empty();
-    } catch (IOException e) {
-      return Optional.empty();
-    }
+  private static String clean(String message) {
+    return ENFORCE.matcher(NativeStrings.firstLine(message).strip()).replaceFirst("");
   }
 }

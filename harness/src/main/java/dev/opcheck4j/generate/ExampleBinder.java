@@ -111,6 +111,13 @@ public final class ExampleBinder {
           dtype(v.object().get("dtype"), subject);
         }
       }
+      case "GeneratorType" -> {
+        if (!v.isObject() || v.object().size() != 1 || !v.object().containsKey("generator")
+            || !v.object().get("generator").isInteger()) {
+          error(v.location(), subject, "needs {\"generator\": SEED}, a generator seeded with SEED (" + type.text()
+              + "), got " + v.describe());
+        }
+      }
       case "ListType" -> {
         if (!v.isList()) {
           error(v.location(), subject, "needs an array (" + type.text() + "), got " + v.describe());

@@ -143,7 +143,7 @@ final class KeptExamples {
       }
       for (int i = 0; i < values.length; i++) {
         if (values[i] == null) {
-          values[i] = new IValue(c.values().get(i));
+          values[i] = copyOf(c.values().get(i));
         }
       }
       return new Materializer.Drawn(new BoundExample(java.util.Arrays.asList(values), tensors, String.join(", ", texts)),
@@ -175,6 +175,14 @@ final class KeptExamples {
     k.tensors().forEach(t -> t.detached().releaseReference());
   }
 
+  /**
+   * A non-tensor value as a new draw gives it: a generator is cloned (its state as drawn, never advanced by a
+   * kernel), since an IValue's copy shares the generator, which a kernel's draws move on.
+   */
+  private static IValue copyOf(IValue v) {
+    return v.isGenerator() ? new IValue(v.toGenerator().clone()) : new IValue(v);
+  }
+
   private static BoundExample copy(Kept k) {
     IValue[] values = new IValue[k.values().size()];
     List<BoundExample.TensorInput> tensors = new ArrayList<>(k.tensors().size());
@@ -185,7 +193,7 @@ final class KeptExamples {
     }
     for (int i = 0; i < values.length; i++) {
       if (values[i] == null) {
-        values[i] = new IValue(k.values().get(i));
+        values[i] = copyOf(k.values().get(i));
       }
     }
     return new BoundExample(java.util.Arrays.asList(values), tensors, k.description());

@@ -172,6 +172,18 @@ public final class Materializer {
         text.add(p.name() + "=" + TensorSpec.dtypeName(st));
         return new IValue(st);
       }
+      case "GeneratorType" -> {
+        if (!v.isObject() || !v.object().containsKey("generator") || !v.object().get("generator").isInteger()) {
+          throw new ExampleException(where + "needs {\"generator\": SEED}, got " + v.describe());
+        }
+        if (device != Device.CPU && device != Device.META) {
+          throw new ExampleException(where + "is a CPU generator; one on " + device.label() + " cannot be made yet");
+        }
+        // a new generator per binding, so that every call given this example draws the same numbers
+        long genSeed = (Long) v.object().get("generator").value();
+        text.add(p.name() + "=Generator(seed=" + genSeed + ")");
+        return new IValue(torch.make_generator_cpu(genSeed));
+      }
       case "ListType" -> {
         if (!v.isList()) {
           throw new ExampleException(where + "needs an array, got " + v.describe());

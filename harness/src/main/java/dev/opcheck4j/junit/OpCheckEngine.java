@@ -292,6 +292,9 @@ public final class OpCheckEngine implements TestEngine {
     // earned, a required family that never ran), have no node until they happen: keep them whenever anything runs
     s.selectedChecks().stream().filter(c -> c.scope() == CheckInfo.Scope.SUPERVISOR || c.scope() == CheckInfo.Scope.RESULTS)
         .forEach(c -> checks.add(c.id()));
+    // and so do the checks of what a tag promises on an op the library registers the tag for: discovery reads
+    // the spec's declared tags alone, the registered ones are known once a worker loads the library
+    s.selectedChecks().stream().filter(c -> !c.appliesTo(dev.opcheck4j.checks.OpTags.NONE)).forEach(c -> checks.add(c.id()));
     List<Device> devs = devices.isEmpty() ? s.selectedDevices() : s.selectedDevices().stream().filter(devices::contains).toList();
     return Optional.of(s.narrowed(List.copyOf(ops), List.copyOf(checks), devs));
   }

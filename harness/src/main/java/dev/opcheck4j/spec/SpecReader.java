@@ -36,13 +36,14 @@ public final class SpecReader {
       "int32", "int16", "int8", "uint8", "bool", "complex64");
   static final Set<String> DTYPE_NAMES = Set.copyOf(DTYPES);
   /**
-   * The tags an op entry may declare ({@code "tags"}): libtorch 2.10's {@code at::Tag} values, the ones the
-   * runtime's dispatcher can carry (a test holds this list to the presets' enum).
+   * The tags an op entry may declare ({@code "tags"}): libtorch 2.13's {@code at::Tag} values, the ones the
+   * runtime's dispatcher can carry (a test holds this list to the presets' enum, whose order matches
+   * torch/headeronly/core/enum_tag.h).
    */
   public static final List<String> TAGS = List.of("core", "cudagraph_unsafe", "data_dependent_output",
-      "dynamic_output_shape", "flexible_layout", "generated", "inplace_view", "maybe_aliasing_or_mutating",
+      "dynamic_output_shape", "flexible_layout", "generated", "inplace", "inplace_view", "maybe_aliasing_or_mutating",
       "needs_contiguous_strides", "needs_exact_strides", "needs_fixed_stride_order", "nondeterministic_bitwise",
-      "nondeterministic_seeded", "pointwise", "pt2_compliant_tag", "reduction", "view_copy");
+      "nondeterministic_seeded", "out", "out_variant", "pointwise", "pt2_compliant_tag", "reduction", "view_copy");
 
   /** The largest JSON spec file read, in bytes; a larger one is refused before it is parsed. */
   public static final long MAX_BYTES = 4L << 20;

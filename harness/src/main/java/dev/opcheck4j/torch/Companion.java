@@ -95,6 +95,45 @@ public final class Companion {
     return stack.get(0).toInt();
   }
 
+  /** {@code opcheck4j::take_shim_error}, found on first use; empty when the companion is not loaded or lacks it. */
+  private static Optional<OperatorHandle> shimError;
+
+  /**
+   * The message of the last error libtorch's stable-ABI shim caught on this thread, cleared as it is read
+   * ({@code shim_errors.cpp}); empty when there is none, or when the companion is unavailable.
+   */
+  public static Optional<String> takeShimError() {
+    Optional<OperatorHandle> op = shimErrorOp();
+    if (op.isEmpty()) {
+      return Optional.empty();
+    }
+    IValueVector stack = new IValueVector();
+    op.get().callBoxed(stack);
+    // JavaCPP gives an empty std::string's bytes as null
+    org.bytedeco.javacpp.BytePointer bytes = stack.get(0).toStringRef();
+    String message = bytes == null ? "" : bytes.getString(java.nio.charset.StandardCharsets.UTF_8);
+    return message.isEmpty() ? Optional.empty() : Optional.of(message);
+  }
+
+  private static synchronized Optional<OperatorHandle> shimErrorOp() {
+    if (shimError == null) {
+      if (!(state() instanceof Loaded)) {
+        shimError = Optional.empty();
+      } else {
+        OperatorHandleOptional found = Dispatcher.singleton().findSchema(new OperatorName("opcheck4j::take_shim_error", ""));
+        if (found == null || !found.has_value()) {
+          shimError = Optional.empty();
+        } else {
+          OperatorHandle handle = new OperatorHandle(found.get());
+          // kept for the process's life, out of any unit's PointerScope
+          handle.retainReference();
+          shimError = Optional.of(handle);
+        }
+      }
+    }
+    return shimError;
+  }
+
   /**
    * The companion's file: {@code opcheck4j.companion} if set, else the harness's own resource, used where it
    * lies when it is a file (a build tree) and unpacked once per content into the temp dir when it is in a jar.

@@ -158,20 +158,26 @@ verdict(None, None, hand)
 # ---- determinism
 # PyTorch has no test for determinism: opcheck4j's observation, made by hand (two calls on the same
 # input, their outputs compared bitwise); an op tagged nondeterministic_seeded may vary by what it draws
-# from torch's generator only, so each of its calls starts from the run's seed, as opcheck4j's do
+# from torch's generator only, so each of its calls starts from the run's seed, as opcheck4j's do; an op
+# passed a generator (example() makes a new one per call, seeded alike) draws from it alone, so torch's
+# default generator starts from another seed in each call
 SEEDED = tagged('nondeterministic_seeded')
+GIVEN = any(isinstance(v, torch.Generator) for v in list(example()[0]) + list(example()[1].values()))
 
 
-def seeded_call():
-    if SEEDED:
+def seeded_call(k):
+    if GIVEN:
+        torch.manual_seed(SEED + k)
+    elif SEEDED:
         torch.manual_seed(SEED)
     return tensors(call(*example()))
 
 
-a, b = seeded_call(), seeded_call()
+a, b = seeded_call(0), seeded_call(1)
 differ = [i for i, (x, y) in enumerate(zip(a, b)) if not same(x.detach(), y.detach())]
 verdict(None, None, 'output %d differs between two calls on the same input%s' % (
-    differ[0], ', each after torch.manual_seed(%d) (the op is tagged nondeterministic_seeded)' % SEED if SEEDED else '')
+    differ[0], ', each passed a generator seeded alike (torch.manual_seed(%d), then %d)' % (SEED, SEED + 1) if GIVEN
+    else ', each after torch.manual_seed(%d) (the op is tagged nondeterministic_seeded)' % SEED if SEEDED else '')
     if differ else None)
 # ---- noncontiguous
 # PyTorch has no test for strided inputs: opcheck4j's observation, made by hand: the op on non-contiguous

@@ -155,6 +155,6 @@ def opcheck(util, args, kwargs):
 
 def tagged(tag):
     """Whether the op carries tag: registered (OP.tags, read from the library loaded) or declared by the checked
-    op's spec entry (TAGS: a registration on libtorch 2.10's stable ABI cannot carry tags)."""
+    op's spec entry (TAGS: a registration made for the stable ABI of 2.10 or 2.11 cannot carry tags)."""
     registered = [str(t).split('.')[-1] for t in getattr(OP, 'tags', ())]
     return tag in registered or (OP_NAME == CHECKED and tag in TAGS)

@@ -41,6 +41,14 @@ class MainTests {
   }
 
   @Test
+  void listShowsTheTagsAStableAbiLibraryRegisters() {
+    assertEquals(ExitCode.OK, run("list", "--library", NativeOps.lib("tags_ops").toString()));
+    assertTrue(out().lines().anyMatch(l -> l.startsWith("tags_ops::scale\t") && l.endsWith("\ttags: pt2_compliant_tag")), out());
+    assertTrue(out().lines().anyMatch(l -> l.startsWith("tags_ops::t_\t") && l.endsWith("\ttags: inplace_view")), out());
+    assertTrue(out().lines().anyMatch(l -> l.startsWith("tags_ops::positive_untagged\t") && !l.contains("tags:")), out());
+  }
+
+  @Test
   void listOfANonLibraryIsOneClearLine() {
     assertEquals(ExitCode.INPUT_ERROR, run("list", "--library", "/etc/hostname"));
     assertEquals("opcheck: not a shared library (no ELF header): /etc/hostname\n", err());

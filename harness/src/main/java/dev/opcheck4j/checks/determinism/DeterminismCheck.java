@@ -19,11 +19,13 @@ import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.TensorCopies;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * Two calls on equal inputs give bitwise-equal outputs; for an op tagged {@code nondeterministic_seeded},
- * two calls each started from the same seed of torch's generators ({@link OpCall#seeded}). An op may opt
- * out in the spec with a reason.
+ * two calls each started from the same seed of torch's generators ({@link OpCall#seeded}); for an op the
+ * example passes a generator, two calls each passed one seeded alike while torch's default generator starts
+ * from two different seeds ({@link OpCall#givesGenerator}). An op may opt out in the spec with a reason.
  */
 public final class DeterminismCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "determinism";
@@ -37,9 +39,14 @@ public final class DeterminismCheck extends ValueCheck implements ExampleCheck {
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
     BoundExample first = OpCall.bind(s, s.device());
-    List<OpCall.Output> a = OpCall.observed(s, first, OpCall.call(s, first));
+    // an op passed a generator draws from it alone: each call gets one seeded alike (a binding makes a new
+    // one), and torch's default generator starts from another seed in each, which such an op never sees
+    boolean given = OpCall.givesGenerator(first);
+    List<OpCall.Output> a = OpCall.observed(s, first,
+        given ? OpCall.call(s, first, OptionalLong.of(s.seed())) : OpCall.call(s, first));
     BoundExample second = OpCall.bind(s, s.device());
-    List<OpCall.Output> b = OpCall.observed(s, second, OpCall.call(s, second));
+    List<OpCall.Output> b = OpCall.observed(s, second,
+        given ? OpCall.call(s, second, OptionalLong.of(s.seed() + 1)) : OpCall.call(s, second));
     if (a.isEmpty()) {
       return Verdict.skipped("the op returns no tensor and writes no (a!) argument: nothing to compare");
     }
@@ -60,6 +67,9 @@ public final class DeterminismCheck extends ValueCheck implements ExampleCheck {
             new Cause.ValueMismatch(a.get(i).label()), List.of(map));
       }
     }
+    if (given) {
+      return Verdict.passed(Fact.of("outputs compared", a.size()), generatorFact(s, first));
+    }
     return OpCall.seeded(s)
         ? Verdict.passed(Fact.of("outputs compared", a.size()), seededFact(s))
         : Verdict.passed(Fact.of("outputs compared", a.size()));
@@ -70,7 +80,32 @@ public final class DeterminismCheck extends ValueCheck implements ExampleCheck {
         + OpTags.of(s).describe(OpTags.NONDETERMINISTIC_SEEDED));
   }
 
+  /** What the two calls of an op passed a generator were given. */
+  private static Fact generatorFact(Subject s, BoundExample ex) {
+    return Fact.of("generator", "each call passed a generator seeded alike (" + String.join(", ", generators(s, ex))
+        + "); torch's default generator started from seed " + s.seed() + ", then " + (s.seed() + 1));
+  }
+
+  private static List<String> generators(Subject s, BoundExample ex) {
+    List<String> out = new java.util.ArrayList<>();
+    for (int i = 0; i < ex.values().size(); i++) {
+      if (ex.values().get(i).isGenerator()) {
+        out.add("'" + s.op().schema().arguments().get(i).name() + "' seed " + ex.values().get(i).toGenerator().current_seed());
+      }
+    }
+    return out;
+  }
+
   private static Verdict fail(Subject s, BoundExample ex, String butWas, Cause cause, List<Heatmap> maps) {
+    if (OpCall.givesGenerator(ex)) {
+      return Verdict.failed(Finding.of(
+          "bitwise-equal outputs from two calls on equal inputs, each passed a generator seeded alike",
+          butWas,
+          "an op passed a generator draws its random numbers from it alone: pass it on to every random op the"
+              + " kernel calls (aten::bernoulli(p, generator)), and use torch's default generator only when it is"
+              + " None; remove any other hidden state (static counters, uninitialized memory)",
+          cause).withHeatmaps(maps), OpCall.exampleFact(s, ex), generatorFact(s, ex));
+    }
     if (OpCall.seeded(s)) {
       return Verdict.failed(Finding.of(
           "bitwise-equal outputs from two calls on equal inputs, each started from the same seed",

@@ -81,6 +81,9 @@ public final class ExampleFiles {
       return number(v.toDouble());
     } else if (v.isString()) {
       return pythonString(v.toStringRef().getString());
+    } else if (v.isGenerator()) {
+      // a new CPU generator per call of the script's example(), as each binding makes one
+      return "torch.Generator().manual_seed(" + Long.toUnsignedString(v.toGenerator().current_seed()) + ")";
     } else if (v.isIntList()) {
       List<String> items = new ArrayList<>();
       for (long x : v.toIntVector().get()) {
