@@ -6,7 +6,7 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.run.ReportWriter;
+import dev.opcheck4j.reporting.ReportWriter;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.reporting;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.NumberText;

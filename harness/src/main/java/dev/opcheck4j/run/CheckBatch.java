@@ -1,9 +1,10 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;

@@ -1,12 +1,18 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.session.SupervisorChecks;
+import dev.opcheck4j.run.link.FoundExample;
+import dev.opcheck4j.run.plan.Interruption;
+import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.supervisor.WorkerPool;
+import dev.opcheck4j.run.supervisor.WorkerSlot;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.worker.ExampleSearch;
-import dev.opcheck4j.run.worker.ModelInfo;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
-import dev.opcheck4j.run.worker.WorkerInfo;
+import dev.opcheck4j.run.link.ModelInfo;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
@@ -36,10 +42,10 @@ final class OneWorkerCommands {
   static Launcher.Synthesized synthesize(Path library, long seed) throws LibraryLoadException, SpecException {
     return inOneWorker(List.of(library), (info, slot) -> {
       LibraryInfo lib = info.libraries().get(0);
-      List<ExampleSearch.Found> found = new ArrayList<>();
+      List<FoundExample> found = new ArrayList<>();
       for (LibraryInfo.Op op : lib.ops()) {
         Kernels.Exchange x = slot.run(null, new Protocol.Synthesize(0, op.name(), seed), slot.timeout());
-        found.add(x.death().map(d -> new ExampleSearch.Found(Optional.empty(),
+        found.add(x.death().map(d -> new FoundExample(Optional.empty(),
             "synthesizing an example killed the worker: " + d.message()))
             .orElseGet(() -> x.answer(0, Protocol.Synthesized.class).found()));
       }
@@ -114,7 +120,7 @@ final class OneWorkerCommands {
     RunRequest.Builder request = RunRequest.builder().jobs(1);
     libraries.forEach(request::library);
     Protocol.Init init = new Protocol.Init(libraries.stream().map(Path::toAbsolutePath).toList());
-    try (WorkerPool pool = new WorkerPool(request.build(), dir.path(), init, new Interruption())) {
+    try (WorkerPool pool = new WorkerPool(request.build(), dir.path(), init, new Interruption(), SupervisorChecks.BUILTIN)) {
       return task.run(pool.first().start(), pool.first());
     } catch (LibraryLoadException e) {
       throw dir.keeping(e);

@@ -1,6 +1,7 @@
 package dev.opcheck4j.run;
 
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.generate.ExampleBinder;
 import dev.opcheck4j.run.plan.LibraryInfo;
@@ -8,9 +9,9 @@ import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.VariantOf;
 import dev.opcheck4j.torch.UnknownOpException;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,15 +1,19 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.cache.ResultCache;
+import dev.opcheck4j.run.plan.Interruption;
+import dev.opcheck4j.run.plan.RunBlock;
+import dev.opcheck4j.run.supervisor.WorkerPool;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.SeverityPolicy;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
-import dev.opcheck4j.run.worker.WorkerInfo;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.spec.NearestName;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;

@@ -1,12 +1,17 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.link.FoundExample;
+import dev.opcheck4j.run.plan.RunBlock;
+import dev.opcheck4j.run.session.CheckOn;
+import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.session.Prerequisites;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.property.PropertyPhase;
-import dev.opcheck4j.run.worker.Death;
+import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.worker.ExampleSearch;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
@@ -14,7 +19,7 @@ import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.BaselineCheck;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.LibraryCheck;
 import dev.opcheck4j.checks.LibraryView;
@@ -181,11 +186,11 @@ public final class Runner {
     if (synthesizing != null) {
       long t = System.nanoTime();
       Kernels.Exchange x = units.synthesize(op.name());
-      ExampleSearch.Found found;
+      FoundExample found;
       if (x.death().isPresent()) {
         sink.result(units.result(x.death().get(), op.name(), null, synthesizing.id() + " (synthesizing an example)",
             Device.CPU, null, List.of(), micros(t)));
-        found = new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
+        found = new FoundExample(java.util.Optional.empty(), "synthesizing an example killed the worker: "
             + x.death().get().message());
       } else {
         found = x.answer(0, Protocol.Synthesized.class).found();

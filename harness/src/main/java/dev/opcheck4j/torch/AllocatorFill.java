@@ -1,4 +1,4 @@
-package dev.opcheck4j.checks.memory;
+package dev.opcheck4j.torch;
 
 import java.util.Optional;
 import org.bytedeco.javacpp.Loader;
@@ -20,7 +20,7 @@ public final class AllocatorFill implements AutoCloseable {
   private AllocatorFill() {}
 
   /** Why the fill cannot be chosen in this process, or empty when it can. */
-  static Optional<String> unavailable() {
+  public static Optional<String> unavailable() {
     return ZERO == null || JUNK == null
         ? Optional.of("libc10 exports no caffe2_cpu_allocator_do_zero_fill / do_junk_fill flag in this libtorch")
         : Optional.empty();
@@ -36,7 +36,7 @@ public final class AllocatorFill implements AutoCloseable {
   }
 
   /** Fills every allocation with junk until closed, then with zeros again. */
-  static AllocatorFill junk() {
+  public static AllocatorFill junk() {
     set(ZERO, false);
     set(JUNK, true);
     return new AllocatorFill();

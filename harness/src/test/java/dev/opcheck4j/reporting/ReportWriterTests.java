@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.reporting;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

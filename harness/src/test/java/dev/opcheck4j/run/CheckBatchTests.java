@@ -3,12 +3,12 @@ package dev.opcheck4j.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.opcheck4j.api.Cause;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.SpecValue;
 import dev.opcheck4j.torch.Device;

@@ -1,5 +1,7 @@
-package dev.opcheck4j.checks;
+package dev.opcheck4j.checks.builtin;
 
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.coverage.RequiredCoverageCheck;
 import dev.opcheck4j.checks.alias.OutputsAliasCheck;
 import dev.opcheck4j.checks.alias.ReturnsInputCheck;
@@ -112,7 +114,7 @@ public final class BuiltinChecks {
           new PermissiveMetaCheck(),
           new DomainCheck(),
           new InplaceViewCheck(),
-          new Pt2CompliantCheck(),
+          new Pt2CompliantCheck(BuiltinChecks::opcheckCounterparts),
           new RequiredCoverageCheck());
 
   private BuiltinChecks() {}

@@ -1,5 +1,6 @@
-package dev.opcheck4j.checks;
+package dev.opcheck4j.checks.builtin;
 
+import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.api.CheckInfo;
 import java.util.List;
 

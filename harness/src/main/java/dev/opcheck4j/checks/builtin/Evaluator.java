@@ -1,5 +1,14 @@
-package dev.opcheck4j.checks;
+package dev.opcheck4j.checks.builtin;
 
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.DeviceCheck;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.LibraryCheck;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.OpCheck;
+import dev.opcheck4j.checks.RejectionCheck;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.accept;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Expectation;

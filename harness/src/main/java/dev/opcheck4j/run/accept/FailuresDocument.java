@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.accept;
 
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecReader;

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.accept;
 
 import java.util.ArrayList;
 import java.util.List;

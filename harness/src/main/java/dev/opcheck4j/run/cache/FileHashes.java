@@ -1,5 +1,6 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.cache;
 
+import dev.opcheck4j.run.plan.RunBlock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

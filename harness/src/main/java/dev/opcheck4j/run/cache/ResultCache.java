@@ -1,5 +1,8 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.cache;
 
+import dev.opcheck4j.run.plan.RunBlock;
+import dev.opcheck4j.run.plan.Versions;
+import dev.opcheck4j.run.session.CheckOn;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,8 +10,8 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.RunRequest;
-import dev.opcheck4j.run.worker.WorkerInfo;
-import dev.opcheck4j.run.worker.Wire;
+import dev.opcheck4j.run.link.WorkerInfo;
+import dev.opcheck4j.run.link.Wire;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run.worker;
+package dev.opcheck4j.run.link;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -31,7 +31,7 @@ import java.util.Optional;
  * without a log, and the parent reads nothing kept. So a full disk never becomes the worker's death (a
  * crash the op did not cause) or the end of the parent's job thread.
  */
-final class AnswerLog {
+public final class AnswerLog {
   /** The mapping's size; only the pages written take memory. An answer that does not fit is sent at once. */
   static final int SIZE = 4 << 20;
   private static final int EXCHANGE = 0;
@@ -50,12 +50,12 @@ final class AnswerLog {
   }
 
   /** Where the answers of the worker logging to {@code log} are kept. */
-  static Path beside(Path log) {
+  public static Path beside(Path log) {
     return log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + ".answers");
   }
 
   /** The worker's side: a new, empty log. */
-  static AnswerLog create(Path file) throws IOException {
+  public static AnswerLog create(Path file) throws IOException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
       AnswerLog log = new AnswerLog(ch.map(FileChannel.MapMode.READ_WRITE, 0, SIZE));
@@ -66,7 +66,7 @@ final class AnswerLog {
   }
 
   /** The parent's side: the log the worker made, once it has made it. */
-  static Optional<AnswerLog> open(Path file) {
+  public static Optional<AnswerLog> open(Path file) {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       return ch.size() < SIZE ? Optional.empty() : Optional.of(new AnswerLog(ch.map(FileChannel.MapMode.READ_ONLY, 0, SIZE)));
     } catch (IOException | RuntimeException e) {
@@ -75,7 +75,7 @@ final class AnswerLog {
   }
 
   /** Starts the exchange whose first unit is {@code id}: the answers of the last one are dropped. */
-  void exchange(long id) {
+  public void exchange(long id) {
     unlessBroken(() -> {
       INT.setRelease(page, USED, 0);
       LONG.setRelease(page, EXCHANGE, id);
@@ -83,12 +83,12 @@ final class AnswerLog {
   }
 
   /** Unit {@code id} starts (-1: none runs). */
-  void running(long id) {
+  public void running(long id) {
     unlessBroken(() -> LONG.setRelease(page, RUNNING, id));
   }
 
   /** Keeps an answer's line (with its newline); false when it does not fit, and then it must be sent at once. */
-  boolean keep(byte[] line) {
+  public boolean keep(byte[] line) {
     if (broken) {
       return false;
     }
@@ -116,7 +116,7 @@ final class AnswerLog {
   }
 
   /** The unit running, -1 when none. */
-  long running() {
+  public long running() {
     try {
       return broken ? -1 : (long) LONG.getAcquire(page, RUNNING);
     } catch (InternalError fault) {
@@ -126,7 +126,7 @@ final class AnswerLog {
   }
 
   /** The lines kept for the exchange whose first unit is {@code id}; none when the log holds another. */
-  List<String> lines(long id) {
+  public List<String> lines(long id) {
     try {
       return broken ? List.of() : kept(id);
     } catch (InternalError fault) {

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run.worker;
+package dev.opcheck4j.run.link;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -17,7 +17,7 @@ import java.util.function.LongSupplier;
  * Lines of text over the parent's end of a worker's socket, one message a line. Lines are read in the
  * calling thread (no reader thread to hand them over): one wake-up less per unit.
  */
-final class LineChannel {
+public final class LineChannel {
   /**
    * How often a read looks at the progress it is given while it waits: a unit's deadline starts when
    * the parent sees it start, this much late at most.
@@ -34,7 +34,7 @@ final class LineChannel {
   private int scanned;
 
   /** @param peerAlive whether the process at the other end still runs (a send to a dead one gives up) */
-  LineChannel(SocketChannel channel, BooleanSupplier peerAlive) throws IOException {
+  public LineChannel(SocketChannel channel, BooleanSupplier peerAlive) throws IOException {
     this.channel = channel;
     this.peerAlive = peerAlive;
     channel.configureBlocking(false);
@@ -43,7 +43,7 @@ final class LineChannel {
   }
 
   /** Sends {@code line}; when the other end is dead, as much as it took (the next read says it is gone). */
-  void send(String line) {
+  public void send(String line) {
     ByteBuffer b = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
     try {
       while (b.hasRemaining()) {
@@ -65,7 +65,7 @@ final class LineChannel {
    *
    * @throws EOFException when the other end closed the socket (or died)
    */
-  Optional<String> readLine(Duration deadline, LongSupplier progress) throws IOException {
+  public Optional<String> readLine(Duration deadline, LongSupplier progress) throws IOException {
     long seen = progress.getAsLong();
     long until = System.nanoTime() + deadline.toNanos();
     while (true) {
@@ -108,7 +108,7 @@ final class LineChannel {
   }
 
   /** Closes the socket. */
-  void close() {
+  public void close() {
     try {
       selector.close();
       channel.close();

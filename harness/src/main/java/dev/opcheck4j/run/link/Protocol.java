@@ -1,5 +1,7 @@
-package dev.opcheck4j.run.worker;
+package dev.opcheck4j.run.link;
 
+import dev.opcheck4j.run.worker.ExampleSearch;
+import dev.opcheck4j.run.worker.Worker;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
@@ -275,7 +277,7 @@ public final class Protocol {
 
     @Override
     public Synthesized failed(String error) {
-      return new Synthesized(new ExampleSearch.Found(Optional.empty(), error));
+      return new Synthesized(new FoundExample(Optional.empty(), error));
     }
   }
 
@@ -413,7 +415,7 @@ public final class Protocol {
   public record Unbindable(String why) implements Binding {}
 
   /** What the search for an example found ({@link Synthesize}). */
-  public record Synthesized(ExampleSearch.Found found) implements Answer {}
+  public record Synthesized(FoundExample found) implements Answer {}
 
   /**
    * What is wrong with a spec's reference ({@link CompileReference}).

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run.worker;
+package dev.opcheck4j.run.link;
 
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
@@ -16,7 +16,7 @@ import java.util.Optional;
  * worker-N.step}); the parent maps it too once the worker is ready and deletes its name, so the page
  * lives only as long as one of them maps it and nothing is left on disk, however the run ends.
  */
-final class StepFile {
+public final class StepFile {
   private static final int SIZE = 1024;
   private final MappedByteBuffer page;
 
@@ -25,11 +25,11 @@ final class StepFile {
   }
 
   /** Where the step of the worker logging to {@code log} is kept. */
-  static Path beside(Path log) {
+  public static Path beside(Path log) {
     return log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + ".step");
   }
 
-  static StepFile create(Path file) throws IOException {
+  public static StepFile create(Path file) throws IOException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
       return new StepFile(ch.map(FileChannel.MapMode.READ_WRITE, 0, SIZE));
@@ -37,7 +37,7 @@ final class StepFile {
   }
 
   /** Keeps {@code step}: the text first, then its length, so a reader never sees a length with older text. */
-  void write(String step) {
+  public void write(String step) {
     byte[] b = step.getBytes(StandardCharsets.UTF_8);
     int n = Math.min(b.length, SIZE - 4);
     page.put(4, b, 0, n);
@@ -45,7 +45,7 @@ final class StepFile {
   }
 
   /** The parent's side: the step file the worker made, mapped to be read (after its name is deleted too). */
-  static Optional<StepFile> open(Path file) {
+  public static Optional<StepFile> open(Path file) {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       return ch.size() < SIZE ? Optional.empty() : Optional.of(new StepFile(ch.map(FileChannel.MapMode.READ_ONLY, 0, SIZE)));
     } catch (IOException | RuntimeException e) {
@@ -54,7 +54,7 @@ final class StepFile {
   }
 
   /** The last step kept, if any. */
-  Optional<String> last() {
+  public Optional<String> last() {
     int n = page.getInt(0);
     if (n <= 0 || n > SIZE - 4) {
       return Optional.empty();
@@ -65,7 +65,7 @@ final class StepFile {
   }
 
   /** The last step kept in {@code file}, if any. */
-  static Optional<String> read(Path file) {
+  public static Optional<String> read(Path file) {
     try {
       byte[] all = Files.readAllBytes(file);
       if (all.length < 4) {

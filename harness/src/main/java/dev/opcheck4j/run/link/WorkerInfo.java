@@ -1,4 +1,4 @@
-package dev.opcheck4j.run.worker;
+package dev.opcheck4j.run.link;
 
 import dev.opcheck4j.run.plan.LibraryInfo;
 

@@ -1,5 +1,6 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.plan;
 
+import dev.opcheck4j.run.Launcher;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,7 +42,7 @@ public final class Interruption {
   }
 
   /** Runs {@code action} when the run is stopped (at once if it already is). */
-  void whenRequested(Runnable action) {
+  public void whenRequested(Runnable action) {
     actions.add(action);
     if (requested()) {
       action.run();
@@ -49,8 +50,8 @@ public final class Interruption {
   }
 
   /** Thrown where a unit or a worker would start after the run was stopped; the run ends with what it has. */
-  static final class Stopped extends RuntimeException {
-    Stopped() {
+  public static final class Stopped extends RuntimeException {
+    public Stopped() {
       super("the run was interrupted", null, false, false);
     }
   }

@@ -1,6 +1,5 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.plan;
 
-import dev.opcheck4j.run.plan.RunRequest;
 
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.checks.Check;

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.plan;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,12 +2,12 @@ package dev.opcheck4j.run.property;
 
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.RunListener;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Shrinker;
-import dev.opcheck4j.run.OpSession;
+import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;

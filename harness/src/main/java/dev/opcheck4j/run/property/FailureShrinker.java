@@ -4,7 +4,7 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Shrinker;
-import dev.opcheck4j.run.OpSession;
+import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.opcheck4j.run.property;
 
 import dev.opcheck4j.checks.Check;
-import dev.opcheck4j.run.OpSession;
-import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.opcheck4j.run.property;
 
-import dev.opcheck4j.run.Prerequisites;
+import dev.opcheck4j.run.session.Prerequisites;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
-import dev.opcheck4j.run.OpSession;
+import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
@@ -11,7 +11,7 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunListener;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.GenerationCheck;
 import dev.opcheck4j.checks.GenerationStats;

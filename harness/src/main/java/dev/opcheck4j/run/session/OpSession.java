@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.session;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
@@ -6,15 +6,15 @@ import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.SeverityPolicy;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.plan.RunPlan;
-import dev.opcheck4j.run.worker.Death;
+import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.worker.ExampleSearch;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;

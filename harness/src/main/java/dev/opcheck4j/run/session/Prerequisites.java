@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.session;
 
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;

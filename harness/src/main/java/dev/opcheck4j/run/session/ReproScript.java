@@ -1,7 +1,7 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.session;
 
 import dev.opcheck4j.run.worker.ExampleFiles;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.OpSpec;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.opcheck4j.run.worker;
+package dev.opcheck4j.run.supervisor;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;

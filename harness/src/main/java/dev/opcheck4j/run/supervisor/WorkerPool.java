@@ -1,8 +1,9 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.supervisor;
 
+import dev.opcheck4j.run.plan.Interruption;
 import dev.opcheck4j.run.plan.RunRequest;
-import dev.opcheck4j.run.worker.Protocol;
-import dev.opcheck4j.run.worker.WorkerInfo;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.nio.file.Path;
@@ -15,16 +16,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ... in the order they start (a replacement takes the next number). The first slot exists from the
  * start: it loads the libraries and compiles the references before the run is planned.
  */
-final class WorkerPool implements AutoCloseable {
+public final class WorkerPool implements AutoCloseable {
   private final RunRequest request;
   private final Path dir;
   private final Protocol.Init init;
   private final Interruption stop;
+  private final CrashMeaning meaning;
   private final AtomicInteger numbers = new AtomicInteger();
   private final List<WorkerSlot> slots = new ArrayList<>();
 
-  WorkerPool(RunRequest request, Path dir, Protocol.Init init, Interruption stop) {
+  public WorkerPool(RunRequest request, Path dir, Protocol.Init init, Interruption stop, CrashMeaning meaning) {
     this.request = request;
+    this.meaning = meaning;
     this.dir = dir;
     this.init = init;
     this.stop = stop;
@@ -32,11 +35,11 @@ final class WorkerPool implements AutoCloseable {
   }
 
   private WorkerSlot slot() {
-    return new WorkerSlot(request, dir, init, numbers, stop);
+    return new WorkerSlot(request, dir, init, numbers, stop, meaning);
   }
 
   /** The slot whose worker loads the libraries: the preflight's, and the first job thread's. */
-  WorkerSlot first() {
+  public WorkerSlot first() {
     return slots.get(0);
   }
 
@@ -45,7 +48,7 @@ final class WorkerPool implements AutoCloseable {
    * and libraries start now too, beside the first's, rather than once the first is ready and the run
    * planned: on two cores its start-up (a second of CPU) overlaps the first's instead of following it.
    */
-  WorkerInfo start() throws LibraryLoadException, SpecException {
+  public WorkerInfo start() throws LibraryLoadException, SpecException {
     if (init.workers() >= 2) {
       first().reserve(numbers.incrementAndGet()); // worker-1 is still the first one's
       WorkerSlot second = slot();
@@ -59,7 +62,7 @@ final class WorkerPool implements AutoCloseable {
    * One slot per job thread for a plan of {@code jobs} jobs: as many as the run has workers, but no
    * more than it has jobs (a worker started early for a smaller plan is stopped), and at least one.
    */
-  List<WorkerSlot> fit(int jobs) {
+  public List<WorkerSlot> fit(int jobs) {
     for (int i = slots.size(); i < Math.min(init.workers(), jobs); i++) {
       slots.add(slot());
     }
@@ -70,7 +73,7 @@ final class WorkerPool implements AutoCloseable {
   }
 
   /** How many workers were given a number so far: {@code worker-1} to {@code worker-N} have files in the dir. */
-  int numbered() {
+  public int numbered() {
     return numbers.get();
   }
 

@@ -1,7 +1,14 @@
-package dev.opcheck4j.run.worker;
+package dev.opcheck4j.run.supervisor;
 
+import dev.opcheck4j.run.link.AnswerLog;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.LineChannel;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.StepFile;
+import dev.opcheck4j.run.link.Wire;
+import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.api.Cause;
-import dev.opcheck4j.checks.memory.GuardRanges;
 import dev.opcheck4j.api.Fact;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,13 +34,15 @@ public final class WorkerProcess implements Kernels {
    * Told a worker's number once its JVM runs and a stop reaches it, before it connects: what a test of
    * stopping a starting worker waits for (instead of polling the process table).
    */
-  static volatile IntConsumer launched = n -> {};
+  public static volatile IntConsumer launched = n -> {};
 
   private final WorkerLaunch jvm;
   private final Process process;
   private final Path dir;
   private final Path log;
   private final LineChannel link;
+  /** What a crash means beyond its signal, as the run's supervisor checks say. */
+  private final CrashMeaning meaning;
   private final LiveWorkers.Member member = new LiveWorkers.Member(this::terminate, this::kill);
   private long nextId;
   /** The spec entries this worker was sent ({@link Protocol.OpenOp#ref()}): each goes once. */
@@ -48,8 +57,9 @@ public final class WorkerProcess implements Kernels {
   /** The worker's step file, mapped here once it is ready; null before (then it is read by its name). */
   private StepFile steps;
 
-  private WorkerProcess(WorkerLaunch jvm, Path dir) throws IOException {
+  private WorkerProcess(WorkerLaunch jvm, Path dir, CrashMeaning meaning) throws IOException {
     this.jvm = jvm;
+    this.meaning = meaning;
     this.process = jvm.process();
     this.dir = dir;
     this.log = jvm.log();
@@ -65,15 +75,15 @@ public final class WorkerProcess implements Kernels {
    * @return the worker and what it loaded, or how it died while loading (a static initializer crashed)
    * @throws LoadError when a library could not be loaded, or the worker speaks another protocol version
    */
-  public static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading)
-      throws LoadError {
-    return start(dir, number, init, deadline, loading, Protocol.VERSION);
+  public static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading,
+      CrashMeaning meaning) throws LoadError {
+    return start(dir, number, init, deadline, loading, meaning, Protocol.VERSION);
   }
 
-  /** {@link #start(Path, int, Protocol.Init, Duration, Consumer)} speaking protocol {@code version}. */
+  /** {@link #start(Path, int, Protocol.Init, Duration, Consumer, CrashMeaning)} speaking protocol {@code version}. */
   public static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading,
-      int version) throws LoadError {
-    WorkerProcess w = connected(dir, WorkerLaunch.start(dir, number, init.workers(), n -> launched.accept(n)));
+      CrashMeaning meaning, int version) throws LoadError {
+    WorkerProcess w = connected(dir, WorkerLaunch.start(dir, number, init.workers(), n -> launched.accept(n)), meaning);
     w.send(new Protocol.Start(version, init));
     String library = null;
     while (true) {
@@ -110,10 +120,10 @@ public final class WorkerProcess implements Kernels {
   }
 
   /** The launched worker's handle, among the live workers (none joins them while the JVM exits). */
-  private static WorkerProcess connected(Path dir, WorkerLaunch jvm) {
+  private static WorkerProcess connected(Path dir, WorkerLaunch jvm, CrashMeaning meaning) {
     WorkerProcess w;
     try {
-      w = new WorkerProcess(jvm, dir);
+      w = new WorkerProcess(jvm, dir, meaning);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -196,7 +206,7 @@ public final class WorkerProcess implements Kernels {
 
   /** The step the worker was at, as it told it last. */
   private Optional<String> lastStep() {
-    return toldStep().map(GuardRanges::shown);
+    return toldStep().map(meaning::shown);
   }
 
   /** The step as the worker told it, guard pages included. */
@@ -263,8 +273,8 @@ public final class WorkerProcess implements Kernels {
     CrashReport report = new CrashReport(status, killedByUs, ErrorFile.read(ErrorFile.of(dir, process.pid())),
         WorkerOutput.read(log, logMark));
     // a fault inside a guard page the step names is memory.bounds' finding, not a generic crash
-    GuardRanges guards = GuardRanges.in(toldStep().orElse(""));
-    return new Death(report.faultAddress().flatMap(guards::hit).orElse(report.cause()), report.message(),
+    String told = toldStep().orElse("");
+    return new Death(report.faultAddress().flatMap(a -> meaning.fault(a, told)).orElse(report.cause()), report.message(),
         report.facts(), lastStep());
   }
 

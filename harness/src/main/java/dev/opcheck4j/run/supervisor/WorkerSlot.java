@@ -1,12 +1,13 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.supervisor;
 
+import dev.opcheck4j.run.plan.Interruption;
+import dev.opcheck4j.run.plan.Versions;
 import dev.opcheck4j.run.plan.RunRequest;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.worker.LocalKernels;
-import dev.opcheck4j.run.worker.Protocol;
-import dev.opcheck4j.run.worker.WorkerInfo;
-import dev.opcheck4j.run.worker.WorkerProcess;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.io.IOException;
@@ -25,20 +26,23 @@ import java.util.concurrent.atomic.AtomicInteger;
  * worker in use was measured too and dropped: on two busy cores its start took the CPU it would have
  * saved, and the deaths of a crash's shrinking follow each other faster than a start (docs/performance.md).
  */
-final class WorkerSlot implements Kernels {
+public final class WorkerSlot implements Kernels {
   private final RunRequest request;
   private final Path dir;
   private final Protocol.Init init;
   private final AtomicInteger numbers;
   private final Interruption stop;
+  private final CrashMeaning meaning;
   private Kernels current;
   /** The number {@link #start} gives its worker, taken before another slot's was; 0 for the next one. */
   private int reserved;
   /** This slot's worker being started ahead of its first job ({@link #startEarly}), or null. */
   private java.util.concurrent.FutureTask<WorkerProcess.Started> early;
 
-  WorkerSlot(RunRequest request, Path dir, Protocol.Init init, AtomicInteger numbers, Interruption stop) {
+  WorkerSlot(RunRequest request, Path dir, Protocol.Init init, AtomicInteger numbers, Interruption stop,
+      CrashMeaning meaning) {
     this.request = request;
+    this.meaning = meaning;
     this.dir = dir;
     this.init = init;
     this.numbers = numbers;
@@ -51,7 +55,7 @@ final class WorkerSlot implements Kernels {
   }
 
   /** The deadline of one unit of work in this run. */
-  Duration timeout() {
+  public Duration timeout() {
     return request.timeout();
   }
 
@@ -65,7 +69,7 @@ final class WorkerSlot implements Kernels {
   }
 
   /** Starts the first worker and returns what it loaded. */
-  WorkerInfo start() throws LibraryLoadException, SpecException {
+  public WorkerInfo start() throws LibraryLoadException, SpecException {
     if (request.isolation() == RunRequest.Isolation.IN_PROCESS) {
       LocalKernels local = LocalKernels.load(init);
       current = local;
@@ -78,7 +82,7 @@ final class WorkerSlot implements Kernels {
     int number = reserved > 0 ? reserved : numbers.incrementAndGet();
     reserved = 0;
     try {
-      WorkerProcess.Started s = WorkerProcess.start(dir, number, init, startDeadline(), lib -> loading[0] = lib);
+      WorkerProcess.Started s = WorkerProcess.start(dir, number, init, startDeadline(), lib -> loading[0] = lib, meaning);
       if (s.died() != null) {
         throw loadDeath(s.died(), loading[0], number);
       }
@@ -141,7 +145,7 @@ final class WorkerSlot implements Kernels {
    */
   void startEarly() {
     int number = numbers.incrementAndGet();
-    early = new java.util.concurrent.FutureTask<>(() -> WorkerProcess.start(dir, number, init, startDeadline(), lib -> {}));
+    early = new java.util.concurrent.FutureTask<>(() -> WorkerProcess.start(dir, number, init, startDeadline(), lib -> {}, meaning));
     Thread t = new Thread(early, "opcheck4j-worker-start-" + number);
     t.setDaemon(true);
     t.start();
@@ -181,7 +185,7 @@ final class WorkerSlot implements Kernels {
       WorkerProcess.Started s;
       try {
         s = early != null ? earlyWorker() : WorkerProcess.start(dir, numbers.incrementAndGet(), init, startDeadline(),
-            lib -> {});
+            lib -> {}, meaning);
       } catch (WorkerProcess.LoadError e) {
         throw new IllegalStateException("a replacement worker could not load the libraries: " + e.getMessage(), e);
       }

@@ -1,5 +1,6 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.ExampleException;

@@ -1,9 +1,12 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.Wire;
+import dev.opcheck4j.run.link.WorkerInfo;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.OpCall;
-import dev.opcheck4j.checks.Evaluator;
+import dev.opcheck4j.checks.builtin.Evaluator;
 import dev.opcheck4j.checks.Progress;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;

@@ -1,5 +1,9 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.run.link.AnswerLog;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.StepFile;
+import dev.opcheck4j.run.link.Wire;
 import dev.opcheck4j.checks.Progress;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;

@@ -1,5 +1,6 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.cache;
 
+import dev.opcheck4j.run.plan.RunBlock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,5 +1,6 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.cache;
 
+import dev.opcheck4j.run.session.CheckOn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecReader;

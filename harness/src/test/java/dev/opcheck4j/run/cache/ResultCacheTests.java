@@ -1,5 +1,7 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.cache;
 
+import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.RunOutcome;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,6 @@
-package dev.opcheck4j.run.worker;
+package dev.opcheck4j.run.link;
 
+import dev.opcheck4j.run.worker.ExampleSearch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -88,8 +89,8 @@ class ProtocolTests {
   void everyReplyTravelsAsItsOwnKind() {
     List<Protocol.Answer> answers = List.of(new Protocol.Checked(Verdict.failed(dev.opcheck4j.api.Finding.of("e", "b", "h", new dev.opcheck4j.api.Cause.Crash("SIGSEGV")))), new Protocol.Accepted(),
         new Protocol.Rejected("x must be float32"), new Protocol.Bound("x=int 2"), new Protocol.Unbindable("no args"),
-        new Protocol.Synthesized(new ExampleSearch.Found(Optional.of(EXAMPLE), "candidate 0")),
-        new Protocol.Synthesized(new ExampleSearch.Found(Optional.empty(), "none")),
+        new Protocol.Synthesized(new FoundExample(Optional.of(EXAMPLE), "candidate 0")),
+        new Protocol.Synthesized(new FoundExample(Optional.empty(), "none")),
         new Protocol.ModelLoaded(new ModelInfo(null, List.of(new ModelInfo.Call("t::f", "M.forward", Optional.empty(),
             Optional.of("t::f(Tensor x) -> Tensor"))), List.of("x: Tensor"))),
         new Protocol.Forwarded(new ModelInfo.Forward(null, null, List.of(new ModelInfo.Output("output", "float32[2]")), new ModelInfo.Expectation(null, 1, new ModelInfo.Difference("output: 1 of 2 elements differ", List.of(dev.opcheck4j.api.Fact.of("max abs error", 0.5)))))));

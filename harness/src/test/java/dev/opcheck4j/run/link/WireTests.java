@@ -1,4 +1,4 @@
-package dev.opcheck4j.run.worker;
+package dev.opcheck4j.run.link;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

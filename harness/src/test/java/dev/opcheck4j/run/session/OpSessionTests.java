@@ -1,4 +1,4 @@
-package dev.opcheck4j.run;
+package dev.opcheck4j.run.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,11 +8,11 @@ import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecValue;

@@ -1,5 +1,8 @@
-package dev.opcheck4j.run.worker;
+package dev.opcheck4j.run.supervisor;
 
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.run.Runner;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
@@ -10,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;

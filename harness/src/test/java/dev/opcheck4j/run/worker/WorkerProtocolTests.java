@@ -1,5 +1,10 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.run.session.SupervisorChecks;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.supervisor.WorkerProcess;
 import dev.opcheck4j.run.plan.RunRequest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +45,7 @@ class WorkerProtocolTests {
   void start() throws Exception {
     dir = Files.createTempDirectory("opcheck4j-protocol-");
     Protocol.Init init = new Protocol.Init(List.of(NativeOps.lib("crash_ops")));
-    worker = WorkerProcess.start(dir, 1, init, DEADLINE, lib -> {}).worker();
+    worker = WorkerProcess.start(dir, 1, init, DEADLINE, lib -> {}, SupervisorChecks.BUILTIN).worker();
   }
 
   @AfterEach
@@ -130,7 +135,7 @@ class WorkerProtocolTests {
     List<String> loading = new java.util.ArrayList<>();
     // a hang would end in a Death at the deadline, not in this LoadError
     WorkerProcess.LoadError e = assertThrows(WorkerProcess.LoadError.class,
-        () -> WorkerProcess.start(dir, 2, init, DEADLINE, loading::add, Protocol.VERSION + 1));
+        () -> WorkerProcess.start(dir, 2, init, DEADLINE, loading::add, SupervisorChecks.BUILTIN, Protocol.VERSION + 1));
     assertEquals(new Protocol.Mismatch(Protocol.VERSION).describe(Protocol.VERSION + 1), e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
     assertEquals(List.of(), loading, "answered before loading anything");
@@ -141,7 +146,7 @@ class WorkerProtocolTests {
   void workersThatShareTheCoresDoNotSpin() throws Exception {
     Assumptions.assumeTrue(System.getenv("OMP_WAIT_POLICY") == null, "the caller set OMP_WAIT_POLICY; it stands");
     Protocol.Init two = new Protocol.Init(List.of(NativeOps.lib("crash_ops")), null, 2);
-    WorkerProcess shared = WorkerProcess.start(dir, 3, two, DEADLINE, lib -> {}).worker();
+    WorkerProcess shared = WorkerProcess.start(dir, 3, two, DEADLINE, lib -> {}, SupervisorChecks.BUILTIN).worker();
     try {
       assertTrue(environment(shared.pid()).contains("OMP_WAIT_POLICY=PASSIVE"));
     } finally {
@@ -174,7 +179,7 @@ class WorkerProtocolTests {
     };
     var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
       try {
-        return WorkerProcess.start(dir, 7, init, DEADLINE, lib -> {});
+        return WorkerProcess.start(dir, 7, init, DEADLINE, lib -> {}, SupervisorChecks.BUILTIN);
       } catch (Exception e) {
         throw new java.util.concurrent.CompletionException(e);
       }
