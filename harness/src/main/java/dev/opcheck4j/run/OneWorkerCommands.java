@@ -11,6 +11,7 @@ import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.worker.ExampleSearch;
 import dev.opcheck4j.run.link.ModelInfo;
 import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.spec.Example;
@@ -47,7 +48,7 @@ final class OneWorkerCommands {
         Kernels.Exchange x = slot.run(null, new Protocol.Synthesize(0, op.name(), seed), slot.timeout());
         found.add(x.death().map(d -> new FoundExample(Optional.empty(),
             "synthesizing an example killed the worker: " + d.message()))
-            .orElseGet(() -> x.answer(0, Protocol.Synthesized.class).found()));
+            .orElseGet(() -> x.single(Answers.Synthesized.class).found()));
       }
       return new Launcher.Synthesized(lib, found);
     });
@@ -80,7 +81,7 @@ final class OneWorkerCommands {
           Protocol.On on = new Protocol.On(0, op.op(), Device.CPU, ex, seed, open.ref());
           Kernels.Exchange x = slot.run(open, new Protocol.RecordOutputs(on), slot.timeout());
           recorded.add(x.death().map(d -> new ValueBaseline.Recorded(op.op(), ex.ref(), seed, List.of(),
-              "the worker died: " + d.message())).orElseGet(() -> x.answer(0, Protocol.OutputsRecorded.class).recorded()));
+              "the worker died: " + d.message())).orElseGet(() -> x.single(Answers.OutputsRecorded.class).recorded()));
         }
       }
       return new Launcher.Recording(schemas(info), new ValueBaseline(ValueBaseline.FORMAT, seed, recorded));
@@ -94,14 +95,14 @@ final class OneWorkerCommands {
       if (load.death().isPresent()) {
         return new Launcher.ModelRun(info, null, null, load.death().get().message());
       }
-      ModelInfo loaded = load.answer(0, Protocol.ModelLoaded.class).info();
+      ModelInfo loaded = load.single(Answers.ModelLoaded.class).info();
       if (loaded.failure() != null || inputs.isEmpty()) {
         return new Launcher.ModelRun(info, loaded, null, null);
       }
       Kernels.Exchange x = slot.run(null, new Protocol.Forward(inputs, seed, expect.map(Path::toAbsolutePath)),
           slot.timeout());
       return x.death().map(d -> new Launcher.ModelRun(info, loaded, null, d.message()))
-          .orElseGet(() -> new Launcher.ModelRun(info, loaded, x.answer(0, Protocol.Forwarded.class).forward(), null));
+          .orElseGet(() -> new Launcher.ModelRun(info, loaded, x.single(Answers.Forwarded.class).forward(), null));
     });
   }
 

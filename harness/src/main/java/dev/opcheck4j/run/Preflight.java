@@ -11,6 +11,7 @@ import dev.opcheck4j.spec.VariantOf;
 import dev.opcheck4j.torch.UnknownOpException;
 import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ final class Preflight {
       return new References(errors, done.death().get());
     }
     for (int i = 0; i < units.size(); i++) {
-      List<String> problems = done.answer(i, Protocol.ReferenceCompiled.class).problems();
+      List<String> problems = done.answer(i, Answers.ReferenceCompiled.class).problems();
       if (!problems.isEmpty()) {
         errors.put(keys.get(i), problems);
       }

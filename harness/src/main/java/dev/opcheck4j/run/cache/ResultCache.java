@@ -1,11 +1,7 @@
 package dev.opcheck4j.run.cache;
 
-import dev.opcheck4j.run.plan.RunBlock;
 import dev.opcheck4j.run.plan.Versions;
 import dev.opcheck4j.run.session.CheckOn;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Check;
@@ -14,9 +10,7 @@ import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.run.link.Wire;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
-import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
-import dev.opcheck4j.spec.SpecValue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -31,7 +25,6 @@ import java.util.HexFormat;
 import java.util.List;
 import dev.opcheck4j.spec.OpSpec;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -54,13 +47,6 @@ import java.util.function.Consumer;
 public final class ResultCache {
   /** The format of an entry; part of every key, so a new format never reads an old entry. */
   private static final String FORMAT = "opcheck4j-cache-2";
-  /**
-   * Made when a key is first made, not when this class loads: Jackson's databind takes about 0.17 s to
-   * start, which a run with {@code --cache} paid on its main thread before its first worker started.
-   */
-  private static final class Json {
-    static final ObjectMapper MAPPER = new ObjectMapper();
-  }
 
   /**
    * The environment that enters the key: what changes which code a worker loads ({@code LD_PRELOAD},
@@ -120,7 +106,7 @@ public final class ResultCache {
     Versions versions = Versions.current();
     StringBuilder key = new StringBuilder(FORMAT).append('\n').append(versions.tool()).append('\n');
     key.append("libtorch ").append(versions.torch()).append(' ').append(versions.presets()).append('\n');
-    for (Path f : libtorchFiles()) {
+    for (Path f : NativeFiles.libtorchFiles()) {
       key.append("libtorch loads ").append(f).append(' ').append(hashes.of(f)).append('\n');
     }
     environment(env).forEach((k, v) -> key.append("env ").append(k).append('=').append(v).append('\n'));
@@ -128,14 +114,14 @@ public final class ResultCache {
     for (int i = 0; i < targets.size(); i++) {
       RunRequest.Target t = targets.get(i);
       key.append("library ").append(hashes.of(t.library())).append('\n');
-      for (Path dep : dependencies(t.library(), env)) {
+      for (Path dep : NativeFiles.dependencies(t.library(), env)) {
         key.append("loads ").append(dep).append(' ').append(hashes.of(dep)).append('\n');
       }
       if (t.spec() == null) {
         entries.add(java.util.Map.of());
         continue;
       }
-      SpecKey spec = specKey(specs.get(i));
+      SpecKey spec = SpecKey.of(specs.get(i));
       entries.add(spec == null ? null : spec.entries());
       key.append("settings ").append(spec == null ? "unkeyed" : spec.settings()).append('\n');
     }
@@ -295,60 +281,6 @@ public final class ResultCache {
     return FileHashes.content(baseline) + " values " + values;
   }
 
-  /** A spec as the key sees it: its global settings, and the key text of each op's entries. */
-  private record SpecKey(String settings, java.util.Map<String, String> entries) {}
-
-  /** The key of a spec as the run read it: its settings, and each op's entries with the content of the files they name. */
-  private static SpecKey specKey(SpecReader.Parsed spec) {
-    SpecValue tree = spec.tree();
-    SpecFile file = spec.file();
-    if (!(tree.value() instanceof java.util.Map<?, ?>) || !tree.object().containsKey("ops")
-        || tree.object().get("ops").list().size() != file.ops().size()) {
-      return null;
-    }
-    ObjectNode settings = Json.MAPPER.createObjectNode();
-    tree.object().forEach((k, v) -> {
-      if (!k.equals("ops") && !k.equals("library")) {
-        settings.set(k, json(v));
-      }
-    });
-    java.util.Map<String, String> entries = new java.util.HashMap<>();
-    List<SpecValue> ops = tree.object().get("ops").list();
-    for (int i = 0; i < ops.size(); i++) {
-      OpSpec op = file.ops().get(i);
-      StringBuilder entry = new StringBuilder(json(ops.get(i)).toString());
-      boolean keyed = true;
-      for (dev.opcheck4j.spec.Example ex : op.examples()) {
-        if (ex.expect().isPresent()) {
-          Path read = ex.expect().get().file();
-          String h = RunBlock.sha256(read);
-          keyed &= h != null;
-          entry.append("\nreads ").append(read).append(' ').append(h);
-        }
-      }
-      // two entries of one op: both enter its key; one that cannot be keyed leaves the op unkeyed (null)
-      String before = entries.get(op.op());
-      boolean first = !entries.containsKey(op.op());
-      entries.put(op.op(), !keyed || !first && before == null ? null : first ? entry.toString() : before + "\n" + entry);
-    }
-    return new SpecKey(settings.toString(), entries);
-  }
-
-  /** A spec value as JSON, without where it was written (a comment or a line added above it changes no key). */
-  private static JsonNode json(SpecValue v) {
-    if (v.isObject()) {
-      ObjectNode o = Json.MAPPER.createObjectNode();
-      v.object().forEach((k, x) -> o.set(k, json(x)));
-      return o;
-    }
-    if (v.isList()) {
-      com.fasterxml.jackson.databind.node.ArrayNode a = Json.MAPPER.createArrayNode();
-      v.list().forEach(x -> a.add(json(x)));
-      return a;
-    }
-    return Json.MAPPER.valueToTree(v.value());
-  }
-
   /**
    * Whether the cache in {@code dir}, or the user's cache on this machine ({@link FileHashes}), remembers
    * the hash of every large file the key reads for {@code targets} in {@code env} (libraries, what they
@@ -358,9 +290,9 @@ public final class ResultCache {
   public static boolean remembers(Path dir, List<RunRequest.Target> targets, java.util.Map<String, String> env) {
     FileHashes hashes = FileHashes.of(dir, env);
     try {
-      List<Path> files = new ArrayList<>(libtorchFiles());
+      List<Path> files = new ArrayList<>(NativeFiles.libtorchFiles());
       for (RunRequest.Target t : targets) {
-        files.addAll(dependencies(t.library(), env));
+        files.addAll(NativeFiles.dependencies(t.library(), env));
         files.add(t.library());
       }
       for (Path f : files) {
@@ -372,123 +304,6 @@ public final class ResultCache {
     } catch (IOException e) {
       return false;
     }
-  }
-
-  /**
-   * The files of the libtorch build a worker loads: what JavaCPP extracted from the presets' jar on
-   * the class path (libtorch_cpu, c10, the JNI library and what they link), by their real paths; the
-   * jar itself before its first extraction. Found without loading native code.
-   */
-  static List<Path> libtorchFiles() {
-    return LIBTORCH.updateAndGet(known -> known != null ? known : findLibtorchFiles());
-  }
-
-  private static final java.util.concurrent.atomic.AtomicReference<List<Path>> LIBTORCH =
-      new java.util.concurrent.atomic.AtomicReference<>();
-
-  private static List<Path> findLibtorchFiles() {
-    try {
-      String platform = org.bytedeco.javacpp.Loader.getPlatform();
-      String resource = "org/bytedeco/pytorch/" + platform + "/libtorch_cpu.so";
-      java.net.URL url = ResultCache.class.getClassLoader().getResource(resource);
-      if (url == null) {
-        return List.of();
-      }
-      Path extracted;
-      Path jar = null;
-      if (url.getProtocol().equals("jar")) {
-        String spec = url.getPath();
-        jar = Path.of(java.net.URI.create(spec.substring(0, spec.indexOf("!/"))));
-        extracted = org.bytedeco.javacpp.Loader.getCacheDir().toPath().resolve(jar.getFileName().toString())
-            .resolve(resource).getParent();
-      } else {
-        extracted = Path.of(url.toURI()).getParent();
-      }
-      if (!Files.isDirectory(extracted)) {
-        return jar == null ? List.of() : List.of(jar);
-      }
-      java.util.SortedSet<Path> files = new java.util.TreeSet<>();
-      try (java.util.stream.Stream<Path> list = Files.list(extracted)) {
-        for (Path f : list.toList()) {
-          // a link to a CUDA library that is not installed is no file a cpu worker loads
-          if (f.getFileName().toString().contains(".so") && Files.isRegularFile(f)) {
-            files.add(f.toRealPath());
-          }
-        }
-      }
-      return List.copyOf(files);
-    } catch (IOException | RuntimeException | java.net.URISyntaxException e) {
-      return List.of();
-    }
-  }
-
-  /**
-   * The libraries {@code library} loads in {@code env} that are not the system's (not under /lib or
-   * /usr/lib), and every library the environment preloads, from ldd.
-   */
-  static List<Path> dependencies(Path library, java.util.Map<String, String> env) {
-    Path abs = library.toAbsolutePath().normalize();
-    String stamp;
-    try {
-      java.util.Map<String, Object> a = Files.readAttributes(abs, "unix:size,lastModifiedTime,ctime,dev,ino");
-      stamp = abs + "\n" + a + "\n" + env.get("LD_PRELOAD") + "\n" + env.get("LD_LIBRARY_PATH");
-    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-      return lddDependencies(abs, env);
-    }
-    return DEPENDENCIES.computeIfAbsent(stamp, k -> lddDependencies(abs, env));
-  }
-
-  /**
-   * ldd's answer per library as it is (path, size, times, inode) and per loader path, asked once per
-   * process: a run asks twice ({@link #remembers}, then {@link #open}).
-   */
-  private static final java.util.Map<String, List<Path>> DEPENDENCIES = new java.util.concurrent.ConcurrentHashMap<>();
-
-  private static List<Path> lddDependencies(Path library, java.util.Map<String, String> env) {
-    try {
-      ProcessBuilder pb = new ProcessBuilder("ldd", library.toString()).redirectErrorStream(true);
-      for (String loader : List.of("LD_PRELOAD", "LD_LIBRARY_PATH")) {
-        if (env.get(loader) == null) {
-          pb.environment().remove(loader);
-        } else {
-          pb.environment().put(loader, env.get(loader));
-        }
-      }
-      Process p = pb.start();
-      String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(30, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-      }
-      return lddLibraries(text);
-    } catch (IOException e) {
-      // without ldd the library's own hash is the key; its dependencies go unchecked
-      return List.of();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return List.of();
-    }
-  }
-
-  /**
-   * The libraries of ldd's output {@code text} that enter the key: each resolved one ({@code name =>
-   * /path (0x..)}) outside /lib and /usr/lib, and each preloaded one, which ldd prints as a bare
-   * path ({@code /path (0x..)}) wherever it is; not the dynamic loader itself.
-   */
-  static List<Path> lddLibraries(String text) {
-    java.util.SortedSet<Path> out = new java.util.TreeSet<>();
-    for (String line : text.split("\n")) {
-      String s = line.strip().replaceAll("\\s+\\(0x[0-9a-f]+\\)$", "");
-      int arrow = s.indexOf("=> /");
-      if (arrow >= 0) {
-        String path = s.substring(arrow + 3).strip();
-        if (!path.startsWith("/lib") && !path.startsWith("/usr/lib")) {
-          out.add(Path.of(path));
-        }
-      } else if (s.startsWith("/") && !s.contains("=>") && !Path.of(s).getFileName().toString().startsWith("ld-linux")) {
-        out.add(Path.of(s));
-      }
-    }
-    return List.copyOf(out);
   }
 
   static String sha256(String text) {

@@ -14,10 +14,10 @@ public interface Kernels extends AutoCloseable {
    *
    * @param micros the unit's own time in microseconds, without the exchange with the parent
    */
-  public record Done(Protocol.Answer answer, long micros) {
+  public record Done(Answers.Answer answer, long micros) {
     /** The verdict of a check's unit ({@link Protocol.Evaluate}, {@link Protocol.OnRejected}). */
     public Verdict verdict() {
-      if (answer instanceof Protocol.Checked c) {
+      if (answer instanceof Answers.Checked c) {
         return c.verdict();
       }
       throw new IllegalStateException("not a check's answer: " + answer);
@@ -41,13 +41,30 @@ public interface Kernels extends AutoCloseable {
       return new Exchange(0, Map.of(), Optional.empty());
     }
 
+    /** The answer of the unit {@code ticket} stands for, looked up by its id; empty when it has none. */
+    public Optional<Done> done(Batch.Ticket<?> ticket) {
+      return done(ticket.position());
+    }
+
+    /** The answer of the unit {@code ticket} stands for, which must have one (an unguarded exchange that did not die). */
+    @SuppressWarnings("unchecked")
+    public <A extends Answers.Answer> A answer(Batch.Ticket<A> ticket) {
+      return (A) done(ticket).orElseThrow(() -> new IllegalStateException("unit " + (first + ticket.position())
+          + " has no answer")).answer();
+    }
+
+    /** The answer of an exchange of one unit, which must have one (it did not die). */
+    public <A extends Answers.Answer> A single(Class<A> kind) {
+      return answer(0, kind);
+    }
+
     /** The answer of unit {@code index} of the exchange, looked up by its id; empty when it has none. */
     public Optional<Done> done(int index) {
       return Optional.ofNullable(answers.get(first + index));
     }
 
     /** The answer of unit {@code index}, which must have one (an unguarded exchange that did not die). */
-    public <A extends Protocol.Answer> A answer(int index, Class<A> kind) {
+    public <A extends Answers.Answer> A answer(int index, Class<A> kind) {
       return kind.cast(done(index).orElseThrow(() -> new IllegalStateException("unit " + (first + index)
           + " has no answer")).answer());
     }
@@ -78,8 +95,8 @@ public interface Kernels extends AutoCloseable {
   }
 
   /** What a unit run in this process gave: an answer, or (scripted kernels) a death; one is null. */
-  public record Ran(Protocol.Answer answer, Death death) {
-    public static Ran gave(Protocol.Answer answer) {
+  public record Ran(Answers.Answer answer, Death death) {
+    public static Ran gave(Answers.Answer answer) {
       return new Ran(answer, null);
     }
 
@@ -94,18 +111,18 @@ public interface Kernels extends AutoCloseable {
     Death[] death = {null};
     new Protocol.Run(first, List.of(), units, guarded).each(new Protocol.Run.Step() {
       @Override
-      public Protocol.Answered run(long id, Protocol.Unit<?> unit) {
+      public Replies.Answered run(long id, Protocol.Unit<?> unit) {
         long t0 = System.nanoTime();
         Ran ran = local.run(unit);
         if (ran.death() != null) {
           death[0] = ran.death().in(id);
           return null;
         }
-        return new Protocol.Answered(id, ran.answer(), (System.nanoTime() - t0) / 1_000);
+        return new Replies.Answered(id, ran.answer(), (System.nanoTime() - t0) / 1_000);
       }
 
       @Override
-      public void answered(Protocol.Answered done, long next) {
+      public void answered(Replies.Answered done, long next) {
         answers.put(done.id(), new Done(done.answer(), done.micros()));
       }
     });

@@ -3,19 +3,16 @@ package dev.opcheck4j.run.link;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import dev.opcheck4j.spec.SpecValue;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
-import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,7 +38,7 @@ public final class Wire {
    * Per sealed interface, its records (through nested sealed interfaces) by simple name; empty for
    * any other type. Looked up once: {@link Class#isSealed()} costs a reflective call every time.
    */
-  private static final ClassValue<Map<String, Class<?>>> KINDS = new ClassValue<>() {
+  static final ClassValue<Map<String, Class<?>>> KINDS = new ClassValue<>() {
     @Override
     protected Map<String, Class<?>> computeValue(Class<?> sealed) {
       Map<String, Class<?>> kinds = new java.util.HashMap<>();
@@ -60,7 +57,7 @@ public final class Wire {
   };
 
   /** Whether a record implements a sealed interface: then its kind is written with it. */
-  private static final ClassValue<Boolean> TAGGED = new ClassValue<>() {
+  static final ClassValue<Boolean> TAGGED = new ClassValue<>() {
     @Override
     protected Boolean computeValue(Class<?> c) {
       for (Class<?> i : c.getInterfaces()) {
@@ -73,7 +70,7 @@ public final class Wire {
   };
 
   /** A record class's components, accessors and canonical constructor, looked up once. */
-  private record Shape(RecordComponent[] components, java.lang.reflect.Method[] accessors, Class<?>[] types,
+  record Shape(RecordComponent[] components, java.lang.reflect.Method[] accessors, Class<?>[] types,
       Type[] genericTypes, Constructor<?> constructor) {
     static Shape of(Class<?> c) {
       return SHAPES.get(c);
@@ -111,13 +108,13 @@ public final class Wire {
   public interface Shared {}
 
   /** The {@link Shared} records of one message: numbered as written, and as read. */
-  private static final class Refs {
+  static final class Refs {
     /** Made at the first shared record: most messages (every answer) have none. */
-    private Map<Object, Integer> written;
-    private final List<Object> read = new ArrayList<>();
+    Map<Object, Integer> written;
+    final List<Object> read = new ArrayList<>();
     /** The files of spec values' locations, numbered as written, and as read. */
-    private final Map<String, Integer> files = new java.util.HashMap<>();
-    private final List<String> readFiles = new ArrayList<>();
+    final Map<String, Integer> files = new java.util.HashMap<>();
+    final List<String> readFiles = new ArrayList<>();
   }
 
   /** {@code value} as one line of JSON (no newline). */
@@ -135,7 +132,7 @@ public final class Wire {
   public static <T> T read(String line, Class<T> type) {
     try (JsonParser p = JSON.createParser(line)) {
       p.nextToken();
-      return type.cast(convert(tree(p), type, new Refs()));
+      return type.cast(WireReader.convert(WireReader.tree(p), type, new Refs()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -253,22 +250,6 @@ public final class Wire {
     g.writeEndArray();
   }
 
-  /** A location {@link #emitLocation} wrote. */
-  private static String location(Object v, Refs refs) {
-    if (!(v instanceof List<?> parts) || parts.size() != 2) {
-      throw new IllegalArgumentException("a location is [file, rest], not " + v);
-    }
-    String file;
-    if (parts.get(0) instanceof String f) {
-      refs.readFiles.add(f);
-      file = f;
-    } else if (parts.get(0) instanceof Long n && n >= 0 && n < refs.readFiles.size()) {
-      file = refs.readFiles.get(n.intValue());
-    } else {
-      throw new IllegalArgumentException("no location file numbered " + parts.get(0) + " before it");
-    }
-    return file + parts.get(1);
-  }
 
   private static void emitRecord(JsonGenerator g, Record r, Refs refs) throws IOException {
     {
@@ -303,203 +284,4 @@ public final class Wire {
     }
   }
 
-  private static Object tree(JsonParser p) throws IOException {
-    JsonToken t = p.currentToken();
-    switch (t) {
-      case START_OBJECT -> {
-        Map<String, Object> m = new LinkedHashMap<>();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String k = p.currentName();
-          p.nextToken();
-          m.put(k, tree(p));
-        }
-        return m;
-      }
-      case START_ARRAY -> {
-        List<Object> l = new ArrayList<>();
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-          l.add(tree(p));
-        }
-        return l;
-      }
-      case VALUE_STRING -> {
-        return p.getText();
-      }
-      case VALUE_NUMBER_INT -> {
-        return p.getLongValue();
-      }
-      case VALUE_TRUE, VALUE_FALSE -> {
-        return p.getBooleanValue();
-      }
-      case VALUE_NULL -> {
-        return null;
-      }
-      default -> throw new IOException("unexpected " + t);
-    }
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Object convert(Object v, Type type, Refs refs) {
-    if (type instanceof ParameterizedType pt) {
-      Class<?> raw = (Class<?>) pt.getRawType();
-      Type arg = pt.getActualTypeArguments()[raw == Map.class ? 1 : 0];
-      if (raw == Optional.class) {
-        return Optional.ofNullable(v == null ? null : convert(v, arg, refs));
-      }
-      if (v == null) {
-        return null;
-      }
-      if (raw == List.class) {
-        List<Object> out = new ArrayList<>();
-        for (Object x : (List<Object>) v) {
-          out.add(convert(x, arg, refs));
-        }
-        return out;
-      }
-      if (raw == Map.class) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> e : ((Map<String, Object>) v).entrySet()) {
-          out.put(e.getKey(), convert(e.getValue(), arg, refs));
-        }
-        return out;
-      }
-      return convert(v, raw, refs); // a generic record or sealed interface: its type argument is not on the wire
-    }
-    Class<?> c = (Class<?>) type;
-    if (v == null) {
-      return null;
-    }
-    switch (READ.get(c)) {
-      case AS_IS -> {
-        return v;
-      }
-      case INT -> {
-        return ((Long) v).intValue();
-      }
-      case DOUBLE -> {
-        return Double.parseDouble((String) v);
-      }
-      case PATH -> {
-        return Path.of((String) v);
-      }
-      case DURATION -> {
-        return Duration.ofMillis((Long) v);
-      }
-      case ENUM -> {
-        return Enum.valueOf((Class) c, (String) v);
-      }
-      case SEALED -> {
-        List<Object> tagged = (List<Object>) v;
-        Class<?> kind = KINDS.get(c).get((String) tagged.get(0));
-        if (kind == null) {
-          throw new IllegalArgumentException("no " + c.getSimpleName() + " named " + tagged.get(0));
-        }
-        return convert(tagged.get(1), kind, refs);
-      }
-      case SPEC_VALUE -> {
-        return specValue((List<Object>) v, refs);
-      }
-      case RECORD -> {
-        return record(v, c, refs);
-      }
-      default -> throw new IllegalArgumentException("cannot decode " + c);
-    }
-  }
-
-  /** How a value of a declared class is read, decided once per class (see {@link Written}). */
-  private enum Read { AS_IS, INT, DOUBLE, PATH, DURATION, ENUM, SEALED, SPEC_VALUE, RECORD, UNKNOWN }
-
-  /** The reading of each declared class, in the order the checks were made one by one before. */
-  private static final ClassValue<Read> READ = new ClassValue<>() {
-    @Override
-    protected Read computeValue(Class<?> c) {
-      if (c == String.class || c == Object.class || c == long.class || c == Long.class || c == boolean.class
-          || c == Boolean.class) {
-        return Read.AS_IS;
-      } else if (c == int.class || c == Integer.class) {
-        return Read.INT;
-      } else if (c == double.class || c == Double.class) {
-        return Read.DOUBLE;
-      } else if (c == Path.class) {
-        return Read.PATH;
-      } else if (c == Duration.class) {
-        return Read.DURATION;
-      } else if (c.isEnum()) {
-        return Read.ENUM;
-      } else if (c.isInterface() && !KINDS.get(c).isEmpty()) {
-        return Read.SEALED;
-      } else if (c == SpecValue.class) {
-        return Read.SPEC_VALUE;
-      } else if (c.isRecord()) {
-        return Read.RECORD;
-      }
-      return Read.UNKNOWN;
-    }
-  };
-
-  @SuppressWarnings("unchecked")
-  private static SpecValue specValue(List<Object> a, Refs refs) {
-    Object x = a.get(1);
-    Object value = switch ((String) a.get(0)) {
-      case "d" -> Double.parseDouble((String) x);
-      case "l" -> ((List<Object>) x).stream().map(e -> (SpecValue) convert(e, SpecValue.class, refs)).toList();
-      case "m" -> {
-        Map<String, SpecValue> m = new LinkedHashMap<>();
-        ((Map<String, Object>) x).forEach((k, e) -> m.put(k, (SpecValue) convert(e, SpecValue.class, refs)));
-        yield m;
-      }
-      default -> x;
-    };
-    return new SpecValue(value, a.get(2) == null ? null : location(a.get(2), refs));
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Object record(Object v, Class<?> c, Refs refs) {
-    if (v instanceof List<?> tagged && TAGGED.get(c)) {
-      v = tagged.get(1);
-    }
-    Map<String, Object> m = (Map<String, Object>) v;
-    if (m.get("@") instanceof Long ref) {
-      if (!Shared.class.isAssignableFrom(c) || ref < 0 || ref >= refs.read.size()) {
-        throw new IllegalArgumentException("no " + c.getSimpleName() + " numbered " + ref + " before it");
-      }
-      return c.cast(refs.read.get(ref.intValue()));
-    }
-    Shape shape = Shape.of(c);
-    RecordComponent[] comps = shape.components();
-    Class<?>[] types = shape.types();
-    Object[] args = new Object[comps.length];
-    for (int i = 0; i < comps.length; i++) {
-      Object raw = m.get(comps[i].getName());
-      args[i] = raw == null && types[i].isPrimitive() ? primitiveZero(types[i]) : convert(raw, shape.genericTypes()[i], refs);
-      if (args[i] == null && types[i] == Optional.class) {
-        args[i] = Optional.empty();
-      }
-    }
-    try {
-      Object built = shape.constructor().newInstance(args);
-      if (built instanceof Shared && m.get("#") instanceof Long n) {
-        if (n != refs.read.size()) {
-          throw new IllegalArgumentException(c.getSimpleName() + " numbered " + n + " where " + refs.read.size() + " was next");
-        }
-        refs.read.add(built);
-      }
-      return built;
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot build " + c.getSimpleName() + ": " + e, e);
-    }
-  }
-
-  private static Object primitiveZero(Class<?> c) {
-    if (c == boolean.class) {
-      return false;
-    }
-    if (c == double.class) {
-      return 0.0;
-    }
-    if (c == int.class) {
-      return 0;
-    }
-    return 0L;
-  }
 }

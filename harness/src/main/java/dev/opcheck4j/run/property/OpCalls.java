@@ -5,6 +5,7 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.session.Trials;
 import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.spec.Example;
@@ -60,13 +61,13 @@ final class OpCalls {
    */
   List<Tried> tryOn(List<Example> inputs, Device device, List<Check> checks) {
     long t0 = System.nanoTime();
-    OpSession.Trials trials = units.tryOn(op, device, inputs, checks.stream().map(Check::id).toList());
+    Trials trials = units.tryOn(op, device, inputs, checks.stream().map(Check::id).toList());
     Death death = trials.death().orElse(null);
     List<Tried> tried = new ArrayList<>();
     // whose time each answered unit was, and whose the unit in flight when it died, for the ledger
     List<TimeLedger.Spent> spent = new ArrayList<>();
     String inFlight = null;
-    for (OpSession.Trial trial : trials.trials()) {
+    for (Trials.Trial trial : trials.trials()) {
       if (trial.kernel() == null) {
         inFlight = TimeLedger.PROBES; // it died in this input's kernel call
         tried.add(new Tried(false, null, List.of(), new Fatal(death, null)));

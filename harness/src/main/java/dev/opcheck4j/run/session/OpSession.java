@@ -13,7 +13,9 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.worker.ExampleSearch;
+import dev.opcheck4j.run.link.Batch;
 import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
@@ -89,7 +91,7 @@ public final class OpSession {
     return run(List.of(new Protocol.Synthesize(target.index(), op, plan.seed())), false);
   }
 
-  private Protocol.On on(String op, Device device, Example example) {
+  Protocol.On on(String op, Device device, Example example) {
     return new Protocol.On(target.index(), op, device, example, plan.seed(), op == null ? Protocol.On.NO_REF : open.ref());
   }
 
@@ -113,7 +115,7 @@ public final class OpSession {
     return r;
   }
 
-  /** A check's verdict on {@code example} ({@link Protocol.Checked}), or the death in its place. */
+  /** A check's verdict on {@code example} ({@link Answers.Checked}), or the death in its place. */
   public Kernels.Exchange evaluate(String check, String op, Device device, Example example) {
     return run(List.of(new Protocol.Evaluate(check, on(op, device, example))), false);
   }
@@ -121,31 +123,20 @@ public final class OpSession {
   /** A check to run on the op's {@code device} and {@code example} (null: none). */
   public record Asked(String check, Device device, Example example) {}
 
-  /** Each of {@code asked} on {@code op} in one exchange, in order: a {@link Protocol.Checked} answer per check, by its index. */
-  public Kernels.Exchange evaluate(String op, List<Asked> asked) {
-    List<Protocol.Unit<?>> batch = new ArrayList<>();
-    asked.forEach(a -> batch.add(new Protocol.Evaluate(a.check(), on(op, a.device(), a.example()))));
-    return run(batch, false);
+  /** Adds the unit of {@code asked} on {@code op} to {@code batch}: the ticket of its {@link Answers.Checked} answer. */
+  public Batch.Ticket<Answers.Checked> evaluate(Batch batch, String op, Asked asked) {
+    return batch.add(new Protocol.Evaluate(asked.check(), on(op, asked.device(), asked.example())));
+  }
+
+  /** Runs {@code batch} in one exchange, unguarded. */
+  public Kernels.Exchange run(Batch batch) {
+    return run(batch.units(), false);
   }
 
   /** What an {@link Protocol.Accepts} unit gave: null when the kernel accepted the example, else what it raised. */
   public static String rejection(Kernels.Done accepts) {
-    return accepts.answer() instanceof Protocol.Rejected r ? r.firstLine() : null;
+    return accepts.answer() instanceof Answers.Rejected r ? r.firstLine() : null;
   }
-
-  /**
-   * What one generated input gave in a {@link #tryOn} exchange, its answers looked up by unit id.
-   *
-   * @param kernel the real kernel's answer ({@link Protocol.Acceptance}); null when it has none (it died)
-   * @param checks the answers of the checks asked, in the order asked, up to the first without one (none
-   *     when the kernel rejected the input: its guard skipped them; fewer: the worker died in the next)
-   */
-  public record Trial(Kernels.Done kernel, List<Kernels.Done> checks) {}
-
-  /**
-   * The trials of one exchange, one per input up to the one a death ended (the last), and that death.
-   */
-  public record Trials(List<Trial> trials, Optional<Death> death) {}
 
   /**
    * The real kernel on each of {@code examples} in turn and, on each it accepts, {@code checks}: one
@@ -153,36 +144,7 @@ public final class OpSession {
    * Protocol.Evaluate} unit per check.
    */
   public Trials tryOn(String op, Device device, List<Example> examples, List<String> checks) {
-    List<Protocol.Unit<?>> batch = new ArrayList<>();
-    for (Example example : examples) {
-      Protocol.On on = on(op, device, example);
-      batch.add(new Protocol.Accepts(on));
-      for (String c : checks) {
-        batch.add(new Protocol.Evaluate(c, on));
-      }
-    }
-    Kernels.Exchange x = run(batch, true);
-    List<Trial> trials = new ArrayList<>();
-    int stride = 1 + checks.size();
-    for (int i = 0; i < examples.size(); i++) {
-      Kernels.Done kernel = x.done(i * stride).orElse(null);
-      List<Kernels.Done> answered = new ArrayList<>();
-      for (int j = 0; kernel != null && j < checks.size(); j++) {
-        Optional<Kernels.Done> d = x.done(i * stride + 1 + j);
-        if (d.isEmpty()) {
-          break;
-        }
-        answered.add(d.get());
-      }
-      if (kernel == null && x.death().isEmpty()) {
-        break; // a kernel call is guarded by nothing: without a death, every one has an answer
-      }
-      trials.add(new Trial(kernel, answered));
-      if (kernel == null || x.death().isPresent() && rejection(kernel) == null && answered.size() < checks.size()) {
-        break; // the death ended the exchange here
-      }
-    }
-    return new Trials(trials, x.death());
+    return Trials.tryOn(this, op, device, examples, checks);
   }
 
   /**
@@ -246,12 +208,12 @@ public final class OpSession {
     if (x.death().isPresent()) {
       return new Described(null, null, x.death().get());
     }
-    Protocol.Binding b = x.answer(0, Protocol.Binding.class);
-    return b instanceof Protocol.Unbindable u ? new Described(null, u.why(), null)
-        : new Described(((Protocol.Bound) b).description(), null, null);
+    Answers.Binding b = x.single(Answers.Binding.class);
+    return b instanceof Answers.Unbindable u ? new Described(null, u.why(), null)
+        : new Described(((Answers.Bound) b).description(), null, null);
   }
 
-  private Kernels.Exchange run(List<Protocol.Unit<?>> batch, boolean guarded) {
+  Kernels.Exchange run(List<Protocol.Unit<?>> batch, boolean guarded) {
     Kernels.Exchange x = kernels.run(List.of(open), batch, guarded, deadline());
     x.death().ifPresent(d -> {
       if (budget.paused == 0) {
@@ -355,7 +317,7 @@ public final class OpSession {
         : target.library().path().getFileName().toString();
     java.nio.file.Path dir = plan.repro().resolve(subject.replace('/', '_'));
     String stem = r.check() + "-" + (device == null ? "none" : device.label());
-    Protocol.ExampleSaved saved = null;
+    Answers.ExampleSaved saved = null;
     String unsaved = null;
     // a finding about the op but no example (autograd.registration, fake.missing) is called on the entry's first
     boolean specExample = example == null && !spec.examples().isEmpty() && r.op() != null && !r.op().endsWith("::*");
@@ -364,10 +326,10 @@ public final class OpSession {
       Device on = device == null || device == Device.META ? Device.CPU : device;
       Kernels.Exchange x = uncounted(() -> run(List.of(new Protocol.SaveExample(on(r.op(), on, called), dir, stem)),
           false));
-      saved = x.death().isPresent() ? null : x.answer(0, Protocol.ExampleSaved.class);
+      saved = x.death().isPresent() ? null : x.single(Answers.ExampleSaved.class);
       unsaved = x.death().isPresent() ? "saving it killed the worker" : saved.error();
       if (saved == null) {
-        saved = new Protocol.ExampleSaved(List.of(), unsaved);
+        saved = new Answers.ExampleSaved(List.of(), unsaved);
       }
     }
     List<String> summary = r.finding() == null ? List.of()

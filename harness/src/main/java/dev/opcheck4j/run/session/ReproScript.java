@@ -1,6 +1,7 @@
 package dev.opcheck4j.run.session;
 
 import dev.opcheck4j.run.worker.ExampleFiles;
+import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.OpSpec;
 import java.io.IOException;
@@ -89,7 +90,7 @@ public final class ReproScript {
    * @param seed the run's seed: a call of an op tagged nondeterministic_seeded starts torch's generator from it
    */
   public record Input(String op, String check, String device, String library, List<String> summary,
-      Protocol.ExampleSaved saved, boolean specExample, String unsaved, OpSpec spec, Duration deadline, long seed) {}
+      Answers.ExampleSaved saved, boolean specExample, String unsaved, OpSpec spec, Duration deadline, long seed) {}
 
   /** The script's text. */
   public static String text(Input in) {
@@ -145,10 +146,10 @@ public final class ReproScript {
   }
 
   /** The function that rebuilds the minimal example, fresh for each call, from the saved tensors. */
-  private static String example(Protocol.ExampleSaved saved) {
+  private static String example(Answers.ExampleSaved saved) {
     List<String> args = new ArrayList<>();
     List<String> kwargs = new ArrayList<>();
-    for (Protocol.SavedArgument a : saved.args()) {
+    for (Answers.SavedArgument a : saved.args()) {
       String value = a.file() == null ? a.literal() : "load(device, " + py(a.file())
           + a.tensors().stream().map(t -> ", (" + py(t.dtype()) + ", " + t.sizes() + ", " + t.strides() + ", "
               + t.storageOffset() + ", " + (t.requiresGrad() ? "True" : "False") + ")").reduce("", String::concat)

@@ -4,6 +4,7 @@ import dev.opcheck4j.run.link.AnswerLog;
 import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.LineChannel;
+import dev.opcheck4j.run.link.Replies;
 import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.run.link.StepFile;
 import dev.opcheck4j.run.link.Wire;
@@ -88,19 +89,19 @@ public final class WorkerProcess implements Kernels {
     String library = null;
     while (true) {
       Heard heard = w.next(deadline, "loading " + (library == null ? "libtorch" : library), () -> 0);
-      Protocol.Reply r = heard.reply();
+      Replies.Reply r = heard.reply();
       if (heard.death() != null) {
         return new Started(null, null, heard.death());
-      } else if (r instanceof Protocol.Loading l) {
+      } else if (r instanceof Replies.Loading l) {
         library = l.library();
         loading.accept(library);
-      } else if (r instanceof Protocol.Ready ready) {
+      } else if (r instanceof Replies.Ready ready) {
         w.adoptFiles();
         return new Started(w, ready.info(), null);
-      } else if (r instanceof Protocol.LoadFailed f) {
+      } else if (r instanceof Replies.LoadFailed f) {
         w.close();
         throw new LoadError(f.message());
-      } else if (r instanceof Protocol.Mismatch m) {
+      } else if (r instanceof Replies.Mismatch m) {
         w.close();
         throw new LoadError(m.describe(version));
       } else {
@@ -165,7 +166,7 @@ public final class WorkerProcess implements Kernels {
       if (heard.death() != null) {
         // the answers it kept and had not sent yet, up to the unit that was running
         for (String line : answers().map(l -> l.lines(first)).orElse(List.of())) {
-          if (Wire.read(line, Protocol.Reply.class) instanceof Protocol.Answered a) {
+          if (Wire.read(line, Replies.Reply.class) instanceof Replies.Answered a) {
             answers.put(a.id(), new Done(a.answer(), a.micros()));
           }
         }
@@ -174,11 +175,11 @@ public final class WorkerProcess implements Kernels {
         return new Exchange(first, answers, Optional.of(heard.death().in(
             answers.containsKey(inFlight) ? Death.UNKNOWN : inFlight)));
       }
-      if (heard.reply() instanceof Protocol.Answered a && a.id() >= first) {
+      if (heard.reply() instanceof Replies.Answered a && a.id() >= first) {
         answers.put(a.id(), new Done(a.answer(), a.micros()));
-      } else if (heard.reply() instanceof Protocol.Begin b && b.id() >= first) {
+      } else if (heard.reply() instanceof Replies.Begin b && b.id() >= first) {
         begun = b.id();
-      } else if (heard.reply() instanceof Protocol.End e && e.id() == first) {
+      } else if (heard.reply() instanceof Replies.End e && e.id() == first) {
         return new Exchange(first, answers, Optional.empty());
       }
     }
@@ -237,7 +238,7 @@ public final class WorkerProcess implements Kernels {
   }
 
   /** A reply heard from the worker, or (reply null) how it died or hung instead. */
-  private record Heard(Protocol.Reply reply, Death death) {}
+  private record Heard(Replies.Reply reply, Death death) {}
 
   private Heard next(Duration deadline, String doing, LongSupplier progress) {
     Optional<String> line;
@@ -254,7 +255,7 @@ public final class WorkerProcess implements Kernels {
               Fact.of("deadline", seconds(deadline) + " (--timeout SECONDS, or \"timeout\" for the op in the spec)"),
               Fact.of("worker output", WorkerOutput.read(log, logMark).tail())), lastStep()));
     }
-    return new Heard(Wire.read(line.get(), Protocol.Reply.class), null);
+    return new Heard(Wire.read(line.get(), Replies.Reply.class), null);
   }
 
   private Death death() {
@@ -304,7 +305,7 @@ public final class WorkerProcess implements Kernels {
   }
 
   /**
-   * Asks the worker to stop and ends it. Once it said {@link Protocol.Bye} (it has flushed its output) it is
+   * Asks the worker to stop and ends it. Once it said {@link Replies.Bye} (it has flushed its output) it is
    * killed: libtorch's exit handlers take about 0.1 s and leave nothing behind that the run needs.
    * A worker writing the class-data archive exits by itself instead, as the archive is written at exit.
    */
@@ -322,7 +323,7 @@ public final class WorkerProcess implements Kernels {
           // replies to nothing in flight are skipped; a worker that exits (or hangs) on the way out is
           // ended by the kill below either way
           for (Heard h = next(Duration.ofSeconds(5), "stopping", () -> 0);
-              h.death() == null && !(h.reply() instanceof Protocol.Bye); h = next(Duration.ofSeconds(5), "stopping", () -> 0)) {
+              h.death() == null && !(h.reply() instanceof Replies.Bye); h = next(Duration.ofSeconds(5), "stopping", () -> 0)) {
             // skipped
           }
         }

@@ -219,13 +219,13 @@ class ResultCacheKeyTests {
     // LD_LIBRARY_PATH comes before the library's RUNPATH: ldd resolves c10 to this copy
     Path deps = Files.createDirectories(tmp.resolve("deps"));
     Path c10 = deps.resolve("libc10.so");
-    Path original = ResultCache.dependencies(NativeOps.lib("good_ops"), Map.of()).stream()
+    Path original = NativeFiles.dependencies(NativeOps.lib("good_ops"), Map.of()).stream()
         .filter(p -> p.getFileName().toString().equals("libc10.so")).findFirst().orElseThrow();
     Files.copy(original, c10, StandardCopyOption.COPY_ATTRIBUTES);
     Map<String, String> env = Map.of("LD_LIBRARY_PATH", deps.toString());
     Path spec = goodSpec("{ \"library\": \"LIB\", \"ops\": [ { \"op\": \"good_ops::add_scalar\" } ] }");
-    assertTrue(ResultCache.dependencies(NativeOps.lib("good_ops"), env).contains(c10),
-        ResultCache.dependencies(NativeOps.lib("good_ops"), env).toString());
+    assertTrue(NativeFiles.dependencies(NativeOps.lib("good_ops"), env).contains(c10),
+        NativeFiles.dependencies(NativeOps.lib("good_ops"), env).toString());
     String before = key(spec, NativeOps.lib("good_ops"), env, "good_ops::add_scalar");
     assertEquals(before, key(spec, NativeOps.lib("good_ops"), env, "good_ops::add_scalar"));
     replaceInPlace(c10, flipped(c10, 4096));
@@ -237,7 +237,7 @@ class ResultCacheKeyTests {
     Path pre = tmp.resolve("libpre.so");
     Files.copy(NativeOps.lib("no_ops"), pre);
     Map<String, String> env = Map.of("LD_PRELOAD", pre.toString());
-    assertTrue(ResultCache.dependencies(NativeOps.lib("good_ops"), env).contains(pre), "ldd lists it without =>");
+    assertTrue(NativeFiles.dependencies(NativeOps.lib("good_ops"), env).contains(pre), "ldd lists it without =>");
     Path spec = goodSpec("{ \"library\": \"LIB\", \"ops\": [ { \"op\": \"good_ops::add_scalar\" } ] }");
     String before = key(spec, NativeOps.lib("good_ops"), env, "good_ops::add_scalar");
     assertNotEquals(key(spec, NativeOps.lib("good_ops"), Map.of(), "good_ops::add_scalar"), before);
@@ -256,7 +256,7 @@ class ResultCacheKeyTests {
         \t/lib64/ld-linux-x86-64.so.2 (0x00007f04)
         """;
     assertEquals(List.of(Path.of("/opt/pre/libpre.so"), Path.of("/opt/torch/libtorch_cpu.so")),
-        ResultCache.lddLibraries(ldd));
+        NativeFiles.lddLibraries(ldd));
   }
 
   @Test
@@ -277,7 +277,7 @@ class ResultCacheKeyTests {
 
   @Test
   void theLibtorchBuildTheWorkersLoadIsKeyed() {
-    List<Path> files = ResultCache.libtorchFiles();
+    List<Path> files = NativeFiles.libtorchFiles();
     assertTrue(files.stream().anyMatch(f -> f.getFileName().toString().equals("libtorch_cpu.so")), files.toString());
     assertTrue(files.stream().anyMatch(f -> f.getFileName().toString().equals("libjnitorch.so")), files.toString());
   }

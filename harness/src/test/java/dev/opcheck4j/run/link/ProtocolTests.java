@@ -87,20 +87,20 @@ class ProtocolTests {
 
   @Test
   void everyReplyTravelsAsItsOwnKind() {
-    List<Protocol.Answer> answers = List.of(new Protocol.Checked(Verdict.failed(dev.opcheck4j.api.Finding.of("e", "b", "h", new dev.opcheck4j.api.Cause.Crash("SIGSEGV")))), new Protocol.Accepted(),
-        new Protocol.Rejected("x must be float32"), new Protocol.Bound("x=int 2"), new Protocol.Unbindable("no args"),
-        new Protocol.Synthesized(new FoundExample(Optional.of(EXAMPLE), "candidate 0")),
-        new Protocol.Synthesized(new FoundExample(Optional.empty(), "none")),
-        new Protocol.ModelLoaded(new ModelInfo(null, List.of(new ModelInfo.Call("t::f", "M.forward", Optional.empty(),
+    List<Answers.Answer> answers = List.of(new Answers.Checked(Verdict.failed(dev.opcheck4j.api.Finding.of("e", "b", "h", new dev.opcheck4j.api.Cause.Crash("SIGSEGV")))), new Answers.Accepted(),
+        new Answers.Rejected("x must be float32"), new Answers.Bound("x=int 2"), new Answers.Unbindable("no args"),
+        new Answers.Synthesized(new FoundExample(Optional.of(EXAMPLE), "candidate 0")),
+        new Answers.Synthesized(new FoundExample(Optional.empty(), "none")),
+        new Answers.ModelLoaded(new ModelInfo(null, List.of(new ModelInfo.Call("t::f", "M.forward", Optional.empty(),
             Optional.of("t::f(Tensor x) -> Tensor"))), List.of("x: Tensor"))),
-        new Protocol.Forwarded(new ModelInfo.Forward(null, null, List.of(new ModelInfo.Output("output", "float32[2]")), new ModelInfo.Expectation(null, 1, new ModelInfo.Difference("output: 1 of 2 elements differ", List.of(dev.opcheck4j.api.Fact.of("max abs error", 0.5)))))));
-    for (Protocol.Answer a : answers) {
-      Protocol.Reply r = new Protocol.Answered(3, a, 12);
-      assertEquals(r, Wire.read(Wire.write(r), Protocol.Reply.class));
+        new Answers.Forwarded(new ModelInfo.Forward(null, null, List.of(new ModelInfo.Output("output", "float32[2]")), new ModelInfo.Expectation(null, 1, new ModelInfo.Difference("output: 1 of 2 elements differ", List.of(dev.opcheck4j.api.Fact.of("max abs error", 0.5)))))));
+    for (Answers.Answer a : answers) {
+      Replies.Reply r = new Replies.Answered(3, a, 12);
+      assertEquals(r, Wire.read(Wire.write(r), Replies.Reply.class));
     }
-    for (Protocol.Reply r : List.of(new Protocol.Mismatch(1), new Protocol.Loading("/x/libt.so"),
-        new Protocol.LoadFailed("no such file"), new Protocol.Begin(4), new Protocol.Bye())) {
-      assertEquals(r, Wire.read(Wire.write(r), Protocol.Reply.class));
+    for (Replies.Reply r : List.of(new Replies.Mismatch(1), new Replies.Loading("/x/libt.so"),
+        new Replies.LoadFailed("no such file"), new Replies.Begin(4), new Replies.Bye())) {
+      assertEquals(r, Wire.read(Wire.write(r), Replies.Reply.class));
     }
   }
 
@@ -118,24 +118,24 @@ class ProtocolTests {
 
   @Test
   void theParentSaysWhichVersionsDifferInOneLine() {
-    String line = new Protocol.Mismatch(2).describe(3);
+    String line = new Replies.Mismatch(2).describe(3);
     assertTrue(line.contains("protocol 2") && line.contains("this harness 3"), line);
     assertFalse(line.contains("\n"), line);
   }
 
   /** The units {@code each} runs of an exchange whose guards give {@code guards} in turn, by id, and the ids it announced next. */
-  private static List<String> ran(Protocol.Run run, List<Protocol.Acceptance> guards) {
-    java.util.Iterator<Protocol.Acceptance> g = guards.iterator();
+  private static List<String> ran(Protocol.Run run, List<Answers.Acceptance> guards) {
+    java.util.Iterator<Answers.Acceptance> g = guards.iterator();
     List<String> out = new java.util.ArrayList<>();
     run.each(new Protocol.Run.Step() {
       @Override
-      public Protocol.Answered run(long id, Protocol.Unit<?> unit) {
-        return new Protocol.Answered(id, unit instanceof Protocol.Accepts ? g.next()
-            : new Protocol.Checked(Verdict.errored("x")), 1);
+      public Replies.Answered run(long id, Protocol.Unit<?> unit) {
+        return new Replies.Answered(id, unit instanceof Protocol.Accepts ? g.next()
+            : new Answers.Checked(Verdict.errored("x")), 1);
       }
 
       @Override
-      public void answered(Protocol.Answered done, long next) {
+      public void answered(Replies.Answered done, long next) {
         out.add(done.id() + ">" + next);
       }
     });
@@ -150,8 +150,8 @@ class ProtocolTests {
     List<Protocol.Unit<?>> units = List.of(new Protocol.Accepts(x), new Protocol.Evaluate("a.b", x),
         new Protocol.Evaluate("c.d", x), new Protocol.Accepts(y), new Protocol.Evaluate("a.b", y),
         new Protocol.Evaluate("c.d", y));
-    Protocol.Accepted yes = new Protocol.Accepted();
-    Protocol.Rejected no = new Protocol.Rejected("boom");
+    Answers.Accepted yes = new Answers.Accepted();
+    Answers.Rejected no = new Answers.Rejected("boom");
     assertEquals(List.of("10>11", "11>12", "12>13", "13>14", "14>15", "15>-1"),
         ran(new Protocol.Run(10, List.of(), units, true), List.of(yes, yes)));
     assertEquals(List.of("10>13", "13>-1"), ran(new Protocol.Run(10, List.of(), units, true), List.of(no, no)));
@@ -170,7 +170,7 @@ class ProtocolTests {
     Death crash = new Death(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), "killed by SIGSEGV", List.of(),
         Optional.of("a.b"));
     Kernels.Exchange done = Kernels.inTurn(20, units, true, u -> u instanceof Protocol.Evaluate e && e.check().equals("a.b")
-        ? Kernels.Ran.died(crash) : Kernels.Ran.gave(new Protocol.Accepted()));
+        ? Kernels.Ran.died(crash) : Kernels.Ran.gave(new Answers.Accepted()));
     assertEquals(java.util.Set.of(20L), done.answers().keySet(), "the unit before the death, by its id");
     assertEquals(Optional.of(crash.in(21)), done.death(), "the death names the unit in flight, 21");
     assertEquals(Optional.empty(), done.done(1));

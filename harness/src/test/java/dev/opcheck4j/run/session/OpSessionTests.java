@@ -12,6 +12,7 @@ import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
@@ -62,7 +63,7 @@ class OpSessionTests {
     return dev.opcheck4j.testing.OneOpSessions.of(kernels, example(0));
   }
 
-  private static Kernels.Done done(Protocol.Answer a) {
+  private static Kernels.Done done(Answers.Answer a) {
     return new Kernels.Done(a, 5);
   }
 
@@ -71,18 +72,18 @@ class OpSessionTests {
     // ids from 100: input 0 = 100 (kernel), 101, 102 (checks); input 1 = 103 (rejected: 104, 105 skipped);
     // input 2 = 106, 107, 108. The map holds them in no particular order.
     Map<Long, Kernels.Done> answers = new HashMap<>();
-    answers.put(108L, done(new Protocol.Checked(Verdict.errored("c of 2"))));
-    answers.put(103L, done(new Protocol.Rejected("x must be float32")));
-    answers.put(101L, done(new Protocol.Checked(Verdict.passed())));
-    answers.put(106L, done(new Protocol.Accepted()));
-    answers.put(100L, done(new Protocol.Accepted()));
-    answers.put(107L, done(new Protocol.Checked(Verdict.skipped("b of 2"))));
-    answers.put(102L, done(new Protocol.Checked(Verdict.errored("c of 0"))));
+    answers.put(108L, done(new Answers.Checked(Verdict.errored("c of 2"))));
+    answers.put(103L, done(new Answers.Rejected("x must be float32")));
+    answers.put(101L, done(new Answers.Checked(Verdict.passed())));
+    answers.put(106L, done(new Answers.Accepted()));
+    answers.put(100L, done(new Answers.Accepted()));
+    answers.put(107L, done(new Answers.Checked(Verdict.skipped("b of 2"))));
+    answers.put(102L, done(new Answers.Checked(Verdict.errored("c of 0"))));
     Scripted kernels = new Scripted(units -> {
       assertEquals(9, units.size());
       return new Kernels.Exchange(100, answers, Optional.empty());
     });
-    OpSession.Trials t = session(kernels).tryOn("t::f", Device.CPU, List.of(example(1), example(2), example(3)),
+    Trials t = session(kernels).tryOn("t::f", Device.CPU, List.of(example(1), example(2), example(3)),
         List.of("b", "c"));
     assertEquals(Optional.empty(), t.death());
     assertEquals(3, t.trials().size());
@@ -98,11 +99,11 @@ class OpSessionTests {
   @Test
   void aTrialEndsWhereTheDeathWasAndTheTrialsAfterItAreNotThere() {
     // input 0 answered whole, input 1's kernel accepted and its first check killed the worker (unit 4)
-    Map<Long, Kernels.Done> answers = Map.of(0L, done(new Protocol.Accepted()), 1L,
-        done(new Protocol.Checked(Verdict.passed())), 2L, done(new Protocol.Checked(Verdict.passed())),
-        3L, done(new Protocol.Accepted()));
+    Map<Long, Kernels.Done> answers = Map.of(0L, done(new Answers.Accepted()), 1L,
+        done(new Answers.Checked(Verdict.passed())), 2L, done(new Answers.Checked(Verdict.passed())),
+        3L, done(new Answers.Accepted()));
     OpSession s = session(new Scripted(units -> new Kernels.Exchange(0, answers, Optional.of(CRASH.in(4)))));
-    OpSession.Trials t = s.tryOn("t::f", Device.CPU, List.of(example(1), example(2), example(3)), List.of("b", "c"));
+    Trials t = s.tryOn("t::f", Device.CPU, List.of(example(1), example(2), example(3)), List.of("b", "c"));
     assertEquals(2, t.trials().size(), "the third input was not reached");
     assertEquals(0, t.trials().get(1).checks().size(), "it died in the first check of the second input");
     assertEquals(Optional.of(CRASH.in(4)), t.death());

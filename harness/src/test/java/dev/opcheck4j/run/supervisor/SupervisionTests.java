@@ -2,6 +2,7 @@ package dev.opcheck4j.run.supervisor;
 
 import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.run.Runner;
 import dev.opcheck4j.run.plan.LibraryInfo;
@@ -80,9 +81,9 @@ class SupervisionTests {
         return Ran.died(SIGSEGV);
       }
       if (unit instanceof Protocol.Bind b) {
-        return Ran.gave(new Protocol.Bound("numel=" + numel(b.on().example())));
+        return Ran.gave(new Answers.Bound("numel=" + numel(b.on().example())));
       }
-      return Ran.gave(unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed()));
+      return Ran.gave(unit instanceof Protocol.Accepts ? new Answers.Accepted() : new Answers.Checked(Verdict.passed()));
     }
   }
 
@@ -178,12 +179,12 @@ class SupervisionTests {
         return Ran.died(SIGSEGV);
       }
       if (unit instanceof Protocol.Bind b) {
-        return Ran.gave(new Protocol.Bound(shape(b.on().example())));
+        return Ran.gave(new Answers.Bound(shape(b.on().example())));
       }
       if (unit instanceof Protocol.Evaluate e && e.on().example() != null) {
-        return Ran.gave(new Protocol.Checked(verdict.apply(e.check(), e.on().example())));
+        return Ran.gave(new Answers.Checked(verdict.apply(e.check(), e.on().example())));
       }
-      return Ran.gave(unit instanceof Protocol.Accepts ? new Protocol.Accepted() : new Protocol.Checked(Verdict.passed()));
+      return Ran.gave(unit instanceof Protocol.Accepts ? new Answers.Accepted() : new Answers.Checked(Verdict.passed()));
     }
   }
 

@@ -3,6 +3,8 @@ package dev.opcheck4j.run.worker;
 import dev.opcheck4j.run.session.SupervisorChecks;
 import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Replies;
 import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.run.supervisor.WorkerProcess;
 import dev.opcheck4j.run.plan.RunRequest;
@@ -81,7 +83,7 @@ class WorkerProtocolTests {
         true, DEADLINE);
     assertEquals(Optional.empty(), x.death());
     assertEquals(java.util.Set.of(x.first(), x.first() + 1, x.first() + 2), x.answers().keySet());
-    assertEquals(new Protocol.Accepted(), x.answer(0, Protocol.Acceptance.class));
+    assertEquals(new Answers.Accepted(), x.single(Answers.Acceptance.class));
     for (int i = 1; i < 3; i++) {
       assertEquals(Outcome.PASSED, x.done(i).orElseThrow().verdict().outcome(), x.toString());
     }
@@ -99,7 +101,7 @@ class WorkerProtocolTests {
         evaluate("crash_ops::huge_alloc", "kernel.error", tensor(3))), true, DEADLINE);
     assertEquals(Optional.empty(), x.death());
     assertEquals(java.util.Set.of(x.first()), x.answers().keySet(), x.toString());
-    assertTrue(x.answer(0, Protocol.Acceptance.class) instanceof Protocol.Rejected r && !r.firstLine().isEmpty(),
+    assertTrue(x.single(Answers.Acceptance.class) instanceof Answers.Rejected r && !r.firstLine().isEmpty(),
         x.toString());
   }
 
@@ -112,20 +114,20 @@ class WorkerProtocolTests {
     assertEquals(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), d.cause());
     assertEquals(x.first() + 2, d.unit(), "the third unit was in flight");
     assertEquals(java.util.Set.of(x.first(), x.first() + 1), x.answers().keySet());
-    x.answers().values().forEach(a -> assertEquals(new Protocol.Accepted(), a.answer()));
+    x.answers().values().forEach(a -> assertEquals(new Answers.Accepted(), a.answer()));
     assertTrue(d.message().contains("SIGSEGV"), d.message());
   }
 
   @Test
   void eachKindOfUnitGetsItsOwnKindOfAnswer() {
-    Protocol.Bound bound = worker.run(null, new Protocol.Bind(on("crash_ops::chatty", tensor(3))), DEADLINE)
-        .answer(0, Protocol.Bound.class);
+    Answers.Bound bound = worker.run(null, new Protocol.Bind(on("crash_ops::chatty", tensor(3))), DEADLINE)
+        .single(Answers.Bound.class);
     assertTrue(bound.description().contains("[3]"), bound.toString());
     Example wrong = new Example("t.json#ops[0].examples[1]", List.of(), Map.of());
     assertTrue(worker.run(null, new Protocol.Bind(on("crash_ops::chatty", wrong)), DEADLINE)
-        .answer(0, Protocol.Binding.class) instanceof Protocol.Unbindable);
-    Protocol.Synthesized s = worker.run(null, new Protocol.Synthesize(0, "crash_ops::chatty", 1L), DEADLINE)
-        .answer(0, Protocol.Synthesized.class);
+        .single(Answers.Binding.class) instanceof Answers.Unbindable);
+    Answers.Synthesized s = worker.run(null, new Protocol.Synthesize(0, "crash_ops::chatty", 1L), DEADLINE)
+        .single(Answers.Synthesized.class);
     assertTrue(s.found().example().isPresent(), s.toString());
   }
 
@@ -136,7 +138,7 @@ class WorkerProtocolTests {
     // a hang would end in a Death at the deadline, not in this LoadError
     WorkerProcess.LoadError e = assertThrows(WorkerProcess.LoadError.class,
         () -> WorkerProcess.start(dir, 2, init, DEADLINE, loading::add, SupervisorChecks.BUILTIN, Protocol.VERSION + 1));
-    assertEquals(new Protocol.Mismatch(Protocol.VERSION).describe(Protocol.VERSION + 1), e.getMessage());
+    assertEquals(new Replies.Mismatch(Protocol.VERSION).describe(Protocol.VERSION + 1), e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
     assertEquals(List.of(), loading, "answered before loading anything");
   }
