@@ -241,8 +241,9 @@ final class RunSetup {
   /**
    * Compiles the targets' references in {@code kernels}' worker. A reference that does not compile is
    * its own entry's input error: that entry gets no job, the others run, and the error is the run's,
-   * as an op a library lacks is (exit 2 at the end). The entry stays in the plan: units name an entry
-   * by its index there, as the workers read the spec.
+   * as an op a library lacks is (exit 2 at the end). The entry stays in the plan, so that the entries
+   * after it keep their positions; a worker reads no spec: each unit names its entry by the {@code ref}
+   * the parent sent it under ({@code Protocol.OpenOp}).
    *
    * @throws SpecException when compiling killed the worker
    */

@@ -70,7 +70,7 @@ public final class Runner {
   public void runLibraryChecks(RunPlan.Target target, Kernels kernels, RunListener sink) {
     SeverityPolicy severity = severity(target);
     String op = String.join("|", target.library().namespaces()) + "::*";
-    OpSession units = new OpSession(plan, target, OpSpec.bare(op), kernels, severity);
+    OpSession session = new OpSession(plan, target, OpSpec.bare(op), kernels, severity);
     String file = target.library().path().getFileName().toString();
     for (Check check : plan.checks()) {
       if (check instanceof BaselineCheck baseline) {
@@ -80,16 +80,16 @@ public final class Runner {
       } else if (check instanceof LibraryCheck library) {
         started(sink, op, check, null, null);
         long t = System.nanoTime();
-        Kernels.Exchange x = units.evaluate(check.id(), null, null, null);
+        Kernels.Exchange x = session.evaluate(check.id(), null, null, null);
         if (x.death().isPresent()) {
-          sink.result(units.result(x.death().get(), op, check, check.id(), null, null, List.of(), micros(t)));
+          sink.result(session.result(x.death().get(), op, check, check.id(), null, null, List.of(), micros(t)));
           continue;
         }
         Verdict v = x.single(Answers.Checked.class).verdict();
         long us = micros(t);
         for (String about : library.resultsAbout(v, op)) {
           // through the op session's road, which writes the --repro script of a failure
-          sink.result(units.result(about, check, null, CheckResult.NONE, v, us, units.repro(about, check.id(), null,
+          sink.result(session.result(about, check, null, CheckResult.NONE, v, us, session.repro(about, check.id(), null,
               null, null, false)).aboutLibrary(file));
         }
       }
@@ -177,14 +177,14 @@ public final class Runner {
       }
       return;
     }
-    OpSession units = new OpSession(plan, target, spec, kernels, severity);
+    OpSession session = new OpSession(plan, target, spec, kernels, severity);
     OpCheck synthesizing = wantsExample(spec);
     if (synthesizing != null) {
       long t = System.nanoTime();
-      Kernels.Exchange x = units.synthesize(op.name());
+      Kernels.Exchange x = session.synthesize(op.name());
       FoundExample found;
       if (x.death().isPresent()) {
-        sink.result(units.result(x.death().get(), op.name(), null, synthesizing.id() + " (synthesizing an example)",
+        sink.result(session.result(x.death().get(), op.name(), null, synthesizing.id() + " (synthesizing an example)",
             Device.CPU, null, List.of(), micros(t)));
         found = new FoundExample(java.util.Optional.empty(), "synthesizing an example killed the worker: "
             + x.death().get().message());
@@ -192,14 +192,14 @@ public final class Runner {
         found = x.single(Answers.Synthesized.class).found();
       }
       spec = found.applyTo(spec);
-      units = units.withSpec(spec);
+      session = session.withSpec(spec);
     }
     Prerequisites seen = new Prerequisites();
     List<Device> devices = devicesFor(spec);
-    Map<Example, String> invalid = validate(op, spec, units);
+    Map<Example, String> invalid = validate(op, spec, session);
     OpTags tags = OpTags.of(op.tags(), spec);
-    CheckRun.Op ctx = new CheckRun.Op(units, spec, op, seen, sink, cudaAvailable);
-    CheckBatch batch = new CheckBatch(units, op.name());
+    CheckRun.Op ctx = new CheckRun.Op(session, spec, op, seen, sink, cudaAvailable);
+    CheckBatch batch = new CheckBatch(session, op.name());
     for (Check check : plan.checks()) {
       if (!check.appliesWith(plan.baseline()) || !check.appliesTo(tags)) {
         continue;
@@ -233,14 +233,14 @@ public final class Runner {
     }
     batch.flush();
     if (plan.tries() > 0 && invalid.isEmpty()) {
-      PropertyPhase generated = new PropertyPhase(plan, units, spec, op, sink);
+      PropertyPhase generated = new PropertyPhase(plan, session, spec, op, sink);
       for (Device d : devices) {
         if (d != Device.META && (d != Device.CUDA || cudaAvailable)) {
           generated.run(d, seen);
         }
       }
     }
-    judgeCoverage(units, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results()), out);
+    judgeCoverage(session, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results()), out);
   }
 
   /** The check families the run and {@code spec} require, in order. */
@@ -254,13 +254,13 @@ public final class Runner {
    * The checks of the op's finished results, after every other result of it; through the op's session, so
    * that a failure gets its PyTorch script ({@code --repro}) as every other one does.
    */
-  private void judgeCoverage(OpSession units, FinishedOp done, RunListener sink) {
+  private void judgeCoverage(OpSession session, FinishedOp done, RunListener sink) {
     String op = done.op();
     for (Check check : plan.checks()) {
       if (check instanceof ResultsCheck judge) {
         for (ResultsCheck.DeviceVerdict v : judge.judge(done)) {
           // no rerun line: rerunning this check alone would not run the family it asks for
-          sink.result(units.result(op, check, v.device() == null ? null : Device.parse(v.device()).orElseThrow(),
+          sink.result(session.result(op, check, v.device() == null ? null : Device.parse(v.device()).orElseThrow(),
               CheckResult.NONE, v.verdict(), 0, null));
         }
       }
@@ -284,10 +284,10 @@ public final class Runner {
   }
 
   /** Binds every example on the CPU once; the ones that do not fit the schema (or the machine) are input errors. */
-  private Map<Example, String> validate(LibraryInfo.Op op, OpSpec spec, OpSession units) {
+  private Map<Example, String> validate(LibraryInfo.Op op, OpSpec spec, OpSession session) {
     Map<Example, String> invalid = new HashMap<>();
     for (Example ex : spec.examples()) {
-      OpSession.Described d = units.describe(op.name(), Device.CPU, ex);
+      OpSession.Described d = session.describe(op.name(), Device.CPU, ex);
       if (d.invalid() != null) {
         invalid.put(ex, d.invalid());
         inputErrors.add(d.invalid());

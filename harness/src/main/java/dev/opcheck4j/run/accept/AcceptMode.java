@@ -150,8 +150,8 @@ public record AcceptMode(Path file, String before, String after, List<String> ad
   /** The comment of an added entry: where it failed and the finding's first line. */
   private static String firstLine(List<CheckResult> failures) {
     CheckResult r = failures.get(0);
-    String seen = r.finding() != null ? r.finding().actual()
-        : r.fact("but was").orElse(r.facts().isEmpty() ? "" : r.facts().get(0).value());
+    // a failure carries its typed finding; a result without one shows its first fact
+    String seen = r.finding() != null ? r.finding().actual() : r.facts().isEmpty() ? "" : r.facts().get(0).value();
     seen = seen.lines().findFirst().orElse("").strip();
     Set<String> devices = new LinkedHashSet<>();
     failures.stream().map(CheckResult::deviceOrNull).filter(java.util.Objects::nonNull).forEach(devices::add);
