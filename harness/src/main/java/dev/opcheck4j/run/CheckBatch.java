@@ -93,7 +93,8 @@ final class CheckBatch {
         continue;
       }
       // an unguarded exchange answers every unit up to the one its worker died in
-      p.died(x.death().orElseThrow(() -> new IllegalStateException("no answer and no death")), Runner.micros(t));
+      p.died(x.death().orElseThrow(() -> new IllegalStateException("no answer and no death")),
+          (System.nanoTime() - t) / 1_000);
       todo.subList(i + 1, todo.size()).forEach(Task::alone);
       return;
     }

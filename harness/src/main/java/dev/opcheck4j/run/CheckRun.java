@@ -101,21 +101,26 @@ final class CheckRun implements CheckBatch.Task {
     long t = System.nanoTime();
     Verdict v = decide();
     if (v != null) {
-      finished(v, Runner.micros(t));
+      finished(v, micros(t));
       return;
     }
     started();
     Kernels.Exchange x = op.session().evaluate(check.id(), op.info().name(), device, example);
     if (x.death().isPresent()) {
-      died(x.death().get(), Runner.micros(t));
+      died(x.death().get(), micros(t));
     } else {
-      finished(x.single(Answers.Checked.class).verdict(), Runner.micros(t));
+      finished(x.single(Answers.Checked.class).verdict(), micros(t));
     }
   }
 
   @Override
   public OpSession.Asked asked() {
     return new OpSession.Asked(check.id(), device, example);
+  }
+
+  /** Microseconds since {@code t0} ({@link System#nanoTime}). */
+  static long micros(long t0) {
+    return (System.nanoTime() - t0) / 1_000;
   }
 
   private void once() {

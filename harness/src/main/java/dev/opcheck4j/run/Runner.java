@@ -306,7 +306,7 @@ public final class Runner {
   }
 
   public static long micros(long t0) {
-    return (System.nanoTime() - t0) / 1_000;
+    return CheckRun.micros(t0);
   }
 
   /** A result about {@code op} of the target, on no device and no example. */

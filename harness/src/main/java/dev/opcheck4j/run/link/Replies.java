@@ -1,7 +1,6 @@
 package dev.opcheck4j.run.link;
 
 import dev.opcheck4j.run.link.Answers.Answer;
-import dev.opcheck4j.run.worker.Worker;
 
 /** What the worker sends the parent: one record per kind of message (JMH's frames). */
 public final class Replies {

@@ -1,6 +1,5 @@
 package dev.opcheck4j.run.plan;
 
-import dev.opcheck4j.run.Launcher;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -8,7 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A request from outside (SIGINT, SIGTERM) to stop a run: the run takes no more units and starts no
  * more workers, kills the ones it has, and reports what it gathered, marked interrupted. The front end
- * that owns the process's signals requests it; {@link Launcher} reads it.
+ * that owns the process's signals requests it; the launcher reads it.
  */
 public final class Interruption {
   private final AtomicReference<String> signal = new AtomicReference<>();
