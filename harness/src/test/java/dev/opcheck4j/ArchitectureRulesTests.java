@@ -54,6 +54,49 @@ class ArchitectureRulesTests {
     }
   }
 
+  /**
+   * The same rule on the sources' import lines: an import that only a Javadoc link uses leaves no
+   * trace in the classes ArchUnit reads, and still ties the file to the package it names.
+   */
+  @Test
+  void noSourceFileImportsAPackageAboveItsOwn() throws IOException {
+    List<List<String>> layers = layers();
+    List<String> upward = new ArrayList<>();
+    Pattern imported = Pattern.compile("(?m)^import (?:static )?(dev\\.opcheck4j\\.[a-z.]*[a-z])\\.[A-Z]");
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java/dev/opcheck4j"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+        String text = Files.readString(f);
+        Matcher own = Pattern.compile("(?m)^package ([\\w.]+);").matcher(text);
+        if (!own.find()) {
+          continue;
+        }
+        int row = row(layers, own.group(1));
+        Matcher m = imported.matcher(text);
+        while (m.find()) {
+          int to = row(layers, m.group(1));
+          if (row >= 0 && to >= 0 && to < row) {
+            upward.add(f.getFileName() + " imports " + m.group(1));
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), upward, "imports from a lower row of docs/architecture.md's package table to a higher one");
+  }
+
+  /** The row of {@code pkg} in {@code layers}, or -1 when no row holds it. */
+  private static int row(List<List<String>> layers, String pkg) {
+    for (int i = 0; i < layers.size(); i++) {
+      for (String pattern : layers.get(i)) {
+        boolean deep = pattern.endsWith("..");
+        String base = deep ? pattern.substring(0, pattern.length() - 2) : pattern;
+        if (pkg.equals(base) || deep && pkg.startsWith(base + ".")) {
+          return i;
+        }
+      }
+    }
+    return -1;
+  }
+
   @Test
   void theSupervisorImportsNoCheck() {
     noClasses().that().resideInAPackage("dev.opcheck4j.run.supervisor..")
