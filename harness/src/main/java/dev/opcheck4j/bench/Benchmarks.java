@@ -2,13 +2,13 @@ package dev.opcheck4j.bench;
 
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.Fact;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.run.Launcher;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.worker.UnitRunner;
 import dev.opcheck4j.spec.SpecFile;
@@ -311,7 +311,7 @@ public final class Benchmarks {
           continue;
         }
         Example ex = op.examples().get(0);
-        Protocol.OpenOp open = dev.opcheck4j.run.OpSession.open(t, op);
+        Protocol.OpenOp open = dev.opcheck4j.run.session.OpSession.open(t, op);
         runner.open(List.of(open));
         List<Protocol.Unit<?>> units = new ArrayList<>();
         for (Check c : checks) {

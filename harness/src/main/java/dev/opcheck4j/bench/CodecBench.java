@@ -19,10 +19,12 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.deser.ContextualDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.checks.CheckCatalog;
+import dev.opcheck4j.checks.builtin.CheckCatalog;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.worker.Protocol;
-import dev.opcheck4j.run.worker.Wire;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Replies;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.Wire;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecFile;
@@ -67,7 +69,7 @@ final class CodecBench {
     OpSpec spec = file.ops().stream().filter(o -> o.op().equals("my_ops::mul_add")).findFirst().orElseThrow();
     List<String> checks = CheckCatalog.builtin().stream().filter(CheckInfo::generated).map(CheckInfo::id).toList();
     List<Protocol.Run> runs = new ArrayList<>();
-    List<Protocol.Answered> answers = new ArrayList<>();
+    List<Replies.Answered> answers = new ArrayList<>();
     for (int i = 0; i < inputs; i++) {
       Example base = spec.examples().get(0);
       Example variant = new Example(base.ref(), base.args(), base.kwargs(), i, base.location(), Optional.empty());
@@ -76,9 +78,9 @@ final class CodecBench {
       checks.forEach(c -> units.add(new Protocol.Evaluate(c, on)));
       runs.add(new Protocol.Run(i, List.of(), units, true));
     }
-    answers.add(new Protocol.Answered(1, new Protocol.Accepted(), 40));
+    answers.add(new Replies.Answered(1, new Answers.Accepted(), 40));
     for (int c = 0; c < checks.size(); c++) {
-      answers.add(new Protocol.Answered(1, new Protocol.Checked(Verdict.passed()), 900 + c));
+      answers.add(new Replies.Answered(1, new Answers.Checked(Verdict.passed()), 900 + c));
     }
     Codec wire = new Codec() {
       @Override
@@ -95,7 +97,7 @@ final class CodecBench {
     for (Codec c : List.of(wire, jackson)) {
       String name = c == wire ? "Wire" : "Jackson databind";
       if (!runs.get(1).equals(c.read(c.write(runs.get(1)), Protocol.Request.class))
-          || !answers.get(1).equals(c.read(c.write(answers.get(1)), Protocol.Reply.class))) {
+          || !answers.get(1).equals(c.read(c.write(answers.get(1)), Replies.Reply.class))) {
         throw new IllegalStateException(name + " does not read back what it wrote: " + c.write(runs.get(1)));
       }
       out.printf("bench codec %s: a generated input's units %d chars, an answer %d chars%n", name,
@@ -110,8 +112,8 @@ final class CodecBench {
         long bytes0 = threads.getThreadAllocatedBytes(self);
         for (Protocol.Run r : runs) {
           c.read(c.write(r), Protocol.Request.class);
-          for (Protocol.Answered a : answers) {
-            c.read(c.write(a), Protocol.Reply.class);
+          for (Replies.Answered a : answers) {
+            c.read(c.write(a), Replies.Reply.class);
           }
         }
         long cpu = (threads.getCurrentThreadCpuTime() - cpu0) / inputs;
@@ -143,8 +145,8 @@ final class CodecBench {
       mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
       mapper.setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
       mapper.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-      for (Class<?> sealed : List.of(Protocol.Request.class, Protocol.Reply.class, Protocol.Unit.class,
-          Protocol.Answer.class)) {
+      for (Class<?> sealed : List.of(Protocol.Request.class, Replies.Reply.class, Protocol.Unit.class,
+          Answers.Answer.class)) {
         byName(sealed);
       }
       mapper.addMixIn(Protocol.On.class, Shared.class);
@@ -170,7 +172,7 @@ final class CodecBench {
     @Override
     public String write(Object message) {
       try {
-        Class<?> as = message instanceof Protocol.Request ? Protocol.Request.class : Protocol.Reply.class;
+        Class<?> as = message instanceof Protocol.Request ? Protocol.Request.class : Replies.Reply.class;
         return mapper.writerFor(as).writeValueAsString(message);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -3,6 +3,7 @@ package dev.opcheck4j.checks;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.ExampleException;
 import dev.opcheck4j.generate.Materializer;
+import dev.opcheck4j.torch.AllocatorFill;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,7 +92,7 @@ public final class OpCall {
     }
     Progress.step(step);
     // memory no kernel wrote reads as zeros in every call, so only memory.uninitialized sees it
-    dev.opcheck4j.checks.memory.AllocatorFill.zerosByDefault();
+    AllocatorFill.zerosByDefault();
     IValueVector stack = ex.stack();
     if (defaultSeed.isPresent()) {
       org.bytedeco.pytorch.global.torch.manual_seed(defaultSeed.getAsLong());

@@ -21,6 +21,19 @@ public non-sealed interface SupervisorCheck extends Check {
   boolean covers(Cause death);
 
   /**
+   * The cause a fault at {@code address} is, when this check claims it from what the worker told in
+   * its {@code step}; empty by default (the crash's own cause stands).
+   */
+  default java.util.Optional<Cause> fault(long address, String step) {
+    return java.util.Optional.empty();
+  }
+
+  /** {@code step} as a reader sees it, without what this check told only for the supervisor. */
+  default String shown(String step) {
+    return step;
+  }
+
+  /**
    * The finding a death is.
    *
    * @param death how the worker died

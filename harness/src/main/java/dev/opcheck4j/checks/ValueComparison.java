@@ -3,7 +3,6 @@ package dev.opcheck4j.checks;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
-import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
 import dev.opcheck4j.generate.TensorCopies;
 import dev.opcheck4j.generate.TensorSpec;
 import dev.opcheck4j.generate.TensorText;
@@ -22,6 +21,17 @@ import org.bytedeco.pytorch.Tensor;
  */
 public final class ValueComparison {
   private ValueComparison() {}
+
+  /** Default tolerance per dtype, as torch.testing.assert_close uses. */
+  public static OpSpec.Tolerance defaultTolerance(org.bytedeco.pytorch.global.torch.ScalarType dtype) {
+    return switch (dtype.intern()) {
+      case Double -> new OpSpec.Tolerance(1e-7, 1e-7);
+      case Half -> new OpSpec.Tolerance(1e-5, 1e-3);
+      case BFloat16 -> new OpSpec.Tolerance(1e-5, 1.6e-2);
+      case Float -> new OpSpec.Tolerance(1e-5, 1.3e-6);
+      default -> new OpSpec.Tolerance(0, 0);
+    };
+  }
 
   /**
    * How {@code actual} differs from {@code expected}.
@@ -63,7 +73,7 @@ public final class ValueComparison {
           label + " is " + TensorSpec.dtypeName(actual.scalar_type()) + " instead of "
               + TensorSpec.dtypeName(expected.scalar_type()), List.of()));
     }
-    OpSpec.Tolerance tol = tolerance.orElse(NoncontiguousCheck.defaultTolerance(expected.scalar_type()));
+    OpSpec.Tolerance tol = tolerance.orElse(defaultTolerance(expected.scalar_type()));
     return compare(label, es, TensorCopies.doubles(expected), TensorCopies.doubles(actual), tol);
   }
 

@@ -4,7 +4,7 @@ import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;
 import dev.opcheck4j.torch.SchemaBaseline;
-import dev.opcheck4j.run.worker.Wire;
+import dev.opcheck4j.run.link.Wire;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import java.io.IOException;
 import java.nio.file.Files;

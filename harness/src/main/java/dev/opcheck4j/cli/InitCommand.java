@@ -1,5 +1,6 @@
 package dev.opcheck4j.cli;
 
+import dev.opcheck4j.run.link.FoundExample;
 import dev.opcheck4j.run.worker.ExampleSearch;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.plan.LibraryInfo;
@@ -52,7 +53,7 @@ final class InitCommand implements Command {
     int found = 0;
     for (int k = 0; k < lib.library().ops().size(); k++) {
       LibraryInfo.Op op = lib.library().ops().get(k);
-      ExampleSearch.Found f = lib.found().get(k);
+      FoundExample f = lib.found().get(k);
       found += f.example().isPresent() ? 1 : 0;
       entries.add(new SpecSkeleton.Entry(op.name(), op.schema().toString(), f.example(), f.note()));
     }

@@ -2,7 +2,7 @@ package dev.opcheck4j.cli;
 
 import dev.opcheck4j.api.ReportReader;
 import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.junit.CheckFailedError;
 import dev.opcheck4j.junit.ClasspathSpecTests;
 import dev.opcheck4j.junit.OpCheckEngine;

@@ -1,7 +1,7 @@
 package dev.opcheck4j.cli;
 
-import dev.opcheck4j.run.Interruption;
-import dev.opcheck4j.run.Versions;
+import dev.opcheck4j.run.plan.Interruption;
+import dev.opcheck4j.run.plan.Versions;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.io.PrintStream;

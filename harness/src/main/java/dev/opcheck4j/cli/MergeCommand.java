@@ -8,7 +8,7 @@ import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.run.Expectations;
-import dev.opcheck4j.run.ReportDirLock;
+import dev.opcheck4j.reporting.ReportDirLock;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.RunOption;

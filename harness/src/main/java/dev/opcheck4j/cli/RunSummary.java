@@ -6,7 +6,7 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.run.ReportWriter;
+import dev.opcheck4j.reporting.ReportWriter;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
 import java.io.IOException;
@@ -195,12 +195,23 @@ final class RunSummary {
     return rows.values().stream().filter(b -> b).count();
   }
 
-  /** One line per family that never ran on some ops, with the commonest reason and how to gate on it. */
+  /**
+   * One line per family that never ran on some ops, with why and how to gate on it; where the ops
+   * differ in why, one line per reason under it, with how many ops it holds (commonest first).
+   */
   static List<String> gapLines(Coverage coverage) {
     List<String> lines = new ArrayList<>();
     for (Coverage.Gap g : coverage.gaps()) {
-      String line = g.family() + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops")
-          + ": " + visible(g.reason()) + " — or --require " + g.family() + " to fail on this";
+      String head = g.family() + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops");
+      String gate = " — or --require " + g.family() + " to fail on this";
+      Map<String, List<String>> byReason = byReason(coverage, g);
+      if (byReason.size() > 1) {
+        lines.add(String.join("\n  ", HumanText.wrap(head + gate + ":", HumanText.WIDTH - 2)));
+        byReason.forEach((reason, ops) -> lines.add("  " + String.join("\n    ", HumanText.wrap(ops.size()
+            + (ops.size() == 1 ? " op: " : " ops: ") + visible(reason), HumanText.WIDTH - 4))));
+        continue;
+      }
+      String line = head + ": " + visible(g.reason()) + gate;
       // wrapped at spaces as the findings' facts are: a terminal would break it in the middle of a word
       lines.add(String.join("\n  ", HumanText.wrap(line, HumanText.WIDTH - 2)));
     }
@@ -220,6 +231,24 @@ final class RunSummary {
           + " tries not run for " + String.join(", ", c.getValue()));
     }
     return lines;
+  }
+
+  /**
+   * The ops of {@code gap}, grouped by why its family never ran on each (the reason {@link
+   * Coverage#gaps} counts for an op: not the spec's, a device this process lacks last), the commonest
+   * reason first.
+   */
+  private static Map<String, List<String>> byReason(Coverage coverage, Coverage.Gap gap) {
+    Map<String, List<String>> groups = new LinkedHashMap<>();
+    for (String op : gap.ops()) {
+      coverage.entries().stream().filter(e -> e.op().equals(op) && e.family().equals(gap.family()) && !e.bySpec())
+          .min(java.util.Comparator.comparing(e -> e.reason().startsWith(Coverage.NO_CUDA)))
+          .ifPresent(e -> groups.computeIfAbsent(e.reason(), r -> new ArrayList<>()).add(op));
+    }
+    Map<String, List<String>> sorted = new LinkedHashMap<>();
+    groups.entrySet().stream().sorted(java.util.Comparator.comparing(r -> -r.getValue().size()))
+        .forEach(r -> sorted.put(r.getKey(), r.getValue()));
+    return sorted;
   }
 
   /** Text from the run with its control characters made visible, for the terminal. */

@@ -1,6 +1,6 @@
 package dev.opcheck4j.cli;
 
-import dev.opcheck4j.run.Interruption;
+import dev.opcheck4j.run.plan.Interruption;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;

@@ -6,7 +6,7 @@ import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.Launcher;
-import dev.opcheck4j.run.ReportDirLock;
+import dev.opcheck4j.reporting.ReportDirLock;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.plan.ExpectedFailures;

@@ -1,7 +1,7 @@
 package dev.opcheck4j.junit;
 
 import dev.opcheck4j.api.SeverityPolicy;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;

@@ -8,7 +8,7 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.api.RunListener;
-import dev.opcheck4j.run.RunBlock;
+import dev.opcheck4j.run.plan.RunBlock;
 import dev.opcheck4j.spec.SpecFile;
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,14 +1,17 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.spec.Example;
-import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Batch;
+import dev.opcheck4j.run.link.Kernels;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -25,79 +28,74 @@ import java.util.Set;
  * so the op's death budget and the next worker see them as one at a time would.
  */
 final class CheckBatch {
-  /**
-   * A check on the op's {@code device} and {@code example} (null: none), and its verdict when it is
-   * known without a unit (an invalid example), else null.
-   */
-  record Step(Check check, Device device, Example example, Verdict given) {}
+  /** One check run as the batch drives it: {@link CheckRun}, or a test's recorder. */
+  interface Task {
+    Check check();
 
-  /** What the runner does with a step, as it does with one check at a time. */
-  interface Road {
-    /** The verdict of a step that runs no unit (its skip reason), or null when it runs one. */
-    Verdict decide(Step step);
+    /** Why it runs no unit, decided when it was planned; null when it runs one. */
+    Verdict skip();
 
-    /** The started event of the step's unit. */
-    void started(Step step);
+    /** What it asks of the worker. */
+    OpSession.Asked asked();
 
-    /** A verdict to its result. */
-    void emit(Step step, Verdict verdict, long micros);
+    /** Its unit starts. */
+    void started();
 
-    /** The death of the step's unit to its result. */
-    void died(Step step, Death death, long micros);
+    /** Its verdict, to its result. */
+    void finished(Verdict verdict, long micros);
 
-    /** The step taken alone, one exchange of its own. */
-    void alone(Step step);
+    /** The death of its unit, to its result. */
+    void died(Death death, long micros);
+
+    /** Taken alone, in an exchange of its own. */
+    void alone();
   }
 
-  private record Pending(Step step, Verdict verdict) {}
-
-  private final OpSession units;
+  private final OpSession session;
   private final String op;
-  private final Road road;
-  private final List<Pending> pending = new ArrayList<>();
+  private final List<Task> pending = new ArrayList<>();
   private final Set<String> checks = new HashSet<>();
 
-  CheckBatch(OpSession units, String op, Road road) {
-    this.units = units;
+  CheckBatch(OpSession session, String op) {
+    this.session = session;
     this.op = op;
-    this.road = road;
   }
 
-  /** Adds {@code step}, after sending the ones before it when it requires one of them. */
-  void add(Step step) {
-    if (step.check().requires().stream().anyMatch(checks::contains)) {
+  /** Adds {@code task}, after sending the ones before it when it requires one of them. */
+  void add(java.util.function.Supplier<? extends Task> planned, Check check) {
+    if (check.requires().stream().anyMatch(checks::contains)) {
       flush();
     }
-    pending.add(new Pending(step, step.given() != null ? step.given() : road.decide(step)));
-    checks.add(step.check().id());
+    pending.add(planned.get());
+    checks.add(check.id());
   }
 
-  /** Runs the units of the steps added so far in one exchange and emits every step's result in order. */
+  /** Runs the units of the tasks added so far in one exchange and finishes every task in order. */
   void flush() {
-    List<Pending> todo = List.copyOf(pending);
+    List<Task> todo = List.copyOf(pending);
     pending.clear();
     checks.clear();
-    List<OpSession.Asked> asked = todo.stream().filter(p -> p.verdict() == null)
-        .map(p -> new OpSession.Asked(p.step().check().id(), p.step().device(), p.step().example())).toList();
+    Batch batch = new Batch();
+    Map<Task, Batch.Ticket<Answers.Checked>> tickets = new IdentityHashMap<>();
+    todo.stream().filter(p -> p.skip() == null).forEach(p -> tickets.put(p, session.evaluate(batch, op, p.asked())));
     long t = System.nanoTime();
-    Kernels.Exchange x = asked.isEmpty() ? Kernels.Exchange.none() : units.evaluate(op, asked);
-    int unit = 0;
+    Kernels.Exchange x = batch.isEmpty() ? Kernels.Exchange.none() : session.run(batch);
     for (int i = 0; i < todo.size(); i++) {
-      Pending p = todo.get(i);
-      if (p.verdict() != null) {
-        road.emit(p.step(), p.verdict(), 0);
+      Task p = todo.get(i);
+      if (p.skip() != null) {
+        p.finished(p.skip(), 0);
         continue;
       }
-      road.started(p.step());
-      Optional<Kernels.Done> done = x.done(unit++);
+      p.started();
+      Optional<Kernels.Done> done = x.done(tickets.get(p));
       if (done.isPresent()) {
-        road.emit(p.step(), done.get().verdict(), done.get().micros());
+        p.finished(done.get().verdict(), done.get().micros());
         continue;
       }
       // an unguarded exchange answers every unit up to the one its worker died in
-      road.died(p.step(), x.death().orElseThrow(() -> new IllegalStateException("no answer and no death")),
-          Runner.micros(t));
-      todo.subList(i + 1, todo.size()).forEach(rest -> road.alone(rest.step()));
+      p.died(x.death().orElseThrow(() -> new IllegalStateException("no answer and no death")),
+          (System.nanoTime() - t) / 1_000);
+      todo.subList(i + 1, todo.size()).forEach(Task::alone);
       return;
     }
   }

@@ -1,11 +1,13 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.cache.ResultCache;
+import dev.opcheck4j.run.plan.Interruption;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
-import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.spec.OpSpec;
 import java.nio.file.Path;
 import java.time.Instant;

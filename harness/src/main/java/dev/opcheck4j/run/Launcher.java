@@ -1,20 +1,26 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.session.SupervisorChecks;
+import dev.opcheck4j.run.link.FoundExample;
+import dev.opcheck4j.run.plan.Interruption;
+import dev.opcheck4j.run.plan.RunBlock;
+import dev.opcheck4j.run.supervisor.WorkerPool;
+import dev.opcheck4j.run.supervisor.WorkerSlot;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.Check;
-import dev.opcheck4j.checks.CheckCatalog;
+import dev.opcheck4j.checks.builtin.CheckCatalog;
 import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.worker.ExampleSearch;
-import dev.opcheck4j.run.worker.ModelInfo;
-import dev.opcheck4j.run.worker.WorkerInfo;
-import dev.opcheck4j.run.worker.WorkerProcess;
+import dev.opcheck4j.run.link.ModelInfo;
+import dev.opcheck4j.run.link.WorkerInfo;
+import dev.opcheck4j.run.supervisor.WorkerProcess;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
@@ -73,7 +79,7 @@ public final class Launcher {
     RunDirectory dir = RunDirectory.of(request.reportDir());
     // every worker of the process, including one still loading its libraries
     stop.whenRequested(WorkerProcess::terminateAll);
-    WorkerPool pool = new WorkerPool(request, dir.path(), setup.init(), stop);
+    WorkerPool pool = new WorkerPool(request, dir.path(), setup.init(), stop, SupervisorChecks.BUILTIN);
     boolean ran = false;
     try {
       RunSetup.Started start;
@@ -186,7 +192,7 @@ public final class Launcher {
    * A library and, per op in its order, an example synthesized from the op's schema that the cpu
    * kernel accepts (or why none was found).
    */
-  public record Synthesized(LibraryInfo library, List<ExampleSearch.Found> found) {}
+  public record Synthesized(LibraryInfo library, List<FoundExample> found) {}
 
   /**
    * Searches, in a worker, an example for every op of {@code library} (for {@code ./opcheck init}).

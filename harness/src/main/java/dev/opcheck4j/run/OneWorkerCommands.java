@@ -1,12 +1,19 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.session.SupervisorChecks;
+import dev.opcheck4j.run.link.FoundExample;
+import dev.opcheck4j.run.plan.Interruption;
+import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.supervisor.WorkerPool;
+import dev.opcheck4j.run.supervisor.WorkerSlot;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.worker.ExampleSearch;
-import dev.opcheck4j.run.worker.ModelInfo;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
-import dev.opcheck4j.run.worker.WorkerInfo;
+import dev.opcheck4j.run.link.ModelInfo;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
@@ -36,12 +43,12 @@ final class OneWorkerCommands {
   static Launcher.Synthesized synthesize(Path library, long seed) throws LibraryLoadException, SpecException {
     return inOneWorker(List.of(library), (info, slot) -> {
       LibraryInfo lib = info.libraries().get(0);
-      List<ExampleSearch.Found> found = new ArrayList<>();
+      List<FoundExample> found = new ArrayList<>();
       for (LibraryInfo.Op op : lib.ops()) {
         Kernels.Exchange x = slot.run(null, new Protocol.Synthesize(0, op.name(), seed), slot.timeout());
-        found.add(x.death().map(d -> new ExampleSearch.Found(Optional.empty(),
+        found.add(x.death().map(d -> new FoundExample(Optional.empty(),
             "synthesizing an example killed the worker: " + d.message()))
-            .orElseGet(() -> x.answer(0, Protocol.Synthesized.class).found()));
+            .orElseGet(() -> x.single(Answers.Synthesized.class).found()));
       }
       return new Launcher.Synthesized(lib, found);
     });
@@ -74,7 +81,7 @@ final class OneWorkerCommands {
           Protocol.On on = new Protocol.On(0, op.op(), Device.CPU, ex, seed, open.ref());
           Kernels.Exchange x = slot.run(open, new Protocol.RecordOutputs(on), slot.timeout());
           recorded.add(x.death().map(d -> new ValueBaseline.Recorded(op.op(), ex.ref(), seed, List.of(),
-              "the worker died: " + d.message())).orElseGet(() -> x.answer(0, Protocol.OutputsRecorded.class).recorded()));
+              "the worker died: " + d.message())).orElseGet(() -> x.single(Answers.OutputsRecorded.class).recorded()));
         }
       }
       return new Launcher.Recording(schemas(info), new ValueBaseline(ValueBaseline.FORMAT, seed, recorded));
@@ -88,14 +95,14 @@ final class OneWorkerCommands {
       if (load.death().isPresent()) {
         return new Launcher.ModelRun(info, null, null, load.death().get().message());
       }
-      ModelInfo loaded = load.answer(0, Protocol.ModelLoaded.class).info();
+      ModelInfo loaded = load.single(Answers.ModelLoaded.class).info();
       if (loaded.failure() != null || inputs.isEmpty()) {
         return new Launcher.ModelRun(info, loaded, null, null);
       }
       Kernels.Exchange x = slot.run(null, new Protocol.Forward(inputs, seed, expect.map(Path::toAbsolutePath)),
           slot.timeout());
       return x.death().map(d -> new Launcher.ModelRun(info, loaded, null, d.message()))
-          .orElseGet(() -> new Launcher.ModelRun(info, loaded, x.answer(0, Protocol.Forwarded.class).forward(), null));
+          .orElseGet(() -> new Launcher.ModelRun(info, loaded, x.single(Answers.Forwarded.class).forward(), null));
     });
   }
 
@@ -114,7 +121,7 @@ final class OneWorkerCommands {
     RunRequest.Builder request = RunRequest.builder().jobs(1);
     libraries.forEach(request::library);
     Protocol.Init init = new Protocol.Init(libraries.stream().map(Path::toAbsolutePath).toList());
-    try (WorkerPool pool = new WorkerPool(request.build(), dir.path(), init, new Interruption())) {
+    try (WorkerPool pool = new WorkerPool(request.build(), dir.path(), init, new Interruption(), SupervisorChecks.BUILTIN)) {
       return task.run(pool.first().start(), pool.first());
     } catch (LibraryLoadException e) {
       throw dir.keeping(e);

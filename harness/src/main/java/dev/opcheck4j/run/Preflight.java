@@ -1,6 +1,7 @@
 package dev.opcheck4j.run;
 
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.generate.ExampleBinder;
 import dev.opcheck4j.run.plan.LibraryInfo;
@@ -8,9 +9,11 @@ import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.VariantOf;
 import dev.opcheck4j.torch.UnknownOpException;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Batch;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Protocol;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,8 +51,8 @@ final class Preflight {
    */
   static References referenceErrors(List<RunPlan.Target> targets, Kernels kernels, Duration deadline) {
     List<Protocol.OpenOp> opens = new ArrayList<>();
-    List<Entry> keys = new ArrayList<>();
-    List<Protocol.CompileReference> units = new ArrayList<>();
+    Batch batch = new Batch();
+    Map<Entry, Batch.Ticket<Answers.ReferenceCompiled>> compiled = new LinkedHashMap<>();
     for (RunPlan.Target t : targets) {
       for (int i = 0; i < t.ops().size(); i++) {
         OpSpec op = t.ops().get(i);
@@ -57,25 +60,24 @@ final class Preflight {
         if ((op.reference().isPresent() || expects) && t.library().op(op.op()).isPresent()) {
           Protocol.OpenOp open = OpSession.open(t.index(), op);
           opens.add(open);
-          keys.add(new Entry(t.index(), i));
-          units.add(new Protocol.CompileReference(open.ref()));
+          compiled.put(new Entry(t.index(), i), batch.add(new Protocol.CompileReference(open.ref())));
         }
       }
     }
     Map<Entry, List<String>> errors = new LinkedHashMap<>();
-    if (units.isEmpty()) {
+    if (batch.isEmpty()) {
       return new References(errors, null);
     }
-    Kernels.Exchange done = kernels.run(opens, new ArrayList<Protocol.Unit<?>>(units), false, deadline);
+    Kernels.Exchange done = kernels.run(opens, batch.units(), false, deadline);
     if (done.death().isPresent()) {
       return new References(errors, done.death().get());
     }
-    for (int i = 0; i < units.size(); i++) {
-      List<String> problems = done.answer(i, Protocol.ReferenceCompiled.class).problems();
+    compiled.forEach((entry, ticket) -> {
+      List<String> problems = done.answer(ticket).problems();
       if (!problems.isEmpty()) {
-        errors.put(keys.get(i), problems);
+        errors.put(entry, problems);
       }
-    }
+    });
     return new References(errors, null);
   }
 

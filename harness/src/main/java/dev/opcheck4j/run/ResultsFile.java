@@ -1,14 +1,15 @@
 package dev.opcheck4j.run;
 
-import dev.opcheck4j.run.worker.Wire;
+import dev.opcheck4j.run.plan.Versions;
+import dev.opcheck4j.run.link.Wire;
 
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunListener;
-import dev.opcheck4j.checks.BuiltinChecks;
-import dev.opcheck4j.checks.CheckCatalog;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.CheckCatalog;
 import dev.opcheck4j.checks.Check;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,15 +1,19 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.cache.ResultCache;
+import dev.opcheck4j.run.plan.Interruption;
+import dev.opcheck4j.run.plan.RunBlock;
+import dev.opcheck4j.run.supervisor.WorkerPool;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.SeverityPolicy;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
-import dev.opcheck4j.run.worker.WorkerInfo;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.spec.NearestName;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecException;
@@ -237,8 +241,9 @@ final class RunSetup {
   /**
    * Compiles the targets' references in {@code kernels}' worker. A reference that does not compile is
    * its own entry's input error: that entry gets no job, the others run, and the error is the run's,
-   * as an op a library lacks is (exit 2 at the end). The entry stays in the plan: units name an entry
-   * by its index there, as the workers read the spec.
+   * as an op a library lacks is (exit 2 at the end). The entry stays in the plan, so that the entries
+   * after it keep their positions; a worker reads no spec: each unit names its entry by the {@code ref}
+   * the parent sent it under ({@code Protocol.OpenOp}).
    *
    * @throws SpecException when compiling killed the worker
    */

@@ -1,20 +1,21 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.link.FoundExample;
+import dev.opcheck4j.run.session.CheckOn;
+import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.session.Prerequisites;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.property.PropertyPhase;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.ExampleSearch;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
 
 import dev.opcheck4j.api.CheckResult;
-import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.BaselineCheck;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.LibraryCheck;
 import dev.opcheck4j.checks.LibraryView;
@@ -69,7 +70,7 @@ public final class Runner {
   public void runLibraryChecks(RunPlan.Target target, Kernels kernels, RunListener sink) {
     SeverityPolicy severity = severity(target);
     String op = String.join("|", target.library().namespaces()) + "::*";
-    OpSession units = new OpSession(plan, target, OpSpec.bare(op), kernels, severity);
+    OpSession session = new OpSession(plan, target, OpSpec.bare(op), kernels, severity);
     String file = target.library().path().getFileName().toString();
     for (Check check : plan.checks()) {
       if (check instanceof BaselineCheck baseline) {
@@ -79,16 +80,16 @@ public final class Runner {
       } else if (check instanceof LibraryCheck library) {
         started(sink, op, check, null, null);
         long t = System.nanoTime();
-        Kernels.Exchange x = units.evaluate(check.id(), null, null, null);
+        Kernels.Exchange x = session.evaluate(check.id(), null, null, null);
         if (x.death().isPresent()) {
-          sink.result(units.result(x.death().get(), op, check, check.id(), null, null, List.of(), micros(t)));
+          sink.result(session.result(x.death().get(), op, check, check.id(), null, null, List.of(), micros(t)));
           continue;
         }
-        Verdict v = x.answer(0, Protocol.Checked.class).verdict();
+        Verdict v = x.single(Answers.Checked.class).verdict();
         long us = micros(t);
         for (String about : library.resultsAbout(v, op)) {
           // through the op session's road, which writes the --repro script of a failure
-          sink.result(units.result(about, check, null, CheckResult.NONE, v, us, units.repro(about, check.id(), null,
+          sink.result(session.result(about, check, null, CheckResult.NONE, v, us, session.repro(about, check.id(), null,
               null, null, false)).aboutLibrary(file));
         }
       }
@@ -176,39 +177,40 @@ public final class Runner {
       }
       return;
     }
-    OpSession units = new OpSession(plan, target, spec, kernels, severity);
+    OpSession session = new OpSession(plan, target, spec, kernels, severity);
     OpCheck synthesizing = wantsExample(spec);
     if (synthesizing != null) {
       long t = System.nanoTime();
-      Kernels.Exchange x = units.synthesize(op.name());
-      ExampleSearch.Found found;
+      Kernels.Exchange x = session.synthesize(op.name());
+      FoundExample found;
       if (x.death().isPresent()) {
-        sink.result(units.result(x.death().get(), op.name(), null, synthesizing.id() + " (synthesizing an example)",
+        sink.result(session.result(x.death().get(), op.name(), null, synthesizing.id() + " (synthesizing an example)",
             Device.CPU, null, List.of(), micros(t)));
-        found = new ExampleSearch.Found(java.util.Optional.empty(), "synthesizing an example killed the worker: "
+        found = new FoundExample(java.util.Optional.empty(), "synthesizing an example killed the worker: "
             + x.death().get().message());
       } else {
-        found = x.answer(0, Protocol.Synthesized.class).found();
+        found = x.single(Answers.Synthesized.class).found();
       }
       spec = found.applyTo(spec);
-      units = units.withSpec(spec);
+      session = session.withSpec(spec);
     }
     Prerequisites seen = new Prerequisites();
     List<Device> devices = devicesFor(spec);
-    Map<Example, String> invalid = validate(op, spec, units);
+    Map<Example, String> invalid = validate(op, spec, session);
     OpTags tags = OpTags.of(op.tags(), spec);
-    CheckBatch batch = new CheckBatch(units, op.name(), road(units, spec, op, seen, sink));
+    CheckRun.Op ctx = new CheckRun.Op(session, spec, op, seen, sink, cudaAvailable);
+    CheckBatch batch = new CheckBatch(session, op.name());
     for (Check check : plan.checks()) {
       if (!check.appliesWith(plan.baseline()) || !check.appliesTo(tags)) {
         continue;
       }
       switch (check.scope()) {
         case LIBRARY, GENERATED, SUPERVISOR, RESULTS -> {}
-        case OP -> batch.add(new CheckBatch.Step(check, null, null, null));
+        case OP -> batch.add(() -> new CheckRun(ctx, check, null, null, null), check);
         case DEVICE -> {
           for (Device d : devices) {
             if (check.appliesTo(d)) {
-              batch.add(new CheckBatch.Step(check, d, null, null));
+              batch.add(() -> new CheckRun(ctx, check, d, null, null), check);
             }
           }
         }
@@ -218,12 +220,12 @@ public final class Runner {
               continue;
             }
             if (spec.examples().isEmpty()) {
-              batch.add(new CheckBatch.Step(check, d, null,
-                  Verdict.skipped("no examples for this op (give some in a spec file)")));
+              batch.add(() -> new CheckRun(ctx, check, d, null,
+                  Verdict.skipped("no examples for this op (give some in a spec file)")), check);
             }
             for (Example ex : spec.examples()) {
-              batch.add(new CheckBatch.Step(check, d, ex,
-                  invalid.containsKey(ex) ? Verdict.skipped("invalid example: " + invalid.get(ex)) : null));
+              Verdict invalidity = invalid.containsKey(ex) ? Verdict.skipped("invalid example: " + invalid.get(ex)) : null;
+              batch.add(() -> new CheckRun(ctx, check, d, ex, invalidity), check);
             }
           }
         }
@@ -231,14 +233,14 @@ public final class Runner {
     }
     batch.flush();
     if (plan.tries() > 0 && invalid.isEmpty()) {
-      PropertyPhase generated = new PropertyPhase(plan, units, spec, op, sink);
+      PropertyPhase generated = new PropertyPhase(plan, session, spec, op, sink);
       for (Device d : devices) {
         if (d != Device.META && (d != Device.CUDA || cudaAvailable)) {
           generated.run(d, seen);
         }
       }
     }
-    judgeCoverage(units, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results()), out);
+    judgeCoverage(session, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results()), out);
   }
 
   /** The check families the run and {@code spec} require, in order. */
@@ -252,13 +254,13 @@ public final class Runner {
    * The checks of the op's finished results, after every other result of it; through the op's session, so
    * that a failure gets its PyTorch script ({@code --repro}) as every other one does.
    */
-  private void judgeCoverage(OpSession units, FinishedOp done, RunListener sink) {
+  private void judgeCoverage(OpSession session, FinishedOp done, RunListener sink) {
     String op = done.op();
     for (Check check : plan.checks()) {
       if (check instanceof ResultsCheck judge) {
         for (ResultsCheck.DeviceVerdict v : judge.judge(done)) {
           // no rerun line: rerunning this check alone would not run the family it asks for
-          sink.result(units.result(op, check, v.device() == null ? null : Device.parse(v.device()).orElseThrow(),
+          sink.result(session.result(op, check, v.device() == null ? null : Device.parse(v.device()).orElseThrow(),
               CheckResult.NONE, v.verdict(), 0, null));
         }
       }
@@ -282,10 +284,10 @@ public final class Runner {
   }
 
   /** Binds every example on the CPU once; the ones that do not fit the schema (or the machine) are input errors. */
-  private Map<Example, String> validate(LibraryInfo.Op op, OpSpec spec, OpSession units) {
+  private Map<Example, String> validate(LibraryInfo.Op op, OpSpec spec, OpSession session) {
     Map<Example, String> invalid = new HashMap<>();
     for (Example ex : spec.examples()) {
-      OpSession.Described d = units.describe(op.name(), Device.CPU, ex);
+      OpSession.Described d = session.describe(op.name(), Device.CPU, ex);
       if (d.invalid() != null) {
         invalid.put(ex, d.invalid());
         inputErrors.add(d.invalid());
@@ -303,108 +305,8 @@ public final class Runner {
         .toList();
   }
 
-  /** How {@link #runOp} takes an op's checks on itself, its devices and its examples: as one at a time would. */
-  private CheckBatch.Road road(OpSession units, OpSpec spec, LibraryInfo.Op op, Prerequisites seen, RunListener sink) {
-    return new CheckBatch.Road() {
-      @Override
-      public Verdict decide(CheckBatch.Step s) {
-        return Runner.this.decide(units, spec, op, s.check(), s.device(), seen);
-      }
-
-      @Override
-      public void started(CheckBatch.Step s) {
-        Runner.started(sink, op.name(), s.check(), s.device(), s.example());
-      }
-
-      @Override
-      public void emit(CheckBatch.Step s, Verdict v, long micros) {
-        Runner.this.emit(units, op, s.check(), s.device(), s.example(), v, micros, seen, sink);
-      }
-
-      @Override
-      public void died(CheckBatch.Step s, Death d, long micros) {
-        seen.add(s.check().id(), s.device(), Outcome.FAILED);
-        sink.result(units.result(d, op.name(), s.check(), s.check().id(), s.device(), s.example(), List.of(), micros));
-      }
-
-      @Override
-      public void alone(CheckBatch.Step s) {
-        if (s.given() != null) {
-          Runner.this.emit(units, op, s.check(), s.device(), s.example(), s.given(), 0, seen, sink);
-        } else {
-          once(units, spec, op, s.check(), s.device(), s.example(), seen, sink, this);
-        }
-      }
-    };
-  }
-
-  /** One check in an exchange of its own. */
-  private void once(OpSession units, OpSpec spec, LibraryInfo.Op op, Check check, Device device, Example example,
-      Prerequisites seen, RunListener sink, CheckBatch.Road road) {
-    long t = System.nanoTime();
-    CheckBatch.Step step = new CheckBatch.Step(check, device, example, null);
-    Verdict v = decide(units, spec, op, check, device, seen);
-    if (v != null) {
-      road.emit(step, v, micros(t));
-      return;
-    }
-    // a unit starts only when it runs: a check that cannot run is skipped, never started
-    road.started(step);
-    Kernels.Exchange x = units.evaluate(check.id(), op.name(), device, example);
-    if (x.death().isPresent()) {
-      road.died(step, x.death().get(), micros(t));
-    } else {
-      road.emit(step, x.answer(0, Protocol.Checked.class).verdict(), micros(t));
-    }
-  }
-
-  /** The verdict of a check that runs no unit here (why it is skipped), or null when it runs one. */
-  private Verdict decide(OpSession units, OpSpec spec, LibraryInfo.Op op, Check check, Device device,
-      Prerequisites seen) {
-    Verdict v = precondition(check, spec, device, seen);
-    if (v == null) {
-      v = units.stopped().orElse(null);
-    }
-    if (v == null) {
-      // the spec declares nothing for it to check: no unit to start
-      OpTags tags = OpTags.of(op.tags(), spec);
-      v = check.missingFrom(spec).or(() -> check.notFor(op.schema(), tags)).map(Verdict::skipped).orElse(null);
-    }
-    return v;
-  }
-
-  /** A Skipped verdict when the check cannot run here, or null when it can. */
-  private Verdict precondition(Check check, OpSpec spec, Device device, Prerequisites seen) {
-    var why = spec.skipReason(check.id());
-    if (why.isPresent()) {
-      return Verdict.skipped(dev.opcheck4j.api.Coverage.SPEC_SKIP + why.get());
-    }
-    if (device == Device.CUDA && !cudaAvailable) {
-      return Verdict.skipped(RunBlock.NO_CUDA);
-    }
-    String unmet = seen.unmet(check, device);
-    return unmet == null ? null : Verdict.skipped(unmet);
-  }
-
-  private void emit(
-      OpSession units,
-      LibraryInfo.Op op,
-      Check check,
-      Device device,
-      Example example,
-      Verdict v,
-      long micros,
-      Prerequisites seen,
-      RunListener sink) {
-    CheckResult r = units.result(op.name(), check, device, example == null ? CheckResult.NONE : example.ref(), v,
-        micros, units.repro(op.name(), check.id(), device, example, null, false));
-    // the worst outcome over a device's examples decides what dependants see
-    seen.add(check.id(), device, r.outcome(), r.reason());
-    sink.result(r);
-  }
-
   public static long micros(long t0) {
-    return (System.nanoTime() - t0) / 1_000;
+    return CheckRun.micros(t0);
   }
 
   /** A result about {@code op} of the target, on no device and no example. */

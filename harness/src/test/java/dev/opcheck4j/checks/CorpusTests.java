@@ -1,5 +1,6 @@
 package dev.opcheck4j.checks;
 
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks;
 
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.Evaluator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -6,7 +6,7 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.checks.CheckCatalog;
+import dev.opcheck4j.checks.builtin.CheckCatalog;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -127,7 +127,7 @@ class MainTests {
   @Test
   void checksListsEveryCheckWithItsSeverity() {
     assertEquals(ExitCode.OK, run("checks"));
-    for (dev.opcheck4j.checks.Check c : dev.opcheck4j.checks.BuiltinChecks.all()) {
+    for (dev.opcheck4j.checks.Check c : dev.opcheck4j.checks.builtin.BuiltinChecks.all()) {
       assertTrue(out().lines().anyMatch(l -> l.startsWith(c.id() + " ") && l.contains(" " + c.severity().label() + " ")
           && l.contains(c.summary())), c.id() + " missing from:\n" + out());
     }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.opcheck4j.run.ReportWriterTests;
-import dev.opcheck4j.run.ReportWriterTests.TextFormat;
+import dev.opcheck4j.reporting.ReportWriterTests;
+import dev.opcheck4j.reporting.ReportWriterTests.TextFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

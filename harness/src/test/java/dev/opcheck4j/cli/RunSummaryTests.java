@@ -25,6 +25,30 @@ class RunSummaryTests {
         coverage.entries().get(0).describe());
   }
 
+  /** Ops a family never ran on for different reasons are grouped by reason, not given one op's reason. */
+  @Test
+  void aFamilyThatNeverRanOnOpsForDifferentReasonsGroupsTheOpsByReason() {
+    String noKernel = "the op has no Autograd or CompositeImplicitAutograd kernel for cpu";
+    String noGrad = "no input requires grad";
+    Coverage coverage = new Coverage(List.of(
+        new Coverage.Entry("ns::a", "gradcheck", "cpu", 0, null, noKernel, false),
+        new Coverage.Entry("ns::b", "gradcheck", "cpu", 0, null, noGrad, false),
+        new Coverage.Entry("ns::c", "gradcheck", "cpu", 0, null, noKernel, false)));
+    assertEquals(List.of("gradcheck never ran on 3 of 3 ops — or --require gradcheck to fail on this:",
+        "  2 ops: " + noKernel, "  1 op: " + noGrad), RunSummary.gapLines(coverage));
+  }
+
+  /** Ops a family never ran on for one reason keep the one line. */
+  @Test
+  void aFamilyThatNeverRanOnOpsForOneReasonSaysItOnOneLine() {
+    String noGrad = "no input requires grad";
+    Coverage coverage = new Coverage(List.of(
+        new Coverage.Entry("ns::a", "gradcheck", "cpu", 0, null, noGrad, false),
+        new Coverage.Entry("ns::b", "gradcheck", "cpu", 1, null, null, false)));
+    assertEquals(List.of("gradcheck never ran on 1 of 2 ops: " + noGrad + " — or --require gradcheck to fail on this"),
+        RunSummary.gapLines(coverage));
+  }
+
   /** A check that passed without looking at everything says so: a run must say what it did not check. */
   @Test
   void whatPassedResultsDidNotCheckIsGatheredPerCheckOverTheOpsItRanOn() {

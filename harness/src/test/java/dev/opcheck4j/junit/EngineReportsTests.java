@@ -2,8 +2,8 @@ package dev.opcheck4j.junit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.opcheck4j.run.ReportWriterTests;
-import dev.opcheck4j.run.ReportWriterTests.TextFormat;
+import dev.opcheck4j.reporting.ReportWriterTests;
+import dev.opcheck4j.reporting.ReportWriterTests.TextFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -286,7 +286,7 @@ class OpCheckEngineTests {
   @Test
   void aSpecRunDirInUseByAnotherRunIsTheSpecsFailedInputTest() throws Exception {
     Path runDir = dir.resolve("runs").resolve("my_ops.json");
-    try (dev.opcheck4j.run.ReportDirLock held = dev.opcheck4j.run.ReportDirLock.acquire(runDir, "another engine")) {
+    try (dev.opcheck4j.reporting.ReportDirLock held = dev.opcheck4j.reporting.ReportDirLock.acquire(runDir, "another engine")) {
       EngineExecutionResults r = kit("my_ops.json", "opcheck4j.checks", "schema.types").execute();
       Event failed = r.testEvents().failed().stream().findFirst().orElseThrow();
       assertEquals(EngineTree.INPUT_NAME, failed.getTestDescriptor().getDisplayName());

@@ -3,12 +3,13 @@ package dev.opcheck4j.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.opcheck4j.api.Cause;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.SpecValue;
 import dev.opcheck4j.torch.Device;
@@ -52,7 +53,7 @@ class CheckBatchTests {
         if (v == null) {
           return new Exchange(first, answers, Optional.of(CRASH.in(ids)));
         }
-        answers.put(ids++, new Done(new Protocol.Checked(v), 7));
+        answers.put(ids++, new Done(new Answers.Checked(v), 7));
       }
       return new Exchange(first, answers, Optional.empty());
     }
@@ -61,34 +62,31 @@ class CheckBatchTests {
     public void close() {}
   }
 
-  /** What the batch told the runner, one line per call. */
-  private static final class Recorded implements CheckBatch.Road {
-    final List<String> calls = new ArrayList<>();
-    final Map<String, Verdict> skipped = new HashMap<>();
-
+  /** A check run that records what the batch told it, one line per call, in one list for the batch. */
+  private record Recorded(Check check, Verdict skip, List<String> calls) implements CheckBatch.Task {
     @Override
-    public Verdict decide(CheckBatch.Step s) {
-      return skipped.get(s.check().id());
+    public dev.opcheck4j.run.session.OpSession.Asked asked() {
+      return new dev.opcheck4j.run.session.OpSession.Asked(check.id(), Device.CPU, EXAMPLE);
     }
 
     @Override
-    public void started(CheckBatch.Step s) {
-      calls.add("started " + s.check().id());
+    public void started() {
+      calls.add("started " + check.id());
     }
 
     @Override
-    public void emit(CheckBatch.Step s, Verdict v, long micros) {
-      calls.add(s.check().id() + " " + v.outcome().name().toLowerCase());
+    public void finished(Verdict v, long micros) {
+      calls.add(check.id() + " " + v.outcome().name().toLowerCase());
     }
 
     @Override
-    public void died(CheckBatch.Step s, Death d, long micros) {
-      calls.add(s.check().id() + " died");
+    public void died(Death d, long micros) {
+      calls.add(check.id() + " died");
     }
 
     @Override
-    public void alone(CheckBatch.Step s) {
-      calls.add(s.check().id() + " alone");
+    public void alone() {
+      calls.add(check.id() + " alone");
     }
   }
 
@@ -96,39 +94,38 @@ class CheckBatchTests {
     return BuiltinChecks.byId(id).orElseThrow();
   }
 
-  private static CheckBatch.Step step(String id) {
-    return new CheckBatch.Step(check(id), Device.CPU, EXAMPLE, null);
+  private static void add(CheckBatch batch, List<String> calls, String id, Verdict skip) {
+    batch.add(() -> new Recorded(check(id), skip, calls), check(id));
   }
 
   @Test
   void checksThatRequireNoneOfTheRunShareOneExchangeAndLeaveInPlanOrder() {
     Scripted kernels = new Scripted(c -> Verdict.passed());
-    Recorded road = new Recorded();
-    road.skipped.put("schema.types", Verdict.skipped("spec says so"));
-    CheckBatch batch = new CheckBatch(dev.opcheck4j.testing.OneOpSessions.of(kernels, EXAMPLE), "t::f", road);
-    batch.add(step("determinism"));
-    batch.add(step("schema.types"));
-    batch.add(new CheckBatch.Step(check("fake.metadata"), Device.CPU, EXAMPLE, Verdict.skipped("invalid example")));
-    batch.add(step("alias.outputs"));
+    List<String> calls = new ArrayList<>();
+    CheckBatch batch = new CheckBatch(dev.opcheck4j.testing.OneOpSessions.of(kernels, EXAMPLE), "t::f");
+    add(batch, calls, "determinism", null);
+    add(batch, calls, "schema.types", Verdict.skipped("spec says so"));
+    add(batch, calls, "fake.metadata", Verdict.skipped("invalid example"));
+    add(batch, calls, "alias.outputs", null);
     batch.flush();
     assertEquals(List.of(List.of("determinism", "alias.outputs")), kernels.exchanges);
     // started only for what ran a unit, each just before its result
     assertEquals(List.of("started determinism", "determinism passed", "schema.types skipped", "fake.metadata skipped",
-        "started alias.outputs", "alias.outputs passed"), road.calls);
+        "started alias.outputs", "alias.outputs passed"), calls);
   }
 
   @Test
   void aCheckThatRequiresOneOfTheRunWaitsForItsResult() {
     Scripted kernels = new Scripted(c -> Verdict.passed());
-    Recorded road = new Recorded();
-    CheckBatch batch = new CheckBatch(dev.opcheck4j.testing.OneOpSessions.of(kernels, EXAMPLE), "t::f", road);
-    batch.add(step("schema.types"));
-    batch.add(step("kernel.error"));
+    List<String> calls = new ArrayList<>();
+    CheckBatch batch = new CheckBatch(dev.opcheck4j.testing.OneOpSessions.of(kernels, EXAMPLE), "t::f");
+    add(batch, calls, "schema.types", null);
+    add(batch, calls, "kernel.error", null);
     // requires kernel.error: decided only once it has its result
-    batch.add(step("determinism"));
-    batch.add(step("alias.outputs"));
+    add(batch, calls, "determinism", null);
+    add(batch, calls, "alias.outputs", null);
     // requires kernel.error and determinism
-    batch.add(step("noncontiguous"));
+    add(batch, calls, "noncontiguous", null);
     batch.flush();
     assertEquals(List.of(List.of("schema.types", "kernel.error"), List.of("determinism", "alias.outputs"),
         List.of("noncontiguous")), kernels.exchanges);
@@ -137,15 +134,15 @@ class CheckBatchTests {
   @Test
   void afterADeathTheRestOfTheRunIsTakenOneAtATime() {
     Scripted kernels = new Scripted(c -> c.equals("alias.outputs") ? null : Verdict.passed());
-    Recorded road = new Recorded();
-    CheckBatch batch = new CheckBatch(dev.opcheck4j.testing.OneOpSessions.of(kernels, EXAMPLE), "t::f", road);
-    batch.add(step("determinism"));
-    batch.add(step("alias.outputs"));
-    batch.add(step("mutation.unused"));
-    batch.add(new CheckBatch.Step(check("alias.undeclared"), Device.CPU, EXAMPLE, Verdict.skipped("invalid example")));
+    List<String> calls = new ArrayList<>();
+    CheckBatch batch = new CheckBatch(dev.opcheck4j.testing.OneOpSessions.of(kernels, EXAMPLE), "t::f");
+    add(batch, calls, "determinism", null);
+    add(batch, calls, "alias.outputs", null);
+    add(batch, calls, "mutation.unused", null);
+    add(batch, calls, "alias.undeclared", Verdict.skipped("invalid example"));
     batch.flush();
     assertEquals(List.of(List.of("determinism", "alias.outputs", "mutation.unused")), kernels.exchanges);
     assertEquals(List.of("started determinism", "determinism passed", "started alias.outputs", "alias.outputs died",
-        "mutation.unused alone", "alias.undeclared alone"), road.calls);
+        "mutation.unused alone", "alias.undeclared alone"), calls);
   }
 }

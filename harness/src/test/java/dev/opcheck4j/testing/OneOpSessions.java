@@ -1,11 +1,11 @@
 package dev.opcheck4j.testing;
 
 import dev.opcheck4j.api.SeverityPolicy;
-import dev.opcheck4j.checks.BuiltinChecks;
-import dev.opcheck4j.run.OpSession;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
+import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
-import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.Vary;

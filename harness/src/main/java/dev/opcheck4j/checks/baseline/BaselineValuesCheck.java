@@ -10,7 +10,6 @@ import dev.opcheck4j.checks.ValueCheck;
 import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
-import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.TensorCopies;
 import dev.opcheck4j.generate.TensorSpec;
@@ -137,7 +136,7 @@ public final class BaselineValuesCheck extends ValueCheck implements ExampleChec
   }
 
   private static OpSpec.Tolerance defaultTolerance(String dtype) {
-    return TensorSpec.dtypeOf(dtype).map(NoncontiguousCheck::defaultTolerance).orElse(new OpSpec.Tolerance(0, 0));
+    return TensorSpec.dtypeOf(dtype).map(ValueComparison::defaultTolerance).orElse(new OpSpec.Tolerance(0, 0));
   }
 
   private static double[] doubles(List<Double> values) {

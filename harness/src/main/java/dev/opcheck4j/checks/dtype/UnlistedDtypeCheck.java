@@ -48,7 +48,7 @@ public final class UnlistedDtypeCheck extends ValueCheck implements ExampleCheck
    * computations round differently (integers and bool exactly).
    */
   static OpSpec.Tolerance across(torch.ScalarType dtype) {
-    OpSpec.Tolerance d = dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck.defaultTolerance(dtype);
+    OpSpec.Tolerance d = dev.opcheck4j.checks.ValueComparison.defaultTolerance(dtype);
     double rtol = 10 * d.rtol();
     return new OpSpec.Tolerance(Math.max(d.atol(), rtol), rtol);
   }

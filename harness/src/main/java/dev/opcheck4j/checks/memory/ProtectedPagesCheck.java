@@ -34,6 +34,16 @@ abstract class ProtectedPagesCheck extends HostMemoryCheck implements Supervisor
   }
 
   @Override
+  public Optional<Cause> fault(long address, String step) {
+    return GuardRanges.in(step).hit(address);
+  }
+
+  @Override
+  public String shown(String step) {
+    return GuardRanges.shown(step);
+  }
+
+  @Override
   public boolean covers(Cause death) {
     return death instanceof Cause.Contract c && c.rule().equals(rule);
   }

@@ -1,5 +1,6 @@
 package dev.opcheck4j.checks.memory;
 
+import dev.opcheck4j.torch.AllocatorFill;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;

@@ -42,17 +42,6 @@ public final class NoncontiguousCheck extends ValueCheck implements ExampleCheck
         .onGeneratedInputs());
   }
 
-  /** Default tolerance per dtype, as torch.testing.assert_close uses. */
-  public static OpSpec.Tolerance defaultTolerance(torch.ScalarType dtype) {
-    return switch (dtype.intern()) {
-      case Double -> new OpSpec.Tolerance(1e-7, 1e-7);
-      case Half -> new OpSpec.Tolerance(1e-5, 1e-3);
-      case BFloat16 -> new OpSpec.Tolerance(1e-5, 1.6e-2);
-      case Float -> new OpSpec.Tolerance(1e-5, 1.3e-6);
-      default -> new OpSpec.Tolerance(0, 0);
-    };
-  }
-
   @Override
   public Verdict evaluateExample(Subject s) throws Exception {
     BoundExample base = OpCall.bind(s, s.device());
@@ -137,7 +126,7 @@ public final class NoncontiguousCheck extends ValueCheck implements ExampleCheck
         return new Difference(new Cause.MetadataMismatch(expected.get(i).label(), "sizes"),
             expected.get(i).label() + " sizes " + Arrays.toString(g.sizes().vec().get()) + " instead of " + Arrays.toString(es));
       }
-      OpSpec.Tolerance tol = s.spec().tolerance().orElse(defaultTolerance(e.scalar_type()));
+      OpSpec.Tolerance tol = s.spec().tolerance().orElse(ValueComparison.defaultTolerance(e.scalar_type()));
       double[] de = TensorCopies.doubles(e);
       double[] dg = TensorCopies.doubles(g);
       int bad = 0;

@@ -8,7 +8,6 @@ import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.generate.BoundExample;
-import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
 import dev.opcheck4j.generate.TensorCopies;
 import dev.opcheck4j.spec.OpSpec;
 import java.util.List;
@@ -65,7 +64,7 @@ public final class ReadsOutCheck extends OutCheck {
       if (first.get(i).index() < 0) {
         unwrittenLeftOut(x, y, a);
       }
-      OpSpec.Tolerance tol = s.spec().tolerance().orElse(NoncontiguousCheck.defaultTolerance(a.scalar_type()));
+      OpSpec.Tolerance tol = s.spec().tolerance().orElse(ValueComparison.defaultTolerance(a.scalar_type()));
       Optional<ValueComparison.Mismatch> m = ValueComparison.compare(first.get(i).label(), shape, x, y, tol);
       if (m.isPresent()) {
         return Verdict.failed(m.get().finding(EXPECTED.formatted(first.get(i).label()), HINT),

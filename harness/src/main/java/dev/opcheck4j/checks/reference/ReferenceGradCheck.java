@@ -10,7 +10,6 @@ import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.gradcheck.GradFunction;
 import dev.opcheck4j.checks.gradcheck.Preconditions;
-import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.Reference;
@@ -104,7 +103,7 @@ public final class ReferenceGradCheck extends ValueCheck implements ExampleCheck
           + " example's requested gradient to gradcheck's rule for functions with no differentiable output)");
     }
     Optional<OpSpec.Tolerance> tolerance =
-        Optional.of(s.spec().tolerance().orElse(NoncontiguousCheck.defaultTolerance(torch.ScalarType.Double)));
+        Optional.of(s.spec().tolerance().orElse(ValueComparison.defaultTolerance(torch.ScalarType.Double)));
     for (int k = 0; k < opOutputs.size(); k++) {
       if (ValueComparison.compare("output", referenceOutputs.get(k).detach(), opOutputs.get(k).detach(), tolerance)
           .isPresent()) {

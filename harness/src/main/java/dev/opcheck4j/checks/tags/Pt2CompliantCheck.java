@@ -6,7 +6,6 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Severity;
-import dev.opcheck4j.checks.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Declaration;
@@ -18,11 +17,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * An op tagged {@code pt2_compliant_tag} passes every check that stands for one of opcheck's tests
- * ({@link BuiltinChecks#opcheckCounterparts}): PyTorch's generate_opcheck_tests adds a test per op
+ * (the registry's {@code opcheckCounterparts}, given to the constructor): PyTorch's generate_opcheck_tests adds a test per op
  * (test_pt2_compliant_tag) that fails when an op carries the tag and fails any of its opcheck tests, as
  * "tagged with torch.Tag.pt2_compliant_tag but it failed some of the generated opcheck tests". One extra
  * finding, naming the checks that failed; they keep their own results.
@@ -30,8 +30,12 @@ import java.util.stream.Collectors;
 public final class Pt2CompliantCheck extends CheckBase implements ResultsCheck {
   public static final String ID = "tags.pt2-compliant";
 
-  public Pt2CompliantCheck() {
+  /** The checks that stand for opcheck's tests, asked for when an op is judged: the registry that holds this check names them. */
+  private final Supplier<List<Check>> counterparts;
+
+  public Pt2CompliantCheck(Supplier<List<Check>> counterparts) {
     super(Declaration.error(ID, "an op tagged pt2_compliant_tag passes every opcheck-equivalent check"));
+    this.counterparts = counterparts;
   }
 
   @Override
@@ -44,7 +48,7 @@ public final class Pt2CompliantCheck extends CheckBase implements ResultsCheck {
     if (!appliesTo(done.tags())) {
       return List.of();
     }
-    Set<String> counterparts = BuiltinChecks.opcheckCounterparts().stream()
+    Set<String> counterparts = this.counterparts.get().stream()
         .filter(c -> c.severity() == Severity.ERROR).map(Check::id).collect(Collectors.toSet());
     // per failing check, the devices it failed on, in the order the results came
     Map<String, Set<String>> failed = new LinkedHashMap<>();

@@ -1,7 +1,7 @@
 package dev.opcheck4j.run.plan;
 
 import dev.opcheck4j.api.Expectation;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.spec.NearestName;
 import dev.opcheck4j.spec.SpecException;

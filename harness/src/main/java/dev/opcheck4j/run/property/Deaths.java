@@ -2,12 +2,12 @@ package dev.opcheck4j.run.property;
 
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.RunListener;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Shrinker;
-import dev.opcheck4j.run.OpSession;
+import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ final class Deaths {
   private final Device device;
   private final List<Check> open;
   private final List<RejectionCheck> rejecters;
-  private final OpSession units;
+  private final OpSession session;
   private final String op;
   private final OpCalls calls;
   private final FailureShrinker shrinker;
@@ -39,12 +39,12 @@ final class Deaths {
    * @param open the value checks still running, which a death in its own call removes
    * @param rejecters the rejection checks still running, likewise
    */
-  Deaths(Device device, List<Check> open, List<RejectionCheck> rejecters, OpSession units, String op, OpCalls calls,
+  Deaths(Device device, List<Check> open, List<RejectionCheck> rejecters, OpSession session, String op, OpCalls calls,
       FailureShrinker shrinker, RunListener sink) {
     this.device = device;
     this.open = open;
     this.rejecters = rejecters;
-    this.units = units;
+    this.session = session;
     this.op = op;
     this.calls = calls;
     this.shrinker = shrinker;
@@ -90,7 +90,7 @@ final class Deaths {
         Fact.of("minimal example", calls.describe(shrunk.minimal(), device) + "  "
             + Shrinker.Result.shrunkIn(shrunk.steps())));
     String doing = d.check() == null ? "the real kernel on a generated input (before any check)" : d.check();
-    sink.result(units.result(d.death(), op, running, doing, device, first, shrunk.minimal(), more,
+    sink.result(session.result(d.death(), op, running, doing, device, first, shrunk.minimal(), more,
         (System.nanoTime() - t) / 1_000));
   }
 }

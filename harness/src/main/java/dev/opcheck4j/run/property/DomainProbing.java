@@ -1,6 +1,6 @@
 package dev.opcheck4j.run.property;
 
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;

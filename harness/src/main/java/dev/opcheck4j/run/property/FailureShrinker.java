@@ -4,7 +4,7 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Shrinker;
-import dev.opcheck4j.run.OpSession;
+import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.List;
@@ -24,11 +24,11 @@ final class FailureShrinker {
   /** Candidates that kill the worker while another finding is shrunk: past these, the shrink ends where it is. */
   static final int SHRINK_DEATHS = 8;
 
-  private final OpSession units;
+  private final OpSession session;
   private final OpCalls calls;
 
-  FailureShrinker(OpSession units, OpCalls calls) {
-    this.units = units;
+  FailureShrinker(OpSession session, OpCalls calls) {
+    this.session = session;
     this.calls = calls;
   }
 
@@ -73,7 +73,7 @@ final class FailureShrinker {
   }
 
   private Shrinker.Result uncounted(Shrinker shrinker, List<Long> sequence) {
-    return units.uncounted(() -> shrinker.shrink(sequence));
+    return session.uncounted(() -> shrinker.shrink(sequence));
   }
 
   /**

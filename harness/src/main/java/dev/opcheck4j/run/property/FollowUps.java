@@ -1,8 +1,8 @@
 package dev.opcheck4j.run.property;
 
 import dev.opcheck4j.checks.Check;
-import dev.opcheck4j.run.OpSession;
-import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
@@ -22,15 +22,15 @@ final class FollowUps implements AutoCloseable {
   /** One unit of the exchange: the kernel on revert {@code revert} of input {@code input}, or {@code check}'s verdict on it. */
   private record Planned(int input, int revert, String check) {}
 
-  private final OpSession units;
+  private final OpSession session;
   private final List<Planned> planned;
   private final Kernels.Exchange answers;
   /** How many units answered before the death, or all of them. */
   private final int answered;
   private boolean deathTaken;
 
-  private FollowUps(OpSession units, List<Planned> planned, Kernels.Exchange answers) {
-    this.units = units;
+  private FollowUps(OpSession session, List<Planned> planned, Kernels.Exchange answers) {
+    this.session = session;
     this.planned = planned;
     this.answers = answers;
     int n = 0;
@@ -41,7 +41,7 @@ final class FollowUps implements AutoCloseable {
   }
 
   /** The units of every one of {@code inputs} in one exchange, or {@link #NONE} when there are none. */
-  static FollowUps of(OpSession units, OpCalls calls, List<OpSession.FollowUp> inputs, Device device) {
+  static FollowUps of(OpSession session, OpCalls calls, List<OpSession.FollowUp> inputs, Device device) {
     List<Planned> planned = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
@@ -55,10 +55,10 @@ final class FollowUps implements AutoCloseable {
       }
     }
     // a death in the exchange counts at once: one that would stop the op before its turn is not risked
-    if (planned.size() < 2 || units.deaths() + 1 >= OpSession.MAX_DEATHS) {
+    if (planned.size() < 2 || session.deaths() + 1 >= OpSession.MAX_DEATHS) {
       return NONE;
     }
-    return new FollowUps(units, planned, calls.followUps(inputs, device, keys));
+    return new FollowUps(session, planned, calls.followUps(inputs, device, keys));
   }
 
   /**
@@ -66,7 +66,7 @@ final class FollowUps implements AutoCloseable {
    * blame's kernel calls while the tally still blames ({@code discarded} tries before this batch, up
    * to {@link VerdictTally#BLAME_BUDGET}), and the verdict of each of the rejection checks {@code rejecters}.
    */
-  static FollowUps ofBatch(OpSession units, OpCalls calls, List<Tries.Generated> batch, List<OpCalls.Tried> results,
+  static FollowUps ofBatch(OpSession session, OpCalls calls, List<Tries.Generated> batch, List<OpCalls.Tried> results,
       List<? extends Check> rejecters, int discarded, Device device) {
     List<String> checks = rejecters.stream().map(Check::id).toList();
     List<OpSession.FollowUp> inputs = new ArrayList<>();
@@ -81,14 +81,14 @@ final class FollowUps implements AutoCloseable {
       inputs.add(new OpSession.FollowUp(g.example(), why,
           discarded <= VerdictTally.BLAME_BUDGET ? reverts(g) : List.of(), checks));
     }
-    return of(units, calls, inputs, device);
+    return of(session, calls, inputs, device);
   }
 
   /** The verdicts of the rejection checks {@code rejecters} on domain probes the kernel rejected. */
-  static FollowUps ofProbes(OpSession units, OpCalls calls, List<DomainProbing.RejectedProbe> probes,
+  static FollowUps ofProbes(OpSession session, OpCalls calls, List<DomainProbing.RejectedProbe> probes,
       List<? extends Check> rejecters, Device device) {
     List<String> checks = rejecters.stream().map(Check::id).toList();
-    return of(units, calls, probes.stream().map(p -> new OpSession.FollowUp(p.probe(), p.why(), List.of(), checks))
+    return of(session, calls, probes.stream().map(p -> new OpSession.FollowUp(p.probe(), p.why(), List.of(), checks))
         .toList(), device);
   }
 
@@ -141,7 +141,7 @@ final class FollowUps implements AutoCloseable {
   /** A death in a unit nobody asked for is forgiven: one input at a time, it would not have run. */
   void settle() {
     if (answers.death().isPresent() && !deathTaken) {
-      units.forgive(answers.death().get());
+      session.forgive(answers.death().get());
       deathTaken = true;
     }
   }

@@ -4,9 +4,10 @@ import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.OpSession;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.session.Trials;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
@@ -17,12 +18,12 @@ import java.util.List;
  * in the {@link TimeLedger}. A call that kills the worker gives its {@link Fatal} as a value.
  */
 final class OpCalls {
-  private final OpSession units;
+  private final OpSession session;
   private final String op;
   private final TimeLedger ledger;
 
-  OpCalls(OpSession units, String op, TimeLedger ledger) {
-    this.units = units;
+  OpCalls(OpSession session, String op, TimeLedger ledger) {
+    this.session = session;
     this.op = op;
     this.ledger = ledger;
   }
@@ -60,13 +61,13 @@ final class OpCalls {
    */
   List<Tried> tryOn(List<Example> inputs, Device device, List<Check> checks) {
     long t0 = System.nanoTime();
-    OpSession.Trials trials = units.tryOn(op, device, inputs, checks.stream().map(Check::id).toList());
+    Trials trials = session.tryOn(op, device, inputs, checks.stream().map(Check::id).toList());
     Death death = trials.death().orElse(null);
     List<Tried> tried = new ArrayList<>();
     // whose time each answered unit was, and whose the unit in flight when it died, for the ledger
     List<TimeLedger.Spent> spent = new ArrayList<>();
     String inFlight = null;
-    for (OpSession.Trial trial : trials.trials()) {
+    for (Trials.Trial trial : trials.trials()) {
       if (trial.kernel() == null) {
         inFlight = TimeLedger.PROBES; // it died in this input's kernel call
         tried.add(new Tried(false, null, List.of(), new Fatal(death, null)));
@@ -98,7 +99,7 @@ final class OpCalls {
   /** The kernel on each of {@code inputs}, in one exchange. */
   Probed probe(List<Example> inputs, Device device) {
     long t = System.nanoTime();
-    Kernels.Exchange x = units.accepts(op, device, inputs);
+    Kernels.Exchange x = session.accepts(op, device, inputs);
     List<TimeLedger.Spent> spent = new ArrayList<>();
     List<String> rejections = new ArrayList<>();
     for (int i = 0; i < inputs.size() && x.done(i).isPresent(); i++) {
@@ -116,7 +117,7 @@ final class OpCalls {
    */
   Kernels.Exchange followUps(List<OpSession.FollowUp> inputs, Device device, List<String> keys) {
     long t = System.nanoTime();
-    Kernels.Exchange x = units.followUps(op, device, inputs);
+    Kernels.Exchange x = session.followUps(op, device, inputs);
     List<TimeLedger.Spent> spent = new ArrayList<>();
     for (int i = 0; i < keys.size() && x.done(i).isPresent(); i++) {
       spent.add(new TimeLedger.Spent(keys.get(i), x.done(i).get().micros()));
@@ -127,7 +128,7 @@ final class OpCalls {
 
   /** Whether the op has used up its deaths ({@link OpSession#stopped}): nothing more of it runs. */
   boolean stopped() {
-    return units.stopped().isPresent();
+    return session.stopped().isPresent();
   }
 
   /** A value check's verdict on {@code x}: PASSED when the kernel rejects it (nothing to judge). */
@@ -142,7 +143,7 @@ final class OpCalls {
   /** A rejection check's verdict on {@code x}: PASSED when the kernel accepts it. */
   Judged judgeRejection(RejectionCheck r, Example x, Device device) {
     long t = System.nanoTime();
-    Kernels.Exchange again = units.accepts(op, device, List.of(x));
+    Kernels.Exchange again = session.accepts(op, device, List.of(x));
     ledger.since(TimeLedger.PROBES, t);
     if (again.death().isPresent()) {
       return new Judged(null, new Fatal(again.death().get(), null));
@@ -154,7 +155,7 @@ final class OpCalls {
   /** {@code r}'s verdict on {@code e}, which the kernel rejected with {@code why}. */
   Judged onRejected(RejectionCheck r, Example e, Device device, String why) {
     long t = System.nanoTime();
-    Kernels.Exchange x = units.onRejected(r.id(), op, device, e, why);
+    Kernels.Exchange x = session.onRejected(r.id(), op, device, e, why);
     ledger.since(r.id(), t);
     return x.death().isPresent() ? new Judged(null, new Fatal(x.death().get(), r.id()))
         : new Judged(x.done(0).orElseThrow().verdict(), null);
@@ -165,12 +166,12 @@ final class OpCalls {
    * only the shrink of a death asks).
    */
   Cause death(Example e, Device device, List<String> checks) {
-    return units.tryOn(op, device, List.of(e), checks).death().map(Death::cause).orElse(null);
+    return session.tryOn(op, device, List.of(e), checks).death().map(Death::cause).orElse(null);
   }
 
   /** {@code e}'s inputs as text, or why it cannot be shown. */
   String describe(Example e, Device device) {
-    OpSession.Described d = units.describe(op, device, e);
+    OpSession.Described d = session.describe(op, device, e);
     return d.death() != null ? "(materializing it killed the worker: " + d.death().message() + ")"
         : d.invalid() != null ? "(cannot be materialized: " + d.invalid() + ")" : d.text();
   }

@@ -1,9 +1,9 @@
 package dev.opcheck4j.run.property;
 
-import dev.opcheck4j.run.Prerequisites;
+import dev.opcheck4j.run.session.Prerequisites;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
-import dev.opcheck4j.run.OpSession;
+import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
@@ -11,7 +11,7 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunListener;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.GenerationCheck;
 import dev.opcheck4j.checks.GenerationStats;
@@ -52,7 +52,7 @@ public final class PropertyPhase {
   static final int BATCH = 20;
 
   private final RunPlan plan;
-  private final OpSession units;
+  private final OpSession session;
   private final OpSpec spec;
   private final LibraryInfo.Op op;
   private final RunListener sink;
@@ -61,14 +61,14 @@ public final class PropertyPhase {
   private final FailureShrinker shrinker;
   private final DomainProbing probing;
 
-  public PropertyPhase(RunPlan plan, OpSession units, OpSpec spec, LibraryInfo.Op op, RunListener sink) {
+  public PropertyPhase(RunPlan plan, OpSession session, OpSpec spec, LibraryInfo.Op op, RunListener sink) {
     this.plan = plan;
-    this.units = units;
+    this.session = session;
     this.spec = spec;
     this.op = op;
     this.sink = sink;
-    this.calls = new OpCalls(units, op.name(), ledger);
-    this.shrinker = new FailureShrinker(units, calls);
+    this.calls = new OpCalls(session, op.name(), ledger);
+    this.shrinker = new FailureShrinker(session, calls);
     this.probing = new DomainProbing(spec, calls);
   }
 
@@ -109,7 +109,7 @@ public final class PropertyPhase {
       sink.unitStarted(new RunListener.UnitEvent(op.name(), c.id(), device.label(), where, Instant.now()));
     }
     // when the op used up its deaths on an earlier device, the rest of it is skipped, probes too
-    units.stopped().ifPresentOrElse(v -> starting.forEach(c -> sink.result(emitted(c, device, where, v, 0, null))),
+    session.stopped().ifPresentOrElse(v -> starting.forEach(c -> sink.result(emitted(c, device, where, v, 0, null))),
         () -> new OnDevice(device, where, open, judges, rejecters, starting).run());
   }
 
@@ -135,7 +135,7 @@ public final class PropertyPhase {
       this.rejecters = rejecters;
       this.starting = starting;
       this.tally = new VerdictTally(device.label(), plan.tries(), plan.seed());
-      this.deaths = new Deaths(device, open, rejecters, units, op.name(), calls, shrinker, sink);
+      this.deaths = new Deaths(device, open, rejecters, session, op.name(), calls, shrinker, sink);
     }
 
     void run() {
@@ -152,7 +152,7 @@ public final class PropertyPhase {
     private void generate(Tries tries) {
       boolean more = true;
       batches:
-      while (t < plan.tries() && more && units.stopped().isEmpty()) {
+      while (t < plan.tries() && more && session.stopped().isEmpty()) {
         List<Check> candidates = open.stream().filter(c -> tally.accepted() < c.info().triesOf(plan.tries())).toList();
         // Several tries in one exchange with the worker, each its kernel call and every open check on it.
         // Taken in order, they give what one try at a time gives: a check that fails on a try ignores
@@ -163,10 +163,10 @@ public final class PropertyPhase {
         tiedSizes.learned(t).forEach(tries::tie);
         List<Tries.Generated> batch = tries.range(t, t + size);
         List<OpCalls.Tried> results = calls.tryOn(batch.stream().map(Tries.Generated::example).toList(), device, candidates);
-        try (FollowUps followUps = FollowUps.ofBatch(units, calls, batch, results, rejecters, tally.discarded(),
+        try (FollowUps followUps = FollowUps.ofBatch(session, calls, batch, results, rejecters, tally.discarded(),
             device)) {
           for (int j = 0; j < results.size(); j++, t++) {
-            if (!more || units.stopped().isPresent()) {
+            if (!more || session.stopped().isPresent()) {
               break batches;
             }
             Tries.Generated g = batch.get(j);
@@ -176,7 +176,7 @@ public final class PropertyPhase {
                 && candidates.stream().noneMatch(c -> c.id().equals(died.check()) && open.contains(c))) {
               // it died in a check that failed on an earlier try of this batch: one try at a time, that
               // check would not have run here, so this try runs again without it
-              units.forgive(died.death());
+              session.forgive(died.death());
               continue batches;
             }
             if (tried.reached()) {
@@ -249,7 +249,7 @@ public final class PropertyPhase {
 
     /** Probes of the domain the kernel rejected, shown to the rejection checks (their verdicts in one exchange). */
     private void judgeProbes(List<DomainProbing.RejectedProbe> probes) {
-      try (FollowUps followUps = FollowUps.ofProbes(units, calls, probes, rejecters, device)) {
+      try (FollowUps followUps = FollowUps.ofProbes(session, calls, probes, rejecters, device)) {
         for (int i = 0; i < probes.size(); i++) {
           DomainProbing.RejectedProbe p = probes.get(i);
           judgeProbe(p.probe(), p.why(), p.what(), followUps, i);
@@ -260,7 +260,7 @@ public final class PropertyPhase {
     /** A probe of the domain the kernel rejected ({@code i}-th of {@code followUps}), shown to the rejection checks. */
     private void judgeProbe(Example probe, String why, String what, FollowUps followUps, int i) {
       for (RejectionCheck r : List.copyOf(rejecters)) {
-        if (units.stopped().isPresent()) {
+        if (session.stopped().isPresent()) {
           return;
         }
         OpCalls.Judged sent = followUps.verdict(i, r.id());
@@ -277,7 +277,7 @@ public final class PropertyPhase {
               Fact.of("minimal example", "the example itself with one change (a probe of the op's domain)"),
               Fact.of("seed", plan.seed()));
           sink.result(emitted(r, device, "probe of " + probe.ref(), v.shownWith(context), ledger.micros(r.id()),
-              units.repro(op.name(), r.id(), device, probe, text, false)));
+              session.repro(op.name(), r.id(), device, probe, text, false)));
           rejecters.remove(r);
         }
       }
@@ -299,7 +299,7 @@ public final class PropertyPhase {
             Fact.of("seed", plan.seed()));
       }
       sink.result(emitted(c, device, "generated from " + first.ref(), shrunk.verdict().shownWith(context),
-          ledger.micros(c.id()), units.shrunkTo(units.repro(op.name(), c.id(), device, first, firstText, false),
+          ledger.micros(c.id()), session.shrunkTo(session.repro(op.name(), c.id(), device, first, firstText, false),
               shrunk.minimal()))
           .withExample(new ExampleRef(first.ref(), true, t, plan.seed(), firstText)));
     }
@@ -307,8 +307,8 @@ public final class PropertyPhase {
     /** A result for each check still open after the tries, and the judges' of what generation saw. */
     private void finish(List<String> domain) {
       // generation stopped before the last try: the op used up its deaths
-      Cut stopped = units.stopped().isPresent() && t < plan.tries()
-          ? new Cut(t, "the op killed its worker " + units.deaths() + " times (see " + BuiltinChecks.supervisors() + ")")
+      Cut stopped = session.stopped().isPresent() && t < plan.tries()
+          ? new Cut(t, "the op killed its worker " + session.deaths() + " times (see " + BuiltinChecks.supervisors() + ")")
           : null;
       int examples = spec.examples().size();
       for (Check c : starting) {
@@ -342,7 +342,7 @@ public final class PropertyPhase {
 
   /** The result of {@code v} for check {@code c} on {@code device}; an errored one keeps {@code repro} too. */
   private CheckResult emitted(Check c, Device device, String where, Verdict v, long micros, Repro repro) {
-    CheckResult r = units.result(op.name(), c, device, where, v, micros, repro);
+    CheckResult r = session.result(op.name(), c, device, where, v, micros, repro);
     return v.outcome() == Outcome.ERRORED && repro != null ? r.withFinding(null, repro) : r;
   }
 }

@@ -1,6 +1,6 @@
 package dev.opcheck4j.run.property;
 
-import dev.opcheck4j.run.worker.Kernels;
+import dev.opcheck4j.run.link.Kernels;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

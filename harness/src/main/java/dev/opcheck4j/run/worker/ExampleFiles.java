@@ -1,5 +1,7 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.generate.ExampleException;
@@ -24,22 +26,22 @@ import org.bytedeco.pytorch.global.torch;
 public final class ExampleFiles {
   private ExampleFiles() {}
 
-  static Protocol.ExampleSaved save(Subject s, Path dir, String stem) {
+  static Answers.ExampleSaved save(Subject s, Path dir, String stem) {
     BoundExample bound;
     try {
       bound = Materializer.bind(s.op(), s.example(), s.device(), s.seed());
     } catch (ExampleException e) {
-      return new Protocol.ExampleSaved(List.of(), "cannot be materialized: " + e.getMessage());
+      return new Answers.ExampleSaved(List.of(), "cannot be materialized: " + e.getMessage());
     }
     List<OpSchema.Argument> schema = s.op().schema().arguments();
-    List<Protocol.SavedArgument> saved = new ArrayList<>();
+    List<Answers.SavedArgument> saved = new ArrayList<>();
     try {
       Files.createDirectories(dir);
       for (int i = 0; i < bound.values().size(); i++) {
         IValue v = bound.values().get(i);
         OpSchema.Argument a = schema.get(i);
         String literal = literal(v);
-        List<Protocol.TensorMeta> metas = new ArrayList<>();
+        List<Answers.TensorMeta> metas = new ArrayList<>();
         for (BoundExample.TensorInput t : bound.tensors()) {
           if (t.argIndex() == i) {
             metas.add(meta(t.tensor()));
@@ -50,22 +52,22 @@ public final class ExampleFiles {
           file = stem + "." + a.name() + ".pt";
           Files.write(dir.resolve(file), torch.pickle_save(v).get());
         }
-        saved.add(new Protocol.SavedArgument(a.name(), a.kwargOnly(), file, literal, metas));
+        saved.add(new Answers.SavedArgument(a.name(), a.kwargOnly(), file, literal, metas));
       }
     } catch (IOException | RuntimeException e) {
-      return new Protocol.ExampleSaved(List.of(), "cannot be saved: " + NativeStrings.firstLine(String.valueOf(e.getMessage())));
+      return new Answers.ExampleSaved(List.of(), "cannot be saved: " + NativeStrings.firstLine(String.valueOf(e.getMessage())));
     }
-    return new Protocol.ExampleSaved(saved, null);
+    return new Answers.ExampleSaved(saved, null);
   }
 
-  private static Protocol.TensorMeta meta(Tensor t) {
+  private static Answers.TensorMeta meta(Tensor t) {
     List<Long> sizes = new ArrayList<>();
     List<Long> strides = new ArrayList<>();
     for (long d = 0; d < t.dim(); d++) {
       sizes.add(t.size(d));
       strides.add(t.stride(d));
     }
-    return new Protocol.TensorMeta(TensorSpec.dtypeName(t.scalar_type()), sizes, strides, t.storage_offset(),
+    return new Answers.TensorMeta(TensorSpec.dtypeName(t.scalar_type()), sizes, strides, t.storage_offset(),
         t.requires_grad());
   }
 

@@ -1,5 +1,6 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.run.link.FoundExample;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.generate.ExampleException;
@@ -27,25 +28,12 @@ public final class ExampleSearch {
 
   private ExampleSearch() {}
 
-  /**
-   * What the search found.
-   *
-   * @param example the first candidate the kernel accepted, if any
-   * @param note one line: which candidate, or why none
-   */
-  public record Found(Optional<Example> example, String note) {
-    /** The spec entry with the example found (or none) and the note. */
-    public OpSpec applyTo(OpSpec spec) {
-      return spec.synthesized(example.map(List::of).orElse(List.of()), note);
-    }
-  }
-
-  public static Found search(OpLibrary library, Operator op, long seed) {
+  public static FoundExample search(OpLibrary library, Operator op, long seed) {
     boolean gradients = op.table().carriesGradients();
     ExampleSynthesizer synth = new ExampleSynthesizer(op.schema(), op.name() + " synthesized", gradients);
     Optional<String> unsupported = synth.unsupported();
     if (unsupported.isPresent()) {
-      return new Found(Optional.empty(), "no example can be synthesized: " + unsupported.get());
+      return new FoundExample(Optional.empty(), "no example can be synthesized: " + unsupported.get());
     }
     Map<String, Integer> messages = new TreeMap<>();
     String runtimeLimit = null;
@@ -55,7 +43,7 @@ public final class ExampleSearch {
       try {
         var bound = Materializer.bind(op, candidate, Device.CPU, seed);
         OpCall.call(s, bound);
-        return new Found(Optional.of(candidate), "synthesized from the schema: candidate " + k + " of " + CANDIDATES
+        return new FoundExample(Optional.of(candidate), "synthesized from the schema: candidate " + k + " of " + CANDIDATES
             + " the cpu kernel accepted (" + bound.description() + ")" + (gradients
             ? "; floating-point inputs require grad: the op has an autograd kernel" : ""));
       } catch (ExampleException e) {
@@ -68,11 +56,11 @@ public final class ExampleSearch {
       }
     }
     if (runtimeLimit != null) {
-      return new Found(Optional.empty(), "no candidate could be passed to the kernel: this libtorch's stable ABI cannot"
+      return new FoundExample(Optional.empty(), "no candidate could be passed to the kernel: this libtorch's stable ABI cannot"
           + " pass a " + runtimeLimit + " argument (a limit of the runtime, not the kernel; declare it float, or a 0-dim Tensor)");
     }
     var top = messages.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
-    return new Found(Optional.empty(), "none of " + CANDIDATES + " candidates synthesized from the schema ran on cpu;"
+    return new FoundExample(Optional.empty(), "none of " + CANDIDATES + " candidates synthesized from the schema ran on cpu;"
         + " most raised \"" + top.getKey() + "\" (" + top.getValue() + " times)");
   }
 }

@@ -1,5 +1,6 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.run.link.ModelInfo;
 import dev.opcheck4j.checks.ValueComparison;
 import dev.opcheck4j.generate.TensorSpec;
 import dev.opcheck4j.torch.NativeStrings;

@@ -1,9 +1,13 @@
 package dev.opcheck4j.run.worker;
 
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.Wire;
+import dev.opcheck4j.run.link.WorkerInfo;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.OpCall;
-import dev.opcheck4j.checks.Evaluator;
+import dev.opcheck4j.checks.builtin.Evaluator;
 import dev.opcheck4j.checks.Progress;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -99,18 +103,18 @@ public final class UnitRunner {
   }
 
   /** Runs one unit and returns its answer; native memory it allocated is freed before returning. */
-  public Protocol.Answer run(Protocol.Unit<?> unit) {
+  public Answers.Answer run(Protocol.Unit<?> unit) {
     if (unit instanceof Protocol.LoadModel m) {
-      return new Protocol.ModelLoaded(models.load(m.file()));
+      return new Answers.ModelLoaded(models.load(m.file()));
     }
     if (unit instanceof Protocol.Forward f) {
-      return new Protocol.Forwarded(models.forward(f.inputs(), f.seed(), f.expect()));
+      return new Answers.Forwarded(models.forward(f.inputs(), f.seed(), f.expect()));
     }
     if (unit instanceof Protocol.Synthesize s) {
       OpLibrary lib = libraries.get(s.target());
       Operator op = operator(lib, s.op());
       try (PointerScope scope = new PointerScope()) {
-        return new Protocol.Synthesized(ExampleSearch.search(lib, op, s.seed()));
+        return new Answers.Synthesized(ExampleSearch.search(lib, op, s.seed()));
       }
     }
     if (unit instanceof Protocol.CompileReference c) {
@@ -123,11 +127,11 @@ public final class UnitRunner {
     try (PointerScope scope = new PointerScope()) {
       if (u instanceof Protocol.Evaluate e) {
         Progress.unit(e.check());
-        return new Protocol.Checked(evaluate(check(e.check()), subject));
+        return new Answers.Checked(evaluate(check(e.check()), subject));
       }
       if (u instanceof Protocol.OnRejected r) {
         Progress.unit(r.check() + " (on an input the kernel rejected)");
-        return new Protocol.Checked(onRejected(check(r.check()), subject, r.rejected()));
+        return new Answers.Checked(onRejected(check(r.check()), subject, r.rejected()));
       }
       if (u instanceof Protocol.SaveExample save) {
         Progress.unit("saving the input for a repro script");
@@ -135,7 +139,7 @@ public final class UnitRunner {
       }
       if (u instanceof Protocol.RecordOutputs) {
         Progress.unit("recording the outputs for the baseline");
-        return new Protocol.OutputsRecorded(record(subject));
+        return new Answers.OutputsRecorded(record(subject));
       }
       Progress.unit(u instanceof Protocol.Accepts ? "the real kernel on the input (before any check)" : "materializing the input");
       return u instanceof Protocol.Accepts ? accepts(subject) : bind(subject);
@@ -185,7 +189,7 @@ public final class UnitRunner {
     return o;
   }
 
-  private Protocol.ReferenceCompiled compileReference(Protocol.CompileReference c) {
+  private Answers.ReferenceCompiled compileReference(Protocol.CompileReference c) {
     Protocol.OpenOp o = entry(c.ref());
     OpSpec spec = o.entry();
     String op = spec.op();
@@ -209,21 +213,21 @@ public final class UnitRunner {
         }
       }
     }
-    return new Protocol.ReferenceCompiled(problems);
+    return new Answers.ReferenceCompiled(problems);
   }
 
   private static Check check(String id) {
     return BuiltinChecks.byId(id).orElseThrow(() -> new IllegalArgumentException("unknown check " + id));
   }
 
-  private static Protocol.Acceptance accepts(Subject s) {
+  private static Answers.Acceptance accepts(Subject s) {
     try {
       OpCall.call(s, Materializer.bind(s.op(), s.example(), s.device(), s.seed()));
-      return new Protocol.Accepted();
+      return new Answers.Accepted();
     } catch (ExampleException e) {
-      return new Protocol.Rejected("cannot be materialized: " + e.getMessage());
+      return new Answers.Rejected("cannot be materialized: " + e.getMessage());
     } catch (OpCall.KernelError e) {
-      return new Protocol.Rejected(e.getMessage());
+      return new Answers.Rejected(e.getMessage());
     }
   }
 
@@ -231,11 +235,11 @@ public final class UnitRunner {
     return Evaluator.onRejected(check, s, realError);
   }
 
-  private static Protocol.Binding bind(Subject s) {
+  private static Answers.Binding bind(Subject s) {
     try {
-      return new Protocol.Bound(Materializer.bind(s.op(), s.example(), s.device(), s.seed()).description());
+      return new Answers.Bound(Materializer.bind(s.op(), s.example(), s.device(), s.seed()).description());
     } catch (ExampleException e) {
-      return new Protocol.Unbindable(e.getMessage());
+      return new Answers.Unbindable(e.getMessage());
     }
   }
 

@@ -1,5 +1,11 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.run.link.AnswerLog;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Replies;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.StepFile;
+import dev.opcheck4j.run.link.Wire;
 import dev.opcheck4j.checks.Progress;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;
@@ -17,7 +23,7 @@ import java.util.Optional;
 
 /**
  * The main class of a worker JVM: connects to the parent's socket (argument 1), answers a parent
- * of another protocol version with {@link Protocol.Mismatch}, else loads what the {@link
+ * of another protocol version with {@link Replies.Mismatch}, else loads what the {@link
  * Protocol.Start} names and runs units until asked to exit. Everything the kernels print goes
  * to this process's stdout and stderr, which the parent sends to a log file, never to the socket.
  */
@@ -67,14 +73,14 @@ public final class Worker {
     }
     Optional<Protocol.Start> start = Protocol.start(first);
     if (start.isEmpty()) {
-      send(new Protocol.Mismatch(Protocol.VERSION));
+      send(new Replies.Mismatch(Protocol.VERSION));
       return;
     }
     UnitRunner runner;
     try {
-      runner = UnitRunner.load(start.get().init(), lib -> send(new Protocol.Loading(lib)));
+      runner = UnitRunner.load(start.get().init(), lib -> send(new Replies.Loading(lib)));
     } catch (LibraryLoadException | SpecException | RuntimeException e) {
-      send(new Protocol.LoadFailed(e.getMessage()));
+      send(new Replies.LoadFailed(e.getMessage()));
       return;
     }
     String number = System.getProperty("opcheck4j.worker");
@@ -84,44 +90,44 @@ public final class Worker {
       Progress.keepIn(steps::write);
       answers = AnswerLog.create(AnswerLog.beside(Path.of("worker-" + number + ".log")));
     }
-    send(new Protocol.Ready(runner.info()));
+    send(new Replies.Ready(runner.info()));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       Protocol.Request request = Wire.read(line, Protocol.Request.class);
       if (!(request instanceof Protocol.Run r)) {
         // the parent kills a worker once it said bye: what the kernels printed is flushed first
         System.out.flush();
         System.err.flush();
-        send(new Protocol.Bye());
+        send(new Replies.Bye());
         return;
       }
       runner.open(r.opens());
       if (answers != null) {
         answers.exchange(r.id());
       }
-      send(new Protocol.Begin(r.id()));
+      send(new Replies.Begin(r.id()));
       r.each(new Protocol.Run.Step() {
         @Override
-        public Protocol.Answered run(long id, Protocol.Unit<?> unit) {
+        public Replies.Answered run(long id, Protocol.Unit<?> unit) {
           long t0 = System.nanoTime();
           if (answers != null) {
             answers.running(id);
           }
-          Protocol.Answer a;
+          Answers.Answer a;
           try {
             a = runner.run(unit);
           } catch (RuntimeException | LinkageError e) {
             a = unit.failed(e.getClass().getSimpleName() + ": " + e.getMessage());
           }
-          return new Protocol.Answered(id, a, (System.nanoTime() - t0) / 1_000);
+          return new Replies.Answered(id, a, (System.nanoTime() - t0) / 1_000);
         }
 
         @Override
-        public void answered(Protocol.Answered done, long next) {
+        public void answered(Replies.Answered done, long next) {
           if (next < 0) {
-            send(done, new Protocol.End(r.id()));
+            send(done, new Replies.End(r.id()));
           } else if (answers == null || !keep(done)) {
             // the next unit is announced in the same write as this one's answer, before it starts
-            send(done, new Protocol.Begin(next));
+            send(done, new Replies.Begin(next));
           }
           // else: kept where the parent finds it if this worker dies; sent with the exchange's last answer
         }
@@ -133,7 +139,7 @@ public final class Worker {
   }
 
   /** Keeps {@code done} in the answer log and queues it for the socket, unflushed; false when the log is full. */
-  private boolean keep(Protocol.Answered done) {
+  private boolean keep(Replies.Answered done) {
     byte[] line = (Wire.write(done) + "\n").getBytes(StandardCharsets.UTF_8);
     if (!answers.keep(line)) {
       return false;
@@ -147,9 +153,9 @@ public final class Worker {
   }
 
   /** Writes the replies, one line each, and flushes once. */
-  private void send(Protocol.Reply... replies) {
+  private void send(Replies.Reply... replies) {
     try {
-      for (Protocol.Reply r : replies) {
+      for (Replies.Reply r : replies) {
         out.write((Wire.write(r) + "\n").getBytes(StandardCharsets.UTF_8));
       }
       out.flush();

@@ -9,7 +9,7 @@ import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Severity;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;

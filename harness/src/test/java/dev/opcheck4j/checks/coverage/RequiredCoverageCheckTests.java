@@ -6,7 +6,7 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.ResultsCheck;
 import java.util.List;
 import org.junit.jupiter.api.Test;

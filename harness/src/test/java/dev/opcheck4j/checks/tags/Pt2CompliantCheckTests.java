@@ -8,6 +8,7 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.FinishedOp;
 import dev.opcheck4j.checks.OpTags;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class Pt2CompliantCheckTests {
     CheckResult r = new CheckResult("t::f", "fake.metadata", "cpu", "t.json#ops[0].examples[0]", fakeMetadata,
         fakeMetadata == Outcome.SKIPPED ? List.of(Fact.of("reason", "no example")) : List.of(), 0);
     FinishedOp done = new FinishedOp("t::f", Coverage.EMPTY, List.of(), TAGGED, List.of(r));
-    return new Pt2CompliantCheck().judge(done).get(0).verdict().outcome();
+    return ((Pt2CompliantCheck) BuiltinChecks.byId(Pt2CompliantCheck.ID).orElseThrow()).judge(done).get(0).verdict().outcome();
   }
 
   @Test

@@ -6,10 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.Verdict;
-import dev.opcheck4j.run.OpSession;
-import dev.opcheck4j.run.worker.Death;
-import dev.opcheck4j.run.worker.Kernels;
-import dev.opcheck4j.run.worker.Protocol;
+import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.SpecValue;
 import dev.opcheck4j.testing.OneOpSessions;
@@ -47,8 +48,8 @@ class FollowUpsTests {
         sent.add(units);
         Map<Long, Done> answers = new HashMap<>();
         for (int i = 0; i < units.size() && i != diesAt; i++) {
-          answers.put((long) i, new Done(units.get(i) instanceof Protocol.Accepts ? new Protocol.Accepted()
-              : new Protocol.Checked(Verdict.passed(Fact.of("input", i))), 5));
+          answers.put((long) i, new Done(units.get(i) instanceof Protocol.Accepts ? new Answers.Accepted()
+              : new Answers.Checked(Verdict.passed(Fact.of("input", i))), 5));
         }
         return new Exchange(0, answers, diesAt < 0 ? Optional.empty() : Optional.of(CRASH.in(diesAt)));
       }

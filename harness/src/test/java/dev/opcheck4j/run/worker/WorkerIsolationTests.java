@@ -1,5 +1,6 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;

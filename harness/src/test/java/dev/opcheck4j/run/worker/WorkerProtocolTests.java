@@ -1,5 +1,12 @@
 package dev.opcheck4j.run.worker;
 
+import dev.opcheck4j.run.session.SupervisorChecks;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Replies;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.supervisor.WorkerProcess;
 import dev.opcheck4j.run.plan.RunRequest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +47,7 @@ class WorkerProtocolTests {
   void start() throws Exception {
     dir = Files.createTempDirectory("opcheck4j-protocol-");
     Protocol.Init init = new Protocol.Init(List.of(NativeOps.lib("crash_ops")));
-    worker = WorkerProcess.start(dir, 1, init, DEADLINE, lib -> {}).worker();
+    worker = WorkerProcess.start(dir, 1, init, DEADLINE, lib -> {}, SupervisorChecks.BUILTIN).worker();
   }
 
   @AfterEach
@@ -76,7 +83,7 @@ class WorkerProtocolTests {
         true, DEADLINE);
     assertEquals(Optional.empty(), x.death());
     assertEquals(java.util.Set.of(x.first(), x.first() + 1, x.first() + 2), x.answers().keySet());
-    assertEquals(new Protocol.Accepted(), x.answer(0, Protocol.Acceptance.class));
+    assertEquals(new Answers.Accepted(), x.single(Answers.Acceptance.class));
     for (int i = 1; i < 3; i++) {
       assertEquals(Outcome.PASSED, x.done(i).orElseThrow().verdict().outcome(), x.toString());
     }
@@ -94,7 +101,7 @@ class WorkerProtocolTests {
         evaluate("crash_ops::huge_alloc", "kernel.error", tensor(3))), true, DEADLINE);
     assertEquals(Optional.empty(), x.death());
     assertEquals(java.util.Set.of(x.first()), x.answers().keySet(), x.toString());
-    assertTrue(x.answer(0, Protocol.Acceptance.class) instanceof Protocol.Rejected r && !r.firstLine().isEmpty(),
+    assertTrue(x.single(Answers.Acceptance.class) instanceof Answers.Rejected r && !r.firstLine().isEmpty(),
         x.toString());
   }
 
@@ -107,20 +114,20 @@ class WorkerProtocolTests {
     assertEquals(new dev.opcheck4j.api.Cause.Crash("SIGSEGV"), d.cause());
     assertEquals(x.first() + 2, d.unit(), "the third unit was in flight");
     assertEquals(java.util.Set.of(x.first(), x.first() + 1), x.answers().keySet());
-    x.answers().values().forEach(a -> assertEquals(new Protocol.Accepted(), a.answer()));
+    x.answers().values().forEach(a -> assertEquals(new Answers.Accepted(), a.answer()));
     assertTrue(d.message().contains("SIGSEGV"), d.message());
   }
 
   @Test
   void eachKindOfUnitGetsItsOwnKindOfAnswer() {
-    Protocol.Bound bound = worker.run(null, new Protocol.Bind(on("crash_ops::chatty", tensor(3))), DEADLINE)
-        .answer(0, Protocol.Bound.class);
+    Answers.Bound bound = worker.run(null, new Protocol.Bind(on("crash_ops::chatty", tensor(3))), DEADLINE)
+        .single(Answers.Bound.class);
     assertTrue(bound.description().contains("[3]"), bound.toString());
     Example wrong = new Example("t.json#ops[0].examples[1]", List.of(), Map.of());
     assertTrue(worker.run(null, new Protocol.Bind(on("crash_ops::chatty", wrong)), DEADLINE)
-        .answer(0, Protocol.Binding.class) instanceof Protocol.Unbindable);
-    Protocol.Synthesized s = worker.run(null, new Protocol.Synthesize(0, "crash_ops::chatty", 1L), DEADLINE)
-        .answer(0, Protocol.Synthesized.class);
+        .single(Answers.Binding.class) instanceof Answers.Unbindable);
+    Answers.Synthesized s = worker.run(null, new Protocol.Synthesize(0, "crash_ops::chatty", 1L), DEADLINE)
+        .single(Answers.Synthesized.class);
     assertTrue(s.found().example().isPresent(), s.toString());
   }
 
@@ -130,8 +137,8 @@ class WorkerProtocolTests {
     List<String> loading = new java.util.ArrayList<>();
     // a hang would end in a Death at the deadline, not in this LoadError
     WorkerProcess.LoadError e = assertThrows(WorkerProcess.LoadError.class,
-        () -> WorkerProcess.start(dir, 2, init, DEADLINE, loading::add, Protocol.VERSION + 1));
-    assertEquals(new Protocol.Mismatch(Protocol.VERSION).describe(Protocol.VERSION + 1), e.getMessage());
+        () -> WorkerProcess.start(dir, 2, init, DEADLINE, loading::add, SupervisorChecks.BUILTIN, Protocol.VERSION + 1));
+    assertEquals(new Replies.Mismatch(Protocol.VERSION).describe(Protocol.VERSION + 1), e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
     assertEquals(List.of(), loading, "answered before loading anything");
   }
@@ -141,7 +148,7 @@ class WorkerProtocolTests {
   void workersThatShareTheCoresDoNotSpin() throws Exception {
     Assumptions.assumeTrue(System.getenv("OMP_WAIT_POLICY") == null, "the caller set OMP_WAIT_POLICY; it stands");
     Protocol.Init two = new Protocol.Init(List.of(NativeOps.lib("crash_ops")), null, 2);
-    WorkerProcess shared = WorkerProcess.start(dir, 3, two, DEADLINE, lib -> {}).worker();
+    WorkerProcess shared = WorkerProcess.start(dir, 3, two, DEADLINE, lib -> {}, SupervisorChecks.BUILTIN).worker();
     try {
       assertTrue(environment(shared.pid()).contains("OMP_WAIT_POLICY=PASSIVE"));
     } finally {
@@ -174,7 +181,7 @@ class WorkerProtocolTests {
     };
     var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
       try {
-        return WorkerProcess.start(dir, 7, init, DEADLINE, lib -> {});
+        return WorkerProcess.start(dir, 7, init, DEADLINE, lib -> {}, SupervisorChecks.BUILTIN);
       } catch (Exception e) {
         throw new java.util.concurrent.CompletionException(e);
       }

@@ -1,0 +1,350 @@
+package dev.opcheck4j.run.session;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.api.Repro;
+import dev.opcheck4j.api.SeverityPolicy;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.SupervisorCheck;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.run.plan.RunPlan;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.worker.ExampleSearch;
+import dev.opcheck4j.run.link.Batch;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.torch.Device;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * One op's session with its kernels (a worker): its spec entry, sent to each worker once ({@link
+ * Protocol.OpenOp}); its units, sent with the op's deadline, their answers looked up by unit id and
+ * grouped into trials (one per generated input); the deaths the op caused, counted in a budget: after
+ * {@link #MAX_DEATHS} the rest of the op is not run; and the one road from a verdict, or a death, to a
+ * result ({@link Verdict#result}, with the op's severity policy).
+ */
+public final class OpSession {
+  public static final int MAX_DEATHS = 3;
+  /** The numbers given to spec entries; one sequence for the process, so two runs' never meet in a worker. */
+  private static final AtomicInteger REFS = new AtomicInteger();
+
+  private final RunPlan plan;
+  private final RunPlan.Target target;
+  private final OpSpec spec;
+  /** The op's entry as its units name it, sent to each worker once. */
+  private final Protocol.OpenOp open;
+  private final Kernels kernels;
+  private final SeverityPolicy severity;
+  private final Budget budget;
+  /** The example each repro of this op reproduces on (the minimal one, where shrinking found one), for its script. */
+  private final Map<Repro, Example> reproduced;
+
+  public OpSession(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, SeverityPolicy severity) {
+    this(plan, target, spec, kernels, severity, new Budget(), new IdentityHashMap<>());
+  }
+
+  private OpSession(RunPlan plan, RunPlan.Target target, OpSpec spec, Kernels kernels, SeverityPolicy severity,
+      Budget budget, Map<Repro, Example> reproduced) {
+    this.reproduced = reproduced;
+    this.plan = plan;
+    this.target = target;
+    this.spec = spec;
+    // an op may have several entries, each its own contract: the worker is told which one, never just the op
+    this.open = open(target.index(), spec);
+    this.kernels = kernels;
+    this.severity = severity;
+    this.budget = budget;
+  }
+
+  /** The deaths an op's units caused, which count towards {@link #MAX_DEATHS}. */
+  private static final class Budget {
+    final List<Death> counted = new ArrayList<>();
+    /** How many {@link #uncounted} scopes are open. */
+    int paused;
+  }
+
+  /** {@code entry} of {@code target} under a number of its own, which the run's units name it by. */
+  public static Protocol.OpenOp open(int target, OpSpec entry) {
+    return new Protocol.OpenOp(REFS.incrementAndGet(), target, entry);
+  }
+
+  /** The same op's session with its spec entry changed (synthesized examples); its deaths so far still count. */
+  public OpSession withSpec(OpSpec changed) {
+    return new OpSession(plan, target, changed, kernels, severity, budget, reproduced);
+  }
+
+  /** Searches (in the worker) for an example synthesized from the op's schema that the cpu kernel accepts. */
+  public Kernels.Exchange synthesize(String op) {
+    return run(List.of(new Protocol.Synthesize(target.index(), op, plan.seed())), false);
+  }
+
+  Protocol.On on(String op, Device device, Example example) {
+    return new Protocol.On(target.index(), op, device, example, plan.seed(), op == null ? Protocol.On.NO_REF : open.ref());
+  }
+
+  /** What a finding of this op is: a failure, or a warning for a warning check. */
+  public SeverityPolicy severity() {
+    return severity;
+  }
+
+  /** What reproduces a result of this op; the rerun of a crash or hang runs with one worker. */
+  public Repro repro(String op, String check, Device device, Example example, String description, boolean oneWorker) {
+    Repro r = new Repro(target.source(), op, check, device == null ? null : device.label(), plan.seed(), plan.tries(),
+        example == null ? null : example.ref(), description, oneWorker);
+    return shrunkTo(r, example);
+  }
+
+  /** {@code r}, whose script ({@code --repro}) rebuilds {@code minimal}: the example shrinking reached. */
+  public Repro shrunkTo(Repro r, Example minimal) {
+    if (minimal != null) {
+      reproduced.put(r, minimal);
+    }
+    return r;
+  }
+
+  /** A check's verdict on {@code example} ({@link Answers.Checked}), or the death in its place. */
+  public Kernels.Exchange evaluate(String check, String op, Device device, Example example) {
+    return run(List.of(new Protocol.Evaluate(check, on(op, device, example))), false);
+  }
+
+  /** A check to run on the op's {@code device} and {@code example} (null: none). */
+  public record Asked(String check, Device device, Example example) {}
+
+  /** Adds the unit of {@code asked} on {@code op} to {@code batch}: the ticket of its {@link Answers.Checked} answer. */
+  public Batch.Ticket<Answers.Checked> evaluate(Batch batch, String op, Asked asked) {
+    return batch.add(new Protocol.Evaluate(asked.check(), on(op, asked.device(), asked.example())));
+  }
+
+  /** Runs {@code batch} in one exchange, unguarded. */
+  public Kernels.Exchange run(Batch batch) {
+    return run(batch.units(), false);
+  }
+
+  /** What an {@link Protocol.Accepts} unit gave: null when the kernel accepted the example, else what it raised. */
+  public static String rejection(Kernels.Done accepts) {
+    return accepts.answer() instanceof Answers.Rejected r ? r.firstLine() : null;
+  }
+
+  /**
+   * The real kernel on each of {@code examples} in turn and, on each it accepts, {@code checks}: one
+   * exchange with the worker, per example an {@link Protocol.Accepts} unit guarding one {@link
+   * Protocol.Evaluate} unit per check.
+   */
+  public Trials tryOn(String op, Device device, List<Example> examples, List<String> checks) {
+    return Trials.tryOn(this, op, device, examples, checks);
+  }
+
+  /**
+   * Takes back {@code death}, counted when its exchange ended: one that running the tries one at a time
+   * would not have caused. It is one death, taken back by name, never a mode switched off and on.
+   */
+  public void forgive(Death death) {
+    budget.counted.removeIf(d -> d == death);
+  }
+
+  /**
+   * The real kernel on each of {@code examples}, in one exchange: one {@link Protocol.Accepts} answer
+   * per example, by its index in {@code examples}.
+   */
+  public Kernels.Exchange accepts(String op, Device device, List<Example> examples) {
+    if (examples.isEmpty()) {
+      return Kernels.Exchange.none();
+    }
+    List<Protocol.Unit<?>> batch = new ArrayList<>();
+    examples.forEach(e -> batch.add(new Protocol.Accepts(on(op, device, e))));
+    return run(batch, false);
+  }
+
+  /**
+   * An input the real kernel raised {@code why} on, to look at: the kernel on each of {@code reverts}
+   * (the input with one argument put back), then each of the rejection {@code checks} on it.
+   */
+  public record FollowUp(Example rejected, String why, List<Example> reverts, List<String> checks) {}
+
+  /**
+   * The units of each of {@code inputs} in turn, in one exchange, unguarded: an {@link Protocol.Accepts}
+   * answer per revert, an {@link Protocol.OnRejected} answer per check, by their index in that order.
+   */
+  public Kernels.Exchange followUps(String op, Device device, List<FollowUp> inputs) {
+    List<Protocol.Unit<?>> batch = new ArrayList<>();
+    for (FollowUp f : inputs) {
+      f.reverts().forEach(e -> batch.add(new Protocol.Accepts(on(op, device, e))));
+      Protocol.On on = on(op, device, f.rejected());
+      f.checks().forEach(c -> batch.add(new Protocol.OnRejected(c, on, f.why())));
+    }
+    return batch.isEmpty() ? Kernels.Exchange.none() : run(batch, false);
+  }
+
+  /** A rejection check's verdict on an input the real kernel raised {@code why} on, or the death in its place. */
+  public Kernels.Exchange onRejected(String check, String op, Device device, Example example, String why) {
+    return run(List.of(new Protocol.OnRejected(check, on(op, device, example), why)), false);
+  }
+
+  /**
+   * The example's inputs as text; or why it does not fit the schema or the machine; or the death.
+   *
+   * @param text its inputs as text, null unless it was materialized
+   * @param invalid why it cannot be materialized, or null
+   * @param death how materializing it killed the worker, or null
+   */
+  public record Described(String text, String invalid, Death death) {}
+
+  /** Materializes {@code example} on {@code device} ({@link Protocol.Bind}). */
+  public Described describe(String op, Device device, Example example) {
+    Kernels.Exchange x = run(List.of(new Protocol.Bind(on(op, device, example))), false);
+    if (x.death().isPresent()) {
+      return new Described(null, null, x.death().get());
+    }
+    Answers.Binding b = x.single(Answers.Binding.class);
+    return b instanceof Answers.Unbindable u ? new Described(null, u.why(), null)
+        : new Described(((Answers.Bound) b).description(), null, null);
+  }
+
+  Kernels.Exchange run(List<Protocol.Unit<?>> batch, boolean guarded) {
+    Kernels.Exchange x = kernels.run(List.of(open), batch, guarded, deadline());
+    x.death().ifPresent(d -> {
+      if (budget.paused == 0) {
+        budget.counted.add(d);
+      }
+    });
+    return x;
+  }
+
+  /**
+   * {@code work}, its deaths not counted towards {@link #MAX_DEATHS}: shrinking re-finds a death
+   * already counted. The count is back on when {@code work} returns, or throws.
+   */
+  public <T> T uncounted(Supplier<T> work) {
+    budget.paused++;
+    try {
+      return work.get();
+    } finally {
+      budget.paused--;
+    }
+  }
+
+  /** How the command line named the op's target, for rerun lines. */
+  public String source() {
+    return target.source();
+  }
+
+  public Duration deadline() {
+    return spec.timeout().orElse(plan.timeout());
+  }
+
+  /** How many times the op's units killed the worker so far (deaths while shrinking, and forgiven ones, not counted). */
+  public int deaths() {
+    return budget.counted.size();
+  }
+
+  /** A Skipped verdict once the op has killed its worker {@link #MAX_DEATHS} times, else empty. */
+  public Optional<Verdict> stopped() {
+    return deaths() >= MAX_DEATHS
+        ? Optional.of(Verdict.skipped("not run: this op's kernels killed the worker " + deaths()
+            + " times (see " + BuiltinChecks.supervisors() + "); the rest of the op is skipped"))
+        : Optional.empty();
+  }
+
+  /**
+   * The result a death becomes: the supervisor check that covers its cause gives it, for the unit in
+   * flight, with what was running, how the worker died and what reproduces it (run with one worker).
+   *
+   * @param check the check that was running, or null when the harness was doing something else
+   * @param doing what was running, as shown: the check's id, or what the harness was doing
+   * @param more facts to add after what was running (the generated and minimal example)
+   */
+  public CheckResult result(Death d, String op, Check check, String doing, Device device, Example example,
+      List<Fact> more, long micros) {
+    return result(d, op, check, doing, device, example, example, more, micros);
+  }
+
+  /** {@link #result(Death, String, Check, String, Device, Example, List, long)}, its script rebuilding {@code minimal}. */
+  public CheckResult result(Death d, String op, Check check, String doing, Device device, Example example,
+      Example minimal, List<Fact> more, long micros) {
+    List<Fact> details = new ArrayList<>();
+    // the step the worker told last names what ran, down to the call that died or hung; what the
+    // caller planned is the fallback (a worker run in this process tells none)
+    details.add(Fact.of("check", d.step().orElse(doing)));
+    if (example != null && more.isEmpty()) {
+      details.add(Fact.of("example", example.ref()));
+    }
+    details.addAll(more);
+    details.addAll(d.facts());
+    details.add(Fact.of("seed", plan.seed()));
+    SupervisorCheck supervisor = BuiltinChecks.supervising(d.cause());
+    Finding finding = supervisor.finding(d.cause(), d.message(), deadline(), details);
+    return result(op, supervisor, device, example == null ? CheckResult.NONE : example.ref(), Verdict.failed(finding),
+        micros, shrunkTo(repro(op, check == null ? null : check.id(), device, example, null, true), minimal));
+  }
+
+  /**
+   * The result {@code v} becomes for {@code check} on this op: every verdict of the op's units, its
+   * generated inputs and its deaths takes this road ({@link Verdict#result}, with the op's severity policy).
+   *
+   * @param device the device, or null for none
+   * @param example what it ran on, as results name it
+   * @param repro what reproduces it, or null
+   */
+  public CheckResult result(String op, Check check, Device device, String example, Verdict v, long micros,
+      Repro repro) {
+    CheckResult r = v.result(op, check, device == null ? CheckResult.NONE : device.label(), example, micros, severity,
+        repro);
+    return plan.repro() == null || r.outcome() != Outcome.FAILED ? r
+        : r.withFinding(r.finding(), scripted(r, repro == null ? null : reproduced.get(repro), device));
+  }
+
+  /**
+   * What reproduces {@code r}, with the PyTorch script written for it ({@code --repro}): {@code
+   * DIR/<op>/<check>-<device>.py}, beside the example's tensors, which a worker materializes and saves
+   * (on cpu for a meta-device result: the script rebuilds meta tensors from their metadata).
+   */
+  private Repro scripted(CheckResult r, Example example, Device device) {
+    // a library-wide result is about "ns::*" (or one op of it): its scripts go under the library's file name
+    String subject = r.op() != null && !r.op().endsWith("::*") ? r.op()
+        : target.library().path().getFileName().toString();
+    java.nio.file.Path dir = plan.repro().resolve(subject.replace('/', '_'));
+    String stem = r.check() + "-" + (device == null ? "none" : device.label());
+    Answers.ExampleSaved saved = null;
+    String unsaved = null;
+    // a finding about the op but no example (autograd.registration, fake.missing) is called on the entry's first
+    boolean specExample = example == null && !spec.examples().isEmpty() && r.op() != null && !r.op().endsWith("::*");
+    Example called = specExample ? spec.examples().get(0) : example;
+    if (called != null && r.op() != null) {
+      Device on = device == null || device == Device.META ? Device.CPU : device;
+      Kernels.Exchange x = uncounted(() -> run(List.of(new Protocol.SaveExample(on(r.op(), on, called), dir, stem)),
+          false));
+      saved = x.death().isPresent() ? null : x.single(Answers.ExampleSaved.class);
+      unsaved = x.death().isPresent() ? "saving it killed the worker" : saved.error();
+      if (saved == null) {
+        saved = new Answers.ExampleSaved(List.of(), unsaved);
+      }
+    }
+    List<String> summary = r.finding() == null ? List.of()
+        : List.of("expected : " + r.finding().expected(), "but was  : " + r.finding().actual());
+    java.nio.file.Path file = dir.resolve(stem + ".py");
+    try {
+      java.nio.file.Files.createDirectories(dir);
+      java.nio.file.Files.writeString(file, ReproScript.text(new ReproScript.Input(r.op(), r.check(),
+          device == null ? null : device.label(), target.library().path().toAbsolutePath().toString(), summary, saved,
+          specExample, unsaved, spec, deadline(), plan.seed())));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot write the repro script " + file, e);
+    }
+    Repro base = r.repro() != null ? r.repro() : new Repro(target.source(), r.op() == null ? subject : r.op(),
+        r.check(), device == null ? null : device.label(), plan.seed(), plan.tries(), null, null, false);
+    return base.withScript(file.toAbsolutePath().toString());
+  }
+}

@@ -1,0 +1,31 @@
+package dev.opcheck4j.run.supervisor;
+
+import dev.opcheck4j.api.Cause;
+import java.util.Optional;
+
+/**
+ * What a worker's crash means beyond its signal, as the supervisor checks say it: the supervisor
+ * imports no check, so the run hands it this when it makes its pool (JMH's link knows no benchmark
+ * either). The step is the one the worker told last, with whatever a check put in it for the
+ * supervisor (the guard pages of {@code memory.bounds}).
+ */
+public interface CrashMeaning {
+  /** No check claims any fault; the step is shown as told. */
+  CrashMeaning NONE = new CrashMeaning() {
+    @Override
+    public Optional<Cause> fault(long address, String step) {
+      return Optional.empty();
+    }
+
+    @Override
+    public String shown(String step) {
+      return step;
+    }
+  };
+
+  /** The cause a fault at {@code address} during {@code step} is, where a check claims it. */
+  Optional<Cause> fault(long address, String step);
+
+  /** The step as a reader sees it (without what was told only for the supervisor). */
+  String shown(String step);
+}

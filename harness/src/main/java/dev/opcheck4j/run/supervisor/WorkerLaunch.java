@@ -1,0 +1,143 @@
+package dev.opcheck4j.run.supervisor;
+
+import dev.opcheck4j.run.worker.Worker;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+
+/**
+ * A worker JVM as launched and connected: started in its own process group (so a kill takes every
+ * thread and child with it), its output appended to {@code worker-N.log} and its JVM error file written
+ * to the run directory, on the class path of this JVM, mapping or writing the class-data archive.
+ *
+ * @param process the worker JVM
+ * @param channel its end of the socket, connected
+ * @param log where its output goes
+ * @param archive the class-data archive it writes as it exits, or null when it writes none
+ * @param archiveWriting where it writes that archive, or null
+ */
+record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArchive archive, Path archiveWriting) {
+  private static final boolean SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"));
+  private static final long CONNECT_SECONDS = 120;
+
+  /**
+   * Starts worker {@code number} of a run with {@code workers} in all, in {@code dir} (its working
+   * directory), and waits until it connects.
+   *
+   * @param launched told the worker's number once its JVM runs and a stop reaches it, before it connects
+   * @throws IllegalStateException when it did not start, or the JVM exits
+   */
+  static WorkerLaunch start(Path dir, int number, int workers, IntConsumer launched) {
+    Path socket = null;
+    try {
+      Files.createDirectories(dir);
+      socket = LiveWorkers.socket();
+      try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+        server.bind(UnixDomainSocketAddress.of(socket));
+        Path log = dir.resolve("worker-" + number + ".log");
+        String classPath = absoluteClassPath();
+        Optional<WorkerArchive> archive = WorkerArchive.configured(classPath);
+        WorkerArchive.Options cds = archive.map(WorkerArchive::options).orElse(new WorkerArchive.Options(List.of(), null));
+        ProcessBuilder pb = new ProcessBuilder(command(dir, number, classPath, cds, socket)).directory(dir.toFile())
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        // libtorch's error log is how a stable-ABI kernel's real message is recovered (it goes to the
+        // worker's log file, not to the console), so a caller's quieter level is not inherited
+        pb.environment().remove("TORCH_CPP_LOG_LEVEL");
+        // workers that share the cores: libtorch's OpenMP threads (one per core in every worker) spin
+        // after each parallel region, and in a two-worker run on two cores that spinning took a sixth
+        // of the CPU time from the other worker. Waiting passively, a kernel still runs on every core.
+        // A caller's own settings stand.
+        if (workers > 1 && System.getenv("OMP_WAIT_POLICY") == null && System.getenv("GOMP_SPINCOUNT") == null) {
+          pb.environment().put("OMP_WAIT_POLICY", "PASSIVE");
+        }
+        Process p = pb.start();
+        LiveWorkers.launching(p);
+        launched.accept(number);
+        server.configureBlocking(false);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(CONNECT_SECONDS);
+        while (true) {
+          SocketChannel ch = server.accept();
+          if (ch != null) {
+            return cds.writing() != null ? new WorkerLaunch(p, ch, log, archive.get(), cds.writing())
+                : new WorkerLaunch(p, ch, log, null, null);
+          }
+          if (!p.isAlive() || System.nanoTime() > until) {
+            p.destroyForcibly();
+            LiveWorkers.failed(p);
+            if (cds.writing() != null) {
+              archive.get().abandoned(cds.writing());
+            }
+            throw new IllegalStateException("the worker JVM did not start (exit " + (p.isAlive() ? "none" : p.exitValue())
+                + "); its output: " + log);
+          }
+          Thread.sleep(5);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting a worker", e);
+    } finally {
+      if (socket != null) {
+        LiveWorkers.release(socket);
+      }
+    }
+  }
+
+  private static List<String> command(Path dir, int number, String classPath, WorkerArchive.Options cds, Path socket) {
+    List<String> cmd = new ArrayList<>();
+    if (SETSID) {
+      cmd.add("/usr/bin/setsid");
+    }
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-XX:ErrorFile=" + dir.toAbsolutePath().resolve(ErrorFile.PATTERN));
+    cmd.add("-XX:-CreateCoredumpOnCrash");
+    cmd.addAll(Worker.JVM_OPTIONS);
+    cmd.add("-Dopcheck4j.worker=" + number);
+    cmd.addAll(cds.jvm());
+    cmd.add("-cp");
+    cmd.add(classPath);
+    cmd.add(Worker.class.getName());
+    cmd.add(socket.toString());
+    return cmd;
+  }
+
+  /** This JVM's class path with every entry absolute: the worker's working directory is the run directory. */
+  private static String absoluteClassPath() {
+    List<String> entries = new ArrayList<>();
+    for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      if (!e.isEmpty()) {
+        entries.add(Path.of(e).toAbsolutePath().toString());
+      }
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+
+  /** Kills the worker's process group (when it has one of its own), its descendants and the worker. */
+  void killGroup() {
+    if (SETSID && process.isAlive()) {
+      try {
+        new ProcessBuilder("kill", "-KILL", "--", "-" + process.pid()).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(5, TimeUnit.SECONDS);
+      } catch (IOException e) {
+        // the JVM's own kill below still ends the worker
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+  }
+}

@@ -1,0 +1,153 @@
+package dev.opcheck4j.run.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.checks.builtin.BuiltinChecks;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.SpecValue;
+import dev.opcheck4j.torch.Device;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The op session without a worker: answers grouped into trials by unit id (whatever order they come
+ * in), the death budget counted and paused in a scope, and a death turned into the supervisor's result.
+ */
+class OpSessionTests {
+  private static final Death CRASH = new Death(new Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
+      List.of(Fact.of("exit status", "139 (signal 11, SIGSEGV)")), Optional.of("fake.metadata"));
+
+  /** Kernels whose exchanges are made by {@code answer}, given the first id and the units; the opens they were sent. */
+  private static final class Scripted implements Kernels {
+    final Function<List<Protocol.Unit<?>>, Exchange> answer;
+    final List<List<Protocol.OpenOp>> opens = new ArrayList<>();
+
+    Scripted(Function<List<Protocol.Unit<?>>, Exchange> answer) {
+      this.answer = answer;
+    }
+
+    @Override
+    public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) {
+      this.opens.add(opens);
+      return answer.apply(units);
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  private static Example example(long salt) {
+    return new Example("t.json#ops[0].examples[0]", List.of(new SpecValue(2L, "t.json:1:1")), Map.of(), salt,
+        "t.json:1:1");
+  }
+
+  private static OpSession session(Kernels kernels) {
+    return dev.opcheck4j.testing.OneOpSessions.of(kernels, example(0));
+  }
+
+  private static Kernels.Done done(Answers.Answer a) {
+    return new Kernels.Done(a, 5);
+  }
+
+  @Test
+  void answersAreGroupedIntoTrialsByUnitIdNotByTheirOrder() {
+    // ids from 100: input 0 = 100 (kernel), 101, 102 (checks); input 1 = 103 (rejected: 104, 105 skipped);
+    // input 2 = 106, 107, 108. The map holds them in no particular order.
+    Map<Long, Kernels.Done> answers = new HashMap<>();
+    answers.put(108L, done(new Answers.Checked(Verdict.errored("c of 2"))));
+    answers.put(103L, done(new Answers.Rejected("x must be float32")));
+    answers.put(101L, done(new Answers.Checked(Verdict.passed())));
+    answers.put(106L, done(new Answers.Accepted()));
+    answers.put(100L, done(new Answers.Accepted()));
+    answers.put(107L, done(new Answers.Checked(Verdict.skipped("b of 2"))));
+    answers.put(102L, done(new Answers.Checked(Verdict.errored("c of 0"))));
+    Scripted kernels = new Scripted(units -> {
+      assertEquals(9, units.size());
+      return new Kernels.Exchange(100, answers, Optional.empty());
+    });
+    Trials t = session(kernels).tryOn("t::f", Device.CPU, List.of(example(1), example(2), example(3)),
+        List.of("b", "c"));
+    assertEquals(Optional.empty(), t.death());
+    assertEquals(3, t.trials().size());
+    assertEquals(List.of(Outcome.PASSED, Outcome.ERRORED), t.trials().get(0).checks().stream()
+        .map(d -> d.verdict().outcome()).toList());
+    assertEquals("x must be float32", OpSession.rejection(t.trials().get(1).kernel()));
+    assertEquals(List.of(), t.trials().get(1).checks(), "a rejected input's checks were skipped by its guard");
+    assertEquals(Verdict.errored("c of 2"), t.trials().get(2).checks().get(1).verdict());
+    assertEquals(1, kernels.opens.get(0).size(), "the op's entry goes with each exchange; a worker takes it once");
+    assertEquals("t::f", kernels.opens.get(0).get(0).entry().op());
+  }
+
+  @Test
+  void aTrialEndsWhereTheDeathWasAndTheTrialsAfterItAreNotThere() {
+    // input 0 answered whole, input 1's kernel accepted and its first check killed the worker (unit 4)
+    Map<Long, Kernels.Done> answers = Map.of(0L, done(new Answers.Accepted()), 1L,
+        done(new Answers.Checked(Verdict.passed())), 2L, done(new Answers.Checked(Verdict.passed())),
+        3L, done(new Answers.Accepted()));
+    OpSession s = session(new Scripted(units -> new Kernels.Exchange(0, answers, Optional.of(CRASH.in(4)))));
+    Trials t = s.tryOn("t::f", Device.CPU, List.of(example(1), example(2), example(3)), List.of("b", "c"));
+    assertEquals(2, t.trials().size(), "the third input was not reached");
+    assertEquals(0, t.trials().get(1).checks().size(), "it died in the first check of the second input");
+    assertEquals(Optional.of(CRASH.in(4)), t.death());
+    assertEquals(1, s.deaths());
+  }
+
+  @Test
+  void theDeathBudgetIsPausedOnlyInsideItsScopeEvenWhenTheScopeThrows() {
+    OpSession s = session(new Scripted(units -> new Kernels.Exchange(0, Map.of(), Optional.of(CRASH.in(0)))));
+    s.evaluate("b", "t::f", Device.CPU, example(0));
+    assertEquals(1, s.deaths());
+    int inside = s.uncounted(() -> {
+      s.evaluate("b", "t::f", Device.CPU, example(0));
+      s.evaluate("b", "t::f", Device.CPU, example(0));
+      return s.deaths();
+    });
+    assertEquals(1, inside, "deaths while shrinking re-find one already counted");
+    assertThrows(IllegalStateException.class, () -> s.uncounted(() -> {
+      throw new IllegalStateException("a harness bug inside the scope");
+    }));
+    s.evaluate("b", "t::f", Device.CPU, example(0));
+    assertEquals(2, s.deaths(), "counting again after a scope that threw");
+    assertEquals(Optional.empty(), s.stopped());
+    Death third = s.evaluate("b", "t::f", Device.CPU, example(0)).death().orElseThrow();
+    assertTrue(s.stopped().orElseThrow().toString().contains("killed the worker 3 times"), s.stopped().toString());
+    s.forgive(third);
+    assertEquals(2, s.deaths(), "a death taken back by name");
+    assertEquals(2, s.withSpec(OpSpec.bare("t::f")).deaths(), "a changed entry keeps the op's budget");
+  }
+
+  @Test
+  void aDeathBecomesTheSupervisorsResultThroughTheVerdictRoad() {
+    OpSession s = session(new Scripted(units -> Kernels.Exchange.none()));
+    CheckResult r = s.result(CRASH, "t::f", BuiltinChecks.byId("fake.metadata").orElseThrow(), "fake.metadata",
+        Device.CPU, example(0), List.of(), 12);
+    assertEquals("kernel.crash", r.check());
+    assertEquals(Outcome.FAILED, r.outcome());
+    assertEquals("fake.metadata", r.fact("check").orElseThrow(), "the step the worker told last");
+    assertEquals("139 (signal 11, SIGSEGV)", r.fact("exit status").orElseThrow());
+    assertTrue(r.repro().oneWorker(), "the rerun of a crash runs with one worker");
+    Death hang = new Death(new Cause.Timeout(5), "no answer after 5 s", List.of(), Optional.empty(), 3);
+    CheckResult timeout = s.result(hang, "t::f", null, "synthesizing", Device.CPU, null, List.of(), 0);
+    assertEquals("kernel.timeout", timeout.check());
+    assertEquals("synthesizing", timeout.fact("check").orElseThrow(), "no step told: what the harness was doing");
+    assertEquals(CheckResult.NONE, timeout.example());
+  }
+}
