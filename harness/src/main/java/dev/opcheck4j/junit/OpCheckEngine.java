@@ -80,7 +80,7 @@ public final class OpCheckEngine implements TestEngine {
 
   @Override
   public TestDescriptor discover(EngineDiscoveryRequest request, UniqueId uniqueId) {
-    EngineSettings settings = EngineSettings.from(request.getConfigurationParameters());
+    EngineSettings settings = EngineSettings.from(request.getConfigurationParameters(), env);
     ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
         .orElse(OpCheckEngine.class.getClassLoader());
     SpecDiscovery discovery = new SpecDiscovery(loader);
@@ -102,7 +102,7 @@ public final class OpCheckEngine implements TestEngine {
       throw new IllegalArgumentException(EngineSettings.PREFIX + "ops names " + String.join(", ", unknown)
           + ", which no spec has; specs found: " + String.join(", ", found.stream().map(SpecDiscovery.Location::key).toList()));
     }
-    settings = settings.judgedBy(expectedFailures(settings, found, files));
+    settings = settings.judgedBy(expectedFailures(settings, found, files)).sharded(files);
     RunDescriptor root = new RunDescriptor(uniqueId, settings, files, errors);
     for (int i = 0; i < found.size(); i++) {
       EngineNode spec = EngineTree.spec(uniqueId, i, found.get(i), discovery.viaClasses());
