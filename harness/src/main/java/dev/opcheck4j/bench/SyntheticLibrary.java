@@ -407,7 +407,7 @@ public record SyntheticLibrary(Path dir, int ops, Flavor flavor) {
         return map_new(xc, [&](int64_t i) {
           double v = elem(xc, i);
           volatile double sink = 0;
-          for (int r = 0; r < 20000; ++r) sink = sink + std::sin(v + r);
+          for (int r = 0; r < 100000; ++r) sink = sink + std::sin(v + r);
           return v * (K % 7 + 1) + s;
         });
       }

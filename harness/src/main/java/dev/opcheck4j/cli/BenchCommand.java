@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * {@code bench}: measurements printed, never asserted (gradcheck, generation, isolation, examples, specs, codec,
- * library, shapes, crashes).
+ * library, shapes, crashes, shards).
  */
 final class BenchCommand implements Command {
   @Override

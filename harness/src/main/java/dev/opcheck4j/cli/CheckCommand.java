@@ -170,7 +170,9 @@ final class CheckCommand implements Command {
           report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
       ExitCode code = RunSummary.finish(report, outcome.inputErrors(), dir, formats, s);
       if (outcome.shard() != null) {
-        s.out().println(outcome.shard().split());
+        if (outcome.shard().byTime()) { // by index, the note before the run said how it was split
+          s.out().println(outcome.shard().split());
+        }
         s.out().println(outcome.shard().line());
       }
       annotate(report, args, s);

@@ -92,7 +92,7 @@ public final class RunOptions {
   public static final RunOption<Boolean> NO_CACHE = RunOption.of("--no-cache", "", Type.SWITCH,
       "run every op even when --cache is given").orElse(false);
   public static final RunOption<Integer> BENCH_OPS = RunOption.of("--ops", "N", Type.atLeast(1),
-      "ops in the generated library of bench library, shapes and crashes (default {default})").orElse(200);
+      "ops in the generated library of bench library, shapes, crashes and shards (default {default})").orElse(200);
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
       TIMEOUT, SHARD, TIMINGS, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO, DOCS_URL,
