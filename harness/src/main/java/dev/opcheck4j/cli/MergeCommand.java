@@ -106,8 +106,14 @@ final class MergeCommand implements Command {
         report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
     ExitCode code = RunSummary.finish(report, merged.inputErrors(), reportDir, args.get(RunOptions.ALLURE), s);
     // each shard's predicted and actual time, and the timings the next sharded run packs by
-    ShardTimes.table(dirs.stream().map(ShardTimes::read).flatMap(java.util.Optional::stream).toList())
-        .forEach(s.out()::println);
+    List<String> shards = ShardTimes.table(dirs.stream().map(ShardTimes::read).flatMap(java.util.Optional::stream).toList());
+    shards.forEach(s.out()::println);
+    String page = s.env().apply("GITHUB_STEP_SUMMARY");
+    if (!shards.isEmpty() && page != null && !page.isBlank()) {
+      Files.writeString(Path.of(page), "### Shards: predicted and actual time\n\n" + String.join("\n",
+          shards.stream().map(l -> "- " + l).toList()) + "\n\n", java.nio.charset.StandardCharsets.UTF_8,
+          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    }
     Path timings = OpTimings.of(report.results(), reportDir.toString()).write(reportDir);
     s.out().println("timings for the next --shard run: --timings " + timings);
     return code;
