@@ -288,6 +288,11 @@ public final class OpCheckEngine implements TestEngine {
     if (checks.isEmpty()) {
       return Optional.empty();
     }
+    if (ops.isEmpty() && s.run().shard().count() > 1) {
+      // none of the spec's ops is in this shard (no ops would mean all of them to the run): its
+      // library-wide checks run in the shards that have its ops
+      return Optional.empty();
+    }
     // crash and timeout results, and the verdicts of the checks of an op's finished results (a tag not
     // earned, a required family that never ran), have no node until they happen: keep them whenever anything runs
     s.selectedChecks().stream().filter(c -> c.scope() == CheckInfo.Scope.SUPERVISOR || c.scope() == CheckInfo.Scope.RESULTS)

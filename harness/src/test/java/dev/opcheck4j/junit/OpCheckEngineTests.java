@@ -48,6 +48,22 @@ class OpCheckEngineTests {
   }
 
   @Test
+  void aSpecNoneOfWhoseOpsIsInTheShardRunsNothing() {
+    // good_ops' 6 ops and my_ops' 4, discovered in this order: by index shard 2/10 has good_ops::sin_into only
+    EngineExecutionResults r = EngineTestKit.engine(OpCheckEngine.ID)
+        .selectors(selectFile(NativeOps.spec("good_ops.json").toFile()), selectFile(NativeOps.spec("my_ops.json").toFile()))
+        .configurationParameter("opcheck4j.reportDir", dir.resolve("reports").toString())
+        .configurationParameter("opcheck4j.checks", "schema.types,registration").configurationParameter("opcheck4j.shard", "2/10")
+        .execute();
+    List<String> ran = r.testEvents().succeeded().stream().map(e -> e.getTestDescriptor().getUniqueId().toString())
+        .filter(id -> id.contains("/[op:")).toList();
+    assertTrue(!ran.isEmpty() && ran.stream().allMatch(id -> id.contains("[op:good_ops%3A%3Asin_into]")), ran.toString());
+    // each spec the engine runs has a report dir of its own: my_ops never ran (no ops would have been all of them)
+    assertTrue(Files.isDirectory(dir.resolve("reports/runs/good_ops.json")));
+    assertTrue(!Files.exists(dir.resolve("reports/runs/my_ops.json")), "my_ops ran, with none of its ops in the shard");
+  }
+
+  @Test
   void aShardOfTheEngineIsItsPartOfTheOpsByTheKeyTheCiEnginesVariablesOrTheTimings() throws Exception {
     assertEquals(List.of("good_ops::sin_into", "good_ops::scaled_square"), shardOps(java.util.Map.of(), "opcheck4j.shard", "2/3"),
         "by index: ops 1 and 4 of 6");
