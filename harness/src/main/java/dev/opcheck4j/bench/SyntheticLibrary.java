@@ -33,7 +33,13 @@ public record SyntheticLibrary(Path dir, int ops, Flavor flavor) {
      * {@code bench crashes}: elementwise ops whose kernel kills the process on about one generated input
      * in five (never on the example), unless {@code BENCH_OPS_NO_CRASH} is set in its environment.
      */
-    CRASHES("elementwise, crashing on one generated input in five");
+    CRASHES("elementwise, crashing on one generated input in five"),
+    /**
+     * {@code bench shards}: elementwise ops of which three ({@link #HEAVY}) spin on every element, so
+     * that they cost about a hundred times a light one; two of the three fall in one shard of four by
+     * index, as heavy ops declared side by side do (docs/ci.md, "Shards balanced by time").
+     */
+    SHARDS("elementwise, three of them (ops 2, 6 and 17) spinning on every element");
 
     public final String describe;
 
@@ -46,9 +52,13 @@ public record SyntheticLibrary(Path dir, int ops, Flavor flavor) {
         case PLAIN -> List.of(Kind.ELEMENTWISE, Kind.IN_PLACE, Kind.TWO_OUTPUTS, Kind.ROW_REDUCTION, Kind.COMPOSITE);
         case SHAPES -> List.of(Kind.ELEMENTWISE, Kind.IN_PLACE, Kind.TWO_OUTPUTS, Kind.MATMUL, Kind.DIFFERENCE);
         case CRASHES -> List.of(Kind.CRASHING);
+        case SHARDS -> List.of(Kind.ELEMENTWISE);
       };
     }
   }
+
+  /** The ops that spin in a {@link Flavor#SHARDS} library (those of them it has). */
+  public static final List<Integer> HEAVY = List.of(2, 6, 17);
 
   /** The kinds of op, in the order op {@code i} takes kind {@code i % 5} of its flavor. */
   enum Kind {
@@ -63,7 +73,8 @@ public record SyntheticLibrary(Path dir, int ops, Flavor flavor) {
         "[ {\"tensor\": [3, 3], \"dtype\": \"float64\", \"requires_grad\": true},"
             + " {\"tensor\": [3, 3], \"dtype\": \"float64\", \"requires_grad\": true}, 2.0 ]",
         "CompositeImplicitAutograd"),
-    CRASHING("crash", "(Tensor x, float s) -> Tensor", "[ {\"tensor\": [4, 3]}, 1.5 ]", "CPU");
+    CRASHING("crash", "(Tensor x, float s) -> Tensor", "[ {\"tensor\": [4, 3]}, 1.5 ]", "CPU"),
+    SPINNING("spin", "(Tensor x, float s) -> Tensor", "[ {\"tensor\": [4, 3]}, 1.5 ]", "CPU");
 
     final String stem;
     final String signature;
@@ -109,6 +120,9 @@ public record SyntheticLibrary(Path dir, int ops, Flavor flavor) {
   }
 
   Kind kind(int op) {
+    if (flavor == Flavor.SHARDS && HEAVY.contains(op)) {
+      return Kind.SPINNING;
+    }
     List<Kind> kinds = flavor.kinds();
     return kinds.get(op % kinds.size());
   }
@@ -382,6 +396,22 @@ public record SyntheticLibrary(Path dir, int ops, Flavor flavor) {
         return map_new(xc, [&](int64_t i) { return elem(xc, i) * (K % 7 + 1) + s; });
       }
       template <int K> Tensor crash_meta(Tensor x, double s) {
+        check_floating(x);
+        return torch::stable::new_empty(x, x.sizes());
+      }
+
+      // elementwise like ew, after spinning on every element (a heavy op of a bench shards library)
+      template <int K> Tensor spin(Tensor x, double s) {
+        check_floating(x);
+        Tensor xc = torch::stable::contiguous(x);
+        return map_new(xc, [&](int64_t i) {
+          double v = elem(xc, i);
+          volatile double sink = 0;
+          for (int r = 0; r < 100000; ++r) sink = sink + std::sin(v + r);
+          return v * (K % 7 + 1) + s;
+        });
+      }
+      template <int K> Tensor spin_meta(Tensor x, double s) {
         check_floating(x);
         return torch::stable::new_empty(x, x.sizes());
       }

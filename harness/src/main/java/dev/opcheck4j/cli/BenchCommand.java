@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * {@code bench}: measurements printed, never asserted (gradcheck, generation, isolation, examples, specs, codec,
- * library, shapes, crashes).
+ * library, shapes, crashes, shards).
  */
 final class BenchCommand implements Command {
   @Override
@@ -28,7 +28,7 @@ final class BenchCommand implements Command {
 
   @Override
   public String synopsis() {
-    return "bench [gradcheck|generation|isolation|examples|specs|codec|library|shapes|crashes]... [--ops N] [--tries N]"
+    return "bench [gradcheck|generation|isolation|examples|specs|codec|library|shapes|crashes|shards]... [--ops N] [--tries N]"
         + " [--jobs N]";
   }
 
@@ -55,15 +55,18 @@ final class BenchCommand implements Command {
         case "examples" -> b.examples(specs, 200);
         case "specs" -> b.specs();
         case "codec" -> b.codec(specs, 20_000);
-        case "library", "shapes", "crashes" -> {
+        case "library", "shapes", "crashes", "shards" -> {
           int ops = args.get(BENCH_OPS);
           Path dir = s.home().resolve("harness/target/bench-library/" + (w.equals("library") ? "ops" : w) + "-" + ops);
           try {
             if (w.equals("crashes")) {
               b.crashes(s.home(), dir, ops, args.get(TRIES), args.get(JOBS));
             } else {
-              b.library(s.home(), dir, ops, args.get(TRIES), args.get(JOBS),
-                  w.equals("library") ? SyntheticLibrary.Flavor.PLAIN : SyntheticLibrary.Flavor.SHAPES);
+              b.library(s.home(), dir, ops, args.get(TRIES), args.get(JOBS), switch (w) {
+                case "library" -> SyntheticLibrary.Flavor.PLAIN;
+                case "shapes" -> SyntheticLibrary.Flavor.SHAPES;
+                default -> SyntheticLibrary.Flavor.SHARDS;
+              });
             }
           } catch (SyntheticLibrary.BuildError e) {
             s.err().println("opcheck: bench " + w + ": " + e.getMessage());
@@ -71,7 +74,7 @@ final class BenchCommand implements Command {
           }
         }
         default -> throw new UsageException("unknown benchmark '" + w
-            + "'; expected gradcheck, generation, isolation, examples, specs, codec, library, shapes or crashes");
+            + "'; expected gradcheck, generation, isolation, examples, specs, codec, library, shapes, crashes or shards");
       }
     }
     return ExitCode.OK;

@@ -17,6 +17,7 @@ import static dev.opcheck4j.run.plan.RunOptions.REPORT_DIR;
 import static dev.opcheck4j.run.plan.RunOptions.REQUIRE;
 import static dev.opcheck4j.run.plan.RunOptions.SEED;
 import static dev.opcheck4j.run.plan.RunOptions.SHARD;
+import static dev.opcheck4j.run.plan.RunOptions.TIMINGS;
 import static dev.opcheck4j.run.plan.RunOptions.SPECS;
 import static dev.opcheck4j.run.plan.RunOptions.TAGS;
 import static dev.opcheck4j.run.plan.RunOptions.TIMEOUT;
@@ -39,6 +40,7 @@ import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.ShardChoice;
 import dev.opcheck4j.run.plan.Versions;
 import dev.opcheck4j.spec.SpecException;
 import java.io.IOException;
@@ -46,11 +48,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
   static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
-      SHARD, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
+      SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
       CACHE, NO_CACHE);
 
   @Override
@@ -83,7 +86,7 @@ final class CheckCommand implements Command {
     }
     RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS)).require(args.all(REQUIRE))
         .devices(args.all(DEVICES)).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
-        .timeout(args.get(TIMEOUT)).shard(args.get(SHARD)).reportDir(args.get(REPORT_DIR))
+        .timeout(args.get(TIMEOUT)).reportDir(args.get(REPORT_DIR))
         .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE))
         .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO));
     args.all(SPECS).forEach(request::spec);
@@ -94,6 +97,16 @@ final class CheckCommand implements Command {
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
+    ShardChoice shard;
+    try {
+      shard = ShardChoice.of(args.has(SHARD) ? Optional.of(args.get(SHARD)) : Optional.empty(),
+          Optional.ofNullable(args.get(TIMINGS)), s.env());
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    shard.notes().forEach(n -> s.err().println("opcheck: note: " + n));
+    shard.acknowledge();
+    request.shard(shard.shard());
     try {
       request.expectedFailures(expectedFailures(args)).tags(args.all(TAGS));
     } catch (SpecException e) {
@@ -156,6 +169,12 @@ final class CheckCommand implements Command {
       report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
           report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
       ExitCode code = RunSummary.finish(report, outcome.inputErrors(), dir, formats, s);
+      if (outcome.shard() != null) {
+        if (outcome.shard().byTime()) { // by index, the note before the run said how it was split
+          s.out().println(outcome.shard().split());
+        }
+        s.out().println(outcome.shard().line());
+      }
       annotate(report, args, s);
       return args.has(ACCEPT) ? accept(args.get(ACCEPT), report, code, s) : code;
     }

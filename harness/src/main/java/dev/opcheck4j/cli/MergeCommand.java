@@ -13,6 +13,8 @@ import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;
+import dev.opcheck4j.run.shard.OpTimings;
+import dev.opcheck4j.run.shard.ShardTimes;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.spec.SpecException;
 import java.io.IOException;
@@ -102,7 +104,19 @@ final class MergeCommand implements Command {
     // the rerun line is rendered from each result's repro, as the unsharded run renders it
     report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
         report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
-    return RunSummary.finish(report, merged.inputErrors(), reportDir, args.get(RunOptions.ALLURE), s);
+    ExitCode code = RunSummary.finish(report, merged.inputErrors(), reportDir, args.get(RunOptions.ALLURE), s);
+    // each shard's predicted and actual time, and the timings the next sharded run packs by
+    List<String> shards = ShardTimes.table(dirs.stream().map(ShardTimes::read).flatMap(java.util.Optional::stream).toList());
+    shards.forEach(s.out()::println);
+    String page = s.env().apply("GITHUB_STEP_SUMMARY");
+    if (!shards.isEmpty() && page != null && !page.isBlank()) {
+      Files.writeString(Path.of(page), "### Shards: predicted and actual time\n\n" + String.join("\n",
+          shards.stream().map(l -> "- " + l).toList()) + "\n\n", java.nio.charset.StandardCharsets.UTF_8,
+          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    }
+    Path timings = OpTimings.of(report.results(), reportDir.toString()).write(reportDir);
+    s.out().println("timings for the next --shard run: --timings " + timings);
+    return code;
   }
 
   /**

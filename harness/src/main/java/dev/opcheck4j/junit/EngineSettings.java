@@ -6,6 +6,11 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.ShardChoice;
+import dev.opcheck4j.run.shard.ShardPacking;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.SpecFile;
+import java.util.function.UnaryOperator;
 import dev.opcheck4j.torch.Device;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -35,9 +40,11 @@ import org.junit.platform.engine.ConfigurationParameters;
  *     page of {@code fake.metadata} being {@code <docsBase>fake.metadata.md}; null for the default,
  *     resolved by {@link dev.opcheck4j.api.DocsLocation})
  * @param allure whether to write Allure's results too ({@code opcheck4j.allure})
+ * @param timings the timings file given ({@code opcheck4j.timings}); the run's shard holds what it says
+ *     when the run is sharded ({@code opcheck4j.shard} or a CI engine's variables)
  */
 public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> expectedFailures, boolean accept,
-    String docsBase, boolean allure) {
+    String docsBase, boolean allure, Optional<Path> timings) {
 
   public static final String PREFIX = RunOptions.ENGINE_PREFIX;
 
@@ -51,7 +58,19 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
    * @throws IllegalArgumentException naming the parameter and what it accepts
    */
   public static EngineSettings from(ConfigurationParameters p) {
+    return from(p, System::getenv);
+  }
+
+  /**
+   * Reads the parameters, each by its row of {@link RunOptions}; the shard, when no
+   * {@code opcheck4j.shard} is given, from the CI engine's variables in {@code env} ({@link ShardChoice}).
+   *
+   * @throws IllegalArgumentException naming the parameter and what it accepts
+   */
+  public static EngineSettings from(ConfigurationParameters p, UnaryOperator<String> env) {
     Function<String, Optional<String>> get = p::get;
+    ShardChoice shard = ShardChoice.of(RunOptions.SHARD.read(get), RunOptions.TIMINGS.read(get), env);
+    shard.acknowledge();
     List<String> checks = RunOptions.CHECKS.readAll(get);
     if (!checks.isEmpty()) {
       BuiltinChecks.select(checks); // an unknown id fails here, with the known ones
@@ -73,21 +92,54 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .cache(RunOptions.CACHE.read(get).orElse(null))
         .repro(RunOptions.REPRO.read(get).orElse(null))
         .tags(RunOptions.TAGS.readAll(get))
+        .shard(shard.shard())
         .build();
     return new EngineSettings(RunOptions.SPECS.readAll(get), run, RunOptions.EXPECTED_FAILURES.read(get),
-        RunOptions.ACCEPT_ENGINE.value(get), RunOptions.DOCS_URL.value(get), RunOptions.ALLURE.value(get));
+        RunOptions.ACCEPT_ENGINE.value(get), RunOptions.DOCS_URL.value(get), RunOptions.ALLURE.value(get),
+        RunOptions.TIMINGS.read(get));
   }
 
   /** These settings with the run narrowed to {@code ops}, {@code checks} and {@code devices}. */
   public EngineSettings narrowed(List<String> ops, List<String> checks, List<Device> devices) {
     return new EngineSettings(specs, run.toBuilder().select(ops, checks, devices).build(), expectedFailures, accept,
-        docsBase, allure);
+        docsBase, allure, timings);
+  }
+
+  /**
+   * These settings with the run narrowed to the ops of its shard, packed over every op of {@code files}
+   * in discovery order ({@link RunRequest.Shard#pack}); all of them when the run is not sharded. Each
+   * spec then runs its part of the ops ({@link EngineRun} does not shard again), library-wide checks included.
+   */
+  public EngineSettings sharded(List<SpecFile> files) {
+    RunRequest.Shard shard = run.shard();
+    if (shard.count() == 1) {
+      return this;
+    }
+    List<String> ops = files.stream().filter(java.util.Objects::nonNull)
+        .flatMap(f -> EngineTree.ops(f, this).stream()).map(OpSpec::op).toList();
+    List<String> libraries = files.stream().filter(java.util.Objects::nonNull).map(f -> f.library().getFileName().toString())
+        .toList();
+    ShardPacking packing = shard.pack(libraries, ops);
+    List<String> mine = new java.util.ArrayList<>();
+    for (int k = 0; k < ops.size(); k++) {
+      if (packing.owns(k)) {
+        mine.add(ops.get(k));
+      }
+    }
+    if (mine.isEmpty()) {
+      // no ops would mean all of them to the run
+      throw new IllegalArgumentException(PREFIX + "shard " + shard + " has none of the " + ops.size()
+          + " ops discovered: use fewer shards");
+    }
+    System.out.println("opcheck4j: " + packing.describe() + "; " + mine.size() + " of " + ops.size() + " ops");
+    return new EngineSettings(specs, run.toBuilder().select(mine, run.checks(), run.devices()).build(), expectedFailures, accept,
+        docsBase, allure, timings);
   }
 
   /** These settings with the run judged by {@code expected} (the file {@link #expectedFailures} names, read). */
   public EngineSettings judgedBy(dev.opcheck4j.run.plan.ExpectedFailures expected) {
     return new EngineSettings(specs, run.toBuilder().expectedFailures(expected).build(), expectedFailures, accept,
-        docsBase, allure);
+        docsBase, allure, timings);
   }
 
   /** What a finding becomes in this run. */
@@ -126,6 +178,8 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.REPORT_DIR, run.reportDir());
     values.put(RunOptions.ALLURE, allure);
     values.put(RunOptions.DOCS_URL, docsBase);
+    values.put(RunOptions.SHARD, run.shard());
+    values.put(RunOptions.TIMINGS, timings);
     Map<String, String> m = new LinkedHashMap<>();
     for (RunOption<?> row : RunOptions.all()) {
       if (row.key() != null) {

@@ -80,7 +80,7 @@ public final class OpCheckEngine implements TestEngine {
 
   @Override
   public TestDescriptor discover(EngineDiscoveryRequest request, UniqueId uniqueId) {
-    EngineSettings settings = EngineSettings.from(request.getConfigurationParameters());
+    EngineSettings settings = EngineSettings.from(request.getConfigurationParameters(), env);
     ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
         .orElse(OpCheckEngine.class.getClassLoader());
     SpecDiscovery discovery = new SpecDiscovery(loader);
@@ -102,7 +102,7 @@ public final class OpCheckEngine implements TestEngine {
       throw new IllegalArgumentException(EngineSettings.PREFIX + "ops names " + String.join(", ", unknown)
           + ", which no spec has; specs found: " + String.join(", ", found.stream().map(SpecDiscovery.Location::key).toList()));
     }
-    settings = settings.judgedBy(expectedFailures(settings, found, files));
+    settings = settings.judgedBy(expectedFailures(settings, found, files)).sharded(files);
     RunDescriptor root = new RunDescriptor(uniqueId, settings, files, errors);
     for (int i = 0; i < found.size(); i++) {
       EngineNode spec = EngineTree.spec(uniqueId, i, found.get(i), discovery.viaClasses());
@@ -286,6 +286,11 @@ public final class OpCheckEngine implements TestEngine {
     Set<Device> devices = new LinkedHashSet<>();
     collect(spec, ops, checks, devices);
     if (checks.isEmpty()) {
+      return Optional.empty();
+    }
+    if (ops.isEmpty() && s.run().shard().count() > 1) {
+      // none of the spec's ops is in this shard (no ops would mean all of them to the run): its
+      // library-wide checks run in the shards that have its ops
       return Optional.empty();
     }
     // crash and timeout results, and the verdicts of the checks of an op's finished results (a tag not

@@ -8,6 +8,7 @@ import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.shard.ShardPacking;
 import dev.opcheck4j.spec.OpSpec;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -60,6 +61,17 @@ final class JobScheduler {
    * of {@code refused} (whose reference is an input error) gets a job.
    */
   static List<Job> jobs(RunPlan plan, RunRequest.Shard shard, Set<OpSpec> refused) {
+    return jobs(plan, packing(plan, shard), refused);
+  }
+
+  /** Which shard checks which op of {@code plan}: by the shard's timings, or by index. */
+  static ShardPacking packing(RunPlan plan, RunRequest.Shard shard) {
+    return shard.pack(plan.targets().stream().map(t -> t.library().path().getFileName().toString()).toList(),
+        plan.targets().stream().flatMap(t -> t.ops().stream()).map(OpSpec::op).toList());
+  }
+
+  /** The jobs of {@code shard}'s part of the plan. */
+  static List<Job> jobs(RunPlan plan, ShardPacking shard, Set<OpSpec> refused) {
     List<Job> out = new ArrayList<>();
     int position = 0;
     int opIndex = 0;

@@ -17,6 +17,8 @@ import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.shard.ShardPacking;
+import dev.opcheck4j.run.shard.ShardTimes;
 import dev.opcheck4j.run.worker.ExampleSearch;
 import dev.opcheck4j.run.link.ModelInfo;
 import dev.opcheck4j.run.link.WorkerInfo;
@@ -117,7 +119,8 @@ public final class Launcher {
     WorkerInfo info = start.info();
     RunInfo run = setup.runBlock(RunBlock.devices(request.devices(), info.cudaAvailable()), started, 0);
     listener.runStarted(run);
-    List<JobScheduler.Job> all = JobScheduler.jobs(plan, request.shard(), refused.entries());
+    ShardPacking packing = JobScheduler.packing(plan, request.shard());
+    List<JobScheduler.Job> all = JobScheduler.jobs(plan, packing, refused.entries());
     Expectations judge = new Expectations(expected, all.stream().filter(j -> j.op() != null).map(j -> j.op().op())
         .collect(java.util.stream.Collectors.toSet()), listener);
     listener = judge;
@@ -151,8 +154,14 @@ public final class Launcher {
         if (completed || stop.requested()) {
           List<String> ops = all.stream().filter(j -> j.op() != null).map(j -> j.op().op()).toList();
           List<CheckResult> results = judge.results();
+          // a shard says what it was predicted to take and what it took, for merge to set side by side
+          ShardTimes times = request.shard().count() == 1 ? null
+              : ShardTimes.of(packing, results, finished.durationMs());
+          if (times != null) {
+            times.write(dir);
+          }
           outcome = new RunOutcome(new RunReport(finished, CheckCatalog.builtin(), results), inputErrors,
-              ops, info.libraries());
+              ops, info.libraries(), times);
         }
       }
       return outcome;

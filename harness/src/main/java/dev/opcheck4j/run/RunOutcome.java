@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.shard.ShardTimes;
 import dev.opcheck4j.run.plan.LibraryInfo;
 
 import dev.opcheck4j.api.RunReport;
@@ -12,8 +13,14 @@ import java.util.List;
  * @param inputErrors problems with the input found while running (unknown ops, invalid examples), one line each
  * @param ops the ops that were checked, in plan order
  * @param libraries what each target's library registers, as the workers found it (empty for a merge)
+ * @param shard a sharded run's predicted and actual time; null for a run of all ops
  */
-public record RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries) {
+public record RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries,
+    ShardTimes shard) {
+  public RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries) {
+    this(report, inputErrors, ops, libraries, null);
+  }
+
   public RunOutcome {
     inputErrors = List.copyOf(inputErrors);
     ops = List.copyOf(ops);

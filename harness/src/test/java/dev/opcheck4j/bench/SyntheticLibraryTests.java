@@ -59,6 +59,17 @@ class SyntheticLibraryTests {
   }
 
   @Test
+  void theShardsFlavorIsElementwiseOpsOfWhichOps2And6And17SpinWithAMetaKernel() throws Exception {
+    List<String> lib = written(20, SyntheticLibrary.Flavor.SHARDS);
+    for (int i = 0; i < 20; i++) {
+      String name = List.of(2, 6, 17).contains(i) ? "spin" : "ew";
+      assertHas(lib.get(0), "\"bench_ops::" + name + "_" + i + "\"");
+      assertHas(lib.get(1), "m.impl(\"" + name + "_" + i + "\", TORCH_BOX(&" + name + "_meta<" + i + ">));");
+    }
+    assertEquals(3, lib.get(0).split("bench_ops::spin_", -1).length - 1);
+  }
+
+  @Test
   void withoutTheHeadersTheBuildStopsWithOneLineSayingHowToGetThem() throws Exception {
     SyntheticLibrary lib = new SyntheticLibrary(tmp.resolve("lib"), 5);
     lib.write();

@@ -36,6 +36,52 @@ class OpCheckEngineTests {
     return r.allEvents().stream().filter(which).map(e -> e.getTestDescriptor().getDisplayName()).toList();
   }
 
+  /** The ops of the discovered specs that are tests in a shard: by opcheck4j.shard, the CI engine's variables, the timings. */
+  private static List<String> shardOps(java.util.Map<String, String> env, String... params) {
+    EngineTestKit.Builder b = EngineTestKit.engine(new OpCheckEngine(env::get, () -> System.out))
+        .selectors(selectFile(NativeOps.spec("good_ops.json").toFile())).configurationParameter("opcheck4j.checks", "schema.types");
+    for (int i = 0; i < params.length; i += 2) {
+      b.configurationParameter(params[i], params[i + 1]);
+    }
+    TestDescriptor spec = b.discover().getEngineDescriptor().getChildren().iterator().next();
+    return spec.getChildren().stream().map(TestDescriptor::getDisplayName).filter(n -> n.contains("::")).toList();
+  }
+
+  @Test
+  void aSpecNoneOfWhoseOpsIsInTheShardRunsNothing() {
+    // good_ops' 6 ops and my_ops' 4, discovered in this order: by index shard 2/10 has good_ops::sin_into only
+    EngineExecutionResults r = EngineTestKit.engine(OpCheckEngine.ID)
+        .selectors(selectFile(NativeOps.spec("good_ops.json").toFile()), selectFile(NativeOps.spec("my_ops.json").toFile()))
+        .configurationParameter("opcheck4j.reportDir", dir.resolve("reports").toString())
+        .configurationParameter("opcheck4j.checks", "schema.types,registration").configurationParameter("opcheck4j.shard", "2/10")
+        .execute();
+    List<String> ran = r.testEvents().succeeded().stream().map(e -> e.getTestDescriptor().getUniqueId().toString())
+        .filter(id -> id.contains("/[op:")).toList();
+    assertTrue(!ran.isEmpty() && ran.stream().allMatch(id -> id.contains("[op:good_ops%3A%3Asin_into]")), ran.toString());
+    // each spec the engine runs has a report dir of its own: my_ops never ran (no ops would have been all of them)
+    assertTrue(Files.isDirectory(dir.resolve("reports/runs/good_ops.json")));
+    assertTrue(!Files.exists(dir.resolve("reports/runs/my_ops.json")), "my_ops ran, with none of its ops in the shard");
+  }
+
+  @Test
+  void aShardOfTheEngineIsItsPartOfTheOpsByTheKeyTheCiEnginesVariablesOrTheTimings() throws Exception {
+    assertEquals(List.of("good_ops::sin_into", "good_ops::scaled_square"), shardOps(java.util.Map.of(), "opcheck4j.shard", "2/3"),
+        "by index: ops 1 and 4 of 6");
+    assertEquals(List.of("good_ops::add_scalar", "good_ops::sum_list"),
+        shardOps(java.util.Map.of("BUILDKITE_PARALLEL_JOB", "0", "BUILDKITE_PARALLEL_JOB_COUNT", "3")), "Buildkite's job 0 is shard 1/3");
+    assertEquals(List.of("good_ops::sin_into", "good_ops::scaled_square"),
+        shardOps(java.util.Map.of("BUILDKITE_PARALLEL_JOB", "0", "BUILDKITE_PARALLEL_JOB_COUNT", "3"), "opcheck4j.shard", "2/3"),
+        "the key comes before the variables");
+    Path timings = new dev.opcheck4j.run.shard.OpTimings(java.util.Map.of("good_ops::add_scalar", 1L, "good_ops::sin_into", 1L,
+        "good_ops::min_max", 9L, "good_ops::sum_list", 1L, "good_ops::scaled_square", 1L, "good_ops::rowwise_dot", 1L),
+        java.util.Map.of(), "t").write(dir);
+    // min_max (9) alone in shard 1; the five light ones fill shards 2 and 3, the lowest index on a tie
+    assertEquals(List.of("good_ops::min_max"), shardOps(java.util.Map.of("TEST_TOTAL_SHARDS", "3", "TEST_SHARD_INDEX", "0"),
+        "opcheck4j.timings", timings.toString()));
+    assertEquals(List.of("good_ops::add_scalar", "good_ops::sum_list", "good_ops::rowwise_dot"),
+        shardOps(java.util.Map.of("TEST_TOTAL_SHARDS", "3", "TEST_SHARD_INDEX", "1"), "opcheck4j.timings", timings.toString()));
+  }
+
   @Test
   void onAMachineThatCannotHaveCudaAnOpsChecksOnCudaAreOneTestWithNoChildren() {
     java.util.function.BooleanSupplier detect = EngineTree.cudaPossible;

@@ -6,11 +6,13 @@ import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.shard.OpTimings;
 import dev.opcheck4j.spec.OpSpec;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +39,13 @@ class JobSchedulerTests {
     assertEquals(List.of("0 libns.so", "1 ns::a", "3 ns::c", "5 ns::e"), jobs(new RunRequest.Shard(1, 2), Set.of()));
     assertEquals(List.of("2 ns::b", "4 ns::d"), jobs(new RunRequest.Shard(2, 2), Set.of()),
         "the library-wide checks are the first shard's");
+  }
+
+  @Test
+  void byTimingsTheHeavyEntryHasAShardToItselfAndEveryEntryKeepsItsUnshardedPosition() {
+    OpTimings t = new OpTimings(Map.of("ns::a", 1L, "ns::b", 1L, "ns::c", 1L, "ns::d", 1L, "ns::e", 10L), Map.of(), "t");
+    assertEquals(List.of("0 libns.so", "5 ns::e"), jobs(new RunRequest.Shard(1, 2, t), Set.of()));
+    assertEquals(List.of("1 ns::a", "2 ns::b", "3 ns::c", "4 ns::d"), jobs(new RunRequest.Shard(2, 2, t), Set.of()));
   }
 
   @Test

@@ -265,7 +265,7 @@ public final class Protocol {
   /**
    * Synthesizes an example of {@code op} from its schema that the cpu kernel accepts.
    *
-   * @param target index of the op's library in {@link Init#targets()}
+   * @param target index of the op's library in {@link Init#libraries()}
    */
   public record Synthesize(int target, String op, long seed) implements Unit<Answers.Synthesized> {
     @Override

@@ -41,7 +41,11 @@ public final class RunOptions {
       "deadline of one unit of work, and of a worker loading its libraries (default {default})").engine("timeout")
       .spec("ops[].timeout").orElse(Duration.ofSeconds(60));
   public static final RunOption<RunRequest.Shard> SHARD = RunOption.of("--shard", "I/N", Type.SHARD,
-      "check part I of N of the ops").orElse(RunRequest.Shard.ALL);
+      "check part I of N of the ops (default: the part the CI engine's variables name, else all; docs/ci.md)")
+      .engine("shard").orElse(RunRequest.Shard.ALL);
+  public static final RunOption<Path> TIMINGS = RunOption.of("--timings", "FILE", Type.PATH,
+      "pack the shards' ops by the times in FILE: a previous opcheck-report.json, or the opcheck-timings.json"
+      + " merge writes (default: split by index)").engine("timings");
   public static final RunOption<Boolean> WARNINGS_AS_ERRORS = RunOption.of("--warnings-as-errors", "", Type.SWITCH,
       "findings of warning checks fail the run").engine("warningsAsErrors").spec("warnings-as-errors").orElse(false);
   public static final RunOption<Path> EXPECTED_FAILURES = RunOption.of("--expected-failures", "FILE", Type.PATH,
@@ -88,10 +92,10 @@ public final class RunOptions {
   public static final RunOption<Boolean> NO_CACHE = RunOption.of("--no-cache", "", Type.SWITCH,
       "run every op even when --cache is given").orElse(false);
   public static final RunOption<Integer> BENCH_OPS = RunOption.of("--ops", "N", Type.atLeast(1),
-      "ops in the generated library of bench library, shapes and crashes (default {default})").orElse(200);
+      "ops in the generated library of bench library, shapes, crashes and shards (default {default})").orElse(200);
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
-      TIMEOUT, SHARD, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO, DOCS_URL,
+      TIMEOUT, SHARD, TIMINGS, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO, DOCS_URL,
       BASELINE, JUNIT_XML, VERBOSE,
       ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);
 

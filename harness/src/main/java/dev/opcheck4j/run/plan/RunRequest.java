@@ -3,6 +3,8 @@ package dev.opcheck4j.run.plan;
 
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.run.shard.OpTimings;
+import dev.opcheck4j.run.shard.ShardPacking;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,16 +116,23 @@ public record RunRequest(
   }
 
   /**
-   * Part {@code index} (1-based) of {@code count}: op {@code k} of the unsharded plan belongs to
-   * part {@code k % count + 1}; library-wide checks belong to part 1.
+   * Part {@code index} (1-based) of {@code count} of the ops; library-wide checks belong to part 1.
+   * With {@code timings} the ops are packed into the parts by their measured cost, else op {@code k}
+   * of the unsharded plan belongs to part {@code k % count + 1} ({@link ShardPacking}).
+   *
+   * @param timings a past run's cost per op, or null to split by index
    */
-  public record Shard(int index, int count) {
+  public record Shard(int index, int count, OpTimings timings) {
     public static final Shard ALL = new Shard(1, 1);
 
     public Shard {
       if (count < 1 || index < 1 || index > count) {
         throw new IllegalArgumentException("shard must be I/N with 1 <= I <= N, got " + index + "/" + count);
       }
+    }
+
+    public Shard(int index, int count) {
+      this(index, count, null);
     }
 
     /** Parses {@code I/N}. */
@@ -139,8 +148,14 @@ public record RunRequest(
       throw new IllegalArgumentException("--shard takes I/N (e.g. 1/2), got '" + text + "'");
     }
 
-    public boolean owns(int position) {
-      return position % count == index - 1;
+    /** The same part, its ops packed by {@code t}'s times (null: by index). */
+    public Shard by(OpTimings t) {
+      return new Shard(index, count, t);
+    }
+
+    /** Which part checks which of {@code ops} (names in plan order) of a run of {@code libraries} (file names). */
+    public ShardPacking pack(List<String> libraries, List<String> ops) {
+      return ShardPacking.of(index, count, timings, libraries, ops);
     }
 
     @Override
