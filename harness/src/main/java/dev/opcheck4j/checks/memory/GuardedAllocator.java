@@ -5,12 +5,8 @@ import dev.opcheck4j.torch.NativeStrings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.bytedeco.pytorch.Dispatcher;
 import org.bytedeco.pytorch.IValue;
 import org.bytedeco.pytorch.IValueVector;
-import org.bytedeco.pytorch.OperatorHandle;
-import org.bytedeco.pytorch.OperatorHandleOptional;
-import org.bytedeco.pytorch.OperatorName;
 
 /**
  * The companion's guarded CPU allocator ({@code native-ops/src/main/companion/guarded_allocator.cpp}),
@@ -153,15 +149,6 @@ final class GuardedAllocator {
   }
 
   private static IValueVector call(String op, IValue... args) {
-    OperatorHandleOptional found = Dispatcher.singleton().findSchema(new OperatorName(op, ""));
-    if (found == null || !found.has_value()) {
-      throw new IllegalStateException("the companion registers no " + op);
-    }
-    IValueVector stack = new IValueVector();
-    for (IValue a : args) {
-      stack.push_back(a);
-    }
-    new OperatorHandle(found.get()).callBoxed(stack);
-    return stack;
+    return CompanionOps.call(op, args);
   }
 }
