@@ -148,7 +148,8 @@ public final class PropertyPhase {
       spec.examples().forEach(crashClasses::survived);
       generate(new Tries(plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
-      finish(java.util.stream.Stream.of(found.lines(), tiedSizes.lines(), crashClasses.lines())
+      List<String> relations = plain.stream().flatMap(g -> g.relations().stream()).toList();
+      finish(java.util.stream.Stream.of(relations, found.lines(), tiedSizes.lines(), crashClasses.lines())
           .flatMap(List::stream).toList());
     }
 
