@@ -22,9 +22,9 @@ Tensor elementwise(const Tensor& x, const char* name, F body) {
   Tensor xc = torch::stable::contiguous(x);
   Tensor out = torch::stable::new_empty(xc, xc.sizes());
   if (xc.scalar_type() == ScalarType::Double) {
-    body(static_cast<const double*>(xc.data_ptr()), static_cast<double*>(out.data_ptr()), xc.numel());
+    body(static_cast<const double*>(xc.const_data_ptr()), static_cast<double*>(out.data_ptr()), xc.numel());
   } else {
-    body(static_cast<const float*>(xc.data_ptr()), static_cast<float*>(out.data_ptr()), xc.numel());
+    body(static_cast<const float*>(xc.const_data_ptr()), static_cast<float*>(out.data_ptr()), xc.numel());
   }
   return out;
 }
@@ -150,9 +150,9 @@ void splat_add_with(Tensor& grid, const Tensor& values, const char* name, F body
   int64_t n = v.numel();
   if (m > 0 && n > 0) {
     if (g.scalar_type() == ScalarType::Double) {
-      body(static_cast<double*>(g.data_ptr()), m, static_cast<const double*>(v.data_ptr()), n);
+      body(static_cast<double*>(g.data_ptr()), m, static_cast<const double*>(v.const_data_ptr()), n);
     } else {
-      body(static_cast<float*>(g.data_ptr()), m, static_cast<const float*>(v.data_ptr()), n);
+      body(static_cast<float*>(g.data_ptr()), m, static_cast<const float*>(v.const_data_ptr()), n);
     }
   }
   if (!grid.is_contiguous()) torch::stable::copy_(grid, g);
@@ -237,11 +237,11 @@ Tensor splat_new_with(const Tensor& values, int64_t m, const char* name, F body)
   if (v.scalar_type() == ScalarType::Double) {
     auto* gp = static_cast<double*>(g.data_ptr());
     for (int64_t j = 0; j < m; ++j) gp[j] = 0;
-    if (n > 0) body(gp, m, static_cast<const double*>(v.data_ptr()), n);
+    if (n > 0) body(gp, m, static_cast<const double*>(v.const_data_ptr()), n);
   } else {
     auto* gp = static_cast<float*>(g.data_ptr());
     for (int64_t j = 0; j < m; ++j) gp[j] = 0;
-    if (n > 0) body(gp, m, static_cast<const float*>(v.data_ptr()), n);
+    if (n > 0) body(gp, m, static_cast<const float*>(v.const_data_ptr()), n);
   }
   return g;
 }
@@ -304,10 +304,10 @@ Tensor window_mean_with(const Tensor& x, int64_t w, const char* name, F body) {
   Tensor y = torch::stable::new_empty(xc, {n - w + 1});
   Tensor scratch = torch::stable::new_empty(xc, {n + 1});
   if (xc.scalar_type() == ScalarType::Double) {
-    body(static_cast<const double*>(xc.data_ptr()), static_cast<double*>(scratch.data_ptr()),
+    body(static_cast<const double*>(xc.const_data_ptr()), static_cast<double*>(scratch.data_ptr()),
         static_cast<double*>(y.data_ptr()), n, w);
   } else {
-    body(static_cast<const float*>(xc.data_ptr()), static_cast<float*>(scratch.data_ptr()),
+    body(static_cast<const float*>(xc.const_data_ptr()), static_cast<float*>(scratch.data_ptr()),
         static_cast<float*>(y.data_ptr()), n, w);
   }
   return y;
@@ -375,9 +375,9 @@ Tensor cat_flat_with(const std::vector<Tensor>& xs, const char* name, F copy) {
   for (const auto& x : xs) {
     Tensor c = torch::stable::contiguous(x);
     if (c.scalar_type() == ScalarType::Double) {
-      copy(static_cast<const double*>(c.data_ptr()), static_cast<double*>(out.data_ptr()) + at, c.numel());
+      copy(static_cast<const double*>(c.const_data_ptr()), static_cast<double*>(out.data_ptr()) + at, c.numel());
     } else {
-      copy(static_cast<const float*>(c.data_ptr()), static_cast<float*>(out.data_ptr()) + at, c.numel());
+      copy(static_cast<const float*>(c.const_data_ptr()), static_cast<float*>(out.data_ptr()) + at, c.numel());
     }
     at += c.numel();
   }
@@ -423,15 +423,25 @@ void check_median_input(const Tensor& x, const char* name) {
   STD_TORCH_CHECK(!empty, name, " must have elements");
 }
 
-template <class F>
+// Writes: select gets a writable pointer to x's elements (else a const one, which leaves a lazily cloned
+// x lazy: memory.cow-input).
+template <bool Writes, class F>
 Tensor lower_median_with(const Tensor& x, const char* name, F select) {
   check_median_input(x, name);
   Tensor xc = torch::stable::contiguous(x);
   Tensor out = torch::stable::new_empty(xc, {});
-  if (xc.scalar_type() == ScalarType::Double) {
-    *static_cast<double*>(out.data_ptr()) = select(static_cast<double*>(xc.data_ptr()), xc.numel());
+  if constexpr (Writes) {
+    if (xc.scalar_type() == ScalarType::Double) {
+      *static_cast<double*>(out.data_ptr()) = select(static_cast<double*>(xc.mutable_data_ptr()), xc.numel());
+    } else {
+      *static_cast<float*>(out.data_ptr()) = select(static_cast<float*>(xc.mutable_data_ptr()), xc.numel());
+    }
   } else {
-    *static_cast<float*>(out.data_ptr()) = select(static_cast<float*>(xc.data_ptr()), xc.numel());
+    if (xc.scalar_type() == ScalarType::Double) {
+      *static_cast<double*>(out.data_ptr()) = select(static_cast<const double*>(xc.const_data_ptr()), xc.numel());
+    } else {
+      *static_cast<float*>(out.data_ptr()) = select(static_cast<const float*>(xc.const_data_ptr()), xc.numel());
+    }
   }
   return out;
 }
@@ -444,8 +454,8 @@ Tensor lower_median_meta(Tensor x) {
 // Selects in a scratch copy.
 // OP: memory_ops::lower_median
 Tensor lower_median(Tensor x) {
-  return lower_median_with(x, "lower_median: x", [](auto* data, int64_t n) {
-    std::vector<std::remove_reference_t<decltype(*data)>> scratch(data, data + n);
+  return lower_median_with<false>(x, "lower_median: x", [](const auto* data, int64_t n) {
+    std::vector<std::remove_cv_t<std::remove_reference_t<decltype(*data)>>> scratch(data, data + n);
     std::nth_element(scratch.begin(), scratch.begin() + (n - 1) / 2, scratch.end());
     return scratch[(n - 1) / 2];
   });
@@ -455,10 +465,11 @@ Tensor lower_median(Tensor x) {
 // x holds its values again when the kernel returns, so comparing x before and after sees nothing, but
 // x was written (a tensor in read-only memory faults; another thread reading x meanwhile sees it
 // reordered).
+// The write also materializes a lazily cloned x.
 // OP: memory_ops::lower_median_in_place
-// EXPECT: memory.readonly-input
+// EXPECT: memory.readonly-input, memory.cow-input
 Tensor lower_median_in_place(Tensor x) {
-  return lower_median_with(x, "lower_median_in_place: x", [](auto* data, int64_t n) {
+  return lower_median_with<true>(x, "lower_median_in_place: x", [](auto* data, int64_t n) {
     std::vector<std::remove_reference_t<decltype(*data)>> saved(data, data + n);
     std::nth_element(data, data + (n - 1) / 2, data + n);
     auto m = data[(n - 1) / 2];
@@ -474,7 +485,7 @@ Tensor count_true_with(const Tensor& mask, const char* name, int64_t (*count)(co
   STD_TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, name, ": mask must be bool");
   Tensor mc = torch::stable::contiguous(mask);
   Tensor out = torch::stable::new_empty(mc, {}, ScalarType::Long);
-  *static_cast<int64_t*>(out.data_ptr()) = count(static_cast<const uint8_t*>(mc.data_ptr()), mc.numel());
+  *static_cast<int64_t*>(out.data_ptr()) = count(static_cast<const uint8_t*>(mc.const_data_ptr()), mc.numel());
   return out;
 }
 
