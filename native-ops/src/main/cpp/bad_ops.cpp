@@ -271,7 +271,7 @@ Tensor assumes_unit_stride(Tensor x) {
     double sum = 0;
     for (int64_t j = 0; j < cols; ++j) {
       int64_t at = i * x.stride(0) + j;  // the bug: j * x.stride(1)
-      sum += dbl ? static_cast<const double*>(x.data_ptr())[at] : static_cast<const float*>(x.data_ptr())[at];
+      sum += dbl ? static_cast<const double*>(x.const_data_ptr())[at] : static_cast<const float*>(x.const_data_ptr())[at];
     }
     put(out, i, sum);
   }

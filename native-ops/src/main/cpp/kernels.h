@@ -45,11 +45,13 @@ Tensor map_new(const Tensor& like, F f) {
 }
 
 // Reads element i of a contiguous float or double tensor. Any other dtype is a clear error, never a
-// read of its bytes as floats: generation probes bool, integer and half-precision inputs too.
+// read of its bytes as floats: generation probes bool, integer and half-precision inputs too. Through
+// const_data_ptr(): data_ptr() is the writable accessor, which copies a lazily cloned input first
+// (memory.cow-input).
 inline double elem(const Tensor& t, int64_t i) {
   STD_TORCH_CHECK(is_floating(t), "expected a float32 or float64 tensor");
-  if (t.scalar_type() == ScalarType::Double) return static_cast<const double*>(t.data_ptr())[i];
-  return static_cast<const float*>(t.data_ptr())[i];
+  if (t.scalar_type() == ScalarType::Double) return static_cast<const double*>(t.const_data_ptr())[i];
+  return static_cast<const float*>(t.const_data_ptr())[i];
 }
 
 inline void put(Tensor& t, int64_t i, double v) {

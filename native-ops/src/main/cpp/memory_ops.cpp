@@ -22,9 +22,9 @@ Tensor elementwise(const Tensor& x, const char* name, F body) {
   Tensor xc = torch::stable::contiguous(x);
   Tensor out = torch::stable::new_empty(xc, xc.sizes());
   if (xc.scalar_type() == ScalarType::Double) {
-    body(static_cast<const double*>(xc.data_ptr()), static_cast<double*>(out.data_ptr()), xc.numel());
+    body(static_cast<const double*>(xc.const_data_ptr()), static_cast<double*>(out.data_ptr()), xc.numel());
   } else {
-    body(static_cast<const float*>(xc.data_ptr()), static_cast<float*>(out.data_ptr()), xc.numel());
+    body(static_cast<const float*>(xc.const_data_ptr()), static_cast<float*>(out.data_ptr()), xc.numel());
   }
   return out;
 }
@@ -150,9 +150,9 @@ void splat_add_with(Tensor& grid, const Tensor& values, const char* name, F body
   int64_t n = v.numel();
   if (m > 0 && n > 0) {
     if (g.scalar_type() == ScalarType::Double) {
-      body(static_cast<double*>(g.data_ptr()), m, static_cast<const double*>(v.data_ptr()), n);
+      body(static_cast<double*>(g.data_ptr()), m, static_cast<const double*>(v.const_data_ptr()), n);
     } else {
-      body(static_cast<float*>(g.data_ptr()), m, static_cast<const float*>(v.data_ptr()), n);
+      body(static_cast<float*>(g.data_ptr()), m, static_cast<const float*>(v.const_data_ptr()), n);
     }
   }
   if (!grid.is_contiguous()) torch::stable::copy_(grid, g);
@@ -222,6 +222,133 @@ void splat_add_down_unbounded_(Tensor grid, Tensor values) {
   });
 }
 
+// ---- Writing around an output the kernel allocates itself (issue 43). splat(values, m) = the values
+// splatted linearly onto a new grid of m points (the functional splat_add_ on zeros); the kernel
+// allocates the grid, so only a guard page placed by the guarded allocator bounds it.
+
+// body(T* g, int64_t m, const T* v, int64_t n) over a new grid of m zeros.
+template <class F>
+Tensor splat_new_with(const Tensor& values, int64_t m, const char* name, F body) {
+  check_floating(values, name);
+  STD_TORCH_CHECK(m >= 1, name, ": m must be at least 1, got ", m);
+  Tensor v = torch::stable::contiguous(values);
+  Tensor g = torch::stable::new_empty(v, {m});
+  int64_t n = v.numel();
+  if (v.scalar_type() == ScalarType::Double) {
+    auto* gp = static_cast<double*>(g.data_ptr());
+    for (int64_t j = 0; j < m; ++j) gp[j] = 0;
+    if (n > 0) body(gp, m, static_cast<const double*>(v.const_data_ptr()), n);
+  } else {
+    auto* gp = static_cast<float*>(g.data_ptr());
+    for (int64_t j = 0; j < m; ++j) gp[j] = 0;
+    if (n > 0) body(gp, m, static_cast<const float*>(v.const_data_ptr()), n);
+  }
+  return g;
+}
+
+Tensor splat_new_meta(Tensor values, int64_t m) {
+  check_floating(values, "memory_ops: values");
+  STD_TORCH_CHECK(m >= 1, "memory_ops: m must be at least 1, got ", m);
+  return torch::stable::new_empty(values, {m});
+}
+
+// OP: memory_ops::splat
+Tensor splat_new(Tensor values, int64_t m) {
+  return splat_new_with(values, m, "splat: values", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    splat<false>(g, m, v, n, [](auto* g, int64_t m, int64_t k, double w) {
+      if (k < m) g[k] += w;
+    });
+  });
+}
+
+// splat_add_unbounded_'s missing bound, on the grid it allocated: the last value's weight 0 is added to
+// g[m], one element past the end of output 0. The bytes there stay as they were (x + 0 == x), so
+// neither a value nor the canary around the output changes: only the guard page after it sees the
+// access, when the output ends at it (its size a multiple of 64 bytes, as the example's 16 floats).
+// OP: memory_ops::splat_unbounded
+// EXPECT: memory.bounds
+Tensor splat_unbounded(Tensor values, int64_t m) {
+  return splat_new_with(values, m, "splat_unbounded: values", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    splat<false>(g, m, v, n, [](auto* g, int64_t, int64_t k, double w) { g[k] += w; });
+  });
+}
+
+// OP: memory_ops::splat_down
+Tensor splat_down(Tensor values, int64_t m) {
+  return splat_new_with(values, m, "splat_down: values", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    splat<true>(g, m, v, n, [](auto* g, int64_t, int64_t k, double w) {
+      if (k >= 0) g[k] += w;
+    });
+  });
+}
+
+// The first value's weight 0 is added to g[-1], one element before the start of output 0.
+// OP: memory_ops::splat_down_unbounded
+// EXPECT: memory.bounds
+Tensor splat_down_unbounded(Tensor values, int64_t m) {
+  return splat_new_with(values, m, "splat_down_unbounded: values", [](auto* g, int64_t m, const auto* v, int64_t n) {
+    splat<true>(g, m, v, n, [](auto* g, int64_t, int64_t k, double w) { g[k] += w; });
+  });
+}
+
+// A running mean over windows of w elements through a scratch row the kernel allocates (a temporary):
+// scratch[i] = x[0] + ... + x[i-1], and y[i] = (scratch[i + w] - scratch[i]) / w.
+// body(const T* x, T* scratch, T* y, int64_t n, int64_t w).
+template <class F>
+Tensor window_mean_with(const Tensor& x, int64_t w, const char* name, F body) {
+  check_floating(x, name);
+  STD_TORCH_CHECK(x.dim() == 1, name, " must be 1-d");
+  STD_TORCH_CHECK(w >= 1 && w <= x.size(0), name, ": w must be in [1, ", x.size(0), "], got ", w);
+  Tensor xc = torch::stable::contiguous(x);
+  int64_t n = xc.size(0);
+  Tensor y = torch::stable::new_empty(xc, {n - w + 1});
+  Tensor scratch = torch::stable::new_empty(xc, {n + 1});
+  if (xc.scalar_type() == ScalarType::Double) {
+    body(static_cast<const double*>(xc.const_data_ptr()), static_cast<double*>(scratch.data_ptr()),
+        static_cast<double*>(y.data_ptr()), n, w);
+  } else {
+    body(static_cast<const float*>(xc.const_data_ptr()), static_cast<float*>(scratch.data_ptr()),
+        static_cast<float*>(y.data_ptr()), n, w);
+  }
+  return y;
+}
+
+Tensor window_mean_meta(Tensor x, int64_t w) {
+  check_floating(x, "memory_ops: x");
+  STD_TORCH_CHECK(x.dim() == 1, "memory_ops: x must be 1-d");
+  STD_TORCH_CHECK(w >= 1 && w <= x.size(0), "memory_ops: w out of range");
+  return torch::stable::new_empty(x, {x.size(0) - w + 1});
+}
+
+// OP: memory_ops::window_mean
+Tensor window_mean(Tensor x, int64_t w) {
+  return window_mean_with(x, w, "window_mean: x", [](const auto* x, auto* s, auto* y, int64_t n, int64_t w) {
+    s[0] = 0;
+    for (int64_t i = 0; i < n; ++i) s[i + 1] = s[i] + x[i];
+    for (int64_t i = 0; i + w <= n; ++i) y[i] = (s[i + w] - s[i]) / w;
+  });
+}
+
+// Each window's end is read with its successor's in one two-element load (the successor's mean is written
+// ahead, the same value the next step writes again), the last window's too: its second half,
+// scratch[n + 1], lies one element past the end of the scratch row. It is never used, so every value is
+// right; the read lands on the guard page after that temporary.
+// OP: memory_ops::window_mean_overread
+// EXPECT: memory.bounds
+Tensor window_mean_overread(Tensor x, int64_t w) {
+  return window_mean_with(x, w, "window_mean_overread: x", [](const auto* x, auto* s, auto* y, int64_t n, int64_t w) {
+    s[0] = 0;
+    for (int64_t i = 0; i < n; ++i) s[i + 1] = s[i] + x[i];
+    using T = std::remove_cv_t<std::remove_reference_t<decltype(*x)>>;
+    for (int64_t i = 0; i + w <= n; ++i) {
+      T pair[2];
+      std::memcpy(pair, s + i + w, sizeof pair);
+      y[i] = (pair[0] - s[i]) / w;
+      if (i + 1 + w <= n) y[i + 1] = (pair[1] - s[i + 1]) / w;
+    }
+  });
+}
+
 // ---- Reading past the end of one tensor of a list. cat_flat(xs) = the elements of every tensor of
 // xs, flattened, one tensor after another.
 
@@ -248,9 +375,9 @@ Tensor cat_flat_with(const std::vector<Tensor>& xs, const char* name, F copy) {
   for (const auto& x : xs) {
     Tensor c = torch::stable::contiguous(x);
     if (c.scalar_type() == ScalarType::Double) {
-      copy(static_cast<const double*>(c.data_ptr()), static_cast<double*>(out.data_ptr()) + at, c.numel());
+      copy(static_cast<const double*>(c.const_data_ptr()), static_cast<double*>(out.data_ptr()) + at, c.numel());
     } else {
-      copy(static_cast<const float*>(c.data_ptr()), static_cast<float*>(out.data_ptr()) + at, c.numel());
+      copy(static_cast<const float*>(c.const_data_ptr()), static_cast<float*>(out.data_ptr()) + at, c.numel());
     }
     at += c.numel();
   }
@@ -296,15 +423,25 @@ void check_median_input(const Tensor& x, const char* name) {
   STD_TORCH_CHECK(!empty, name, " must have elements");
 }
 
-template <class F>
+// Writes: select gets a writable pointer to x's elements (else a const one, which leaves a lazily cloned
+// x lazy: memory.cow-input).
+template <bool Writes, class F>
 Tensor lower_median_with(const Tensor& x, const char* name, F select) {
   check_median_input(x, name);
   Tensor xc = torch::stable::contiguous(x);
   Tensor out = torch::stable::new_empty(xc, {});
-  if (xc.scalar_type() == ScalarType::Double) {
-    *static_cast<double*>(out.data_ptr()) = select(static_cast<double*>(xc.data_ptr()), xc.numel());
+  if constexpr (Writes) {
+    if (xc.scalar_type() == ScalarType::Double) {
+      *static_cast<double*>(out.data_ptr()) = select(static_cast<double*>(xc.mutable_data_ptr()), xc.numel());
+    } else {
+      *static_cast<float*>(out.data_ptr()) = select(static_cast<float*>(xc.mutable_data_ptr()), xc.numel());
+    }
   } else {
-    *static_cast<float*>(out.data_ptr()) = select(static_cast<float*>(xc.data_ptr()), xc.numel());
+    if (xc.scalar_type() == ScalarType::Double) {
+      *static_cast<double*>(out.data_ptr()) = select(static_cast<const double*>(xc.const_data_ptr()), xc.numel());
+    } else {
+      *static_cast<float*>(out.data_ptr()) = select(static_cast<const float*>(xc.const_data_ptr()), xc.numel());
+    }
   }
   return out;
 }
@@ -317,8 +454,8 @@ Tensor lower_median_meta(Tensor x) {
 // Selects in a scratch copy.
 // OP: memory_ops::lower_median
 Tensor lower_median(Tensor x) {
-  return lower_median_with(x, "lower_median: x", [](auto* data, int64_t n) {
-    std::vector<std::remove_reference_t<decltype(*data)>> scratch(data, data + n);
+  return lower_median_with<false>(x, "lower_median: x", [](const auto* data, int64_t n) {
+    std::vector<std::remove_cv_t<std::remove_reference_t<decltype(*data)>>> scratch(data, data + n);
     std::nth_element(scratch.begin(), scratch.begin() + (n - 1) / 2, scratch.end());
     return scratch[(n - 1) / 2];
   });
@@ -328,10 +465,11 @@ Tensor lower_median(Tensor x) {
 // x holds its values again when the kernel returns, so comparing x before and after sees nothing, but
 // x was written (a tensor in read-only memory faults; another thread reading x meanwhile sees it
 // reordered).
+// The write also materializes a lazily cloned x.
 // OP: memory_ops::lower_median_in_place
-// EXPECT: memory.readonly-input
+// EXPECT: memory.readonly-input, memory.cow-input
 Tensor lower_median_in_place(Tensor x) {
-  return lower_median_with(x, "lower_median_in_place: x", [](auto* data, int64_t n) {
+  return lower_median_with<true>(x, "lower_median_in_place: x", [](auto* data, int64_t n) {
     std::vector<std::remove_reference_t<decltype(*data)>> saved(data, data + n);
     std::nth_element(data, data + (n - 1) / 2, data + n);
     auto m = data[(n - 1) / 2];
@@ -347,7 +485,7 @@ Tensor count_true_with(const Tensor& mask, const char* name, int64_t (*count)(co
   STD_TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, name, ": mask must be bool");
   Tensor mc = torch::stable::contiguous(mask);
   Tensor out = torch::stable::new_empty(mc, {}, ScalarType::Long);
-  *static_cast<int64_t*>(out.data_ptr()) = count(static_cast<const uint8_t*>(mc.data_ptr()), mc.numel());
+  *static_cast<int64_t*>(out.data_ptr()) = count(static_cast<const uint8_t*>(mc.const_data_ptr()), mc.numel());
   return out;
 }
 
@@ -396,6 +534,12 @@ STABLE_TORCH_LIBRARY(memory_ops, m) {
   m.def("splat_add_unbounded_(Tensor(a!) grid, Tensor values) -> ()");
   m.def("splat_add_down_(Tensor(a!) grid, Tensor values) -> ()");
   m.def("splat_add_down_unbounded_(Tensor(a!) grid, Tensor values) -> ()");
+  m.def("splat(Tensor values, int m) -> Tensor");
+  m.def("splat_unbounded(Tensor values, int m) -> Tensor");
+  m.def("splat_down(Tensor values, int m) -> Tensor");
+  m.def("splat_down_unbounded(Tensor values, int m) -> Tensor");
+  m.def("window_mean(Tensor x, int w) -> Tensor");
+  m.def("window_mean_overread(Tensor x, int w) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
@@ -416,6 +560,12 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
   m.impl("splat_add_unbounded_", TORCH_BOX(&splat_add_unbounded_));
   m.impl("splat_add_down_", TORCH_BOX(&splat_add_down_));
   m.impl("splat_add_down_unbounded_", TORCH_BOX(&splat_add_down_unbounded_));
+  m.impl("splat", TORCH_BOX(&splat_new));
+  m.impl("splat_unbounded", TORCH_BOX(&splat_unbounded));
+  m.impl("splat_down", TORCH_BOX(&splat_down));
+  m.impl("splat_down_unbounded", TORCH_BOX(&splat_down_unbounded));
+  m.impl("window_mean", TORCH_BOX(&window_mean));
+  m.impl("window_mean_overread", TORCH_BOX(&window_mean_overread));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
@@ -436,4 +586,10 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
   m.impl("splat_add_unbounded_", TORCH_BOX(&splat_meta));
   m.impl("splat_add_down_", TORCH_BOX(&splat_meta));
   m.impl("splat_add_down_unbounded_", TORCH_BOX(&splat_meta));
+  m.impl("splat", TORCH_BOX(&splat_new_meta));
+  m.impl("splat_unbounded", TORCH_BOX(&splat_new_meta));
+  m.impl("splat_down", TORCH_BOX(&splat_new_meta));
+  m.impl("splat_down_unbounded", TORCH_BOX(&splat_new_meta));
+  m.impl("window_mean", TORCH_BOX(&window_mean_meta));
+  m.impl("window_mean_overread", TORCH_BOX(&window_mean_meta));
 }

@@ -81,6 +81,12 @@ public final class ExampleGenerator {
   private final Map<String, Integer> ranks = new LinkedHashMap<>();
   /** Argument name to the index (in {@link #shapes}) of the tensor whose shape it equals. */
   private final Map<String, Integer> shapeArgs = new LinkedHashMap<>();
+  /**
+   * Int argument name to the example size it equals, and the constant offset: {size, offset}, the
+   * argument being size + offset in the example (a length one longer than the input's, a count equal
+   * to a dimension). Tied tries keep the relation: the argument follows the size drawn for it.
+   */
+  private final Map<String, long[]> intTies = new LinkedHashMap<>();
 
   public ExampleGenerator(OpSchema schema, Example origin, Vary vary) {
     this(schema, origin, vary, Domain.ANY, Map.of(), Set.of());
@@ -122,6 +128,29 @@ public final class ExampleGenerator {
     dtypes.removeIf(d -> candidates(d).size() < 2);
     all.removeAll(fixed);
     this.sizes = List.copyOf(all);
+    for (int i = 0; i < values.size(); i++) {
+      SpecValue v = values.get(i);
+      if (!v.isInteger() || vary.ranges().containsKey(names.get(i))) {
+        continue;
+      }
+      long value = (Long) v.value();
+      // sizes 0 and 1 are too common to say anything; an equal size first, then one off
+      for (long offset : new long[] {0, 1, -1}) {
+        if (value - offset >= 2 && all.contains(value - offset)) {
+          intTies.put(names.get(i), new long[] {value - offset, offset});
+          break;
+        }
+      }
+    }
+  }
+
+  /** The relations between argument sizes this generator keeps in its tied tries, as coverage says them. */
+  public List<String> relations() {
+    List<String> out = new ArrayList<>();
+    intTies.forEach((name, t) -> out.add("sizes related in " + origin.ref() + ": " + name + " = the size "
+        + t[0] + (t[1] == 0 ? "" : t[1] > 0 ? " + " + t[1] : " - " + -t[1])
+        + " of its tensors (tied tries keep it: " + name + " follows the size drawn for " + t[0] + ")"));
+    return out;
   }
 
   /** The same generator without the layouts and dtypes the kernel was found to reject. */
@@ -184,6 +213,7 @@ public final class ExampleGenerator {
   public Example generate(Choices c) {
     boolean untied = c.draw(UNTIED) == UNTIED && !tiedOnly;
     List<long[]> drawn = new ArrayList<>();
+    Map<Long, Long> drawnSizes = new LinkedHashMap<>();
     if (untied) {
       for (long[] shape : shapes) {
         long[] s = new long[shape.length];
@@ -193,7 +223,7 @@ public final class ExampleGenerator {
         drawn.add(s);
       }
     } else {
-      Map<Long, Long> sizeMap = new LinkedHashMap<>();
+      Map<Long, Long> sizeMap = drawnSizes;
       for (long s : sizes) {
         sizeMap.put(s, c.draw(2 * s + 1));
       }
@@ -245,7 +275,28 @@ public final class ExampleGenerator {
         kwargs.put(link.getKey(), now);
       }
     }
+    if (!untied) {
+      // int arguments related to a size follow it (a length one longer than the input's)
+      for (Map.Entry<String, long[]> tie : intTies.entrySet()) {
+        long now = sizeMapOf(tie.getValue()[0], drawnSizes) + tie.getValue()[1];
+        int at = names.indexOf(tie.getKey());
+        SpecValue old = at >= 0 && at < args.size() ? args.get(at) : kwargs.get(tie.getKey());
+        if (old == null || now < 0) {
+          continue;
+        }
+        SpecValue v = new SpecValue(now, old.location());
+        if (at >= 0 && at < args.size()) {
+          args.set(at, v);
+        } else {
+          kwargs.put(tie.getKey(), v);
+        }
+      }
+    }
     return new Example(origin.ref(), args, kwargs, salt + 1);
+  }
+
+  private static long sizeMapOf(long size, Map<Long, Long> drawnSizes) {
+    return drawnSizes.getOrDefault(size, size);
   }
 
   /** Tensor labels ('x', 'xs[1]') with their rank, in argument order. */

@@ -929,3 +929,43 @@ if not outs:
 elif outs[0] is not t and outs[0].untyped_storage()._cdata != t.untyped_storage()._cdata:
     hand = "output 0 shares no storage with its mutated argument '%s': a new tensor" % mutated[0]
 verdict(None, None, hand)
+# ---- memory.cow-input
+# PyTorch's test_cow_input (test/test_ops.py) runs on its own ops' OpInfos only: its steps, by hand. Each
+# top-level tensor argument the schema does not declare written is replaced by torch._lazy_clone of a copy;
+# after the call, and after a backward (seeded with lazily cloned ones) where gradients run, each must still be
+# copy-on-write and hold its values.
+args, kwargs = example()
+names = [a.name for a in OP._schema.arguments]
+written = {a.name for a in OP._schema.arguments if a.alias_info is not None and a.alias_info.is_write}
+lazy = {}
+
+
+def cow(name, v):
+    if name in written or not isinstance(v, torch.Tensor) or v.layout != torch.strided or v.numel() == 0:
+        return v
+    base = v.detach().clone().requires_grad_(v.requires_grad)
+    lazy[name] = (base, base.detach().clone(), torch._lazy_clone(base))
+    return lazy[name][2]
+
+
+args = [cow(n, v) for n, v in zip(names, args)]
+kwargs = {k: cow(k, v) for k, v in kwargs.items()}
+if not lazy:
+    done(CANNOT, 'cannot reproduce: no tensor argument the schema leaves immutable has elements')
+out = call(args, kwargs)
+hand = [("argument '%s' materialized in the forward call" % n) for n, (b, c, l) in lazy.items()
+        if not torch._C._is_cow_tensor(l)]
+results = [o for o in tensors(out) if o.is_floating_point() and o.requires_grad]
+inputs = [l for b, c, l in lazy.values() if l.requires_grad]
+if not hand and results and inputs:
+    grads = [torch._lazy_clone(torch.ones_like(r)) for r in results]
+    torch.autograd.grad(results, inputs, grads, allow_unused=True, retain_graph=True)
+    hand += [("argument '%s' materialized in the backward call" % n) for n, (b, c, l) in lazy.items()
+             if not torch._C._is_cow_tensor(l)]
+    hand += ['the gradient given for output %d materialized in the backward call' % i for i, g in enumerate(grads)
+             if not torch._C._is_cow_tensor(g)]
+for n, (b, c, l) in lazy.items():
+    now = l if torch._C._is_cow_tensor(l) else b
+    if not torch.allclose(now.detach(), c, rtol=0, atol=0, equal_nan=True):
+        hand.append("argument '%s' changed its values" % n)
+verdict(None, None, '; '.join(hand) or None)

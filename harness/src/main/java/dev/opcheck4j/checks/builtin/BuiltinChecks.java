@@ -30,6 +30,7 @@ import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.kernel.KernelTimeoutCheck;
 import dev.opcheck4j.checks.memory.BoolBytesCheck;
+import dev.opcheck4j.checks.memory.CowInputCheck;
 import dev.opcheck4j.checks.memory.MemoryBoundsCheck;
 import dev.opcheck4j.checks.memory.ReadOnlyInputCheck;
 import dev.opcheck4j.checks.memory.UninitializedCheck;
@@ -105,6 +106,7 @@ public final class BuiltinChecks {
           new UninitializedCheck(),
           new BoolBytesCheck(),
           new ReadOnlyInputCheck(),
+          new CowInputCheck(),
           new ReferenceValuesCheck(),
           new ReferenceGradCheck(),
           new BaselineValuesCheck(),

@@ -19,8 +19,9 @@ public record GuardRanges(List<Range> ranges) {
   private static final String OPEN = " [guard pages: ";
   // an argument may be a list element, xs[1]: its brackets are inside the quotes
   private static final Pattern TOLD = Pattern.compile(
-      Pattern.quote(OPEN) + "((?:'[^']*' (?:END|START|READ_ONLY) [0-9a-f]+-[0-9a-f]+(?:; )?)*)\\]");
-  private static final Pattern ONE = Pattern.compile("'(.*)' (END|START|READ_ONLY) ([0-9a-f]+)-([0-9a-f]+)");
+      Pattern.quote(OPEN) + "((?:(?:'[^']*'|<[^>]*>) (?:END|START|READ_ONLY) [0-9a-f]+-[0-9a-f]+(?:; )?)*)\\]");
+  // an argument in quotes, memory the kernel allocated in angle brackets
+  private static final Pattern ONE = Pattern.compile("(?:'(.*)'|<(.*)>) (END|START|READ_ONLY) ([0-9a-f]+)-([0-9a-f]+)");
 
   /** What {@link Cause.Contract#rule()} a memory.bounds finding has. */
   public static final String RULE = "access outside a tensor argument's storage";
@@ -30,12 +31,23 @@ public record GuardRanges(List<Range> ranges) {
   /**
    * One guard page, or the read-only storage itself.
    *
-   * @param argument the schema argument whose storage it bounds
+   * @param argument the schema argument whose storage it bounds, or, when {@code allocated}, what the
+   *     kernel allocated ({@code output 0}, {@code a temporary the kernel allocated})
    * @param side where it lies: right after the storage, right before it, or the storage
    * @param from its first byte
    * @param to the byte after its last
+   * @param allocated whether it bounds memory the kernel allocated during the call ({@link GuardedAllocator})
    */
-  record Range(String argument, GuardedMemory.Side side, long from, long to) {}
+  record Range(String argument, GuardedMemory.Side side, long from, long to, boolean allocated) {
+    /** The guard page of a tensor argument. */
+    Range(String argument, GuardedMemory.Side side, long from, long to) {
+      this(argument, side, from, to, false);
+    }
+
+    Cause.Contract cause() {
+      return allocated ? allocatedCause(argument, side) : GuardRanges.cause(argument, side);
+    }
+  }
 
   /** The cause of a fault inside a guard page of {@code argument} on {@code side} (in its read-only storage). */
   static Cause.Contract cause(String argument, GuardedMemory.Side side) {
@@ -43,11 +55,23 @@ public record GuardRanges(List<Range> ranges) {
         "argument '" + argument + "', " + side.direction);
   }
 
+  /** The cause of an access on {@code side} of what the kernel allocated ({@code output 0}, a temporary). */
+  static Cause.Contract allocatedCause(String what, GuardedMemory.Side side) {
+    return new Cause.Contract(RULE, what + ", " + side.direction);
+  }
+
+  /** These ranges, then {@code more}'s (a fault is named by the first range it lies in). */
+  GuardRanges and(List<Range> more) {
+    List<Range> all = new ArrayList<>(ranges);
+    all.addAll(more);
+    return new GuardRanges(List.copyOf(all));
+  }
+
   /** The ranges as the step names them, appended to the step's text. */
   String told() {
     List<String> parts = new ArrayList<>();
     for (Range r : ranges) {
-      parts.add("'" + r.argument() + "' " + r.side() + " " + Long.toHexString(r.from()) + "-" + Long.toHexString(r.to()));
+      parts.add((r.allocated() ? "<" + r.argument() + ">" : "'" + r.argument() + "'") + " " + r.side() + " " + Long.toHexString(r.from()) + "-" + Long.toHexString(r.to()));
     }
     return OPEN + String.join("; ", parts) + "]";
   }
@@ -60,8 +84,9 @@ public record GuardRanges(List<Range> ranges) {
       for (String part : m.group(1).split("; ")) {
         Matcher r = ONE.matcher(part);
         if (r.matches()) {
-          ranges.add(new Range(r.group(1), GuardedMemory.Side.valueOf(r.group(2)), Long.parseUnsignedLong(r.group(3), 16),
-              Long.parseUnsignedLong(r.group(4), 16)));
+          boolean allocated = r.group(1) == null;
+          ranges.add(new Range(allocated ? r.group(2) : r.group(1), GuardedMemory.Side.valueOf(r.group(3)),
+              Long.parseUnsignedLong(r.group(4), 16), Long.parseUnsignedLong(r.group(5), 16), allocated));
         }
       }
     }
@@ -76,6 +101,6 @@ public record GuardRanges(List<Range> ranges) {
   /** A fault at {@code address} as a memory.bounds cause, when the address is in one of these guard pages. */
   public Optional<Cause> hit(long address) {
     return ranges.stream().filter(r -> Long.compareUnsigned(address, r.from()) >= 0 && Long.compareUnsigned(address, r.to()) < 0)
-        .findFirst().map(r -> cause(r.argument(), r.side()));
+        .findFirst().map(Range::cause);
   }
 }

@@ -10,6 +10,7 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.generate.BoundExample;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,9 +29,10 @@ public final class MemoryBoundsCheck extends ProtectedPagesCheck {
   public static final List<String> JVM_OPTIONS = GuardedMemory.OPTIONS;
   private static final byte CANARY = (byte) 0xA5;
   /** What a run did not check on an op that returns tensors of its own. */
-  static final String OWN_OUTPUTS = "outputs the kernel allocates itself get no guard page (libtorch's allocator places"
-      + " them, and the JavaCPP presets cannot install one that adds guard pages)";
-  private static final String EXPECTED = "the kernel reads and writes only the bytes of its tensor arguments' storage";
+  static final String OWN_OUTPUTS = "outputs the kernel allocates itself get no guard page (the guarded allocator"
+      + " cannot be installed)";
+  private static final String EXPECTED = "the kernel reads and writes only the bytes of its tensor arguments' storage"
+      + " and of the memory it allocates";
   private static final String HINT = "an index or a loop bound goes one element too far (i <= n, i + 1 at the last"
       + " element, i - 1 at the first): the native frames name the function; -fsanitize=address names the line";
 
@@ -43,47 +45,89 @@ public final class MemoryBoundsCheck extends ProtectedPagesCheck {
   @Override
   Verdict evaluateWith(Subject s) throws Exception {
     BoundExample ex = OpCall.bind(s, s.device());
+    Optional<String> noAllocator = GuardedAllocator.unavailable();
     try (GuardedArguments end = GuardedArguments.of(ex, GuardedMemory.Side.END, CANARY)) {
-      if (end.none()) {
+      if (end.none() && noAllocator.isPresent()) {
         return Verdict.skipped("no tensor argument with elements on cpu: nothing to guard");
       }
-      List<String> own = new java.util.ArrayList<>();
-      Optional<Verdict> first = call(s, ex, end, "the cpu kernel, its tensor arguments ending at a guard page", own);
-      if (first.isPresent()) {
-        return first.get();
+      List<String> own = new ArrayList<>();
+      // first call: the arguments end at their guard pages; what the kernel allocates is surveyed (between
+      // canary pages), to learn its sizes and which output each is, so the next calls can name its guard pages
+      Call first = call(s, ex, end, "the cpu kernel, its tensor arguments ending at a guard page", own,
+          noAllocator.isEmpty() ? GuardedAllocator.Mode.SURVEY : null, KernelAllocations.none());
+      if (first.verdict().isPresent()) {
+        return first.verdict().get();
       }
+      KernelAllocations survey = first.allocations();
       // bound again: a call may take the elements out of a list argument it was given
       try (GuardedArguments start = GuardedArguments.of(OpCall.bind(s, s.device()), GuardedMemory.Side.START, CANARY)) {
-        Optional<Verdict> second = call(s, ex, start, "the cpu kernel, its tensor arguments starting at a guard page",
-            new java.util.ArrayList<>());
-        if (second.isPresent()) {
-          return second.get();
+        Call second = call(s, ex, start, "the cpu kernel, its tensor arguments starting at a guard page",
+            new ArrayList<>(), noAllocator.isEmpty() ? GuardedAllocator.Mode.START : null, survey);
+        if (second.verdict().isPresent()) {
+          return second.verdict().get();
         }
       }
-      if (own.isEmpty()) {
-        return Verdict.passed(Fact.of("guarded", String.join(", ", end.arguments())));
+      if (!survey.named().isEmpty()) {
+        try (GuardedArguments again = GuardedArguments.of(OpCall.bind(s, s.device()), GuardedMemory.Side.END, CANARY)) {
+          Call third = call(s, ex, again, "the cpu kernel, what it allocates ending at a guard page", new ArrayList<>(),
+              GuardedAllocator.Mode.END, survey);
+          if (third.verdict().isPresent()) {
+            return third.verdict().get();
+          }
+        }
       }
-      return Verdict.passed(Fact.of("guarded", String.join(", ", end.arguments())),
-          Fact.of("not guarded", String.join(", ", own)), Fact.of(Fact.NOT_CHECKED, OWN_OUTPUTS));
+      List<Fact> facts = new ArrayList<>();
+      if (!end.none()) {
+        facts.add(Fact.of("guarded", String.join(", ", end.arguments())));
+      }
+      if (noAllocator.isEmpty()) {
+        if (!survey.named().isEmpty()) {
+          facts.add(Fact.of("allocations guarded", survey.summary()));
+        }
+        return Verdict.passed(facts.toArray(Fact[]::new));
+      }
+      if (!own.isEmpty()) {
+        facts.add(Fact.of("not guarded", String.join(", ", own)));
+        facts.add(Fact.of(Fact.NOT_CHECKED, OWN_OUTPUTS + ": " + noAllocator.get()));
+      }
+      return Verdict.passed(facts.toArray(Fact[]::new));
     }
   }
 
+  /** One guarded call: the verdict it already is, if any, and what the kernel allocated in it. */
+  private record Call(Optional<Verdict> verdict, KernelAllocations allocations) {}
+
   /**
    * The verdict one guarded call already is: skipped when the kernel raised, failed when it wrote around
-   * the storage. The outputs that are no guarded argument (nor a view of one) are added to {@code own}.
+   * an argument's storage or an allocation's. The outputs that are no guarded argument (nor a view of one)
+   * are added to {@code own}. With {@code mode}, the guarded allocator is installed for the call, and the
+   * guard pages of the allocations {@code expected} names are told in the step.
    */
-  private static Optional<Verdict> call(Subject s, BoundExample ex, GuardedArguments guarded, String step,
-      List<String> own) {
+  private static Call call(Subject s, BoundExample ex, GuardedArguments guarded, String step, List<String> own,
+      GuardedAllocator.Mode mode, KernelAllocations expected) {
+    OpCall.Outputs outputs;
+    KernelAllocations allocated = KernelAllocations.none();
     try {
-      for (OpCall.Output o : OpCall.call(s, guarded.example(), step + guarded.ranges().told()).tensors()) {
+      if (mode == null) {
+        outputs = OpCall.call(s, guarded.example(), step + guarded.ranges().told());
+      } else {
+        GuardedAllocator.Scope scope = GuardedAllocator.install(mode, expected.sizes());
+        try (scope) {
+          outputs = OpCall.call(s, guarded.example(), step + guarded.ranges().and(expected.told(scope)).told());
+        }
+        allocated = KernelAllocations.of(scope, outputs.tensors());
+      }
+      for (OpCall.Output o : outputs.tensors()) {
         if (guarded.example().tensors().stream().noneMatch(in -> o.tensor().is_alias_of(in.tensor()))) {
           own.add(o.label());
         }
       }
     } catch (OpCall.KernelError e) {
-      return Optional.of(raised("guarded memory", e));
+      return new Call(Optional.of(raised("guarded memory", e)), allocated);
     }
-    return guarded.damage().map(d -> Verdict.failed(Finding.of(EXPECTED, d.text(), HINT, d.cause()), OpCall.exampleFact(s, ex)));
+    Optional<GuardedArguments.Damage> damage = guarded.damage().or(allocated::damage);
+    return new Call(damage.map(d -> Verdict.failed(Finding.of(EXPECTED, d.text(), HINT, d.cause()), OpCall.exampleFact(s, ex))),
+        allocated);
   }
 
   @Override

@@ -58,14 +58,16 @@ final class Deaths {
 
   /**
    * A call killed the worker on {@code first} (made from {@code sequence} by {@code gen}; null gen: a
-   * probe of the domain, which is its own minimal example), after {@code tries} tries.
+   * probe of the domain, which is its own minimal example), after {@code tries} tries. Returns the input
+   * that says most about what kills it: the minimal example when this death was shrunk, else {@code first}.
    */
-  void died(OpCalls.Fatal d, ExampleGenerator gen, Example first, List<Long> sequence, String label, int tries) {
+  Example died(OpCalls.Fatal d, ExampleGenerator gen, Example first, List<Long> sequence, String label, int tries) {
+    Example telling = first;
     if (reported.add(d.check() + " " + d.death().cause().kind())) {
-      report(d, gen, first, sequence, label);
+      telling = report(d, gen, first, sequence, label);
     }
     if (d.check() == null) {
-      return;
+      return telling;
     }
     List<Check> running = new ArrayList<>(open);
     running.addAll(rejecters);
@@ -77,10 +79,11 @@ final class Deaths {
             + BuiltinChecks.supervising(d.death().cause()).id() + ")"));
       }
     }
+    return telling;
   }
 
   /** A generated input killed the worker: shrink it to a minimal one that still does, and report it. */
-  private void report(OpCalls.Fatal d, ExampleGenerator gen, Example first, List<Long> sequence, String tryLabel) {
+  private Example report(OpCalls.Fatal d, ExampleGenerator gen, Example first, List<Long> sequence, String tryLabel) {
     long t = System.nanoTime();
     String during = open.stream().map(Check::id).filter(id -> id.equals(d.check())).findFirst().orElse(null);
     Check running = d.check() == null ? null : BuiltinChecks.byId(d.check()).orElse(null);
@@ -92,5 +95,6 @@ final class Deaths {
     String doing = d.check() == null ? "the real kernel on a generated input (before any check)" : d.check();
     sink.result(session.result(d.death(), op, running, doing, device, first, shrunk.minimal(), more,
         (System.nanoTime() - t) / 1_000));
+    return shrunk.minimal();
   }
 }

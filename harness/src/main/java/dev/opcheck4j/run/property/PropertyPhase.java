@@ -124,6 +124,7 @@ public final class PropertyPhase {
     final VerdictTally tally;
     final Deaths deaths;
     final TiedSizes tiedSizes = new TiedSizes();
+    final CrashClasses crashClasses = new CrashClasses(op.schema().arguments().stream().map(a -> a.name()).toList());
     int t; // tries done
 
     OnDevice(Device device, String where, List<Check> open, List<GenerationCheck> judges,
@@ -144,9 +145,12 @@ public final class PropertyPhase {
         plain.add(new ExampleGenerator(op.schema(), ex, spec.vary(), spec.domain(), Map.of(), Set.of()));
       }
       DomainProbing.Discovery found = probing.discover(plain, device, deaths, this::judgeProbes);
+      spec.examples().forEach(crashClasses::survived);
       generate(new Tries(plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
-      finish(java.util.stream.Stream.concat(found.lines().stream(), tiedSizes.lines().stream()).toList());
+      List<String> relations = plain.stream().flatMap(g -> g.relations().stream()).toList();
+      finish(java.util.stream.Stream.of(relations, found.lines(), tiedSizes.lines(), crashClasses.lines())
+          .flatMap(List::stream).toList());
     }
 
     private void generate(Tries tries) {
@@ -182,11 +186,20 @@ public final class PropertyPhase {
             if (tried.reached()) {
               tiedSizes.saw(g, tried.rejected());
             }
+            if (tried.died() == null) {
+              crashClasses.survived(g.example());
+            }
             OpCalls.Fatal fatal = !tried.reached() ? died
                 : tried.rejected() != null ? rejected(g, tried.rejected(), followUps, j) : accepted(g, candidates, tried);
             if (fatal != null) {
               // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
-              deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
+              Example telling = deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
+              // the later tries route around the class of input that killed it, so the other checks reach
+              // their tries; an op that dies outside it too still stops at its deaths
+              if (crashClasses.crashed(telling, BuiltinChecks.supervising(fatal.death().cause()).id(),
+                  calls.describe(telling, device))) {
+                tries.avoid(crashClasses, t + 1);
+              }
             }
             more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
           }

@@ -14,13 +14,28 @@ import java.util.SplittableRandom;
  * however often it is asked for.
  */
 final class Tries {
+  /** Draws in a row steered away from crash classes before one is taken anyway (the death budget then decides). */
+  static final int STEER_AT_MOST = 200;
   private final List<ExampleGenerator> generators;
   private final SplittableRandom seeds;
   private final List<Generated> made = new ArrayList<>();
+  private CrashClasses avoided;
+  private int drawn;
 
   Tries(List<ExampleGenerator> generators, SplittableRandom seeds) {
     this.generators = new ArrayList<>(generators);
     this.seeds = seeds;
+  }
+
+  /**
+   * From try {@code from} on, inputs in a class of {@code classes} are steered away from: drawn again
+   * (the tries from {@code from} already made are dropped and made anew).
+   */
+  void avoid(CrashClasses classes, int from) {
+    avoided = classes;
+    if (made.size() > from) {
+      made.subList(from, made.size()).clear();
+    }
   }
 
   /** A generated input: its generator, the example, the choices it was made from, and how results name it. */
@@ -33,14 +48,22 @@ final class Tries {
 
   /** Tries {@code from} to {@code to} (exclusive). */
   List<Generated> range(int from, int to) {
+    int steered = 0;
     while (made.size() < to) {
-      int n = made.size();
+      // the draws, not the tries, go round the examples: a draw steered away is not a try
+      int n = drawn++;
       ExampleGenerator gen = generators.get(n % generators.size());
       int round = n / generators.size();
       List<Map.Entry<String, List<Long>>> edges = List.copyOf(gen.edgeCases().entrySet());
       Choices choices = round < edges.size() ? Choices.replay(edges.get(round).getValue()) : Choices.random(seeds.nextLong());
-      made.add(new Generated(gen, gen.generate(choices), choices.sequence(),
-          "try " + n + (round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "")));
+      Example e = gen.generate(choices);
+      if (avoided != null && steered < STEER_AT_MOST && avoided.steersAway(e)) {
+        steered++;
+        continue;
+      }
+      steered = 0;
+      made.add(new Generated(gen, e, choices.sequence(),
+          "try " + made.size() + (round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "")));
     }
     return made.subList(from, to);
   }

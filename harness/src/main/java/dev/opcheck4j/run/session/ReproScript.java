@@ -55,7 +55,7 @@ public final class ReproScript {
       Map.entry("dtype.declared", "dtype"), Map.entry("dtype.unlisted", "dtype"),
       Map.entry("gradcheck.gradgrad", "gradcheck.gradgrad"),
       Map.entry("gradcheck.undefined-grad", "gradcheck.undefined-grad"),
-      Map.entry("memory.readonly-input", "memory.bounds"), Map.entry("tags.pt2-compliant", "tags.pt2-compliant"),
+      Map.entry("memory.readonly-input", "memory.bounds"), Map.entry("memory.cow-input", "memory.cow-input"), Map.entry("tags.pt2-compliant", "tags.pt2-compliant"),
       Map.entry("tags.inplace-view", "tags.inplace-view"));
   /** Why a script cannot reproduce a check it has no body for, where there is more to say than that. */
   private static final Map<String, String> WHY_NOT = Map.of(

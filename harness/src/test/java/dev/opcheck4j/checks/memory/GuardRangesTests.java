@@ -12,7 +12,9 @@ class GuardRangesTests {
   private static final GuardRanges RANGES = new GuardRanges(List.of(
       new GuardRanges.Range("x", GuardedMemory.Side.END, 0x7f0000001000L, 0x7f0000002000L),
       new GuardRanges.Range("out", GuardedMemory.Side.START, 0x7f0000005000L, 0x7f0000006000L),
-      new GuardRanges.Range("xs[1]", GuardedMemory.Side.END, 0x7f0000009000L, 0x7f000000a000L)));
+      new GuardRanges.Range("xs[1]", GuardedMemory.Side.END, 0x7f0000009000L, 0x7f000000a000L),
+      new GuardRanges.Range("output 1[0]", GuardedMemory.Side.END, 0x7e0000003000L, 0x7e0000004000L, true),
+      new GuardRanges.Range(KernelAllocations.UNNAMED, GuardedMemory.Side.END, 0x7e0000000000L, 0x7f0000000000L, true)));
 
   @Test
   void theStepToldCarriesTheRangesAndShowsWithoutThem() {
@@ -30,6 +32,10 @@ class GuardRangesTests {
     assertEquals(Optional.of(new Cause.Contract(GuardRanges.RULE, "argument 'xs[1]', past the end")),
         RANGES.hit(0x7f0000009000L));
     assertEquals(Optional.empty(), RANGES.hit(0x7f0000002000L));
+    // what the kernel allocated: a guard page told by name first, then the arena beyond it
+    assertEquals(Optional.of(new Cause.Contract(GuardRanges.RULE, "output 1[0], past the end")), RANGES.hit(0x7e0000003008L));
+    assertEquals(Optional.of(new Cause.Contract(GuardRanges.RULE, "memory the kernel allocated, past the end")),
+        RANGES.hit(0x7e0000009000L));
     assertEquals(Optional.empty(), RANGES.hit(0L));
   }
 }

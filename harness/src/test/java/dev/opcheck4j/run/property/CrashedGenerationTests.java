@@ -59,6 +59,29 @@ class CrashedGenerationTests {
         meta.toString());
   }
 
+  /**
+   * Issue 43: the crash on empty inputs is learned as a class after its first death, and the later tries
+   * route around it, so the op never uses up its deaths and every other check gets every try that ran.
+   */
+  @Test
+  void theTriesAfterTheCrashRouteAroundEmptyInputsAndEveryOtherCheckGetsItsTries() {
+    String op = "crash_ops::empty_crash_meta_swap";
+    assertEquals(1, failed(op).stream().filter(r -> r.check().equals("kernel.crash")).count());
+    CheckResult domain = report.results().stream()
+        .filter(r -> r.op().equals(op) && r.check().equals("generate.domain") && r.device().equals("cpu"))
+        .findFirst().orElseThrow();
+    assertTrue(domain.facts().stream().anyMatch(f -> f.value().matches(
+        "steered \\d+ tries away from inputs where x has no elements \\(what the kernel.crash on x=float32\\[0, 0\\].*")),
+        domain.toString());
+    for (String check : List.of("mutation.undeclared", "determinism", "alias.undeclared")) {
+      CheckResult r = report.results().stream().filter(x -> x.op().equals(op) && x.check().equals(check)
+          && x.device().equals("cpu") && x.example().startsWith("generated")).findFirst().orElseThrow();
+      assertEquals(Outcome.PASSED, r.outcome(), r.toString());
+      // 30 tries, one of which killed the worker
+      assertEquals("29", r.fact("inputs checked").orElseThrow(), r.toString());
+    }
+  }
+
   @Test
   void theValueFindingsMinimalExampleIsNotTheCrashInput() {
     List<CheckResult> f = failed("crash_ops::wrong_large_dies_small");

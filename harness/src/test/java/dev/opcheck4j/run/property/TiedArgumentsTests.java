@@ -1,0 +1,78 @@
+package dev.opcheck4j.run.property;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.generate.Choices;
+import dev.opcheck4j.generate.ExampleGenerator;
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.spec.SpecValue;
+import dev.opcheck4j.spec.Vary;
+import dev.opcheck4j.testing.CorpusRun;
+import dev.opcheck4j.testing.NativeOps;
+import dev.opcheck4j.torch.OpLibrary;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Int arguments tied to a size (issue 43, native-ops' tied_ops.cpp): generation keeps the relation the
+ * example shows (n = x.size(0) + 1), so the kernel accepts its tries and a Meta defect that shows on any
+ * length but the example's is found.
+ */
+class TiedArgumentsTests {
+  private static final String SPEC = "generation/tied_ops.json";
+  private static CorpusRun corpus;
+
+  @BeforeAll
+  static void run() throws Exception {
+    corpus = CorpusRun.of(SPEC, 100);
+  }
+
+  @TestFactory
+  Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks() throws Exception {
+    List<String> ops = SpecReader.read(NativeOps.spec(SPEC)).ops().stream().map(o -> o.op()).toList();
+    return corpus.eachOpHasFindingsInExactlyItsMarkedChecks("tied_ops.cpp", ops);
+  }
+
+  @Test
+  void anIntOneMoreThanASizeFollowsTheSizeInTiedTriesAndNotInUntiedOnes() throws Exception {
+    var schema = OpLibrary.load(NativeOps.lib("tied_ops")).op("tied_ops::prefix_sums").schema();
+    SpecValue x = new SpecValue(Map.of("tensor", new SpecValue(List.of(new SpecValue(4L, "-")), "-")), "-");
+    ExampleGenerator gen = new ExampleGenerator(schema, new Example("e", List.of(x, new SpecValue(5L, "-")), Map.of()),
+        Vary.NONE);
+    assertEquals(List.of("sizes related in e: n = the size 4 + 1 of its tensors (tied tries keep it: n follows the size"
+        + " drawn for 4)"), gen.relations());
+    for (long seed = 0; seed < 40; seed++) {
+      Choices c = Choices.random(seed);
+      Example e = gen.generate(c);
+      long length = (Long) e.args().get(0).object().get("tensor").list().get(0).value();
+      long n = (Long) e.args().get(1).value();
+      if (!gen.drewUntied(c.sequence())) {
+        assertEquals(length + 1, n, e.toString());
+      } else {
+        assertEquals(5, n, "untied tries draw sizes on their own and leave n as the example has it");
+      }
+    }
+  }
+
+  @Test
+  void theMetaDefectOnlyValidLengthsReachIsFoundAndRejectedTriesAreRare() {
+    CheckResult meta = corpus.of("tied_ops::prefix_sums_meta_example_only")
+        .filter(r -> r.check().equals("fake.metadata") && r.outcome() == Outcome.FAILED).findFirst().orElseThrow();
+    assertTrue(meta.example().startsWith("generated"), meta.toString());
+    CheckResult domain = corpus.of("tied_ops::prefix_sums").filter(r -> r.check().equals("generate.domain")
+        && r.device().equals("cpu")).findFirst().orElseThrow();
+    assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
+    assertTrue(Long.parseLong(domain.fact("accepted").orElseThrow()) >= 90, domain.toString());
+    assertFalse(domain.facts().stream().noneMatch(f -> f.value().startsWith("sizes related in")), domain.toString());
+  }
+}
