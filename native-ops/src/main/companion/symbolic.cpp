@@ -345,6 +345,23 @@ class SymbolicImpl final : public c10::TensorImpl {
         name_(std::move(name)),
         hint_sizes_(inner_.sizes().vec()),
         hint_strides_(inner_.strides().vec()) {
+    set_symbolic(sizes);
+    release_storage_and_set_meta_custom_data_ptr_error_msg_(
+        std::string(kDataMessage) + " (opcheck4j: a data access on " + name_ + " while tracing)");
+  }
+
+  const at::Tensor& inner() const { return inner_; }
+  const std::string& name() const { return name_; }
+
+  // After a call changed the inner tensor's sizes or strides in place (aten::t_, an op tagged inplace_view).
+  void refresh(const std::vector<c10::SymInt>& sizes) {
+    hint_sizes_ = inner_.sizes().vec();
+    hint_strides_ = inner_.strides().vec();
+    set_symbolic(sizes);
+  }
+
+ private:
+  void set_symbolic(const std::vector<c10::SymInt>& sizes) {
     // strides in terms of the symbolic sizes where the inner tensor is dense in some order
     std::vector<size_t> order(hint_sizes_.size());
     std::iota(order.begin(), order.end(), 0);
@@ -364,12 +381,7 @@ class SymbolicImpl final : public c10::TensorImpl {
       running_hint *= hint_sizes_[d];
     }
     set_sizes_and_strides(sizes, strides, c10::SymInt(inner_.storage_offset()));
-    release_storage_and_set_meta_custom_data_ptr_error_msg_(
-        std::string(kDataMessage) + " (opcheck4j: a data access on " + name_ + " while tracing)");
   }
-
-  const at::Tensor& inner() const { return inner_; }
-  const std::string& name() const { return name_; }
 
  protected:
   c10::IntArrayRef sizes_custom() const override {
@@ -501,8 +513,16 @@ std::vector<c10::IValue> dynamic_outputs(const c10::OperatorHandle& op, const st
 
 // A SymInt argument (or a list of them) as its concrete size, the hint, which the concrete meta tensors
 // inside have; whether there was one.
+// A symbolic size passed to a call (reshape_symint({s0*s1})) is remembered by its hint, so an output of
+// that size is that expression again.
+void remember(const c10::SymInt& s) {
+  if (!s.is_heap_allocated() || hint_of(s) < 2 || symbol_of(hint_of(s))) return;
+  trace().symbols.emplace_back(hint_of(s), s);
+}
+
 bool concretize(c10::IValue& v) {
   if (v.isSymInt()) {
+    remember(v.toSymInt());
     v = c10::IValue(hint_of(v.toSymInt()));
     return true;
   }
@@ -511,7 +531,10 @@ bool concretize(c10::IValue& v) {
     bool any = std::any_of(list.begin(), list.end(), [](const c10::IValue& e) { return e.isSymInt(); });
     if (!any) return false;
     std::vector<int64_t> ints;
-    for (const auto& e : list) ints.push_back(e.isSymInt() ? hint_of(e.toSymInt()) : e.toInt());
+    for (const auto& e : list) {
+      if (e.isSymInt()) remember(e.toSymInt());
+      ints.push_back(e.isSymInt() ? hint_of(e.toSymInt()) : e.toInt());
+    }
     v = c10::IValue(ints);
     return true;
   }
@@ -612,6 +635,14 @@ void fallback(const c10::OperatorHandle& op, c10::DispatchKeySet ks, torch::jit:
       if (v.isTensor()) {
         const at::Tensor& t = v.toTensor();
         auto same = std::find_if(inputs.begin(), inputs.end(), [&](const auto& p) { return p.first == t.unsafeGetTensorImpl(); });
+        if (same != inputs.end() && op.hasTag(at::Tag::inplace_view)) {
+          std::vector<c10::SymInt> sizes;
+          for (int64_t n : t.sizes()) {
+            auto sym = n >= 2 ? symbol_of(n) : std::nullopt;
+            sizes.push_back(sym ? *sym : c10::SymInt(n));
+          }
+          symbolic(same->second)->refresh(sizes);
+        }
         v = same != inputs.end() ? same->second : rewrap(t, who, reported);
       } else if (v.isTensorList()) {
         auto list = v.toTensorList();

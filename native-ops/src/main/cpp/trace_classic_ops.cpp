@@ -23,7 +23,7 @@ at::Tensor flatten_sym_numel(const at::Tensor& x) { return x.reshape_symint({x.s
 // call numel() on tensor with symbolic sizes/strides".
 // OP: trace_classic::flat_numel_meta
 // EXPECT: trace.symbolic-sizes
-at::Tensor flat_cpu(const at::Tensor& x) { return x.reshape({-1}).clone(); }
+at::Tensor flat_cpu(const at::Tensor& x) { return x.detach().reshape({-1}).clone(); }
 at::Tensor flat_numel_meta(const at::Tensor& x) { return at::empty({x.numel()}, x.options()); }
 
 // Its good twin: the Meta kernel sizes it with sym_numel(). opcheck: all SUCCESS.
@@ -35,7 +35,8 @@ at::Tensor flat_sym_numel_meta(const at::Tensor& x) { return at::empty_symint({x
 // OP: trace_classic::zeros_by_value
 // EXPECT: trace.data
 at::Tensor zeros_by_value(const at::Tensor& x) {
-  TORCH_CHECK(x.dim() >= 1 && x.scalar_type() == at::kFloat, "x must be float32 with at least one dim");
+  // sym_numel() > 0 is decided by the sizes' ranges, no guard; numel() would fail trace.symbolic-sizes first
+  TORCH_CHECK(x.scalar_type() == at::kFloat && x.sym_numel() > 0, "x must be a non-empty float32 tensor");
   int64_t n = x.data_ptr<float>()[0] > 0 ? 2 : 3;
   return at::zeros({n}, x.options());
 }

@@ -11,6 +11,8 @@ namespace {
 
 Tensor copy_kernel(Tensor x) { return detach(torch::stable::clone(x)); }
 
+Tensor contiguous_copy(Tensor x) { return detach(torch::stable::contiguous(torch::stable::clone(x))); }
+
 Tensor flat_copy(Tensor x) { return detach(torch::stable::clone(torch::stable::reshape(x, {-1}))); }
 
 // A Meta kernel that sizes its flat output with numel(). test_aot_dispatch_dynamic: "RuntimeError: Cannot
@@ -40,7 +42,7 @@ Tensor copy_like_meta_meta(Tensor x) { return torch::stable::empty_like(x); }
 // OP: trace_ops::head_by_value
 // EXPECT: trace.data
 Tensor head_by_value(Tensor x) {
-  STD_TORCH_CHECK(x.dim() == 1 && x.scalar_type() == ScalarType::Long, "x must be a 1-D int64 tensor");
+  STD_TORCH_CHECK(x.is_cpu() && x.dim() == 1 && x.scalar_type() == ScalarType::Long, "x must be a 1-D int64 cpu tensor");
   const int64_t* v = static_cast<const int64_t*>(x.data_ptr());
   int64_t n = x.size(0) == 0 ? 0 : std::min<int64_t>(std::max<int64_t>(v[0], 0), x.size(0));
   return torch::stable::narrow(x, 0, 0, n);
@@ -75,7 +77,7 @@ STABLE_TORCH_LIBRARY(trace_ops, m) {
 
 STABLE_TORCH_LIBRARY_IMPL(trace_ops, CPU, m) {
   m.impl("flatten_numel_meta", TORCH_BOX(&flat_copy));
-  m.impl("copy_sizes_meta", TORCH_BOX(&copy_kernel));
+  m.impl("copy_sizes_meta", TORCH_BOX(&contiguous_copy));
   m.impl("copy_like_meta", TORCH_BOX(&copy_kernel));
 }
 
