@@ -38,6 +38,11 @@ public final class SpecializationCheck extends CheckBase implements ExampleCheck
   }
 
   @Override
+  public Optional<String> notFor(dev.opcheck4j.torch.OpSchema schema, dev.opcheck4j.checks.OpTags tags) {
+    return TracedCall.notTraced(tags);
+  }
+
+  @Override
   public Verdict evaluateExample(Subject s) throws Exception {
     Optional<String> cannot = TracedCall.cannotTrace(s);
     if (cannot.isPresent()) {

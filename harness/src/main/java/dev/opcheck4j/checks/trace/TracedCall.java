@@ -3,6 +3,7 @@ package dev.opcheck4j.checks.trace;
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.OpTags;
 import dev.opcheck4j.checks.Progress;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.generate.BoundExample;
@@ -70,6 +71,20 @@ record TracedCall(Variant variant, Optional<String> error, List<SymbolicTrace.Ev
   static Device reported(Subject s) {
     return s.op().table().kernelServing(Device.META.dispatchKey()).filter("CompositeImplicitAutograd"::equals).isPresent()
         ? s.device() : Device.META;
+  }
+
+  /**
+   * Why the trace says nothing about an op with {@code tags}: FakeTensorMode runs no C++ kernel of an op
+   * tagged dynamic_output_shape or data_dependent_output (torch/_subclasses/fake_tensor.py raises
+   * DynamicOutputShapeException / DataDependentOutputException unless the op has a Python fake
+   * implementation, which opcheck4j cannot see); empty for any other op.
+   */
+  static Optional<String> notTraced(OpTags tags) {
+    return tags.firstOf(OpTags.DYNAMIC_OUTPUT_SHAPE, OpTags.DATA_DEPENDENT_OUTPUT)
+        .map(t -> Coverage.NOT_APPLICABLE + "the op is tagged " + tags.describe(t) + ": FakeTensorMode runs none of its C++"
+            + " kernels under torch.compile but raises " + (t.equals(OpTags.DYNAMIC_OUTPUT_SHAPE) ? "DynamicOutputShapeException"
+            : "DataDependentOutputException") + " unless it has a Python fake implementation (torch.library.register_fake),"
+            + " which opcheck4j cannot see");
   }
 
   /** The kernel the trace runs, for facts. */
