@@ -82,6 +82,12 @@ if CHECK == 'fake.metadata' and crossref and not pytorch:
     done(NOT_REPRODUCED, "not reproduced: PyTorch's test_faketensor passed, and the op is tagged %s: its outputs on"
          " fake and real tensors are not compared" % crossref[0])
 verdict('test_faketensor', pytorch, observed())
+# ---- test_aot_dispatch_dynamic
+# PyTorch's own test: opcheck's test_aot_dispatch_dynamic traces the op with FakeTensors whose sizes are
+# symbolic (torch.compile(dynamic=True)'s road), where numel(), a data read or a guard on a data-dependent
+# size raises; opcheck4j's trace.* checks make the same call on the companion's symbolic tensor
+args, kwargs = example('cpu')
+verdict('test_aot_dispatch_dynamic', opcheck('test_aot_dispatch_dynamic', args, kwargs), None)
 # ---- test_autograd_registration
 # PyTorch's test looks only at inputs that require grad: the example's floating tensors require it here,
 # as opcheck4j's check makes them

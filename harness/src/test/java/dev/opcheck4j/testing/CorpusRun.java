@@ -38,6 +38,14 @@ public record CorpusRun(RunReport report) {
   }
 
   /**
+   * Warnings nearly every kernel of the corpora gets by design, compared only where a marker names them: a
+   * stable-ABI Meta kernel sizes its output with sizes() (the stable ABI has no sym_size), which torch.compile
+   * specialises on. trace_ops.cpp tests trace.specialization both ways; docs/checks/trace.specialization.md
+   * lists what it says on the bundled corpora.
+   */
+  public static final java.util.Set<String> UBIQUITOUS_WARNINGS = java.util.Set.of("trace.specialization");
+
+  /**
    * A test per op of {@code ops}: the checks with findings (failed or warning) are exactly those its
    * {@code // EXPECT:} marker in {@code source} names, and nothing errored.
    */
@@ -45,7 +53,9 @@ public record CorpusRun(RunReport report) {
     var marked = NativeOps.expectations(source);
     return ops.stream().map(op -> DynamicTest.dynamicTest(op, () -> {
       Set<String> want = marked.getOrDefault(op, Set.of());
-      List<CheckResult> findings = of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING).toList();
+      List<CheckResult> findings = of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING)
+          .filter(r -> want.contains(r.check()) || !(r.outcome() == Outcome.WARNING && UBIQUITOUS_WARNINGS.contains(r.check())))
+          .toList();
       Set<String> got = findings.stream().map(CheckResult::check).collect(Collectors.toCollection(TreeSet::new));
       assertEquals(want, got, "checks with findings on " + op + ": " + findings);
       assertEquals(List.of(), of(op).filter(r -> r.outcome() == Outcome.ERRORED).toList());

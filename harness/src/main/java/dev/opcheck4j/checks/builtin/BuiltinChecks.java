@@ -53,6 +53,10 @@ import dev.opcheck4j.checks.schema.OutVariantCheck;
 import dev.opcheck4j.checks.schema.TypesCheck;
 import dev.opcheck4j.checks.schema.CompatibleCheck;
 import dev.opcheck4j.checks.torchscript.ScriptCallCheck;
+import dev.opcheck4j.checks.trace.DataAccessCheck;
+import dev.opcheck4j.checks.trace.DataDependentCheck;
+import dev.opcheck4j.checks.trace.SpecializationCheck;
+import dev.opcheck4j.checks.trace.SymbolicSizesCheck;
 import dev.opcheck4j.checks.torchscript.ScriptRoundtripCheck;
 import dev.opcheck4j.checks.tags.InplaceViewCheck;
 import dev.opcheck4j.checks.tags.Pt2CompliantCheck;
@@ -86,6 +90,10 @@ public final class BuiltinChecks {
           new ReturnsInputCheck(),
           new OutputsAliasCheck(),
           new FakeMetadataCheck(),
+          new SymbolicSizesCheck(),
+          new DataAccessCheck(),
+          new DataDependentCheck(),
+          new SpecializationCheck(),
           new AutogradRegistrationCheck(),
           new DifferentiableCheck(),
           new MetaBackwardCheck(),

@@ -35,6 +35,8 @@ public final class ReproScript {
       Map.entry("alias.outputs", "test_schema"),
       Map.entry("fake.metadata", "test_faketensor"), Map.entry("fake.missing", "test_faketensor"),
       Map.entry("fake.permissive", "test_faketensor"),
+      Map.entry("trace.symbolic-sizes", "test_aot_dispatch_dynamic"), Map.entry("trace.data", "test_aot_dispatch_dynamic"),
+      Map.entry("trace.data-dependent", "test_aot_dispatch_dynamic"),
       Map.entry("autograd.registration", "test_autograd_registration"),
       Map.entry("autograd.meta", "autograd.meta"),
       Map.entry("gradcheck.jacobian", "gradcheck"), Map.entry("gradcheck.grad-output", "gradcheck"),
@@ -61,6 +63,8 @@ public final class ReproScript {
   private static final Map<String, String> WHY_NOT = Map.of(
       "baseline.values", "its finding compares the outputs with those an earlier release recorded in a baseline file,"
           + " on inputs drawn from the baseline's seed; the script has neither (rerun: ./opcheck check --baseline FILE)",
+      "trace.specialization", "a guard on a symbolic size is no error in PyTorch: torch.compile specialises the graph"
+          + " and recompiles for another shape, and opcheck's test_aot_dispatch_dynamic passes such an op",
       "schema.compatible", "its finding compares the schema and kernels with an earlier release's, recorded in a"
           + " baseline file the script does not have (rerun: ./opcheck check --baseline FILE)");
   /** Checks whose scripts need no example: they read the schema or the dispatcher, or make their own inputs. */
@@ -70,7 +74,8 @@ public final class ReproScript {
   /** Checks about a name no library defined: their scripts resolve no op. */
   private static final Set<String> NO_OP = Set.of("registration.dangling");
   /** Checks whose scripts run the call on no example of their own device: they rebuild it on cpu. */
-  private static final Set<String> ON_CPU = Set.of("fake.metadata", "fake.missing", "fake.permissive");
+  private static final Set<String> ON_CPU = Set.of("fake.metadata", "fake.missing", "fake.permissive",
+      "trace.symbolic-sizes", "trace.data", "trace.data-dependent");
 
   private ReproScript() {}
 

@@ -1,0 +1,75 @@
+package dev.opcheck4j.checks.trace;
+
+import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Finding;
+import dev.opcheck4j.checks.CheckBase;
+import dev.opcheck4j.checks.Declaration;
+import dev.opcheck4j.checks.ExampleCheck;
+import dev.opcheck4j.checks.OpCall;
+import dev.opcheck4j.checks.Subject;
+import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.checks.fake.FakeMissingCheck;
+import dev.opcheck4j.checks.kernel.KernelErrorCheck;
+import dev.opcheck4j.generate.BoundExample;
+import dev.opcheck4j.torch.SymbolicTrace;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The op's meta-serving kernel adds no guard on a symbolic size. sizes(), size(d), strides() and
+ * stride(d) on a FakeTensor return the hints and guard on them: the compiled graph is specialised to that
+ * shape and recompiled for another. Not a defect in PyTorch (opcheck passes such an op), so a warning.
+ */
+public final class SpecializationCheck extends CheckBase implements ExampleCheck {
+  public static final String ID = "trace.specialization";
+
+  public SpecializationCheck() {
+    super(Declaration.warning(ID, "the meta-serving kernel adds no guard on a symbolic size (else: recompiles per shape)")
+        .requires(FakeMissingCheck.ID, KernelErrorCheck.ID));
+  }
+
+  /** The trace runs on meta whatever the device: once per real device, as the fake checks compare one. */
+  @Override
+  public boolean appliesTo(dev.opcheck4j.torch.Device device) {
+    return device != dev.opcheck4j.torch.Device.META;
+  }
+
+  @Override
+  public Optional<String> notFor(dev.opcheck4j.torch.OpSchema schema, dev.opcheck4j.checks.OpTags tags) {
+    return TracedCall.notTraced(tags);
+  }
+
+  @Override
+  public Verdict evaluateExample(Subject s) throws Exception {
+    Optional<String> cannot = TracedCall.cannotTrace(s);
+    if (cannot.isPresent()) {
+      return Verdict.skipped(cannot.get());
+    }
+    BoundExample meta = TracedCall.bindMeta(s);
+    TracedCall t = TracedCall.run(s, meta, TracedCall.Variant.all(meta.values().size()));
+    if (t.error().isPresent()) {
+      return Verdict.skipped("the traced call stopped before it returned: " + t.stoppedAt());
+    }
+    List<SymbolicTrace.Event> guards = t.all("guard");
+    if (guards.isEmpty()) {
+      return Verdict.passed(TracedCall.kernelFact(s), Fact.of("guards", "none"));
+    }
+    Set<String> described = new LinkedHashSet<>();
+    for (SymbolicTrace.Event g : guards) {
+      described.add(g.text() + " (" + g.where() + ")");
+    }
+    SymbolicTrace.Event first = guards.get(0);
+    return Verdict.failed(new Finding(
+        "the kernel keeps the symbolic sizes symbolic (sym_sizes(), sym_size(d), sym_strides())",
+        "the kernel specialises on " + first.text() + " at " + first.where()
+            + (described.size() > 1 ? ", and " + (described.size() - 1) + " more guards" : ""),
+        "torch.compile(dynamic=True) recompiles this op for every other shape; read sym_sizes()/sym_size(d) in"
+            + " classic code, or let an aten op size the output (empty_like) in stable-ABI code",
+        new Cause.Contract("specialisation", first.text()),
+        List.of(Fact.of("guards", String.join("; ", described)), TracedCall.kernelFact(s)), List.of()),
+        OpCall.exampleFact(s, meta));
+  }
+}
