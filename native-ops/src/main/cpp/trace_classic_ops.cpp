@@ -33,11 +33,14 @@ at::Tensor flat_sym_numel_meta(const at::Tensor& x) { return at::empty_symint({x
 // A composite that reads a value of its input to size its output. test_aot_dispatch_dynamic:
 // "RuntimeError: Cannot access data pointer of Tensor (e.g. FakeTensor, FunctionalTensor)".
 // OP: trace_classic::zeros_by_value
-// EXPECT: trace.data
+// It reads through the writable data_ptr<float>(), as production code of its kind does, which materializes a
+// lazy clone (memory.cow-input's warning, a second finding by design): through const_data_ptr() real PyTorch
+// 2.13.0 no longer raises under FakeTensor but dies of SIGSEGV (measured), so the read stays as written.
+// EXPECT: trace.data, memory.cow-input
 at::Tensor zeros_by_value(const at::Tensor& x) {
   // sym_numel() > 0 is decided by the sizes' ranges, no guard; numel() would fail trace.symbolic-sizes first
   TORCH_CHECK(x.scalar_type() == at::kFloat && x.sym_numel() > 0, "x must be a non-empty float32 tensor");
-  int64_t n = x.const_data_ptr<float>()[0] > 0 ? 2 : 3;
+  int64_t n = x.data_ptr<float>()[0] > 0 ? 2 : 3;
   return at::zeros({n}, x.options());
 }
 
