@@ -39,8 +39,8 @@ void check_args(const Tensor& a, const Tensor& b) {
 
 template <class T>
 void mul_add_loop(const Tensor& a, const Tensor& b, double c, Tensor& out) {
-  const T* pa = static_cast<const T*>(a.data_ptr());
-  const T* pb = static_cast<const T*>(b.data_ptr());
+  const T* pa = static_cast<const T*>(a.const_data_ptr());
+  const T* pb = static_cast<const T*>(b.const_data_ptr());
   T* po = static_cast<T*>(out.data_ptr());
   for (int64_t i = 0; i < out.numel(); ++i) po[i] = static_cast<T>(pa[i] * pb[i] + c);
 }
