@@ -40,7 +40,7 @@ class BuiltinChecksTests {
   @Test
   void warningChecksAreTheOnesStricterThanPyTorch() {
     List<String> warnings = BuiltinChecks.all().stream().filter(c -> c.severity() == Severity.WARNING).map(Check::id).toList();
-    assertEquals(List.of("schema.out-variant", "mutation.unused", "trace.specialization", "autograd.differentiable", "dtype.unlisted",
+    assertEquals(List.of("schema.out-variant", "mutation.unused", "autograd.differentiable", "trace.specialization", "dtype.unlisted",
         "memory.cow-input", "noncontiguous.rejected", "fake.permissive", "generate.domain", "tags.inplace-view"), warnings);
   }
 

@@ -90,10 +90,6 @@ public final class BuiltinChecks {
           new ReturnsInputCheck(),
           new OutputsAliasCheck(),
           new FakeMetadataCheck(),
-          new SymbolicSizesCheck(),
-          new DataAccessCheck(),
-          new DataDependentCheck(),
-          new SpecializationCheck(),
           new AutogradRegistrationCheck(),
           new DifferentiableCheck(),
           new MetaBackwardCheck(),
@@ -101,6 +97,12 @@ public final class BuiltinChecks {
           new GradOutputCheck(),
           new GradGradCheck(),
           new UndefinedGradCheck(),
+          // after the autograd family: a trace call that kills the worker (a Meta kernel that dies on meta
+          // tensors) must not cost the op its autograd findings, which real opcheck's tests make too
+          new SymbolicSizesCheck(),
+          new DataAccessCheck(),
+          new DataDependentCheck(),
+          new SpecializationCheck(),
           new DeterminismCheck(),
           new NoncontiguousCheck(),
           new DeclaredDtypeCheck(),
