@@ -15,6 +15,7 @@ import static dev.opcheck4j.run.plan.RunOptions.LIBRARIES;
 import static dev.opcheck4j.run.plan.RunOptions.OPS;
 import static dev.opcheck4j.run.plan.RunOptions.REPORT_DIR;
 import static dev.opcheck4j.run.plan.RunOptions.REQUIRE;
+import static dev.opcheck4j.run.plan.RunOptions.RUNTIMES;
 import static dev.opcheck4j.run.plan.RunOptions.SEED;
 import static dev.opcheck4j.run.plan.RunOptions.SHARD;
 import static dev.opcheck4j.run.plan.RunOptions.SPECS;
@@ -49,7 +50,7 @@ import java.util.List;
 
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
-  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
+  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS, TIMEOUT,
       SHARD, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
       CACHE, NO_CACHE);
 
@@ -82,7 +83,7 @@ final class CheckCommand implements Command {
       return new JUnitXmlRun(s).run(args);
     }
     RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS)).require(args.all(REQUIRE))
-        .devices(args.all(DEVICES)).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
+        .devices(args.all(DEVICES)).runtimes(args.has(RUNTIMES) ? args.get(RUNTIMES) : List.of()).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).shard(args.get(SHARD)).reportDir(args.get(REPORT_DIR))
         .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE))
         .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO));

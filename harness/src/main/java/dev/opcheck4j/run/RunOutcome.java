@@ -12,12 +12,20 @@ import java.util.List;
  * @param inputErrors problems with the input found while running (unknown ops, invalid examples), one line each
  * @param ops the ops that were checked, in plan order
  * @param libraries what each target's library registers, as the workers found it (empty for a merge)
+ * @param runtimes what each runtime of a run on several cost, in run order; empty for a run on one
  */
-public record RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries) {
+public record RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries,
+    List<RuntimeRuns.Cost> runtimes) {
   public RunOutcome {
     inputErrors = List.copyOf(inputErrors);
     ops = List.copyOf(ops);
     libraries = List.copyOf(libraries);
+    runtimes = List.copyOf(runtimes);
+  }
+
+  /** A run on one runtime. */
+  public RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries) {
+    this(report, inputErrors, ops, libraries, List.of());
   }
 
   /**

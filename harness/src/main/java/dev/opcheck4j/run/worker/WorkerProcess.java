@@ -73,7 +73,7 @@ public final class WorkerProcess implements Kernels {
   /** {@link #start(Path, int, Protocol.Init, Duration, Consumer)} speaking protocol {@code version}. */
   public static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading,
       int version) throws LoadError {
-    WorkerProcess w = connected(dir, WorkerLaunch.start(dir, number, init.workers(), n -> launched.accept(n)));
+    WorkerProcess w = connected(dir, WorkerLaunch.start(dir, number, init, n -> launched.accept(n)));
     w.send(new Protocol.Start(version, init));
     String library = null;
     while (true) {
