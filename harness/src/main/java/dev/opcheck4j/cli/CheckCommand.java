@@ -157,6 +157,7 @@ final class CheckCommand implements Command {
       report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
           report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
       ExitCode code = RunSummary.finish(report, outcome.inputErrors(), dir, formats, s);
+      RunSummary.printRuntimes(outcome.runtimes(), s.out());
       annotate(report, args, s);
       return args.has(ACCEPT) ? accept(args.get(ACCEPT), report, code, s) : code;
     }

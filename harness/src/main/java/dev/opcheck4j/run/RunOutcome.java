@@ -15,7 +15,7 @@ import java.util.List;
  * @param runtimes what each runtime of a run on several cost, in run order; empty for a run on one
  */
 public record RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries,
-    List<RuntimeRuns.Cost> runtimes) {
+    List<RuntimeCost> runtimes) {
   public RunOutcome {
     inputErrors = List.copyOf(inputErrors);
     ops = List.copyOf(ops);

@@ -1,11 +1,19 @@
 package dev.opcheck4j.run;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.BuiltinChecks;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.runtime.RuntimeAgreeCheck;
+import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
+import dev.opcheck4j.torch.ValueBaseline;
+import java.util.Optional;
 import dev.opcheck4j.checks.CheckCatalog;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.plan.LibraryInfo;
@@ -36,16 +44,6 @@ import java.util.Set;
  * with the one line why. A library no runtime loads is the run's load error, as in a run on one runtime.
  */
 final class RuntimeRuns {
-  /**
-   * What one runtime of the run cost: its wall time, from its first worker's start to its last result.
-   *
-   * @param torch libtorch's version
-   * @param presets the JavaCPP presets' version
-   * @param ms wall time, in milliseconds
-   * @param results how many results it gave (a refused library's repeated skips not counted)
-   */
-  record Cost(String torch, String presets, long ms, int results) {}
-
   /** A library a runtime refused to load: {@code reason} is the one line a skipped result of it says. */
   record Refusal(String runtime, Path library, String reason) {}
 
@@ -60,10 +58,10 @@ final class RuntimeRuns {
       throws LibraryLoadException, SpecException {
     List<String> runtimes = request.runtimes();
     boolean several = runtimes.size() > 1;
-    Joined joined = new Joined(listener, runtimes.stream().map(Runtimes::find).toList());
+    Joined joined = new Joined(listener, runtimes.stream().map(Runtimes::find).toList(), several && agreeing(request));
     List<RunOutcome> outcomes = new ArrayList<>();
     List<String> ranOn = new ArrayList<>();
-    List<Cost> costs = new ArrayList<>();
+    List<RuntimeCost> costs = new ArrayList<>();
     List<Refusal> refusals = new ArrayList<>();
     LibraryLoadException firstRefusal = null;
     for (String version : runtimes) {
@@ -77,9 +75,12 @@ final class RuntimeRuns {
         try {
           RunOutcome outcome = Launcher.executeOne(sub, joined.on(runtime, several), stop);
           if (outcome != null) {
+            if (several) {
+              labelScripts(outcome, runtime);
+            }
             outcomes.add(several ? tagged(outcome, version) : outcome);
             ranOn.add(version);
-            costs.add(new Cost(runtime.torch(), runtime.presets(), (System.nanoTime() - t0) / 1_000_000,
+            costs.add(new RuntimeCost(runtime.torch(), runtime.presets(), (System.nanoTime() - t0) / 1_000_000,
                 outcome.report().results().size()));
           }
           break;
@@ -108,6 +109,13 @@ final class RuntimeRuns {
     for (Refusal r : refusals) {
       results.addAll(joined.skipped(r, outcomes));
     }
+    if (several && ranOn.size() > 1 && !stop.requested() && agreeing(request)) {
+      long t0 = System.nanoTime();
+      List<CheckResult> agreed = agreement(request, ranOn, refusals, joined);
+      results.addAll(agreed);
+      costs.add(new RuntimeCost(RuntimeAgreeCheck.ID, "outputs recorded on each runtime", (System.nanoTime() - t0) / 1_000_000,
+          agreed.size()));
+    }
     return joined.finish(outcomes, results, costs, ranOn);
   }
 
@@ -124,6 +132,107 @@ final class RuntimeRuns {
       throw new SpecException(file, "\"runtimes\": " + e.getMessage() + " (built: " + Runtimes.listed()
           + "; docs/runtimes.md)");
     }
+  }
+
+  /**
+   * Says in each repro script of {@code outcome} which torch it was found on, below its first line: the scripts of
+   * a run on several runtimes are written per runtime ({@code DIR/runtime-<version>/}), and one found on 2.10 may
+   * not reproduce on another torch.
+   */
+  private static void labelScripts(RunOutcome outcome, LibtorchRuntime runtime) {
+    for (CheckResult r : outcome.report().results()) {
+      if (r.repro() == null || r.repro().script() == null) {
+        continue;
+      }
+      Path script = Path.of(r.repro().script());
+      try {
+        String text = java.nio.file.Files.readString(script);
+        String line = "# Found on libtorch " + runtime.torch() + " (JavaCPP presets " + runtime.presets()
+            + "): run it with torch " + runtime.torch() + " (pip install torch==" + runtime.torch() + ")\n";
+        int first = text.indexOf('\n') + 1;
+        if (!text.contains(line)) {
+          java.nio.file.Files.writeString(script, text.substring(0, first) + line + text.substring(first));
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("cannot label the repro script " + script, e);
+      }
+    }
+  }
+
+  /** Whether the request's checks include runtime.agree. */
+  private static boolean agreeing(RunRequest request) {
+    return (request.checks().isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(request.checks())).stream()
+        .anyMatch(c -> c.id().equals(RuntimeAgreeCheck.ID));
+  }
+
+  /**
+   * runtime.agree: each spec target's examples recorded on every runtime that loaded its library (the same
+   * inputs: drawn from the run's seed), each runtime's outputs compared with the oldest one's; one result per
+   * (op, example, newer runtime), told to the listener as they come.
+   */
+  private static List<CheckResult> agreement(RunRequest request, List<String> ranOn, List<Refusal> refusals, Joined joined)
+      throws SpecException {
+    RunSetup setup = RunSetup.of(request);
+    Check check = BuiltinChecks.byId(RuntimeAgreeCheck.ID).orElseThrow();
+    List<CheckResult> results = new ArrayList<>();
+    for (int t = 0; t < setup.specs().size(); t++) {
+      Path spec = setup.specs().get(t);
+      Path library = setup.libraries().get(t);
+      if (spec == null) {
+        continue; // a library without a spec has no examples to record
+      }
+      SpecFile file = SpecReader.read(spec, Preflight.checkNames());
+      Map<String, ValueBaseline> byRuntime = new LinkedHashMap<>();
+      for (String version : ranOn) {
+        boolean refused = refusals.stream().anyMatch(r -> r.runtime().equals(version) && same(r.library()).equals(same(library)));
+        if (refused) {
+          continue;
+        }
+        try {
+          byRuntime.put(version, OneWorkerCommands.record(spec, library, request.seed(),
+              Runtimes.find(version).classPath()).values());
+        } catch (LibraryLoadException e) {
+          // refused on this runtime by the run itself already: nothing to compare there
+        }
+      }
+      if (byRuntime.size() < 2) {
+        continue;
+      }
+      List<String> versions = List.copyOf(byRuntime.keySet());
+      String reference = versions.get(0);
+      ValueBaseline then = byRuntime.get(reference);
+      String current = null;
+      for (ValueBaseline.Recorded a : then.examples()) {
+        if (!a.op().equals(current)) {
+          if (current != null) {
+            joined.opFinished(current, library);
+          }
+          current = a.op();
+          joined.opStarted(current, library, spec);
+        }
+        Optional<OpSpec.Tolerance> tolerance = file.ops().stream()
+            .filter(o -> o.examples().stream().anyMatch(e -> e.ref().equals(a.example())))
+            .findFirst().flatMap(OpSpec::tolerance);
+        for (String version : versions.subList(1, versions.size())) {
+          Optional<ValueBaseline.Recorded> b = byRuntime.get(version).find(a.op(), a.example());
+          Verdict v = b.isEmpty() ? Verdict.skipped("libtorch " + version + " recorded no outputs for this example")
+              : RuntimeAgreeCheck.agree(reference, a, version, b.get(), tolerance);
+          // rerun on both runtimes: the check compares them
+          Repro repro = new Repro(request.targets().get(t).source(), a.op(), RuntimeAgreeCheck.ID, "cpu", request.seed(),
+              request.tries(), a.example(), null, false, null, reference + "," + version);
+          CheckResult r = v.result(a.op(), check, "cpu", a.example(), 0, request.severity(), repro).onRuntime(version);
+          if (r.repro() != null) {
+            r = r.withFinding(r.finding(), repro);
+          }
+          joined.result(r);
+          results.add(r);
+        }
+      }
+      if (current != null) {
+        joined.opFinished(current, library);
+      }
+    }
+    return results;
   }
 
   /** The one line a skipped result of a refused library says: the load error without the library's path before it. */
@@ -184,12 +293,15 @@ final class RuntimeRuns {
     private RunInfo first;
     private boolean started;
     private boolean planned;
+    /** Whether runtime.agree runs once the runtimes ran: an op's examples recorded on each, told as one more op. */
+    private final boolean agreeing;
     private final List<RunInfo> finished = new ArrayList<>();
     private final List<RunListener.RunEnd> ends = new ArrayList<>();
 
-    Joined(RunListener to, List<LibtorchRuntime> runtimes) {
+    Joined(RunListener to, List<LibtorchRuntime> runtimes, boolean agreeing) {
       this.to = to;
       this.runtimes = runtimes;
+      this.agreeing = agreeing;
     }
 
     RunListener on(LibtorchRuntime runtime, boolean tag) {
@@ -207,7 +319,7 @@ final class RuntimeRuns {
         public void planned(int ops) {
           if (!planned) {
             planned = true;
-            to.planned(ops * runtimes.size());
+            to.planned(ops * runtimes.size() + (agreeing ? ops : 0));
           }
         }
 
@@ -237,6 +349,18 @@ final class RuntimeRuns {
           ends.add(end);
         }
       };
+    }
+
+    void opStarted(String op, Path library, Path spec) {
+      to.opStarted(new RunListener.OpEvent(op, library.toString(), spec == null ? null : spec.toString(), Instant.now()));
+    }
+
+    void opFinished(String op, Path library) {
+      to.opFinished(new RunListener.OpEvent(op, library.toString(), null, Instant.now()));
+    }
+
+    void result(CheckResult r) {
+      to.result(r);
     }
 
     /** Each result of {@code r}'s library on the runtimes that loaded it, once, as Skipped on the one that refused it. */
@@ -282,12 +406,12 @@ final class RuntimeRuns {
     }
 
     /** Tells the listener the run finished, as one, and returns its outcome. */
-    RunOutcome finish(List<RunOutcome> outcomes, List<CheckResult> results, List<Cost> costs, List<String> ranOn) {
+    RunOutcome finish(List<RunOutcome> outcomes, List<CheckResult> results, List<RuntimeCost> costs, List<String> ranOn) {
       RunInfo last = finished.isEmpty() ? first : finished.get(finished.size() - 1);
       if (last == null) {
         last = outcomes.isEmpty() ? null : outcomes.get(0).report().run();
       }
-      long ms = costs.stream().mapToLong(Cost::ms).sum();
+      long ms = costs.stream().mapToLong(RuntimeCost::ms).sum();
       List<String> cached = new ArrayList<>();
       finished.forEach(f -> cached.addAll(f.cached()));
       RunInfo.Completion completion = RunInfo.Completion.COMPLETE;

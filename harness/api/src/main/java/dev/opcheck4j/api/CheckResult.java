@@ -138,8 +138,8 @@ public record CheckResult(
 
   /** The same result as found on libtorch {@code version} (null: the run's one runtime). */
   public CheckResult onRuntime(String version) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, finding, repro,
-        expectation, version);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, finding,
+        repro == null ? null : repro.onRuntime(version), expectation, version);
   }
 
   /** The value of the first fact with this key, if any. */
