@@ -243,7 +243,11 @@ final class CheckCommand implements Command {
   /** Versions, seed, tries, workers; the devices follow when the run knows them ({@link Console#runStarted}). */
   private static List<String> header(RunRequest r) {
     Versions v = Versions.current();
-    return List.of("opcheck4j " + v.tool() + " · libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")",
+    List<dev.opcheck4j.run.plan.LibtorchRuntime> on = r.runtimes().stream().map(dev.opcheck4j.run.plan.Runtimes::find).toList();
+    String torch = on.isEmpty() ? v.torch() : String.join(", ", on.stream().map(dev.opcheck4j.run.plan.LibtorchRuntime::torch).toList());
+    String presets = on.isEmpty() ? v.presets()
+        : String.join(", ", on.stream().map(dev.opcheck4j.run.plan.LibtorchRuntime::presets).distinct().toList());
+    return List.of("opcheck4j " + v.tool() + " · libtorch " + torch + " (JavaCPP presets " + presets + ")",
         "seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
         + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
   }

@@ -71,6 +71,7 @@ final class RuntimeRuns {
       LibtorchRuntime runtime = Runtimes.find(version);
       RunRequest sub = onRuntime(request, version, several);
       long t0 = System.nanoTime();
+      boolean ran = false;
       while (true) {
         try {
           RunOutcome outcome = Launcher.executeOne(sub, joined.on(runtime, several), stop);
@@ -82,6 +83,7 @@ final class RuntimeRuns {
             ranOn.add(version);
             costs.add(new RuntimeCost(runtime.torch(), runtime.presets(), (System.nanoTime() - t0) / 1_000_000,
                 outcome.report().results().size()));
+            ran = true;
           }
           break;
         } catch (LibraryLoadException e) {
@@ -95,6 +97,9 @@ final class RuntimeRuns {
             break; // no library of the run loads on this runtime
           }
         }
+      }
+      if (!ran) {
+        costs.add(new RuntimeCost(runtime.torch(), runtime.presets(), (System.nanoTime() - t0) / 1_000_000, 0));
       }
     }
     Set<Path> loaded = new LinkedHashSet<>();
