@@ -81,6 +81,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .ops(RunOptions.OPS.readAll(get))
         .checks(checks)
         .devices(RunOptions.DEVICES.readAll(get))
+        .runtimes(RunOptions.RUNTIMES.read(get).orElse(List.of()))
         .seed(RunOptions.SEED.value(get))
         .tries(RunOptions.TRIES.value(get))
         .jobs(RunOptions.JOBS.value(get))
@@ -165,6 +166,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.CHECKS, run.checks());
     values.put(RunOptions.REQUIRE, run.require());
     values.put(RunOptions.DEVICES, selectedDevices());
+    values.put(RunOptions.RUNTIMES, run.runtimes().isEmpty() ? RunOptions.RUNTIMES.defaultValue() : run.runtimes());
     values.put(RunOptions.SEED, run.seed());
     values.put(RunOptions.TRIES, run.tries());
     values.put(RunOptions.JOBS, run.jobs());

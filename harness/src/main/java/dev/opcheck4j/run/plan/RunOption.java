@@ -122,7 +122,7 @@ public record RunOption<T>(String flag, String metavar, String key, String specK
     if (value instanceof Optional<?> o) {
       return show(o.orElse(null));
     }
-    if (value instanceof List<?> list) {
+    if (repeatable && value instanceof List<?> list) {
       return list.isEmpty() ? unset : String.join(",", list.stream().map(v -> type.show().apply((T) v)).toList());
     }
     return value == null ? unset : type.show().apply((T) value);
