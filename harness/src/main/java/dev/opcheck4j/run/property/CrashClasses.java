@@ -67,6 +67,17 @@ final class CrashClasses {
     return false;
   }
 
+  /**
+   * {@code e} killed the worker: when it shows a class of input not learned before, the tries from {@code next}
+   * on route around that class, so that the op's other checks reach their tries (an op that dies outside
+   * it too still stops at its deaths).
+   */
+  void routeAround(Tries tries, int next, Example e, String death, String described) {
+    if (crashed(e, death, described)) {
+      tries.avoid(this, next);
+    }
+  }
+
   /** Whether {@code e} is in a class learned so far; counted as a try steered away when it is. */
   boolean steersAway(Example e) {
     Set<String> has = features(e).keySet();

@@ -7,6 +7,7 @@ import dev.opcheck4j.generate.Shrinker;
 import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.api.Fact;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -96,5 +97,10 @@ final class FailureShrinker {
       }
       return j.verdict().sameFailure(original);
     };
+  }
+
+  /** How a finding on a generated input shows it: the input, the minimal one, the run's seed. */
+  static List<Fact> shown(long seed, String example, String minimal) {
+    return List.of(Fact.of("example", example), Fact.of("minimal example", minimal), Fact.of("seed", seed));
   }
 }

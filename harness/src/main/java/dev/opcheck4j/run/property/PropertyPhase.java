@@ -148,9 +148,8 @@ public final class PropertyPhase {
       spec.examples().forEach(crashClasses::survived);
       generate(new Tries(plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
-      List<String> relations = plain.stream().flatMap(g -> g.relations().stream()).toList();
-      finish(java.util.stream.Stream.of(relations, found.lines(), tiedSizes.lines(), crashClasses.lines())
-          .flatMap(List::stream).toList());
+      finish(java.util.stream.Stream.of(plain.stream().flatMap(g -> g.relations().stream()).toList(), found.lines(),
+          tiedSizes.lines(), crashClasses.lines()).flatMap(List::stream).toList());
     }
 
     private void generate(Tries tries) {
@@ -194,12 +193,8 @@ public final class PropertyPhase {
             if (fatal != null) {
               // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
               Example telling = deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
-              // the later tries route around the class of input that killed it, so the other checks reach
-              // their tries; an op that dies outside it too still stops at its deaths
-              if (crashClasses.crashed(telling, BuiltinChecks.supervising(fatal.death().cause()).id(),
-                  calls.describe(telling, device))) {
-                tries.avoid(crashClasses, t + 1);
-              }
+              crashClasses.routeAround(tries, t + 1, telling, BuiltinChecks.supervising(fatal.death().cause()).id(),
+                  calls.describe(telling, device));
             }
             more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
           }
@@ -264,8 +259,7 @@ public final class PropertyPhase {
     private void judgeProbes(List<DomainProbing.RejectedProbe> probes) {
       try (FollowUps followUps = FollowUps.ofProbes(session, calls, probes, rejecters, device)) {
         for (int i = 0; i < probes.size(); i++) {
-          DomainProbing.RejectedProbe p = probes.get(i);
-          judgeProbe(p.probe(), p.why(), p.what(), followUps, i);
+          judgeProbe(probes.get(i).probe(), probes.get(i).why(), probes.get(i).what(), followUps, i);
         }
       }
     }
@@ -285,10 +279,8 @@ public final class PropertyPhase {
         Verdict v = j.verdict();
         if (tally.countRejection(r.id(), v)) {
           String text = calls.describe(probe, device);
-          List<Fact> context = List.of(
-              Fact.of("example", probe.ref() + " with " + what + "  " + text),
-              Fact.of("minimal example", "the example itself with one change (a probe of the op's domain)"),
-              Fact.of("seed", plan.seed()));
+          List<Fact> context = FailureShrinker.shown(plan.seed(), probe.ref() + " with " + what + "  " + text,
+              "the example itself with one change (a probe of the op's domain)");
           sink.result(emitted(r, device, "probe of " + probe.ref(), v.shownWith(context), ledger.micros(r.id()),
               session.repro(op.name(), r.id(), device, probe, text, false)));
           rejecters.remove(r);
@@ -305,11 +297,8 @@ public final class PropertyPhase {
       try (TimeLedger.Shrink shrink = ledger.shrinking(c.id())) {
         shrunk = shrinker.finding(g.gen(), first, g.sequence(), judge, original);
         firstText = calls.describe(first, device);
-        context = List.of(
-            Fact.of("example", first.ref() + " (" + g.label() + ")  " + firstText),
-            Fact.of("minimal example", calls.describe(shrunk.minimal(), device) + "  "
-                + Shrinker.Result.shrunkIn(shrunk.steps())),
-            Fact.of("seed", plan.seed()));
+        context = FailureShrinker.shown(plan.seed(), first.ref() + " (" + g.label() + ")  " + firstText,
+            calls.describe(shrunk.minimal(), device) + "  " + Shrinker.Result.shrunkIn(shrunk.steps()));
       }
       sink.result(emitted(c, device, "generated from " + first.ref(), shrunk.verdict().shownWith(context),
           ledger.micros(c.id()), session.shrunkTo(session.repro(op.name(), c.id(), device, first, firstText, false),
