@@ -1,5 +1,6 @@
 package dev.opcheck4j.run.supervisor;
 
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.run.worker.Worker;
 import java.io.File;
 import java.io.IOException;
