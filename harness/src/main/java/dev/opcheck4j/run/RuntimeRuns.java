@@ -59,7 +59,7 @@ final class RuntimeRuns {
       throws LibraryLoadException, SpecException {
     List<String> runtimes = request.runtimes();
     boolean several = runtimes.size() > 1;
-    Joined joined = new Joined(listener, runtimes.stream().map(Runtimes::find).toList(), several && agreeing(request));
+    RuntimeJoin joined = new RuntimeJoin(listener, runtimes.stream().map(Runtimes::find).toList(), several && RuntimeAgreement.requested(request));
     List<RunOutcome> outcomes = new ArrayList<>();
     List<String> ranOn = new ArrayList<>();
     List<RuntimeCost> costs = new ArrayList<>();
@@ -115,9 +115,9 @@ final class RuntimeRuns {
     for (Refusal r : refusals) {
       results.addAll(joined.skipped(r, outcomes));
     }
-    if (several && ranOn.size() > 1 && !stop.requested() && agreeing(request)) {
+    if (several && ranOn.size() > 1 && !stop.requested() && RuntimeAgreement.requested(request)) {
       long t0 = System.nanoTime();
-      List<CheckResult> agreed = agreement(request, ranOn, refusals, joined);
+      List<CheckResult> agreed = RuntimeAgreement.of(request, ranOn, refusals, joined);
       results.addAll(agreed);
       costs.add(new RuntimeCost(RuntimeAgreeCheck.ID, "outputs recorded on each runtime", (System.nanoTime() - t0) / 1_000_000,
           agreed.size()));
@@ -165,82 +165,6 @@ final class RuntimeRuns {
     }
   }
 
-  /** Whether the request's checks include runtime.agree. */
-  private static boolean agreeing(RunRequest request) {
-    return (request.checks().isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(request.checks())).stream()
-        .anyMatch(c -> c.id().equals(RuntimeAgreeCheck.ID));
-  }
-
-  /**
-   * runtime.agree: each spec target's examples recorded on every runtime that loaded its library (the same
-   * inputs: drawn from the run's seed), each runtime's outputs compared with the oldest one's; one result per
-   * (op, example, newer runtime), told to the listener as they come.
-   */
-  private static List<CheckResult> agreement(RunRequest request, List<String> ranOn, List<Refusal> refusals, Joined joined)
-      throws SpecException {
-    RunSetup setup = RunSetup.of(request);
-    Check check = BuiltinChecks.byId(RuntimeAgreeCheck.ID).orElseThrow();
-    List<CheckResult> results = new ArrayList<>();
-    for (int t = 0; t < setup.specs().size(); t++) {
-      Path spec = setup.specs().get(t);
-      Path library = setup.libraries().get(t);
-      if (spec == null) {
-        continue; // a library without a spec has no examples to record
-      }
-      SpecFile file = SpecReader.read(spec, Preflight.checkNames());
-      Map<String, ValueBaseline> byRuntime = new LinkedHashMap<>();
-      for (String version : ranOn) {
-        boolean refused = refusals.stream().anyMatch(r -> r.runtime().equals(version) && same(r.library()).equals(same(library)));
-        if (refused) {
-          continue;
-        }
-        try {
-          byRuntime.put(version, OneWorkerCommands.record(spec, library, request.seed(),
-              Runtimes.find(version).classPath()).values());
-        } catch (LibraryLoadException e) {
-          // refused on this runtime by the run itself already: nothing to compare there
-        }
-      }
-      if (byRuntime.size() < 2) {
-        continue;
-      }
-      List<String> versions = List.copyOf(byRuntime.keySet());
-      String reference = versions.get(0);
-      ValueBaseline then = byRuntime.get(reference);
-      String current = null;
-      for (ValueBaseline.Recorded a : then.examples()) {
-        if (!a.op().equals(current)) {
-          if (current != null) {
-            joined.opFinished(current, library);
-          }
-          current = a.op();
-          joined.opStarted(current, library, spec);
-        }
-        Optional<OpSpec.Tolerance> tolerance = file.ops().stream()
-            .filter(o -> o.examples().stream().anyMatch(e -> e.ref().equals(a.example())))
-            .findFirst().flatMap(OpSpec::tolerance);
-        for (String version : versions.subList(1, versions.size())) {
-          Optional<ValueBaseline.Recorded> b = byRuntime.get(version).find(a.op(), a.example());
-          Verdict v = b.isEmpty() ? Verdict.skipped("libtorch " + version + " recorded no outputs for this example")
-              : RuntimeAgreeCheck.agree(reference, a, version, b.get(), tolerance);
-          // rerun on both runtimes: the check compares them
-          Repro repro = new Repro(request.targets().get(t).source(), a.op(), RuntimeAgreeCheck.ID, "cpu", request.seed(),
-              request.tries(), a.example(), null, false, null, reference + "," + version);
-          CheckResult r = v.result(a.op(), check, "cpu", a.example(), 0, request.severity(), repro).onRuntime(version);
-          if (r.repro() != null) {
-            r = r.withFinding(r.finding(), repro);
-          }
-          joined.result(r);
-          results.add(r);
-        }
-      }
-      if (current != null) {
-        joined.opFinished(current, library);
-      }
-    }
-    return results;
-  }
-
   /** The one line a skipped result of a refused library says: the load error without the library's path before it. */
   static String reason(LibraryLoadException e) {
     String m = e.getMessage() == null ? "" : e.getMessage();
@@ -253,7 +177,7 @@ final class RuntimeRuns {
     return m;
   }
 
-  private static Path same(Path p) {
+  static Path same(Path p) {
     return p.toAbsolutePath().normalize();
   }
 
@@ -290,175 +214,5 @@ final class RuntimeRuns {
     List<CheckResult> results = o.report().results().stream().map(r -> r.onRuntime(version)).toList();
     return new RunOutcome(new RunReport(o.report().run(), CheckCatalog.builtin(), results), o.inputErrors(), o.ops(),
         o.libraries());
-  }
-
-  /** The listener of every runtime's run: one run to {@code to}, each result tagged with its runtime. */
-  private static final class Joined {
-    private final RunListener to;
-    private final List<LibtorchRuntime> runtimes;
-    private RunInfo first;
-    private boolean started;
-    private boolean planned;
-    /** Whether runtime.agree runs once the runtimes ran: an op's examples recorded on each, told as one more op. */
-    private final boolean agreeing;
-    private final List<RunInfo> finished = new ArrayList<>();
-    private final List<RunListener.RunEnd> ends = new ArrayList<>();
-
-    Joined(RunListener to, List<LibtorchRuntime> runtimes, boolean agreeing) {
-      this.to = to;
-      this.runtimes = runtimes;
-      this.agreeing = agreeing;
-    }
-
-    RunListener on(LibtorchRuntime runtime, boolean tag) {
-      return new RunListener() {
-        @Override
-        public void runStarted(RunInfo run) {
-          if (!started) {
-            started = true;
-            first = run;
-            to.runStarted(relabelled(run));
-          }
-        }
-
-        @Override
-        public void planned(int ops) {
-          if (!planned) {
-            planned = true;
-            to.planned(ops * runtimes.size() + (agreeing ? ops : 0));
-          }
-        }
-
-        @Override
-        public void opStarted(OpEvent op) {
-          to.opStarted(op);
-        }
-
-        @Override
-        public void unitStarted(UnitEvent unit) {
-          to.unitStarted(unit);
-        }
-
-        @Override
-        public void result(CheckResult result) {
-          to.result(tag ? result.onRuntime(runtime.torch()) : result);
-        }
-
-        @Override
-        public void opFinished(OpEvent op) {
-          to.opFinished(op);
-        }
-
-        @Override
-        public void runFinished(RunInfo run, RunEnd end) {
-          finished.add(run);
-          ends.add(end);
-        }
-      };
-    }
-
-    void opStarted(String op, Path library, Path spec) {
-      to.opStarted(new RunListener.OpEvent(op, library.toString(), spec == null ? null : spec.toString(), Instant.now()));
-    }
-
-    void opFinished(String op, Path library) {
-      to.opFinished(new RunListener.OpEvent(op, library.toString(), null, Instant.now()));
-    }
-
-    void result(CheckResult r) {
-      to.result(r);
-    }
-
-    /** Each result of {@code r}'s library on the runtimes that loaded it, once, as Skipped on the one that refused it. */
-    List<CheckResult> skipped(Refusal r, List<RunOutcome> outcomes) {
-      Map<String, CheckResult> byKey = new LinkedHashMap<>();
-      String file = r.library().getFileName().toString();
-      for (RunOutcome o : outcomes) {
-        Set<String> ops = new LinkedHashSet<>();
-        o.libraries().stream().filter(l -> same(l.path()).equals(same(r.library())))
-            .forEach(l -> ops.addAll(l.opNames()));
-        for (CheckResult c : o.report().results()) {
-          boolean ofLibrary = c.library() != null ? c.library().equals(file) : ops.contains(c.op())
-              || ops.stream().anyMatch(n -> c.op().startsWith(n + "."));
-          if (ofLibrary) {
-            byKey.putIfAbsent(c.op() + "\u0000" + c.check() + "\u0000" + c.device() + "\u0000" + c.example(), c);
-          }
-        }
-      }
-      List<CheckResult> skips = new ArrayList<>();
-      String current = null;
-      Instant now = Instant.now();
-      for (CheckResult c : byKey.values()) {
-        if (!c.op().equals(current)) {
-          if (current != null) {
-            to.opFinished(new RunListener.OpEvent(current, r.library().toString(), null, now));
-          }
-          current = c.op();
-          to.opStarted(new RunListener.OpEvent(current, r.library().toString(), null, now));
-        }
-        CheckResult skip = BuiltinChecks.byId(c.check())
-            .map(check -> Verdict.skipped(r.reason()).result(c.op(), check, c.device(), c.example(), 0,
-                SeverityPolicy.DEFAULT, null))
-            .orElseThrow(() -> new IllegalStateException("a result of no built-in check: " + c.check()));
-        skip = (c.library() != null ? skip.aboutLibrary(c.library()) : skip).withExample(c.exampleInfo())
-            .onRuntime(r.runtime());
-        to.result(skip);
-        skips.add(skip);
-      }
-      if (current != null) {
-        to.opFinished(new RunListener.OpEvent(current, r.library().toString(), null, now));
-      }
-      return skips;
-    }
-
-    /** Tells the listener the run finished, as one, and returns its outcome. */
-    RunOutcome finish(List<RunOutcome> outcomes, List<CheckResult> results, List<RuntimeCost> costs, List<String> ranOn) {
-      RunInfo last = finished.isEmpty() ? first : finished.get(finished.size() - 1);
-      if (last == null) {
-        last = outcomes.isEmpty() ? null : outcomes.get(0).report().run();
-      }
-      long ms = costs.stream().mapToLong(RuntimeCost::ms).sum();
-      List<String> cached = new ArrayList<>();
-      finished.forEach(f -> cached.addAll(f.cached()));
-      RunInfo.Completion completion = RunInfo.Completion.COMPLETE;
-      for (RunInfo f : finished) {
-        completion = completion.and(f.completion());
-      }
-      RunInfo run = last == null ? null : relabelled(new RunInfo(last.toolVersion(), last.torchVersion(),
-          last.presetsVersion(), last.seed(), last.tries(), last.jobs(), last.devices(), last.checksRun(), last.inputs(),
-          first != null ? first.startedAt() : last.startedAt(), ms, last.commandLine(), last.configuration(), completion,
-          cached));
-      boolean completed = !ends.isEmpty() && ends.stream().allMatch(RunListener.RunEnd::completed)
-          && ends.size() == ranOn.size();
-      Set<String> inputErrors = new LinkedHashSet<>();
-      ends.forEach(e -> inputErrors.addAll(e.inputErrors()));
-      if (run != null) {
-        to.runFinished(run, new RunListener.RunEnd(completed, List.copyOf(inputErrors)));
-      }
-      Set<String> ops = new LinkedHashSet<>();
-      List<LibraryInfo> libraries = new ArrayList<>();
-      Set<Path> seen = new LinkedHashSet<>();
-      for (RunOutcome o : outcomes) {
-        ops.addAll(o.ops());
-        for (LibraryInfo l : o.libraries()) {
-          if (seen.add(same(l.path()))) {
-            libraries.add(l);
-          }
-        }
-      }
-      Set<String> errors = new LinkedHashSet<>();
-      outcomes.forEach(o -> errors.addAll(o.inputErrors()));
-      RunReport report = new RunReport(run, CheckCatalog.builtin(), results);
-      return new RunOutcome(report, List.copyOf(errors), List.copyOf(ops), libraries, costs);
-    }
-
-    /** {@code run} naming the runtimes it ran on rather than this JVM's. */
-    private RunInfo relabelled(RunInfo run) {
-      String torch = String.join(", ", runtimes.stream().map(LibtorchRuntime::torch).toList());
-      String presets = String.join(", ", runtimes.stream().map(LibtorchRuntime::presets).distinct().toList());
-      return new RunInfo(run.toolVersion(), torch, presets, run.seed(), run.tries(), run.jobs(), run.devices(),
-          run.checksRun(), run.inputs(), run.startedAt(), run.durationMs(), run.commandLine(), run.configuration(),
-          run.completion(), run.cached());
-    }
   }
 }

@@ -45,9 +45,9 @@ public final class RunOptions {
   public static final RunOption<Duration> TIMEOUT = RunOption.of("--timeout", "SECONDS", Type.DURATION,
       "deadline of one unit of work, and of a worker loading its libraries (default {default})").engine("timeout")
       .spec("ops[].timeout").orElse(Duration.ofSeconds(60));
-  public static final RunOption<RunRequest.Shard> SHARD = RunOption.of("--shard", "I/N", Type.SHARD,
+  public static final RunOption<Shard> SHARD = RunOption.of("--shard", "I/N", Type.SHARD,
       "check part I of N of the ops (default: the part the CI engine's variables name, else all; docs/ci.md)")
-      .engine("shard").orElse(RunRequest.Shard.ALL);
+      .engine("shard").orElse(Shard.ALL);
   public static final RunOption<Path> TIMINGS = RunOption.of("--timings", "FILE", Type.PATH,
       "pack the shards' ops by the times in FILE: a previous opcheck-report.json, or the opcheck-timings.json"
       + " merge writes (default: split by index)").engine("timings");
