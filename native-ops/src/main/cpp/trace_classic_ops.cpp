@@ -37,7 +37,7 @@ at::Tensor flat_sym_numel_meta(const at::Tensor& x) { return at::empty_symint({x
 at::Tensor zeros_by_value(const at::Tensor& x) {
   // sym_numel() > 0 is decided by the sizes' ranges, no guard; numel() would fail trace.symbolic-sizes first
   TORCH_CHECK(x.scalar_type() == at::kFloat && x.sym_numel() > 0, "x must be a non-empty float32 tensor");
-  int64_t n = x.data_ptr<float>()[0] > 0 ? 2 : 3;
+  int64_t n = x.const_data_ptr<float>()[0] > 0 ? 2 : 3;
   return at::zeros({n}, x.options());
 }
 

@@ -43,7 +43,7 @@ Tensor copy_like_meta_meta(Tensor x) { return torch::stable::empty_like(x); }
 // EXPECT: trace.data
 Tensor head_by_value(Tensor x) {
   STD_TORCH_CHECK(x.is_cpu() && x.dim() == 1 && x.scalar_type() == ScalarType::Long, "x must be a 1-D int64 cpu tensor");
-  const int64_t* v = static_cast<const int64_t*>(x.data_ptr());
+  const int64_t* v = static_cast<const int64_t*>(x.const_data_ptr());
   int64_t n = x.size(0) == 0 ? 0 : std::min<int64_t>(std::max<int64_t>(v[0], 0), x.size(0));
   return torch::stable::narrow(x, 0, 0, n);
 }

@@ -64,6 +64,7 @@ class Abi213OpsTests {
   void outputsBuiltWithFromBlobPassEveryCheckThatRuns() {
     for (String op : List.of("abi213_ops::blob_square", "abi213_ops::blob_cube")) {
       assertEquals(List.of(), corpus.of(op).filter(r -> r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED)
+          .filter(r -> !(r.outcome() == Outcome.WARNING && dev.opcheck4j.testing.CorpusRun.UBIQUITOUS_WARNINGS.contains(r.check())))
           .toList(), op);
       assertEquals(Outcome.PASSED, corpus.one(op, "memory.uninitialized", "cpu").outcome(), op);
     }

@@ -199,8 +199,13 @@ class CorpusTests {
           .orElseThrow(() -> new AssertionError("no " + check + " on meta for " + op));
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
     }
+    // two warnings aside, both the tutorial's code as it is: its Meta kernel sizes the output with size(d)
+    // (trace.specialization), and it reads its inputs through the writable data_ptr<float>(), which
+    // materializes a lazy clone (memory.cow-input)
     assertEquals(List.of(), good.results().stream().filter(x -> x.op().equals(op)
-        && (x.outcome() == Outcome.WARNING || x.outcome() == Outcome.FAILED || x.outcome() == Outcome.ERRORED)).toList());
+        && (x.outcome() == Outcome.WARNING || x.outcome() == Outcome.FAILED || x.outcome() == Outcome.ERRORED)
+        && !(x.outcome() == Outcome.WARNING && (dev.opcheck4j.testing.CorpusRun.UBIQUITOUS_WARNINGS.contains(x.check())
+            || x.check().equals("memory.cow-input")))).toList());
   }
 
   @Test

@@ -185,7 +185,7 @@ public final class PropertyPhase {
             if (tried.reached()) {
               tiedSizes.saw(g, tried.rejected());
             }
-            if (tried.died() == null) {
+            if (tried.reached() && tried.died() == null) {
               crashClasses.survived(g.example());
             }
             OpCalls.Fatal fatal = !tried.reached() ? died

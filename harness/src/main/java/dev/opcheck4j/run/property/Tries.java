@@ -19,6 +19,8 @@ final class Tries {
   private final List<ExampleGenerator> generators;
   private final SplittableRandom seeds;
   private final List<Generated> made = new ArrayList<>();
+  /** The draw each try of {@code made} was made by. */
+  private final List<Integer> drawOf = new ArrayList<>();
   private CrashClasses avoided;
   private int drawn;
 
@@ -34,7 +36,10 @@ final class Tries {
   void avoid(CrashClasses classes, int from) {
     avoided = classes;
     if (made.size() > from) {
+      // drawn again from the first dropped try's draw, so that no edge case it or a later try held is lost
+      drawn = drawOf.get(from);
       made.subList(from, made.size()).clear();
+      drawOf.subList(from, drawOf.size()).clear();
     }
   }
 
@@ -62,6 +67,7 @@ final class Tries {
         continue;
       }
       steered = 0;
+      drawOf.add(n);
       made.add(new Generated(gen, e, choices.sequence(),
           "try " + made.size() + (round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "")));
     }
