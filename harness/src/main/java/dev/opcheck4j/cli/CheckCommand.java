@@ -15,6 +15,7 @@ import static dev.opcheck4j.run.plan.RunOptions.LIBRARIES;
 import static dev.opcheck4j.run.plan.RunOptions.OPS;
 import static dev.opcheck4j.run.plan.RunOptions.REPORT_DIR;
 import static dev.opcheck4j.run.plan.RunOptions.REQUIRE;
+import static dev.opcheck4j.run.plan.RunOptions.RUNTIMES;
 import static dev.opcheck4j.run.plan.RunOptions.SEED;
 import static dev.opcheck4j.run.plan.RunOptions.SHARD;
 import static dev.opcheck4j.run.plan.RunOptions.TIMINGS;
@@ -52,7 +53,7 @@ import java.util.Optional;
 
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
-  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS, TIMEOUT,
+  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS, TIMEOUT,
       SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
       CACHE, NO_CACHE);
 
@@ -85,7 +86,7 @@ final class CheckCommand implements Command {
       return new JUnitXmlRun(s).run(args);
     }
     RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS)).require(args.all(REQUIRE))
-        .devices(args.all(DEVICES)).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
+        .devices(args.all(DEVICES)).runtimes(args.has(RUNTIMES) ? args.get(RUNTIMES) : List.of()).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).reportDir(args.get(REPORT_DIR))
         .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE))
         .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO));
@@ -175,6 +176,7 @@ final class CheckCommand implements Command {
         }
         s.out().println(outcome.shard().line());
       }
+      RunSummary.printRuntimes(outcome.runtimes(), s.out());
       annotate(report, args, s);
       return args.has(ACCEPT) ? accept(args.get(ACCEPT), report, code, s) : code;
     }
@@ -260,7 +262,11 @@ final class CheckCommand implements Command {
   /** Versions, seed, tries, workers; the devices follow when the run knows them ({@link Console#runStarted}). */
   private static List<String> header(RunRequest r) {
     Versions v = Versions.current();
-    return List.of("opcheck4j " + v.tool() + " · libtorch " + v.torch() + " (JavaCPP presets " + v.presets() + ")",
+    List<dev.opcheck4j.run.plan.LibtorchRuntime> on = r.runtimes().stream().map(dev.opcheck4j.run.plan.Runtimes::find).toList();
+    String torch = on.isEmpty() ? v.torch() : String.join(", ", on.stream().map(dev.opcheck4j.run.plan.LibtorchRuntime::torch).toList());
+    String presets = on.isEmpty() ? v.presets()
+        : String.join(", ", on.stream().map(dev.opcheck4j.run.plan.LibtorchRuntime::presets).distinct().toList());
+    return List.of("opcheck4j " + v.tool() + " · libtorch " + torch + " (JavaCPP presets " + presets + ")",
         "seed " + r.seed() + ", " + r.tries() + " generated inputs per op and device, "
         + r.jobs() + (r.jobs() == 1 ? " worker" : " workers") + (r.shard().count() > 1 ? ", shard " + r.shard() : ""));
   }

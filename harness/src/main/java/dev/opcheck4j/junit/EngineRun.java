@@ -1,5 +1,6 @@
 package dev.opcheck4j.junit;
 
+import dev.opcheck4j.run.plan.Shard;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunInfo;
@@ -63,7 +64,7 @@ final class EngineRun {
           .select(EngineTree.ops(job.file(), s).stream().map(o -> o.op()).toList(),
               s.selectedChecks().stream().map(c -> c.id()).toList(), s.selectedDevices())
           // the engine took its shard's ops at discovery (EngineSettings.sharded): each spec runs them all
-          .shard(RunRequest.Shard.ALL)
+          .shard(Shard.ALL)
           .reportDir(s.run().reportDir().resolve("runs").resolve(job.file().file().getFileName().toString()))
           // each spec runs on its own: it judges the entries about its namespaces (discovery checked the rest)
           .expectedFailures(s.run().expectedFailures().within(job.file().ops().stream()

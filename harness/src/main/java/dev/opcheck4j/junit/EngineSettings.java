@@ -1,5 +1,6 @@
 package dev.opcheck4j.junit;
 
+import dev.opcheck4j.run.plan.Shard;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
@@ -81,6 +82,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .ops(RunOptions.OPS.readAll(get))
         .checks(checks)
         .devices(RunOptions.DEVICES.readAll(get))
+        .runtimes(RunOptions.RUNTIMES.read(get).orElse(List.of()))
         .seed(RunOptions.SEED.value(get))
         .tries(RunOptions.TRIES.value(get))
         .jobs(RunOptions.JOBS.value(get))
@@ -107,11 +109,11 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
 
   /**
    * These settings with the run narrowed to the ops of its shard, packed over every op of {@code files}
-   * in discovery order ({@link RunRequest.Shard#pack}); all of them when the run is not sharded. Each
+   * in discovery order ({@link Shard#pack}); all of them when the run is not sharded. Each
    * spec then runs its part of the ops ({@link EngineRun} does not shard again), library-wide checks included.
    */
   public EngineSettings sharded(List<SpecFile> files) {
-    RunRequest.Shard shard = run.shard();
+    Shard shard = run.shard();
     if (shard.count() == 1) {
       return this;
     }
@@ -165,6 +167,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.CHECKS, run.checks());
     values.put(RunOptions.REQUIRE, run.require());
     values.put(RunOptions.DEVICES, selectedDevices());
+    values.put(RunOptions.RUNTIMES, run.runtimes().isEmpty() ? RunOptions.RUNTIMES.defaultValue() : run.runtimes());
     values.put(RunOptions.SEED, run.seed());
     values.put(RunOptions.TRIES, run.tries());
     values.put(RunOptions.JOBS, run.jobs());

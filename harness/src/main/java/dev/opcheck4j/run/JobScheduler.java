@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.plan.Shard;
 import dev.opcheck4j.run.cache.ResultCache;
 import dev.opcheck4j.run.plan.Interruption;
 import dev.opcheck4j.api.CheckResult;
@@ -60,12 +61,12 @@ final class JobScheduler {
    * Every library's library-wide checks, then its ops; a shard keeps its part of the ops, and no entry
    * of {@code refused} (whose reference is an input error) gets a job.
    */
-  static List<Job> jobs(RunPlan plan, RunRequest.Shard shard, Set<OpSpec> refused) {
+  static List<Job> jobs(RunPlan plan, Shard shard, Set<OpSpec> refused) {
     return jobs(plan, packing(plan, shard), refused);
   }
 
   /** Which shard checks which op of {@code plan}: by the shard's timings, or by index. */
-  static ShardPacking packing(RunPlan plan, RunRequest.Shard shard) {
+  static ShardPacking packing(RunPlan plan, Shard shard) {
     return shard.pack(plan.targets().stream().map(t -> t.library().path().getFileName().toString()).toList(),
         plan.targets().stream().flatMap(t -> t.ops().stream()).map(OpSpec::op).toList());
   }

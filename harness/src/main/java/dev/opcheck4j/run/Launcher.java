@@ -19,6 +19,7 @@ import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.shard.ShardPacking;
 import dev.opcheck4j.run.shard.ShardTimes;
+import dev.opcheck4j.run.plan.Runtimes;
 import dev.opcheck4j.run.worker.ExampleSearch;
 import dev.opcheck4j.run.link.ModelInfo;
 import dev.opcheck4j.run.link.WorkerInfo;
@@ -75,9 +76,24 @@ public final class Launcher {
    */
   public static RunOutcome execute(RunRequest request, RunListener listener, Interruption stop)
       throws LibraryLoadException, SpecException {
+    if (!Runtimes.isDefault(request.runtimes())) {
+      return RuntimeRuns.execute(request, listener, stop);
+    }
+    return executeOne(request, listener, stop);
+  }
+
+  /** {@link #execute} on the one runtime {@code request} names (none: this JVM's). */
+  static RunOutcome executeOne(RunRequest request, RunListener listener, Interruption stop)
+      throws LibraryLoadException, SpecException {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
     RunSetup setup = RunSetup.of(request);
+    if (request.runtimes().isEmpty() && !setup.specRuntimes().isEmpty()) {
+      List<String> claimed = RuntimeRuns.claimed(setup.specRuntimes(), setup.specs());
+      if (!Runtimes.isDefault(claimed)) {
+        return RuntimeRuns.execute(request.toBuilder().runtimes(claimed).build(), listener, stop);
+      }
+    }
     RunDirectory dir = RunDirectory.of(request.reportDir());
     // every worker of the process, including one still loading its libraries
     stop.whenRequested(WorkerProcess::terminateAll);

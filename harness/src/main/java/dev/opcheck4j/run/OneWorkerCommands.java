@@ -67,9 +67,15 @@ final class OneWorkerCommands {
   }
 
   static Launcher.Recording record(Path spec, Path library, long seed) throws LibraryLoadException, SpecException {
+    return record(spec, library, seed, List.of());
+  }
+
+  /** {@link #record(Path, Path, long)} in a worker on the runtime whose presets jars are {@code runtime} (empty: this JVM's). */
+  static Launcher.Recording record(Path spec, Path library, long seed, List<Path> runtime)
+      throws LibraryLoadException, SpecException {
     SpecFile file = SpecReader.read(spec, Preflight.checkNames());
     Path lib = library != null ? library : file.library();
-    return inOneWorker(List.of(lib), (info, slot) -> {
+    return inOneWorker(List.of(lib), runtime, (info, slot) -> {
       LibraryInfo li = info.libraries().get(0);
       List<ValueBaseline.Recorded> recorded = new ArrayList<>();
       for (OpSpec op : file.ops()) {
@@ -117,10 +123,15 @@ final class OneWorkerCommands {
    * @throws LibraryLoadException when a library cannot be loaded, or crashes while loading
    */
   private static <T> T inOneWorker(List<Path> libraries, WorkerTask<T> task) throws LibraryLoadException, SpecException {
+    return inOneWorker(libraries, List.of(), task);
+  }
+
+  private static <T> T inOneWorker(List<Path> libraries, List<Path> runtime, WorkerTask<T> task)
+      throws LibraryLoadException, SpecException {
     RunDirectory dir = RunDirectory.of(null);
     RunRequest.Builder request = RunRequest.builder().jobs(1);
     libraries.forEach(request::library);
-    Protocol.Init init = new Protocol.Init(libraries.stream().map(Path::toAbsolutePath).toList());
+    Protocol.Init init = new Protocol.Init(libraries.stream().map(Path::toAbsolutePath).toList(), null, 0, runtime);
     try (WorkerPool pool = new WorkerPool(request.build(), dir.path(), init, new Interruption(), SupervisorChecks.BUILTIN)) {
       return task.run(pool.first().start(), pool.first());
     } catch (LibraryLoadException e) {

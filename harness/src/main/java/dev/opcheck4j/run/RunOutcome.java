@@ -14,17 +14,32 @@ import java.util.List;
  * @param ops the ops that were checked, in plan order
  * @param libraries what each target's library registers, as the workers found it (empty for a merge)
  * @param shard a sharded run's predicted and actual time; null for a run of all ops
+ * @param runtimes what each runtime of a run on several cost, in run order; empty for a run on one
  */
 public record RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries,
-    ShardTimes shard) {
-  public RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries) {
-    this(report, inputErrors, ops, libraries, null);
+    ShardTimes shard, List<RuntimeCost> runtimes) {
+  /** A run on the runtimes of {@code runtimes}, not sharded. */
+  public RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries,
+      List<RuntimeCost> runtimes) {
+    this(report, inputErrors, ops, libraries, null, runtimes);
+  }
+
+  /** A sharded run on one runtime. */
+  public RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries,
+      ShardTimes shard) {
+    this(report, inputErrors, ops, libraries, shard, List.of());
   }
 
   public RunOutcome {
     inputErrors = List.copyOf(inputErrors);
     ops = List.copyOf(ops);
     libraries = List.copyOf(libraries);
+    runtimes = List.copyOf(runtimes);
+  }
+
+  /** A run on one runtime. */
+  public RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries) {
+    this(report, inputErrors, ops, libraries, List.of());
   }
 
   /**

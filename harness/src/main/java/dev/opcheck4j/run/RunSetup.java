@@ -120,6 +120,13 @@ final class RunSetup {
     return baseline;
   }
 
+  /** The runtimes the spec files claim ({@code "runtimes"}), each once, in the order they name them; empty: none. */
+  List<String> specRuntimes() {
+    java.util.Set<String> all = new java.util.LinkedHashSet<>();
+    specs.stream().filter(java.util.Objects::nonNull).forEach(p -> all.addAll(p.file().runtimes()));
+    return List.copyOf(all);
+  }
+
   /** Each target's library, absolute. */
   List<Path> libraries() {
     return resolved.stream().map(RunRequest.Target::library).toList();
@@ -139,7 +146,7 @@ final class RunSetup {
   Protocol.Init init() {
     int workers = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
     return new Protocol.Init(resolved.stream().map(RunRequest.Target::library).toList(),
-        request.baseline() == null ? null : request.baseline().toAbsolutePath(), workers);
+        request.baseline() == null ? null : request.baseline().toAbsolutePath(), workers, request.runtime().classPath());
   }
 
   /**

@@ -23,7 +23,7 @@ import java.util.Set;
  * {@code file:line:column}, says what is wrong and what is allowed.
  */
 public final class SpecReader {
-  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require");
+  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require", "runtimes");
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
           "require", "differentiable", "reference", "double_backward", "variant_of", "tags");
@@ -233,7 +233,17 @@ public final class SpecReader {
       List<String> families = require(top.get("require"));
       entries.replaceAll(e -> e.requiring(families));
     }
-    return new SpecFile(path, library, entries, strict);
+    List<String> runtimes = new ArrayList<>();
+    if (top.containsKey("runtimes")) {
+      for (SpecValue r : list(top.get("runtimes"), "\"runtimes\"")) {
+        if (!r.isString() || !((String) r.value()).matches("\\d+\\.\\d+\\.\\d+")) {
+          throw new SpecException(r.location(), "\"runtimes\" entries are libtorch versions such as \"2.13.0\", got "
+              + r.describe());
+        }
+        runtimes.add((String) r.value());
+      }
+    }
+    return new SpecFile(path, library, entries, strict, runtimes);
   }
 
   /** {@code "require": ["gradcheck", "fake"]}: check families that must run on the ops. */

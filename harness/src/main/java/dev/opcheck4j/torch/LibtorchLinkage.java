@@ -93,6 +93,12 @@ public final class LibtorchLinkage {
     String first = missing.get(0);
     String more = missing.size() > 1 ? " (and " + (missing.size() - 1) + " more of libtorch's)" : "";
     if (!first.startsWith("_Z")) {
+      Optional<String> needs = StableShims.needs(missing);
+      if (needs.isPresent()) {
+        return Optional.of(library + " " + needs.get() + ", which libtorch " + version + "'s stable ABI does not have"
+            + " (built with TORCH_TARGET_VERSION above " + majorMinor() + "); to run on " + version + ", rebuild with"
+            + " -DTORCH_TARGET_VERSION=" + targetVersion() + " without those calls (see docs/runtimes.md)");
+      }
       return Optional.of(library + " calls " + first + more + ", which libtorch " + version
           + "'s stable ABI does not have: built for a newer stable ABI (TORCH_TARGET_VERSION above " + majorMinor()
           + ", or none with newer headers); rebuild with -DTORCH_TARGET_VERSION=" + targetVersion()

@@ -24,6 +24,9 @@ class OptionTableTests {
     if (row == RunOptions.CHECKS || row == RunOptions.REQUIRE) {
       return "schema";
     }
+    if (row == RunOptions.RUNTIMES) {
+      return dev.opcheck4j.run.plan.Runtimes.own().torch();
+    }
     RunOption.Type<?> t = row.type();
     return t == RunOption.Type.DEVICE ? "meta" : t == RunOption.Type.SHARD ? "2/3" : t == RunOption.Type.DURATION ? "90s"
         : t == RunOption.Type.SWITCH ? "true" : t == RunOption.Type.PATH ? "some/file" : t == RunOption.Type.TEXT

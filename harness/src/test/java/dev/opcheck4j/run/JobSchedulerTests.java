@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.run.plan.Shard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.opcheck4j.api.SeverityPolicy;
@@ -24,28 +25,28 @@ class JobSchedulerTests {
       new LibraryInfo(Path.of("/x/libns.so"), List.of(), List.of("ns"), List.of()), ENTRIES, "--library libns.so", 0,
       SeverityPolicy.DEFAULT)), List.of(), List.of(), 7L, 0);
 
-  private static List<String> jobs(RunRequest.Shard shard, Set<OpSpec> refused) {
+  private static List<String> jobs(Shard shard, Set<OpSpec> refused) {
     return JobScheduler.jobs(PLAN, shard, refused).stream().map(j -> j.position() + " " + j.name()).toList();
   }
 
   @Test
   void theLibrarysChecksComeFirstThenEachEntryAtItsPosition() {
     assertEquals(List.of("0 libns.so", "1 ns::a", "2 ns::b", "3 ns::c", "4 ns::d", "5 ns::e"),
-        jobs(RunRequest.Shard.ALL, Set.of()));
+        jobs(Shard.ALL, Set.of()));
   }
 
   @Test
   void aShardKeepsItsEntriesAtTheirUnshardedPositions() {
-    assertEquals(List.of("0 libns.so", "1 ns::a", "3 ns::c", "5 ns::e"), jobs(new RunRequest.Shard(1, 2), Set.of()));
-    assertEquals(List.of("2 ns::b", "4 ns::d"), jobs(new RunRequest.Shard(2, 2), Set.of()),
+    assertEquals(List.of("0 libns.so", "1 ns::a", "3 ns::c", "5 ns::e"), jobs(new Shard(1, 2), Set.of()));
+    assertEquals(List.of("2 ns::b", "4 ns::d"), jobs(new Shard(2, 2), Set.of()),
         "the library-wide checks are the first shard's");
   }
 
   @Test
   void byTimingsTheHeavyEntryHasAShardToItselfAndEveryEntryKeepsItsUnshardedPosition() {
     OpTimings t = new OpTimings(Map.of("ns::a", 1L, "ns::b", 1L, "ns::c", 1L, "ns::d", 1L, "ns::e", 10L), Map.of(), "t");
-    assertEquals(List.of("0 libns.so", "5 ns::e"), jobs(new RunRequest.Shard(1, 2, t), Set.of()));
-    assertEquals(List.of("1 ns::a", "2 ns::b", "3 ns::c", "4 ns::d"), jobs(new RunRequest.Shard(2, 2, t), Set.of()));
+    assertEquals(List.of("0 libns.so", "5 ns::e"), jobs(new Shard(1, 2, t), Set.of()));
+    assertEquals(List.of("1 ns::a", "2 ns::b", "3 ns::c", "4 ns::d"), jobs(new Shard(2, 2, t), Set.of()));
   }
 
   @Test
@@ -53,6 +54,6 @@ class JobSchedulerTests {
     Set<OpSpec> refused = Collections.newSetFromMap(new IdentityHashMap<>());
     refused.add(ENTRIES.get(1));
     assertEquals(List.of("0 libns.so", "1 ns::a", "3 ns::c", "4 ns::d", "5 ns::e"),
-        jobs(RunRequest.Shard.ALL, refused));
+        jobs(Shard.ALL, refused));
   }
 }

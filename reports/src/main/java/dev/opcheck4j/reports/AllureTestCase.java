@@ -21,7 +21,7 @@ import java.util.Set;
  * check's doc link come from here only.
  */
 public final class AllureTestCase {
-  private static final Set<String> LABELS = Set.of("framework", "parentSuite", "suite", "feature", "story", "tag",
+  private static final Set<String> LABELS = Set.of("framework", "parentSuite", "suite", "feature", "story", "tag", "runtime",
       "severity");
 
   private AllureTestCase() {}
@@ -36,16 +36,20 @@ public final class AllureTestCase {
   public static void describe(TestResult t, CheckResult r, CheckInfo check, String docUrl) {
     String subject = Outcomes.subject(r);
     t.setName(ResultText.title(r, subject, r.deviceOrNull() == null ? List.of() : List.of(r.device())));
-    t.setFullName(subject + "." + r.check() + (r.deviceOrNull() == null ? "" : "." + r.device()));
+    t.setFullName(subject + "." + r.check() + (r.deviceOrNull() == null ? "" : "." + r.device())
+        + (r.runtime() == null ? "" : ".libtorch-" + r.runtime()));
     List<Label> labels = labels(t, r, r.family(), r.check());
     if (check != null) {
       labels.add(new Label().setName("severity").setValue(check.severity() == Severity.WARNING ? "minor" : "critical"));
     }
     t.setLabels(labels);
     List<Parameter> params = new ArrayList<>(t.getParameters());
-    params.removeIf(p -> p.getName().equals("device") || p.getName().equals("example"));
+    params.removeIf(p -> p.getName().equals("device") || p.getName().equals("example") || p.getName().equals("runtime"));
     if (r.deviceOrNull() != null) {
       params.add(new Parameter().setName("device").setValue(r.device()));
+    }
+    if (r.runtime() != null) {
+      params.add(new Parameter().setName("runtime").setValue("libtorch " + r.runtime()));
     }
     if (!r.example().equals(CheckResult.NONE)) {
       params.add(new Parameter().setName("example").setValue(r.example()));
@@ -82,6 +86,10 @@ public final class AllureTestCase {
     labels.add(new Label().setName("story").setValue(story));
     if (r.deviceOrNull() != null) {
       labels.add(new Label().setName("tag").setValue(r.device()));
+    }
+    if (r.runtime() != null) {
+      labels.add(new Label().setName("tag").setValue("libtorch " + r.runtime()));
+      labels.add(new Label().setName("runtime").setValue(r.runtime()));
     }
     return labels;
   }

@@ -243,6 +243,9 @@ public final class JsonReportFormat extends SingleFileFormat {
       g.writeStringField("location", e.location());
       g.writeEndObject();
     }
+    if (r.runtime() != null) {
+      g.writeStringField("runtime", r.runtime());
+    }
     g.writeNumberField("durationMicros", r.durationMicros());
     g.writeEndObject();
   }
@@ -320,6 +323,9 @@ public final class JsonReportFormat extends SingleFileFormat {
     g.writeStringField("exampleRef", r.exampleRef());
     g.writeStringField("exampleDescription", r.exampleDescription());
     g.writeBooleanField("oneWorker", r.oneWorker());
+    if (r.runtime() != null) {
+      g.writeStringField("runtime", r.runtime());
+    }
     if (r.script() != null) {
       g.writeStringField("script", r.script());
     }

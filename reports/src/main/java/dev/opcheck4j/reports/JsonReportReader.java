@@ -120,7 +120,7 @@ public final class JsonReportReader implements ReportReader {
       results.add(new CheckResult(op != null ? op : library, r.get("check").asText(),
           device == null ? CheckResult.NONE : device, exampleText, outcome(r.get("outcome").asText()),
           facts(r.path("facts")), r.path("durationMicros").asLong(), example, op == null ? library : null,
-          finding(r.get("finding")), repro(r.get("repro")), expectation(r.get("expectation"))));
+          finding(r.get("finding")), repro(r.get("repro")), expectation(r.get("expectation")), text(r, "runtime")));
     }
     JsonNode covered = root.get("coverage");
     if (covered == null || !covered.isArray()) {
@@ -174,7 +174,7 @@ public final class JsonReportReader implements ReportReader {
     }
     return new Repro(r.get("source").asText(), r.get("op").asText(), text(r, "check"), text(r, "device"),
         r.get("seed").asLong(), r.get("tries").asInt(), text(r, "exampleRef"), text(r, "exampleDescription"),
-        r.path("oneWorker").asBoolean(), text(r, "script"));
+        r.path("oneWorker").asBoolean(), text(r, "script"), text(r, "runtime"));
   }
 
   private static Expectation expectation(JsonNode e) {

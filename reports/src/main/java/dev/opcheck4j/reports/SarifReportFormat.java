@@ -134,6 +134,9 @@ public final class SarifReportFormat extends SingleFileFormat {
     g.writeObjectFieldStart("properties");
     g.writeStringField("device", r.device());
     g.writeStringField("example", r.example());
+    if (r.runtime() != null) {
+      g.writeStringField("runtime", r.runtime());
+    }
     if (r.finding() != null) {
       g.writeStringField("cause", r.finding().cause().kind());
     }

@@ -26,6 +26,8 @@ import java.util.Optional;
  * @param repro what reproduces the result, for a failure or warning; null when nothing does (or not known)
  * @param expectation the expected-failures entry that judged the result, for {@link Outcome#EXPECTED_FAILURE}
  *     and {@link Outcome#UNEXPECTED_PASS}; null for other outcomes
+ * @param runtime the libtorch version the result was found on ({@code 2.10.0}), in a run on several runtimes;
+ *     null in a run on one (its run block names it)
  */
 public record CheckResult(
     String op,
@@ -39,7 +41,8 @@ public record CheckResult(
     String library,
     Finding finding,
     Repro repro,
-    Expectation expectation) {
+    Expectation expectation,
+    String runtime) {
 
   /** Marker for "no device" and "no example". */
   public static final String NONE = "-";
@@ -55,6 +58,12 @@ public record CheckResult(
       throw new IllegalArgumentException(outcome.label() + " result " + (expectation == null ? "without" : "with")
           + " an expectation: " + op + " " + check);
     }
+  }
+
+  /** A result of a run on one runtime. */
+  public CheckResult(String op, String check, String device, String example, Outcome outcome, List<Fact> facts,
+      long durationMicros, ExampleRef exampleInfo, String library, Finding finding, Repro repro, Expectation expectation) {
+    this(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, finding, repro, expectation, null);
   }
 
   /** A result judged by no expected-failures entry. */
@@ -85,22 +94,22 @@ public record CheckResult(
       throw new IllegalStateException("only a failure can be expected, not " + outcome.label());
     }
     return new CheckResult(op, check, device, example, Outcome.EXPECTED_FAILURE, facts, durationMicros, exampleInfo,
-        library, finding, repro, Objects.requireNonNull(entry, "entry"));
+        library, finding, repro, Objects.requireNonNull(entry, "entry"), runtime);
   }
 
   /** The same result with its example described as data. */
   public CheckResult withExample(ExampleRef info) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, info, library, finding, repro, expectation);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, info, library, finding, repro, expectation, runtime);
   }
 
   /** The same result as one about the whole library {@code file}. */
   public CheckResult aboutLibrary(String file) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, file, finding, repro, expectation);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, file, finding, repro, expectation, runtime);
   }
 
   /** The same result with its typed finding and what reproduces it. */
   public CheckResult withFinding(Finding typed, Repro how) {
-    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, typed, how, expectation);
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, typed, how, expectation, runtime);
   }
 
   /**
@@ -124,7 +133,13 @@ public record CheckResult(
     if (!shown.contains(line)) {
       shown.add(line);
     }
-    return new CheckResult(op, check, device, example, outcome, shown, durationMicros, exampleInfo, library, finding, repro, expectation);
+    return new CheckResult(op, check, device, example, outcome, shown, durationMicros, exampleInfo, library, finding, repro, expectation, runtime);
+  }
+
+  /** The same result as found on libtorch {@code version} (null: the run's one runtime). */
+  public CheckResult onRuntime(String version) {
+    return new CheckResult(op, check, device, example, outcome, facts, durationMicros, exampleInfo, library, finding,
+        repro == null ? null : repro.onRuntime(version), expectation, version);
   }
 
   /** The value of the first fact with this key, if any. */

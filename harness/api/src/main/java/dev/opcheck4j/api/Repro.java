@@ -19,6 +19,7 @@ import java.util.Objects;
  *     when nothing else runs beside it)
  * @param script the PyTorch script that reproduces it ({@code check --repro}), as the run wrote its path, or
  *     null when none was written
+ * @param runtime the libtorch version to rerun on ({@code --runtime}), in a run on several; null in a run on one
  */
 public record Repro(
     String source,
@@ -30,11 +31,18 @@ public record Repro(
     String exampleRef,
     String exampleDescription,
     boolean oneWorker,
-    String script) {
+    String script,
+    String runtime) {
 
   public Repro {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(op, "op");
+  }
+
+  /** What reproduces a result of a run on one runtime. */
+  public Repro(String source, String op, String check, String device, long seed, int tries, String exampleRef,
+      String exampleDescription, boolean oneWorker, String script) {
+    this(source, op, check, device, seed, tries, exampleRef, exampleDescription, oneWorker, script, null);
   }
 
   /** What reproduces a result, with no script. */
@@ -45,6 +53,11 @@ public record Repro(
 
   /** The same, with the script written for it. */
   public Repro withScript(String path) {
-    return new Repro(source, op, check, device, seed, tries, exampleRef, exampleDescription, oneWorker, path);
+    return new Repro(source, op, check, device, seed, tries, exampleRef, exampleDescription, oneWorker, path, runtime);
+  }
+
+  /** The same, rerun on libtorch {@code version} (null: the run's one runtime). */
+  public Repro onRuntime(String version) {
+    return new Repro(source, op, check, device, seed, tries, exampleRef, exampleDescription, oneWorker, script, version);
   }
 }

@@ -10,6 +10,7 @@ public interface Rerun {
   Rerun CLI = r -> "./opcheck check " + r.source() + " --op " + r.op()
       + (r.check() == null ? "" : " --check " + r.check())
       + (r.device() == null ? "" : " --device " + r.device())
+      + (r.runtime() == null ? "" : " --runtime " + r.runtime())
       + " --seed " + r.seed() + " --tries " + r.tries() + (r.oneWorker() ? " --jobs 1" : "");
 
   /** {@code mvn test -Dopcheck4j.ops=...}: the JUnit engine's configuration parameters. */
@@ -19,6 +20,7 @@ public interface Rerun {
     return " " + prefix + "opcheck4j.ops=" + r.op()
         + (r.check() == null ? "" : " " + prefix + "opcheck4j.checks=" + r.check())
         + (r.device() == null ? "" : " " + prefix + "opcheck4j.devices=" + r.device())
+        + (r.runtime() == null ? "" : " " + prefix + "opcheck4j.runtimes=" + r.runtime())
         + " " + prefix + "opcheck4j.seed=" + r.seed() + " " + prefix + "opcheck4j.tries=" + r.tries();
   }
 }

@@ -80,6 +80,9 @@ public final class ResultText {
     if (!devices.isEmpty()) {
       sb.append(" on ").append(String.join(", ", devices.stream().map(values::name).toList()));
     }
+    if (r.runtime() != null) {
+      sb.append(devices.isEmpty() ? " on libtorch " : " with libtorch ").append(values.name(r.runtime()));
+    }
     if (!r.example().equals(CheckResult.NONE)) {
       sb.append(" (").append(values.name(r.example())).append(')');
     }

@@ -108,7 +108,8 @@ public final class BaselineValuesCheck extends ValueCheck implements ExampleChec
     }
   }
 
-  private static Optional<ValueComparison.Mismatch> compare(ValueBaseline.Output then, ValueBaseline.Output now,
+  /** {@code now} against {@code then} as this check compares them (also runtime.agree's comparison across runtimes). */
+  public static Optional<ValueComparison.Mismatch> compare(ValueBaseline.Output then, ValueBaseline.Output now,
       Optional<OpSpec.Tolerance> tolerance) {
     String label = now.label();
     if (!then.shape().equals(now.shape())) {

@@ -41,6 +41,7 @@ import dev.opcheck4j.checks.noncontiguous.RejectedLayoutCheck;
 import dev.opcheck4j.checks.reference.ReferenceGradCheck;
 import dev.opcheck4j.checks.reference.ReferenceValuesCheck;
 import dev.opcheck4j.checks.baseline.BaselineValuesCheck;
+import dev.opcheck4j.checks.runtime.RuntimeAgreeCheck;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
 import dev.opcheck4j.checks.registration.DanglingImplCheck;
 import dev.opcheck4j.checks.registration.DeviceKernelCheck;
@@ -120,6 +121,7 @@ public final class BuiltinChecks {
           new ReferenceValuesCheck(),
           new ReferenceGradCheck(),
           new BaselineValuesCheck(),
+          new RuntimeAgreeCheck(),
           new ScriptCallCheck(),
           new ScriptRoundtripCheck(),
           new RejectedLayoutCheck(),

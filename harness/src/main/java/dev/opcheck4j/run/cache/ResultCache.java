@@ -105,8 +105,14 @@ public final class ResultCache {
     FileHashes hashes = FileHashes.of(dir, env);
     Versions versions = Versions.current();
     StringBuilder key = new StringBuilder(FORMAT).append('\n').append(versions.tool()).append('\n');
-    key.append("libtorch ").append(versions.torch()).append(' ').append(versions.presets()).append('\n');
-    for (Path f : NativeFiles.libtorchFiles()) {
+    // the runtime the workers start on (check --runtime): another runtime's results are never replayed
+    dev.opcheck4j.run.plan.LibtorchRuntime runtime = request.runtime();
+    key.append("libtorch ").append(runtime.own() ? versions.torch() : runtime.torch()).append(' ')
+        .append(runtime.own() ? versions.presets() : runtime.presets()).append('\n');
+    for (Path jar : runtime.classPath()) {
+      key.append("runtime jar ").append(jar).append(' ').append(hashes.of(jar)).append('\n');
+    }
+    for (Path f : runtime.own() ? NativeFiles.libtorchFiles() : List.<Path>of()) {
       key.append("libtorch loads ").append(f).append(' ').append(hashes.of(f)).append('\n');
     }
     environment(env).forEach((k, v) -> key.append("env ").append(k).append('=').append(v).append('\n'));

@@ -30,7 +30,7 @@ public final class Protocol {
    * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
    * {@code protocol} and {@link Replies.Mismatch} keep theirs, so that two versions can tell they differ.
    */
-  public static final int VERSION = 8;
+  public static final int VERSION = 9;
 
   private Protocol() {}
 
@@ -42,10 +42,18 @@ public final class Protocol {
    * @param baseline the run's baseline file ({@code check --baseline}), whose recorded outputs the worker
    *     reads; null when the run has none
    * @param workers how many workers of the run share the machine's cores (0 when not known)
+   * @param runtime the jars of the libtorch runtime the worker starts on, in place of the parent's presets
+   *     ({@code LibtorchRuntime.classPath}); empty: the parent's own
    */
-  public record Init(List<Path> libraries, Path baseline, int workers) {
+  public record Init(List<Path> libraries, Path baseline, int workers, List<Path> runtime) {
     public Init {
       libraries = List.copyOf(libraries);
+      runtime = List.copyOf(runtime);
+    }
+
+    /** A run on the parent's runtime. */
+    public Init(List<Path> libraries, Path baseline, int workers) {
+      this(libraries, baseline, workers, List.of());
     }
 
     /** A run without a baseline, its number of workers not known. */

@@ -122,7 +122,7 @@ public record RunOption<T>(String flag, String metavar, String key, String specK
     if (value instanceof Optional<?> o) {
       return show(o.orElse(null));
     }
-    if (value instanceof List<?> list) {
+    if (repeatable && value instanceof List<?> list) {
       return list.isEmpty() ? unset : String.join(",", list.stream().map(v -> type.show().apply((T) v)).toList());
     }
     return value == null ? unset : type.show().apply((T) value);
@@ -147,8 +147,8 @@ public record RunOption<T>(String flag, String metavar, String key, String specK
     public static final Type<Boolean> SWITCH = new Type<>("true or false", Type::bool, String::valueOf);
     public static final Type<Device> DEVICE = new Type<>("cpu, meta or cuda", s -> Device.parse(s).orElseThrow(),
         Device::label);
-    public static final Type<RunRequest.Shard> SHARD = new Type<>("I/N with 1 <= I <= N (e.g. 1/2)",
-        RunRequest.Shard::parse, RunRequest.Shard::toString);
+    public static final Type<Shard> SHARD = new Type<>("I/N with 1 <= I <= N (e.g. 1/2)",
+        Shard::parse, Shard::toString);
     public static final Type<Duration> DURATION = new Type<>("seconds or a duration such as 90s or 2m",
         Type::duration, d -> d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms");
 

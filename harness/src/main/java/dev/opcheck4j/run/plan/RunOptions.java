@@ -30,6 +30,11 @@ public final class RunOptions {
       .repeated("(none)");
   public static final RunOption<Device> DEVICES = RunOption.of("--device", "DEVICE", Type.DEVICE,
       "cpu, meta or cuda (default: all, cuda skipped without a GPU)").engine("devices").repeated("(all)");
+  public static final RunOption<List<String>> RUNTIMES = RunOption.of("--runtime", "VERSIONS",
+      new Type<List<String>>("libtorch versions among " + Runtimes.listed() + ", comma-separated", Runtimes::parse,
+          l -> String.join(",", l)),
+      "the libtorch runtimes to check on, each with workers of its own (built: " + Runtimes.listed()
+      + "; default {default}; docs/runtimes.md)").engine("runtimes").spec("runtimes").orElse(Runtimes::defaults);
   public static final RunOption<Long> SEED = RunOption.of("--seed", "N", Type.LONG,
       "seed of everything drawn at random (default {default})").engine("seed").orElse(20261122L);
   public static final RunOption<Integer> TRIES = RunOption.of("--tries", "N", Type.atLeast(0),
@@ -40,9 +45,9 @@ public final class RunOptions {
   public static final RunOption<Duration> TIMEOUT = RunOption.of("--timeout", "SECONDS", Type.DURATION,
       "deadline of one unit of work, and of a worker loading its libraries (default {default})").engine("timeout")
       .spec("ops[].timeout").orElse(Duration.ofSeconds(60));
-  public static final RunOption<RunRequest.Shard> SHARD = RunOption.of("--shard", "I/N", Type.SHARD,
+  public static final RunOption<Shard> SHARD = RunOption.of("--shard", "I/N", Type.SHARD,
       "check part I of N of the ops (default: the part the CI engine's variables name, else all; docs/ci.md)")
-      .engine("shard").orElse(RunRequest.Shard.ALL);
+      .engine("shard").orElse(Shard.ALL);
   public static final RunOption<Path> TIMINGS = RunOption.of("--timings", "FILE", Type.PATH,
       "pack the shards' ops by the times in FILE: a previous opcheck-report.json, or the opcheck-timings.json"
       + " merge writes (default: split by index)").engine("timings");
@@ -94,7 +99,7 @@ public final class RunOptions {
   public static final RunOption<Integer> BENCH_OPS = RunOption.of("--ops", "N", Type.atLeast(1),
       "ops in the generated library of bench library, shapes, crashes and shards (default {default})").orElse(200);
 
-  private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, SEED, TRIES, JOBS,
+  private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS,
       TIMEOUT, SHARD, TIMINGS, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO, DOCS_URL,
       BASELINE, JUNIT_XML, VERBOSE,
       ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);

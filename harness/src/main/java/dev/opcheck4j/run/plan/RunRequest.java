@@ -35,6 +35,8 @@ import java.util.Objects;
  * @param expectedFailures the failures expected of this run ({@code --expected-failures}); never null
  * @param tags the tags this run answers to in the expected-failures file ({@code --tag}); empty: none
  * @param repro where each failure is written as a PyTorch script ({@code --repro}), or null for nowhere
+ * @param runtimes the libtorch versions to check on ({@code --runtime}), oldest first; empty: this JVM's own
+ *     runtime alone ({@link Runtimes#defaults})
  */
 public record RunRequest(
     List<Target> targets,
@@ -54,7 +56,8 @@ public record RunRequest(
     Path cache,
     ExpectedFailures expectedFailures,
     List<String> tags,
-    Path repro) {
+    Path repro,
+    List<String> runtimes) {
 
   /** {@link RunOptions#SEED}'s default. */
   public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
@@ -69,6 +72,7 @@ public record RunRequest(
     checks = List.copyOf(checks);
     require = List.copyOf(require);
     tags = List.copyOf(tags);
+    runtimes = List.copyOf(runtimes);
     Objects.requireNonNull(expectedFailures, "expectedFailures");
     devices = List.copyOf(devices);
     Objects.requireNonNull(timeout, "timeout");
@@ -81,6 +85,18 @@ public record RunRequest(
     if (tries < 0) {
       throw new IllegalArgumentException("tries must be at least 0, got " + tries);
     }
+  }
+
+  /**
+   * The one runtime of a request that names at most one: the one it names, or this JVM's.
+   *
+   * @throws IllegalStateException when it names several (each is run on its own: run/RuntimeRuns)
+   */
+  public LibtorchRuntime runtime() {
+    if (runtimes.size() > 1) {
+      throw new IllegalStateException("a request of " + runtimes.size() + " runtimes runs each on its own");
+    }
+    return runtimes.isEmpty() ? Runtimes.own() : Runtimes.find(runtimes.get(0));
   }
 
   /** Whether findings of warning checks are failures (the run's own policy; a spec may add its own). */
@@ -115,55 +131,6 @@ public record RunRequest(
     IN_PROCESS
   }
 
-  /**
-   * Part {@code index} (1-based) of {@code count} of the ops; library-wide checks belong to part 1.
-   * With {@code timings} the ops are packed into the parts by their measured cost, else op {@code k}
-   * of the unsharded plan belongs to part {@code k % count + 1} ({@link ShardPacking}).
-   *
-   * @param timings a past run's cost per op, or null to split by index
-   */
-  public record Shard(int index, int count, OpTimings timings) {
-    public static final Shard ALL = new Shard(1, 1);
-
-    public Shard {
-      if (count < 1 || index < 1 || index > count) {
-        throw new IllegalArgumentException("shard must be I/N with 1 <= I <= N, got " + index + "/" + count);
-      }
-    }
-
-    public Shard(int index, int count) {
-      this(index, count, null);
-    }
-
-    /** Parses {@code I/N}. */
-    public static Shard parse(String text) {
-      int slash = text.indexOf('/');
-      try {
-        if (slash > 0) {
-          return new Shard(Integer.parseInt(text.substring(0, slash)), Integer.parseInt(text.substring(slash + 1)));
-        }
-      } catch (NumberFormatException e) {
-        // falls through to the message below
-      }
-      throw new IllegalArgumentException("--shard takes I/N (e.g. 1/2), got '" + text + "'");
-    }
-
-    /** The same part, its ops packed by {@code t}'s times (null: by index). */
-    public Shard by(OpTimings t) {
-      return new Shard(index, count, t);
-    }
-
-    /** Which part checks which of {@code ops} (names in plan order) of a run of {@code libraries} (file names). */
-    public ShardPacking pack(List<String> libraries, List<String> ops) {
-      return ShardPacking.of(index, count, timings, libraries, ops);
-    }
-
-    @Override
-    public String toString() {
-      return index + "/" + count;
-    }
-  }
-
   public static Builder builder() {
     return new Builder();
   }
@@ -189,6 +156,7 @@ public record RunRequest(
     b.expectedFailures = expectedFailures;
     b.tags.addAll(tags);
     b.repro = repro;
+    b.runtimes.addAll(runtimes);
     return b;
   }
 
@@ -212,6 +180,7 @@ public record RunRequest(
     private ExpectedFailures expectedFailures = ExpectedFailures.NONE;
     private final List<String> tags = new ArrayList<>();
     private Path repro;
+    private final List<String> runtimes = new ArrayList<>();
 
     private Builder() {}
 
@@ -230,6 +199,13 @@ public record RunRequest(
     /** Every op {@code file} registers, with no spec. */
     public Builder library(Path file) {
       targets.add(new Target(null, file));
+      return this;
+    }
+
+    /** Replaces the targets with these. */
+    public Builder targets(List<Target> list) {
+      targets.clear();
+      targets.addAll(list);
       return this;
     }
 
@@ -339,9 +315,16 @@ public record RunRequest(
       return this;
     }
 
+    /** The libtorch runtimes to check on ({@code --runtime}), replacing any given before; empty: the default. */
+    public Builder runtimes(List<String> versions) {
+      runtimes.clear();
+      runtimes.addAll(versions);
+      return this;
+    }
+
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, severity, baseline, require, cache, expectedFailures, tags, repro);
+          isolation, severity, baseline, require, cache, expectedFailures, tags, repro, runtimes);
     }
   }
 }

@@ -18,7 +18,7 @@ import java.util.Optional;
  *     it is split by index when no timings were given
  * @param ci the CI engine's shard when it came from there, else null
  */
-public record ShardChoice(RunRequest.Shard shard, List<String> notes, CiShard ci) {
+public record ShardChoice(Shard shard, List<String> notes, CiShard ci) {
   public ShardChoice {
     notes = List.copyOf(notes);
   }
@@ -29,15 +29,15 @@ public record ShardChoice(RunRequest.Shard shard, List<String> notes, CiShard ci
    * @param env the process's environment (a test passes its own)
    * @throws IllegalArgumentException with one line when the CI variables or the timings cannot be read
    */
-  public static ShardChoice of(Optional<RunRequest.Shard> given, Optional<Path> timings, UnaryOperator<String> env) {
+  public static ShardChoice of(Optional<Shard> given, Optional<Path> timings, UnaryOperator<String> env) {
     List<String> notes = new ArrayList<>();
     CiShard ci = null;
-    RunRequest.Shard shard;
+    Shard shard;
     if (given.isPresent()) {
       shard = given.get();
     } else {
       ci = CiShard.of(env).orElse(null);
-      shard = ci == null ? RunRequest.Shard.ALL : new RunRequest.Shard(ci.index(), ci.count());
+      shard = ci == null ? Shard.ALL : new Shard(ci.index(), ci.count());
       if (ci != null) {
         notes.add("shard " + ci.spec() + " from " + ci.source());
       }

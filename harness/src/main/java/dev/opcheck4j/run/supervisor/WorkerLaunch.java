@@ -1,5 +1,6 @@
 package dev.opcheck4j.run.supervisor;
 
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.run.worker.Worker;
 import java.io.File;
 import java.io.IOException;
@@ -19,7 +20,8 @@ import java.util.function.IntConsumer;
 /**
  * A worker JVM as launched and connected: started in its own process group (so a kill takes every
  * thread and child with it), its output appended to {@code worker-N.log} and its JVM error file written
- * to the run directory, on the class path of this JVM, mapping or writing the class-data archive.
+ * to the run directory, on the class path of this JVM (its presets jars replaced by those of the runtime
+ * the run asks for), mapping or writing the class-data archive.
  *
  * @param process the worker JVM
  * @param channel its end of the socket, connected
@@ -38,7 +40,8 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
    * @param launched told the worker's number once its JVM runs and a stop reaches it, before it connects
    * @throws IllegalStateException when it did not start, or the JVM exits
    */
-  static WorkerLaunch start(Path dir, int number, int workers, IntConsumer launched) {
+  static WorkerLaunch start(Path dir, int number, Protocol.Init init, IntConsumer launched) {
+    int workers = init.workers();
     Path socket = null;
     try {
       Files.createDirectories(dir);
@@ -46,7 +49,7 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
       try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
         server.bind(UnixDomainSocketAddress.of(socket));
         Path log = dir.resolve("worker-" + number + ".log");
-        String classPath = absoluteClassPath();
+        String classPath = onRuntime(absoluteClassPath(), init.runtime());
         Optional<WorkerArchive> archive = WorkerArchive.configured(classPath);
         WorkerArchive.Options cds = archive.map(WorkerArchive::options).orElse(new WorkerArchive.Options(List.of(), null));
         ProcessBuilder pb = new ProcessBuilder(command(dir, number, classPath, cds, socket)).directory(dir.toFile())
@@ -123,6 +126,11 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
       }
     }
     return String.join(File.pathSeparator, entries);
+  }
+
+  /** {@code parent}'s class path with its presets jars replaced by {@code runtime}'s; itself when none are given. */
+  private static String onRuntime(String parent, List<Path> runtime) {
+    return dev.opcheck4j.run.plan.LibtorchRuntime.replacing(parent, runtime);
   }
 
   /** Kills the worker's process group (when it has one of its own), its descendants and the worker. */

@@ -84,7 +84,7 @@ public final class WorkerProcess implements Kernels {
   /** {@link #start(Path, int, Protocol.Init, Duration, Consumer, CrashMeaning)} speaking protocol {@code version}. */
   public static Started start(Path dir, int number, Protocol.Init init, Duration deadline, Consumer<String> loading,
       CrashMeaning meaning, int version) throws LoadError {
-    WorkerProcess w = connected(dir, WorkerLaunch.start(dir, number, init.workers(), n -> launched.accept(n)), meaning);
+    WorkerProcess w = connected(dir, WorkerLaunch.start(dir, number, init, n -> launched.accept(n)), meaning);
     w.send(new Protocol.Start(version, init));
     String library = null;
     while (true) {

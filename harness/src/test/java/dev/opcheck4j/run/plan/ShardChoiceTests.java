@@ -19,7 +19,7 @@ class ShardChoiceTests {
 
   @Test
   void theShardGivenComesBeforeTheCiEnginesVariables() {
-    ShardChoice c = ShardChoice.of(Optional.of(new RunRequest.Shard(3, 5)), Optional.empty(), BUILDKITE::get);
+    ShardChoice c = ShardChoice.of(Optional.of(new Shard(3, 5)), Optional.empty(), BUILDKITE::get);
     assertEquals("3/5", c.shard().toString());
     assertNull(c.ci());
   }
@@ -37,7 +37,7 @@ class ShardChoiceTests {
   @Test
   void timingsGivenPackTheShardByThem(@TempDir Path dir) {
     Path file = new OpTimings(Map.of("ns::a", 5L), Map.of(), "x").write(dir);
-    ShardChoice c = ShardChoice.of(Optional.of(new RunRequest.Shard(1, 2)), Optional.of(file), Map.<String, String>of()::get);
+    ShardChoice c = ShardChoice.of(Optional.of(new Shard(1, 2)), Optional.of(file), Map.<String, String>of()::get);
     assertEquals(Map.of("ns::a", 5L), c.shard().timings().ops());
     assertEquals(List.of(), c.notes());
   }
@@ -46,7 +46,7 @@ class ShardChoiceTests {
   void noShardAnywhereIsARunOfAllOpsAndTimingsThenSayTheyDoNothing(@TempDir Path dir) throws Exception {
     Path file = new OpTimings(Map.of("ns::a", 5L), Map.of(), "x").write(dir);
     ShardChoice c = ShardChoice.of(Optional.empty(), Optional.of(file), Map.<String, String>of()::get);
-    assertEquals(RunRequest.Shard.ALL, c.shard());
+    assertEquals(Shard.ALL, c.shard());
     assertEquals(List.of("--timings has no effect on a run of all ops (no --shard, and no CI variable names one)"),
         c.notes());
     assertTrue(Files.isRegularFile(file));
