@@ -3,9 +3,7 @@ package dev.opcheck4j.checks.trace;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
-import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Declaration;
-import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -22,7 +20,7 @@ import java.util.Optional;
  * one (size(0), an if on it) raises GuardOnDataDependentSymNode; so does a value read (item(), an op tagged
  * data_dependent_output) that decides anything.
  */
-public final class DataDependentCheck extends CheckBase implements ExampleCheck {
+public final class DataDependentCheck extends TracedCheck {
   public static final String ID = "trace.data-dependent";
 
   public DataDependentCheck() {
@@ -30,25 +28,9 @@ public final class DataDependentCheck extends CheckBase implements ExampleCheck 
         .requires(FakeMissingCheck.ID, KernelErrorCheck.ID));
   }
 
-  /** The trace runs on meta whatever the device: once per real device, as the fake checks compare one. */
   @Override
-  public boolean appliesTo(dev.opcheck4j.torch.Device device) {
-    return device != dev.opcheck4j.torch.Device.META;
-  }
-
-  @Override
-  public Optional<String> notFor(dev.opcheck4j.torch.OpSchema schema, dev.opcheck4j.checks.OpTags tags) {
-    return TracedCall.notTraced(tags);
-  }
-
-  @Override
-  public Verdict evaluateExample(Subject s) throws Exception {
-    Optional<String> cannot = TracedCall.cannotTrace(s);
-    if (cannot.isPresent()) {
-      return Verdict.skipped(cannot.get());
-    }
-    BoundExample meta = TracedCall.bindMeta(s);
-    TracedCall t = TracedCall.run(s, meta, TracedCall.Variant.all(meta.values().size()));
+  Verdict judge(Subject s, BoundExample meta) throws Exception {
+    TracedCall t = traceAll(s, meta);
     Optional<SymbolicTrace.Event> guard = t.first("data-dependent");
     if (guard.isPresent()) {
       return Verdict.failed(new Finding(

@@ -3,9 +3,7 @@ package dev.opcheck4j.checks.trace;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
-import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Declaration;
-import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
@@ -15,7 +13,6 @@ import dev.opcheck4j.generate.BoundExample;
 import dev.opcheck4j.torch.SymbolicTrace;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -23,7 +20,7 @@ import java.util.Set;
  * stride(d) on a FakeTensor return the hints and guard on them: the compiled graph is specialised to that
  * shape and recompiled for another. Not a defect in PyTorch (opcheck passes such an op), so a warning.
  */
-public final class SpecializationCheck extends CheckBase implements ExampleCheck {
+public final class SpecializationCheck extends TracedCheck {
   public static final String ID = "trace.specialization";
 
   public SpecializationCheck() {
@@ -31,25 +28,9 @@ public final class SpecializationCheck extends CheckBase implements ExampleCheck
         .requires(FakeMissingCheck.ID, KernelErrorCheck.ID));
   }
 
-  /** The trace runs on meta whatever the device: once per real device, as the fake checks compare one. */
   @Override
-  public boolean appliesTo(dev.opcheck4j.torch.Device device) {
-    return device != dev.opcheck4j.torch.Device.META;
-  }
-
-  @Override
-  public Optional<String> notFor(dev.opcheck4j.torch.OpSchema schema, dev.opcheck4j.checks.OpTags tags) {
-    return TracedCall.notTraced(tags);
-  }
-
-  @Override
-  public Verdict evaluateExample(Subject s) throws Exception {
-    Optional<String> cannot = TracedCall.cannotTrace(s);
-    if (cannot.isPresent()) {
-      return Verdict.skipped(cannot.get());
-    }
-    BoundExample meta = TracedCall.bindMeta(s);
-    TracedCall t = TracedCall.run(s, meta, TracedCall.Variant.all(meta.values().size()));
+  Verdict judge(Subject s, BoundExample meta) throws Exception {
+    TracedCall t = traceAll(s, meta);
     if (t.error().isPresent()) {
       return Verdict.skipped("the traced call stopped before it returned: " + t.stoppedAt());
     }

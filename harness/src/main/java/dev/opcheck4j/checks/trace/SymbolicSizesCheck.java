@@ -3,9 +3,7 @@ package dev.opcheck4j.checks.trace;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
-import dev.opcheck4j.checks.CheckBase;
 import dev.opcheck4j.checks.Declaration;
-import dev.opcheck4j.checks.ExampleCheck;
 import dev.opcheck4j.checks.OpCall;
 import dev.opcheck4j.checks.OpTags;
 import dev.opcheck4j.checks.Subject;
@@ -24,7 +22,7 @@ import java.util.Optional;
  * call that raises on symbolic sizes (numel(), storage_offset()) fails, and so does an output whose sizes,
  * with the hints substituted, are not the real kernel's.
  */
-public final class SymbolicSizesCheck extends CheckBase implements ExampleCheck {
+public final class SymbolicSizesCheck extends TracedCheck {
   public static final String ID = "trace.symbolic-sizes";
 
   public SymbolicSizesCheck() {
@@ -33,24 +31,8 @@ public final class SymbolicSizesCheck extends CheckBase implements ExampleCheck 
         .onAFewGeneratedInputs());
   }
 
-  /** The trace runs on meta whatever the device: once per real device, as the fake checks compare one. */
   @Override
-  public boolean appliesTo(dev.opcheck4j.torch.Device device) {
-    return device != dev.opcheck4j.torch.Device.META;
-  }
-
-  @Override
-  public Optional<String> notFor(dev.opcheck4j.torch.OpSchema schema, dev.opcheck4j.checks.OpTags tags) {
-    return TracedCall.notTraced(tags);
-  }
-
-  @Override
-  public Verdict evaluateExample(Subject s) throws Exception {
-    Optional<String> cannot = TracedCall.cannotTrace(s);
-    if (cannot.isPresent()) {
-      return Verdict.skipped(cannot.get());
-    }
-    BoundExample meta = TracedCall.bindMeta(s);
+  Verdict judge(Subject s, BoundExample meta) throws Exception {
     Fact example = OpCall.exampleFact(s, meta);
     List<String> stopped = new ArrayList<>();
     TracedCall last = null;
