@@ -12,7 +12,6 @@ import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.link.Death;
-import dev.opcheck4j.run.worker.ExampleSearch;
 import dev.opcheck4j.run.link.Batch;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Answers;
