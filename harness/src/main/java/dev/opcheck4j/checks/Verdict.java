@@ -39,6 +39,14 @@ public record Verdict(Outcome outcome, Finding finding, List<Fact> context) {
     return shown;
   }
 
+  /**
+   * Why a skipped verdict was skipped, or what an errored one hit ({@link #skipped}, {@link #errored}: the
+   * one fact such a verdict has); null for other outcomes.
+   */
+  public String reason() {
+    return (outcome == Outcome.SKIPPED || outcome == Outcome.ERRORED) && !context.isEmpty() ? context.get(0).value() : null;
+  }
+
   /** The same verdict shown with {@code facts} as its context instead. */
   public Verdict withContext(List<Fact> facts) {
     return new Verdict(outcome, finding, facts);

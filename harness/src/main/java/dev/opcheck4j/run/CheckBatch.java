@@ -79,7 +79,7 @@ final class CheckBatch {
     Map<Task, Batch.Ticket<Answers.Checked>> tickets = new IdentityHashMap<>();
     todo.stream().filter(p -> p.skip() == null).forEach(p -> tickets.put(p, session.evaluate(batch, op, p.asked())));
     long t = System.nanoTime();
-    Kernels.Exchange x = batch.isEmpty() ? Kernels.Exchange.none() : session.run(batch);
+    Kernels.Exchange x = session.run(batch);
     for (int i = 0; i < todo.size(); i++) {
       Task p = todo.get(i);
       if (p.skip() != null) {

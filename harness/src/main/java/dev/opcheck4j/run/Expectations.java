@@ -150,7 +150,7 @@ public final class Expectations implements RunListener {
         new Fact("but was", e.checks() + " ran on " + e.op() + where + " and failed nowhere"),
         new Fact("listed at", e.location()),
         new Fact("hint", "the defect is gone: remove the entry (--accept " + expected.file() + " does)"));
-    return new CheckResult(e.op(), e.checks(), e.device() == null ? CheckResult.NONE : e.device(), CheckResult.NONE,
-        Outcome.UNEXPECTED_PASS, facts, 0, null, null, null, null, e.expectation(expected.file()));
+    return CheckResult.unexpectedPass(e.expectation(expected.file()), e.checks(),
+        e.device() == null ? CheckResult.NONE : e.device(), facts);
   }
 }

@@ -20,7 +20,6 @@ import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.shard.ShardPacking;
 import dev.opcheck4j.run.shard.ShardTimes;
 import dev.opcheck4j.run.plan.Runtimes;
-import dev.opcheck4j.run.worker.ExampleSearch;
 import dev.opcheck4j.run.link.ModelInfo;
 import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.run.supervisor.WorkerProcess;

@@ -8,7 +8,6 @@ import dev.opcheck4j.run.supervisor.WorkerPool;
 import dev.opcheck4j.run.supervisor.WorkerSlot;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunRequest;
-import dev.opcheck4j.run.worker.ExampleSearch;
 import dev.opcheck4j.run.link.ModelInfo;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Answers;

@@ -97,6 +97,18 @@ public record CheckResult(
         library, finding, repro, Objects.requireNonNull(entry, "entry"), runtime);
   }
 
+  /**
+   * The result {@code entry} gives when the failure it lists came nowhere: outcome {@link
+   * Outcome#UNEXPECTED_PASS}, about {@code check} on the entry's op, on {@code device} ({@link #NONE}: on none),
+   * with no example, judged by {@code entry}.
+   *
+   * @param facts its display form, the first one saying what was expected
+   */
+  public static CheckResult unexpectedPass(Expectation entry, String check, String device, List<Fact> facts) {
+    return new CheckResult(entry.op(), check, device, NONE, Outcome.UNEXPECTED_PASS, facts, 0, null, null, null, null,
+        entry);
+  }
+
   /** The same result with its example described as data. */
   public CheckResult withExample(ExampleRef info) {
     return new CheckResult(op, check, device, example, outcome, facts, durationMicros, info, library, finding, repro, expectation, runtime);

@@ -58,13 +58,16 @@ public interface Kernels extends AutoCloseable {
       return answer(0, kind);
     }
 
-    /** The answer of unit {@code index} of the exchange, looked up by its id; empty when it has none. */
+    /**
+     * The answer of unit {@code index} of the exchange, looked up by its id; empty when it has none. For
+     * units sent as a list, not added to a {@link Batch}: the parent reads its answers through their tickets.
+     */
     public Optional<Done> done(int index) {
       return Optional.ofNullable(answers.get(first + index));
     }
 
     /** The answer of unit {@code index}, which must have one (an unguarded exchange that did not die). */
-    public <A extends Answers.Answer> A answer(int index, Class<A> kind) {
+    private <A extends Answers.Answer> A answer(int index, Class<A> kind) {
       return kind.cast(done(index).orElseThrow(() -> new IllegalStateException("unit " + (first + index)
           + " has no answer")).answer());
     }

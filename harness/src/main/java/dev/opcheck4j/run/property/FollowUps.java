@@ -2,11 +2,13 @@ package dev.opcheck4j.run.property;
 
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.link.Batch;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What looks at several inputs the kernel rejected (the blame's kernel calls, the rejection checks'
@@ -19,46 +21,40 @@ final class FollowUps implements AutoCloseable {
   /** Nothing sent: every question goes to the worker. */
   static final FollowUps NONE = new FollowUps(null, List.of(), Kernels.Exchange.none());
 
-  /** One unit of the exchange: the kernel on revert {@code revert} of input {@code input}, or {@code check}'s verdict on it. */
-  private record Planned(int input, int revert, String check) {}
+  /**
+   * One unit of the exchange, by the ticket its answer is read through: the kernel on a revert of input
+   * {@code input} (check null), or {@code check}'s verdict on it.
+   */
+  record Planned(int input, String check, Batch.Ticket<?> ticket) {
+    /** Whose time the unit is: its check's, or the probes'. */
+    String key() {
+      return check == null ? TimeLedger.PROBES : check;
+    }
+  }
 
   private final OpSession session;
+  /** The units in the order they ran. */
   private final List<Planned> planned;
   private final Kernels.Exchange answers;
-  /** How many units answered before the death, or all of them. */
-  private final int answered;
+  /** The unit the death ended the exchange in: the first without an answer; null when every one has one. */
+  private final Planned unanswered;
   private boolean deathTaken;
 
-  private FollowUps(OpSession session, List<Planned> planned, Kernels.Exchange answers) {
+  FollowUps(OpSession session, List<Planned> planned, Kernels.Exchange answers) {
     this.session = session;
     this.planned = planned;
     this.answers = answers;
-    int n = 0;
-    while (n < planned.size() && answers.done(n).isPresent()) {
-      n++;
-    }
-    this.answered = n;
+    this.unanswered = planned.stream().filter(p -> answers.done(p.ticket()).isEmpty()).findFirst().orElse(null);
   }
 
   /** The units of every one of {@code inputs} in one exchange, or {@link #NONE} when there are none. */
   static FollowUps of(OpSession session, OpCalls calls, List<OpSession.FollowUp> inputs, Device device) {
-    List<Planned> planned = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
-    for (int i = 0; i < inputs.size(); i++) {
-      for (int r = 0; r < inputs.get(i).reverts().size(); r++) {
-        planned.add(new Planned(i, r, null));
-        keys.add(TimeLedger.PROBES);
-      }
-      for (String c : inputs.get(i).checks()) {
-        planned.add(new Planned(i, -1, c));
-        keys.add(c);
-      }
-    }
+    int units = inputs.stream().mapToInt(f -> f.reverts().size() + f.checks().size()).sum();
     // a death in the exchange counts at once: one that would stop the op before its turn is not risked
-    if (planned.size() < 2 || session.deaths() + 1 >= OpSession.MAX_DEATHS) {
+    if (units < 2 || session.deaths() + 1 >= OpSession.MAX_DEATHS) {
       return NONE;
     }
-    return new FollowUps(session, planned, calls.followUps(inputs, device, keys));
+    return calls.followUps(inputs, device);
   }
 
   /**
@@ -103,14 +99,14 @@ final class FollowUps implements AutoCloseable {
    */
   OpCalls.Probed blame(int input) {
     List<String> rejections = new ArrayList<>();
-    for (int i = 0; i < planned.size(); i++) {
-      Planned p = planned.get(i);
+    for (Planned p : planned) {
       if (p.input() != input || p.check() != null) {
         continue;
       }
-      if (i < answered) {
-        rejections.add(OpSession.rejection(answers.done(i).orElseThrow()));
-      } else if (i == answered && answers.death().isPresent()) {
+      Optional<Kernels.Done> done = answers.done(p.ticket());
+      if (done.isPresent()) {
+        rejections.add(OpSession.rejection(done.get()));
+      } else if (p == unanswered && answers.death().isPresent()) {
         deathTaken = true;
         return new OpCalls.Probed(rejections, new OpCalls.Fatal(answers.death().get(), null));
       } else {
@@ -122,13 +118,13 @@ final class FollowUps implements AutoCloseable {
 
   /** {@code check}'s verdict on input {@code input}, or the death in its place; null when it was not sent. */
   OpCalls.Judged verdict(int input, String check) {
-    for (int i = 0; i < planned.size(); i++) {
-      Planned p = planned.get(i);
+    for (Planned p : planned) {
       if (p.input() == input && check.equals(p.check())) {
-        if (i < answered) {
-          return new OpCalls.Judged(answers.done(i).orElseThrow().verdict(), null);
+        Optional<Kernels.Done> done = answers.done(p.ticket());
+        if (done.isPresent()) {
+          return new OpCalls.Judged(done.get().verdict(), null);
         }
-        if (i == answered && answers.death().isPresent()) {
+        if (p == unanswered && answers.death().isPresent()) {
           deathTaken = true;
           return new OpCalls.Judged(null, new OpCalls.Fatal(answers.death().get(), check));
         }

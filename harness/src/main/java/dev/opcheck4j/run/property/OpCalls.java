@@ -6,12 +6,15 @@ import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.run.session.Trials;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Batch;
 import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The phase's calls to the op's worker: tries, probes, and the rejection checks' verdicts, each timed
@@ -99,12 +102,18 @@ final class OpCalls {
   /** The kernel on each of {@code inputs}, in one exchange. */
   Probed probe(List<Example> inputs, Device device) {
     long t = System.nanoTime();
-    Kernels.Exchange x = session.accepts(op, device, inputs);
+    Batch batch = new Batch();
+    List<Batch.Ticket<Answers.Acceptance>> calls = inputs.stream().map(e -> session.accepts(batch, op, device, e)).toList();
+    Kernels.Exchange x = session.run(batch);
     List<TimeLedger.Spent> spent = new ArrayList<>();
     List<String> rejections = new ArrayList<>();
-    for (int i = 0; i < inputs.size() && x.done(i).isPresent(); i++) {
-      spent.add(new TimeLedger.Spent(TimeLedger.PROBES, x.done(i).get().micros()));
-      rejections.add(OpSession.rejection(x.done(i).get()));
+    for (Batch.Ticket<Answers.Acceptance> call : calls) {
+      Optional<Kernels.Done> d = x.done(call);
+      if (d.isEmpty()) {
+        break; // the death ended the exchange in this call
+      }
+      spent.add(new TimeLedger.Spent(TimeLedger.PROBES, d.get().micros()));
+      rejections.add(OpSession.rejection(d.get()));
     }
     Fatal died = x.death().map(d -> new Fatal(d, null)).orElse(null);
     ledger.account(spent, died == null ? null : TimeLedger.PROBES, t);
@@ -112,18 +121,36 @@ final class OpCalls {
   }
 
   /**
-   * {@link OpSession#followUps} of {@code inputs}, in one exchange; each unit's time goes to its key in
-   * {@code keys} (one per unit, in order).
+   * The units of each of {@code inputs} in turn, in one exchange, unguarded: the kernel on each of its
+   * reverts, then each rejection check's verdict on it. Each answered unit's time goes to its check, a
+   * kernel call's to the probes.
    */
-  Kernels.Exchange followUps(List<OpSession.FollowUp> inputs, Device device, List<String> keys) {
+  FollowUps followUps(List<OpSession.FollowUp> inputs, Device device) {
     long t = System.nanoTime();
-    Kernels.Exchange x = session.followUps(op, device, inputs);
-    List<TimeLedger.Spent> spent = new ArrayList<>();
-    for (int i = 0; i < keys.size() && x.done(i).isPresent(); i++) {
-      spent.add(new TimeLedger.Spent(keys.get(i), x.done(i).get().micros()));
+    Batch batch = new Batch();
+    List<FollowUps.Planned> planned = new ArrayList<>();
+    for (int i = 0; i < inputs.size(); i++) {
+      OpSession.FollowUp f = inputs.get(i);
+      for (Example revert : f.reverts()) {
+        planned.add(new FollowUps.Planned(i, null, session.accepts(batch, op, device, revert)));
+      }
+      for (String c : f.checks()) {
+        planned.add(new FollowUps.Planned(i, c, session.onRejected(batch, c, op, device, f.rejected(), f.why())));
+      }
     }
-    ledger.account(spent, x.death().isPresent() && spent.size() < keys.size() ? keys.get(spent.size()) : null, t);
-    return x;
+    Kernels.Exchange x = session.run(batch);
+    List<TimeLedger.Spent> spent = new ArrayList<>();
+    String inFlight = null;
+    for (FollowUps.Planned p : planned) {
+      Optional<Kernels.Done> d = x.done(p.ticket());
+      if (d.isEmpty()) {
+        inFlight = x.death().isPresent() ? p.key() : null;
+        break;
+      }
+      spent.add(new TimeLedger.Spent(p.key(), d.get().micros()));
+    }
+    ledger.account(spent, inFlight, t);
+    return new FollowUps(session, planned, x);
   }
 
   /** Whether the op has used up its deaths ({@link OpSession#stopped}): nothing more of it runs. */
@@ -143,22 +170,26 @@ final class OpCalls {
   /** A rejection check's verdict on {@code x}: PASSED when the kernel accepts it. */
   Judged judgeRejection(RejectionCheck r, Example x, Device device) {
     long t = System.nanoTime();
-    Kernels.Exchange again = session.accepts(op, device, List.of(x));
+    Batch batch = new Batch();
+    Batch.Ticket<Answers.Acceptance> call = session.accepts(batch, op, device, x);
+    Kernels.Exchange again = session.run(batch);
     ledger.since(TimeLedger.PROBES, t);
     if (again.death().isPresent()) {
       return new Judged(null, new Fatal(again.death().get(), null));
     }
-    String why = OpSession.rejection(again.done(0).orElseThrow());
+    String why = OpSession.rejection(again.done(call).orElseThrow());
     return why == null ? new Judged(Verdict.passed(), null) : onRejected(r, x, device, why);
   }
 
   /** {@code r}'s verdict on {@code e}, which the kernel rejected with {@code why}. */
   Judged onRejected(RejectionCheck r, Example e, Device device, String why) {
     long t = System.nanoTime();
-    Kernels.Exchange x = session.onRejected(r.id(), op, device, e, why);
+    Batch batch = new Batch();
+    Batch.Ticket<Answers.Checked> unit = session.onRejected(batch, r.id(), op, device, e, why);
+    Kernels.Exchange x = session.run(batch);
     ledger.since(r.id(), t);
     return x.death().isPresent() ? new Judged(null, new Fatal(x.death().get(), r.id()))
-        : new Judged(x.done(0).orElseThrow().verdict(), null);
+        : new Judged(x.answer(unit).verdict(), null);
   }
 
   /**

@@ -85,8 +85,7 @@ final class VerdictTally {
   boolean count(String check, Verdict v) {
     if (v.outcome() == Outcome.SKIPPED) {
       skipped.merge(check, 1, Integer::sum);
-      skipReason.putIfAbsent(check, v.facts().stream().filter(f -> f.key().equals("reason"))
-          .map(Fact::value).findFirst().orElse("(no reason given)"));
+      skipReason.putIfAbsent(check, v.reason() != null ? v.reason() : "(no reason given)");
       return false;
     }
     checked.merge(check, 1, Integer::sum);

@@ -12,7 +12,6 @@ import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.link.Death;
-import dev.opcheck4j.run.worker.ExampleSearch;
 import dev.opcheck4j.run.link.Batch;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Answers;
@@ -128,9 +127,9 @@ public final class OpSession {
     return batch.add(new Protocol.Evaluate(asked.check(), on(op, asked.device(), asked.example())));
   }
 
-  /** Runs {@code batch} in one exchange, unguarded. */
+  /** Runs {@code batch} in one exchange, unguarded; an empty one is no exchange. */
   public Kernels.Exchange run(Batch batch) {
-    return run(batch.units(), false);
+    return batch.isEmpty() ? Kernels.Exchange.none() : run(batch.units(), false);
   }
 
   /** What an {@link Protocol.Accepts} unit gave: null when the kernel accepted the example, else what it raised. */
@@ -155,17 +154,9 @@ public final class OpSession {
     budget.counted.removeIf(d -> d == death);
   }
 
-  /**
-   * The real kernel on each of {@code examples}, in one exchange: one {@link Protocol.Accepts} answer
-   * per example, by its index in {@code examples}.
-   */
-  public Kernels.Exchange accepts(String op, Device device, List<Example> examples) {
-    if (examples.isEmpty()) {
-      return Kernels.Exchange.none();
-    }
-    List<Protocol.Unit<?>> batch = new ArrayList<>();
-    examples.forEach(e -> batch.add(new Protocol.Accepts(on(op, device, e))));
-    return run(batch, false);
+  /** Adds the real kernel's call on {@code example} to {@code batch}: the ticket of its {@link Answers.Acceptance}. */
+  public Batch.Ticket<Answers.Acceptance> accepts(Batch batch, String op, Device device, Example example) {
+    return batch.add(new Protocol.Accepts(on(op, device, example)));
   }
 
   /**
@@ -175,22 +166,12 @@ public final class OpSession {
   public record FollowUp(Example rejected, String why, List<Example> reverts, List<String> checks) {}
 
   /**
-   * The units of each of {@code inputs} in turn, in one exchange, unguarded: an {@link Protocol.Accepts}
-   * answer per revert, an {@link Protocol.OnRejected} answer per check, by their index in that order.
+   * Adds to {@code batch} a rejection check's unit on an input the real kernel raised {@code why} on: the
+   * ticket of its {@link Answers.Checked} answer.
    */
-  public Kernels.Exchange followUps(String op, Device device, List<FollowUp> inputs) {
-    List<Protocol.Unit<?>> batch = new ArrayList<>();
-    for (FollowUp f : inputs) {
-      f.reverts().forEach(e -> batch.add(new Protocol.Accepts(on(op, device, e))));
-      Protocol.On on = on(op, device, f.rejected());
-      f.checks().forEach(c -> batch.add(new Protocol.OnRejected(c, on, f.why())));
-    }
-    return batch.isEmpty() ? Kernels.Exchange.none() : run(batch, false);
-  }
-
-  /** A rejection check's verdict on an input the real kernel raised {@code why} on, or the death in its place. */
-  public Kernels.Exchange onRejected(String check, String op, Device device, Example example, String why) {
-    return run(List.of(new Protocol.OnRejected(check, on(op, device, example), why)), false);
+  public Batch.Ticket<Answers.Checked> onRejected(Batch batch, String check, String op, Device device, Example example,
+      String why) {
+    return batch.add(new Protocol.OnRejected(check, on(op, device, example), why));
   }
 
   /**

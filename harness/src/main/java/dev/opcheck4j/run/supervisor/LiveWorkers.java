@@ -1,6 +1,5 @@
 package dev.opcheck4j.run.supervisor;
 
-import dev.opcheck4j.run.worker.Worker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
