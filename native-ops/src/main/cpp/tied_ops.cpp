@@ -1,7 +1,9 @@
 // Arguments whose sizes are tied (issue 43): an int argument that must equal the input's length plus one
 // (the length of its exclusive prefix sums). Generation that draws the int on its own gets it right
 // only when the drawn length happens to be the example's, and the kernel rejects every other try; one
-// that keeps the relation the example shows reaches the op on every length. Marked as the corpus is
+// that keeps the relation the example shows reaches the op on every length. The same for a tensor whose
+// length must be the sum of two others' (weighted_cat: w one weight per row of cat(a, b)), a relation that
+// generation learns by probing the kernel. Marked as the corpus is
 // (`// OP:` / `// EXPECT:`).
 #include "kernels.h"
 
@@ -49,19 +51,71 @@ Tensor prefix_sums_meta_example_only_meta(Tensor x, int64_t n) {
   return torch::stable::new_empty(x, {2 * x.size(0) - 3 > 0 ? 2 * x.size(0) - 3 : 0});
 }
 
+// out[i] = cat(a, b)[i] * w[i]: one weight per row of the result, so w.size(0) must be
+// a.size(0) + b.size(0) (a sum of sizes, as torch.cat's out= has it)
+void check_weighted_cat(const Tensor& a, const Tensor& b, const Tensor& w, const char* name) {
+  STD_TORCH_CHECK(is_floating(a) && a.scalar_type() == b.scalar_type() && a.scalar_type() == w.scalar_type(), name,
+                  ": a, b and w must be float32 or float64, all the same");
+  STD_TORCH_CHECK(a.dim() == 1 && b.dim() == 1 && w.dim() == 1, name, ": a, b and w must be 1-d");
+  STD_TORCH_CHECK(w.size(0) == a.size(0) + b.size(0), name, ": w must have a.size(0) + b.size(0) = ",
+                  a.size(0) + b.size(0), " elements, got ", w.size(0));
+}
+
+Tensor weighted_cat_with(const Tensor& a, const Tensor& b, const Tensor& w, const char* name) {
+  check_weighted_cat(a, b, w, name);
+  Tensor ac = torch::stable::contiguous(a);
+  Tensor bc = torch::stable::contiguous(b);
+  Tensor wc = torch::stable::contiguous(w);
+  int64_t m = ac.size(0);
+  Tensor out = torch::stable::new_empty(ac, {m + bc.size(0)});
+  for (int64_t i = 0; i < out.size(0); ++i) {
+    put(out, i, (i < m ? elem(ac, i) : elem(bc, i - m)) * elem(wc, i));
+  }
+  return out;
+}
+
+// OP: tied_ops::weighted_cat
+Tensor weighted_cat(Tensor a, Tensor b, Tensor w) { return weighted_cat_with(a, b, w, "weighted_cat"); }
+
+Tensor weighted_cat_meta(Tensor a, Tensor b, Tensor w) {
+  check_weighted_cat(a, b, w, "weighted_cat");
+  return torch::stable::new_empty(a, {a.size(0) + b.size(0)});
+}
+
+// The Meta kernel assumes the two halves are the same length: 2 * a.size(0) rows. Its example has a and b
+// of 3 (w of 6), and a try reaches the defect only when a and b differ in length and w is their sum:
+// tied tries keep a and b equal, and a generator that draws w on its own gets its length right about once
+// in 14 tries. One that keeps w = a + b (learned from the example) reaches it on every untied try.
+// OP: tied_ops::weighted_cat_meta_equal_halves
+// EXPECT: fake.metadata
+Tensor weighted_cat_meta_equal_halves(Tensor a, Tensor b, Tensor w) {
+  return weighted_cat_with(a, b, w, "weighted_cat_meta_equal_halves");
+}
+
+Tensor weighted_cat_meta_equal_halves_meta(Tensor a, Tensor b, Tensor w) {
+  check_weighted_cat(a, b, w, "weighted_cat_meta_equal_halves");
+  return torch::stable::new_empty(a, {2 * a.size(0)});
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(tied_ops, m) {
   m.def("prefix_sums(Tensor x, int n) -> Tensor");
   m.def("prefix_sums_meta_example_only(Tensor x, int n) -> Tensor");
+  m.def("weighted_cat(Tensor a, Tensor b, Tensor w) -> Tensor");
+  m.def("weighted_cat_meta_equal_halves(Tensor a, Tensor b, Tensor w) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(tied_ops, CPU, m) {
   m.impl("prefix_sums", TORCH_BOX(&prefix_sums));
   m.impl("prefix_sums_meta_example_only", TORCH_BOX(&prefix_sums_meta_example_only));
+  m.impl("weighted_cat", TORCH_BOX(&weighted_cat));
+  m.impl("weighted_cat_meta_equal_halves", TORCH_BOX(&weighted_cat_meta_equal_halves));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(tied_ops, Meta, m) {
   m.impl("prefix_sums", TORCH_BOX(&prefix_sums_meta));
   m.impl("prefix_sums_meta_example_only", TORCH_BOX(&prefix_sums_meta_example_only_meta));
+  m.impl("weighted_cat", TORCH_BOX(&weighted_cat_meta));
+  m.impl("weighted_cat_meta_equal_halves", TORCH_BOX(&weighted_cat_meta_equal_halves_meta));
 }
