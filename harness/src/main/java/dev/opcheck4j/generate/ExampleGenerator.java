@@ -87,6 +87,12 @@ public final class ExampleGenerator {
    * to a dimension). Tied tries keep the relation: the argument follows the size drawn for it.
    */
   private final Map<String, long[]> intTies = new LinkedHashMap<>();
+  /** Labels of the tensors of {@link #shapes}, in the same order. */
+  private final List<String> shapeLabels = new ArrayList<>();
+  /** The relations beyond equal sizes the example shows ({@link SizeRelation}). */
+  private final SizeRelations relationsOf;
+  /** Those every try keeps ({@link #withRelations}): the kernel was found to need them. */
+  private List<SizeRelation> kept = List.of();
 
   public ExampleGenerator(OpSchema schema, Example origin, Vary vary) {
     this(schema, origin, vary, Domain.ANY, Map.of(), Set.of());
@@ -142,6 +148,51 @@ public final class ExampleGenerator {
         }
       }
     }
+    Map<String, Long> targetInts = new LinkedHashMap<>();
+    Map<String, Long> sourceInts = new LinkedHashMap<>();
+    for (int i = 0; i < values.size(); i++) {
+      if (values.get(i).isInteger() && !names.get(i).isEmpty()) {
+        long value = (Long) values.get(i).value();
+        if (value >= 2 && !intTies.containsKey(names.get(i)) && !vary.ranges().containsKey(names.get(i))) {
+          targetInts.put(names.get(i), value);
+        }
+        if (value >= 1) {
+          sourceInts.put(names.get(i), value);
+        }
+      }
+    }
+    this.relationsOf = new SizeRelations(shapes, shapeLabels, fixed, targetInts, sourceInts, vary.ranges().keySet());
+  }
+
+  /**
+   * The relations beyond equal sizes the example shows that can all be kept at once, most telling first
+   * (sums of two dimensions, a dimension plus an int argument, plus a constant): what probing the kernel
+   * starts from to learn which it needs.
+   */
+  public List<SizeRelation> relationCandidates() {
+    return relationsOf.consistent(relationsOf.candidates());
+  }
+
+  /** The same generator keeping {@code relations} (of {@link #relationCandidates}) in every try, tied or untied. */
+  public ExampleGenerator withRelations(List<SizeRelation> relations) {
+    ExampleGenerator g = excluding(rejectedLayouts, rejectedDtypes);
+    g.kept = relationsOf.ordered(relations);
+    return g;
+  }
+
+  /** The relations every try keeps ({@link #withRelations}). */
+  public List<SizeRelation> keptRelations() {
+    return kept;
+  }
+
+  /**
+   * Choices of a tied try whose every varying size {@code s} is {@code 2s + 1}, contiguous, in the example's
+   * dtypes: no sum or offset of the example's sizes holds in it unless the generator keeps it.
+   */
+  public List<Long> freshSizes() {
+    List<Long> out = new ArrayList<>(List.of(0L));
+    sizes.forEach(s -> out.add(2 * s + 1));
+    return out;
   }
 
   /** The relations between argument sizes this generator keeps in its tied tries, as coverage says them. */
@@ -157,6 +208,7 @@ public final class ExampleGenerator {
   public ExampleGenerator excluding(Map<String, Set<String>> layouts, Set<String> dtypeNames) {
     ExampleGenerator g = new ExampleGenerator(schema, origin, vary, domain, layouts, dtypeNames);
     g.tiedOnly = tiedOnly;
+    g.kept = kept;
     return g;
   }
 
@@ -235,6 +287,7 @@ public final class ExampleGenerator {
         drawn.add(s);
       }
     }
+    relationsOf.keepSizes(kept, drawn, drawnSizes);
     Map<String, String> dtypeMap = new LinkedHashMap<>();
     for (String d : dtypes) {
       List<String> options = candidates(d);
@@ -292,7 +345,33 @@ public final class ExampleGenerator {
         }
       }
     }
+    // int arguments a learned relation gives (a length that is the sum of two sizes), in tied and untied tries
+    for (SizeRelation r : kept) {
+      if (r.intTarget() != null) {
+        SpecValue source = r.intSource() == null ? null : argument(names, args, kwargs, r.intSource());
+        long now = SizeRelations.intValue(r, drawn, source != null && source.isInteger() ? (Long) source.value() : 0);
+        SpecValue old = argument(names, args, kwargs, r.intTarget());
+        if (old != null) {
+          put(names, args, kwargs, r.intTarget(), new SpecValue(now, old.location()));
+        }
+      }
+    }
     return new Example(origin.ref(), args, kwargs, salt + 1);
+  }
+
+  private static SpecValue argument(List<String> names, List<SpecValue> args, Map<String, SpecValue> kwargs, String name) {
+    int at = names.indexOf(name);
+    return at >= 0 && at < args.size() ? args.get(at) : kwargs.get(name);
+  }
+
+  private static void put(List<String> names, List<SpecValue> args, Map<String, SpecValue> kwargs, String name,
+      SpecValue v) {
+    int at = names.indexOf(name);
+    if (at >= 0 && at < args.size()) {
+      args.set(at, v);
+    } else {
+      kwargs.put(name, v);
+    }
   }
 
   private static long sizeMapOf(long size, Map<Long, Long> drawnSizes) {
@@ -498,6 +577,7 @@ public final class ExampleGenerator {
       }
       if (!explicit) {
         shapes.add(shape);
+        shapeLabels.add(label);
       }
     } else if (v.isList()) {
       for (int j = 0; j < v.list().size(); j++) {

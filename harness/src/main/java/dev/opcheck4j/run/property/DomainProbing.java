@@ -2,6 +2,7 @@ package dev.opcheck4j.run.property;
 
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.generate.ExampleGenerator;
+import dev.opcheck4j.generate.SizeRelation;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
@@ -20,14 +21,25 @@ import java.util.Set;
 final class DomainProbing {
   private final OpSpec spec;
   private final OpCalls calls;
+  private final SizeProbing sizes;
 
   DomainProbing(OpSpec spec, OpCalls calls) {
     this.spec = spec;
     this.calls = calls;
+    this.sizes = new SizeProbing(calls);
   }
 
-  /** What the probes found out of domain: per tensor label the layouts, and the dtypes, with why. */
-  record Discovery(Map<String, Set<String>> layouts, Set<String> dtypes, List<String> lines) {}
+  /**
+   * What the probes found out of domain: per tensor label the layouts, and the dtypes, with why; and per
+   * example the relations between sizes its tries keep ({@link SizeProbing}).
+   */
+  record Discovery(Map<String, Set<String>> layouts, Set<String> dtypes, Map<Example, List<SizeRelation>> relations,
+      List<String> lines) {
+    /** {@code plain} without the layouts and dtypes found out of domain, keeping the relations found. */
+    ExampleGenerator applied(ExampleGenerator plain) {
+      return plain.excluding(layouts, dtypes).withRelations(relations.getOrDefault(plain.origin(), List.of()));
+    }
+  }
 
   /**
    * A probe the kernel rejected.
@@ -135,7 +147,10 @@ final class DomainProbing {
       lines.add(String.join(", ", dtypeKills) + " inputs killed the worker (see " + BuiltinChecks.supervisors()
           + "): not generated");
     }
-    return new Discovery(layouts, dtypes, lines);
+    SizeProbing.Learned related = calls.stopped() ? new SizeProbing.Learned(Map.of(), List.of())
+        : sizes.learn(gens, device, deaths);
+    lines.addAll(related.lines());
+    return new Discovery(layouts, dtypes, related.relations(), lines);
   }
 
   /** The probes of one example: each tensor in each other layout, then each other dtype. */
