@@ -85,7 +85,10 @@ Tensor weighted_cat_meta(Tensor a, Tensor b, Tensor w) {
 // The Meta kernel assumes the two halves are the same length: 2 * a.size(0) rows. Its example has a and b
 // of 3 (w of 6), and a try reaches the defect only when a and b differ in length and w is their sum:
 // tied tries keep a and b equal, and a generator that draws w on its own gets its length right about once
-// in 14 tries. One that keeps w = a + b (learned from the example) reaches it on every untied try.
+// in 14 tries. One that keeps w = a + b (learned from the example) reaches it on every untied try. Real
+// PyTorch 2.13.0's opcheck passes it on the example and fails test_faketensor on opcheck4j's minimal
+// example, a of 0, b of 1, w of 1 ("Shapes torch.Size([1]) and torch.Size([0]) are not equal"), as on
+// a of 7, b of 5, w of 12; it passes weighted_cat on all three.
 // OP: tied_ops::weighted_cat_meta_equal_halves
 // EXPECT: fake.metadata
 Tensor weighted_cat_meta_equal_halves(Tensor a, Tensor b, Tensor w) {
