@@ -100,6 +100,54 @@ Tensor weighted_cat_meta_equal_halves_meta(Tensor a, Tensor b, Tensor w) {
   return torch::stable::new_empty(a, {2 * a.size(0)});
 }
 
+// Dtypes that differ between tensor arguments (issue 43): x + s, in x's dtype. x must be float32, s float32
+// or float64: nothing in the schema ties s's dtype to x's, and a generator that gives tensors that share a
+// dtype in the example one dtype each time (float64 for both is rejected, x being float32 only) never
+// gives s a dtype of its own.
+void check_shift_by(const Tensor& x, const Tensor& s, const char* name) {
+  STD_TORCH_CHECK(x.scalar_type() == ScalarType::Float, name, ": x must be float32");
+  STD_TORCH_CHECK(is_floating(s), name, ": s must be float32 or float64");
+  STD_TORCH_CHECK(x.dim() == s.dim(), name, ": x and s must have the same sizes");
+  for (int64_t d = 0; d < x.dim(); ++d) {
+    STD_TORCH_CHECK(x.size(d) == s.size(d), name, ": x and s must have the same sizes");
+  }
+}
+
+Tensor shift_by_meta(Tensor x, Tensor s) {
+  check_shift_by(x, s, "shift_by");
+  return torch::stable::new_empty(x, sizes_of(x));
+}
+
+// OP: tied_ops::shift_by
+Tensor shift_by(Tensor x, Tensor s) {
+  check_shift_by(x, s, "shift_by");
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor sc = torch::stable::contiguous(s);
+  Tensor out = torch::stable::new_empty(xc, sizes_of(xc));
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    put(out, i, static_cast<float>(elem(xc, i) + static_cast<float>(elem(sc, i))));
+  }
+  return out;
+}
+
+// Reads s through x's dtype: right while s is float32, as in the example; a float64 s is read as the
+// floats its first half's bytes make (in bounds, so only its values show it). Real PyTorch 2.13.0's opcheck
+// passes it with a float64 s too (it compares no values); by hand it differs from x + s.to(x.dtype) by up
+// to 3.6 there, where shift_by agrees exactly.
+// OP: tied_ops::shift_by_as_x
+// EXPECT: reference.values
+Tensor shift_by_as_x(Tensor x, Tensor s) {
+  check_shift_by(x, s, "shift_by_as_x");
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor sc = torch::stable::contiguous(s);
+  Tensor out = torch::stable::new_empty(xc, sizes_of(xc));
+  const float* xs = static_cast<const float*>(xc.const_data_ptr());
+  const float* ss = static_cast<const float*>(sc.const_data_ptr());
+  float* o = static_cast<float*>(out.data_ptr());
+  for (int64_t i = 0; i < out.numel(); ++i) o[i] = xs[i] + ss[i];
+  return out;
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(tied_ops, m) {
@@ -107,6 +155,8 @@ STABLE_TORCH_LIBRARY(tied_ops, m) {
   m.def("prefix_sums_meta_example_only(Tensor x, int n) -> Tensor");
   m.def("weighted_cat(Tensor a, Tensor b, Tensor w) -> Tensor");
   m.def("weighted_cat_meta_equal_halves(Tensor a, Tensor b, Tensor w) -> Tensor");
+  m.def("shift_by(Tensor x, Tensor s) -> Tensor");
+  m.def("shift_by_as_x(Tensor x, Tensor s) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(tied_ops, CPU, m) {
@@ -114,6 +164,8 @@ STABLE_TORCH_LIBRARY_IMPL(tied_ops, CPU, m) {
   m.impl("prefix_sums_meta_example_only", TORCH_BOX(&prefix_sums_meta_example_only));
   m.impl("weighted_cat", TORCH_BOX(&weighted_cat));
   m.impl("weighted_cat_meta_equal_halves", TORCH_BOX(&weighted_cat_meta_equal_halves));
+  m.impl("shift_by", TORCH_BOX(&shift_by));
+  m.impl("shift_by_as_x", TORCH_BOX(&shift_by_as_x));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(tied_ops, Meta, m) {
@@ -121,4 +173,6 @@ STABLE_TORCH_LIBRARY_IMPL(tied_ops, Meta, m) {
   m.impl("prefix_sums_meta_example_only", TORCH_BOX(&prefix_sums_meta_example_only_meta));
   m.impl("weighted_cat", TORCH_BOX(&weighted_cat_meta));
   m.impl("weighted_cat_meta_equal_halves", TORCH_BOX(&weighted_cat_meta_equal_halves_meta));
+  m.impl("shift_by", TORCH_BOX(&shift_by_meta));
+  m.impl("shift_by_as_x", TORCH_BOX(&shift_by_meta));
 }
