@@ -93,4 +93,22 @@ class TiedArgumentsTests {
     assertTrue(meta.example().startsWith("generated"), meta.toString());
     assertEquals("a=float32[0], b=float32[1], w=float32[1]  (shrunk in 5 steps)", meta.fact("minimal example").orElseThrow());
   }
+
+  @Test
+  void aTensorTheKernelTakesInADtypeOfItsOwnIsDrawnSoAKernelReadingItAsTheOthersDtypeIsFound() {
+    for (String op : List.of("tied_ops::shift_by", "tied_ops::shift_by_as_x")) {
+      CheckResult domain = corpus.of(op).filter(r -> r.check().equals("generate.domain") && r.device().equals("cpu"))
+          .findFirst().orElseThrow();
+      assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
+      assertTrue(domain.facts().stream().anyMatch(f -> f.value().startsWith("mixed dtypes: 's' also as float64 while")),
+          domain.toString());
+    }
+    CheckResult good = corpus.of("tied_ops::shift_by").filter(r -> r.check().equals("reference.values")
+        && r.example().startsWith("generated")).findFirst().orElseThrow();
+    assertEquals(Outcome.PASSED, good.outcome(), good.toString());
+    CheckResult bad = corpus.of("tied_ops::shift_by_as_x").filter(r -> r.check().equals("reference.values")
+        && r.outcome() == Outcome.FAILED).findFirst().orElseThrow();
+    assertTrue(bad.example().startsWith("generated"), "the example's float32 s reads right: " + bad);
+    assertTrue(bad.fact("minimal example").orElseThrow().contains("s=float64"), bad.toString());
+  }
 }
