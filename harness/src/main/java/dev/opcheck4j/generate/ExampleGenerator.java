@@ -412,12 +412,7 @@ public final class ExampleGenerator {
     // last, so that a generator without mixed dtypes makes every earlier choice as before
     if (!mixed.isEmpty() && c.draw(MIXED) == MIXED) {
       Map<String, String> own = new LinkedHashMap<>();
-      mixed.forEach((label, options) -> {
-        long k = c.draw(options.size());
-        if (k > 0) {
-          own.put(label, options.get((int) k - 1));
-        }
-      });
+      mixed.forEach((label, options) -> own.put(label, options.get((int) c.draw(options.size() - 1))));
       for (int i = 0; i < args.size(); i++) {
         args.set(i, rewrite(args.get(i), names.get(i), (v, l) -> own.containsKey(l) ? madeDtype(v, own.get(l)) : v));
       }
