@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 using namespace opcheck4j;
@@ -514,6 +515,58 @@ Tensor count_true_meta(Tensor mask) {
   return torch::stable::new_empty(mask, {}, ScalarType::Long);
 }
 
+// Tensor[] outputs (issue 43): x split into its halves, x[:h] and x[h:] with h = x.size(0) / 2, each copied
+// into a tensor the kernel allocates, returned as a list. body(const T* x, T* lo, T* hi, int64_t h, int64_t n).
+template <class F>
+std::vector<Tensor> halves_with(const Tensor& x, const char* name, F body) {
+  check_floating(x, name);
+  STD_TORCH_CHECK(x.dim() == 1, name, " must be 1-d");
+  Tensor xc = torch::stable::contiguous(x);
+  int64_t n = xc.size(0);
+  int64_t h = n / 2;
+  Tensor lo = torch::stable::new_empty(xc, {h});
+  Tensor hi = torch::stable::new_empty(xc, {n - h});
+  if (xc.scalar_type() == ScalarType::Double) {
+    body(static_cast<const double*>(xc.const_data_ptr()), static_cast<double*>(lo.data_ptr()),
+        static_cast<double*>(hi.data_ptr()), h, n);
+  } else {
+    body(static_cast<const float*>(xc.const_data_ptr()), static_cast<float*>(lo.data_ptr()),
+        static_cast<float*>(hi.data_ptr()), h, n);
+  }
+  return {lo, hi};
+}
+
+std::vector<Tensor> halves_meta(Tensor x) {
+  check_floating(x, "memory_ops: x");
+  STD_TORCH_CHECK(x.dim() == 1, "memory_ops: x must be 1-d");
+  int64_t h = x.size(0) / 2;
+  return {torch::stable::new_empty(x, {h}), torch::stable::new_empty(x, {x.size(0) - h})};
+}
+
+// OP: memory_ops::halves
+std::vector<Tensor> halves(Tensor x) {
+  return halves_with(x, "halves: x", [](const auto* x, auto* lo, auto* hi, int64_t h, int64_t n) {
+    for (int64_t i = 0; i < h; ++i) lo[i] = x[i];
+    for (int64_t i = h; i < n; ++i) hi[i - h] = x[i];
+  });
+}
+
+// The second half's copy loop runs one step too far and stores hi[n - h] back as it read it: one element
+// past the end of the list's second tensor. Its bytes stay as they were, so no value and no canary
+// changes: only the guard page after that output sees it, when it ends there (the example's 16 floats).
+// OP: memory_ops::halves_unbounded
+// EXPECT: memory.bounds
+std::vector<Tensor> halves_unbounded(Tensor x) {
+  return halves_with(x, "halves_unbounded: x", [](const auto* x, auto* lo, auto* hi, int64_t h, int64_t n) {
+    if (n == 0) return;  // nothing to copy (and no storage to touch)
+    for (int64_t i = 0; i < h; ++i) lo[i] = x[i];
+    for (int64_t i = h; i <= n; ++i) {
+      volatile std::remove_pointer_t<decltype(hi)>* at = hi + (i - h);
+      *at = i < n ? x[i] : *at;
+    }
+  });
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(memory_ops, m) {
@@ -540,6 +593,8 @@ STABLE_TORCH_LIBRARY(memory_ops, m) {
   m.def("splat_down_unbounded(Tensor values, int m) -> Tensor");
   m.def("window_mean(Tensor x, int w) -> Tensor");
   m.def("window_mean_overread(Tensor x, int w) -> Tensor");
+  m.def("halves(Tensor x) -> Tensor[]");
+  m.def("halves_unbounded(Tensor x) -> Tensor[]");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
@@ -566,6 +621,8 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
   m.impl("splat_down_unbounded", TORCH_BOX(&splat_down_unbounded));
   m.impl("window_mean", TORCH_BOX(&window_mean));
   m.impl("window_mean_overread", TORCH_BOX(&window_mean_overread));
+  m.impl("halves", TORCH_BOX(&halves));
+  m.impl("halves_unbounded", TORCH_BOX(&halves_unbounded));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
@@ -592,4 +649,6 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
   m.impl("splat_down_unbounded", TORCH_BOX(&splat_new_meta));
   m.impl("window_mean", TORCH_BOX(&window_mean_meta));
   m.impl("window_mean_overread", TORCH_BOX(&window_mean_meta));
+  m.impl("halves", TORCH_BOX(&halves_meta));
+  m.impl("halves_unbounded", TORCH_BOX(&halves_meta));
 }

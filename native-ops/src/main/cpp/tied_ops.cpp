@@ -1,7 +1,9 @@
 // Arguments whose sizes are tied (issue 43): an int argument that must equal the input's length plus one
 // (the length of its exclusive prefix sums). Generation that draws the int on its own gets it right
 // only when the drawn length happens to be the example's, and the kernel rejects every other try; one
-// that keeps the relation the example shows reaches the op on every length. Marked as the corpus is
+// that keeps the relation the example shows reaches the op on every length. The same for a tensor whose
+// length must be the sum of two others' (weighted_cat: w one weight per row of cat(a, b)), a relation that
+// generation learns by probing the kernel. Marked as the corpus is
 // (`// OP:` / `// EXPECT:`).
 #include "kernels.h"
 
@@ -49,19 +51,128 @@ Tensor prefix_sums_meta_example_only_meta(Tensor x, int64_t n) {
   return torch::stable::new_empty(x, {2 * x.size(0) - 3 > 0 ? 2 * x.size(0) - 3 : 0});
 }
 
+// out[i] = cat(a, b)[i] * w[i]: one weight per row of the result, so w.size(0) must be
+// a.size(0) + b.size(0) (a sum of sizes, as torch.cat's out= has it)
+void check_weighted_cat(const Tensor& a, const Tensor& b, const Tensor& w, const char* name) {
+  STD_TORCH_CHECK(is_floating(a) && a.scalar_type() == b.scalar_type() && a.scalar_type() == w.scalar_type(), name,
+                  ": a, b and w must be float32 or float64, all the same");
+  STD_TORCH_CHECK(a.dim() == 1 && b.dim() == 1 && w.dim() == 1, name, ": a, b and w must be 1-d");
+  STD_TORCH_CHECK(w.size(0) == a.size(0) + b.size(0), name, ": w must have a.size(0) + b.size(0) = ",
+                  a.size(0) + b.size(0), " elements, got ", w.size(0));
+}
+
+Tensor weighted_cat_with(const Tensor& a, const Tensor& b, const Tensor& w, const char* name) {
+  check_weighted_cat(a, b, w, name);
+  Tensor ac = torch::stable::contiguous(a);
+  Tensor bc = torch::stable::contiguous(b);
+  Tensor wc = torch::stable::contiguous(w);
+  int64_t m = ac.size(0);
+  Tensor out = torch::stable::new_empty(ac, {m + bc.size(0)});
+  for (int64_t i = 0; i < out.size(0); ++i) {
+    put(out, i, (i < m ? elem(ac, i) : elem(bc, i - m)) * elem(wc, i));
+  }
+  return out;
+}
+
+// OP: tied_ops::weighted_cat
+Tensor weighted_cat(Tensor a, Tensor b, Tensor w) { return weighted_cat_with(a, b, w, "weighted_cat"); }
+
+Tensor weighted_cat_meta(Tensor a, Tensor b, Tensor w) {
+  check_weighted_cat(a, b, w, "weighted_cat");
+  return torch::stable::new_empty(a, {a.size(0) + b.size(0)});
+}
+
+// The Meta kernel assumes the two halves are the same length: 2 * a.size(0) rows. Its example has a and b
+// of 3 (w of 6), and a try reaches the defect only when a and b differ in length and w is their sum:
+// tied tries keep a and b equal, and a generator that draws w on its own gets its length right about once
+// in 14 tries. One that keeps w = a + b (learned from the example) reaches it on every untied try. Real
+// PyTorch 2.13.0's opcheck passes it on the example and fails test_faketensor on opcheck4j's minimal
+// example, a of 0, b of 1, w of 1 ("Shapes torch.Size([1]) and torch.Size([0]) are not equal"), as on
+// a of 7, b of 5, w of 12; it passes weighted_cat on all three.
+// OP: tied_ops::weighted_cat_meta_equal_halves
+// EXPECT: fake.metadata
+Tensor weighted_cat_meta_equal_halves(Tensor a, Tensor b, Tensor w) {
+  return weighted_cat_with(a, b, w, "weighted_cat_meta_equal_halves");
+}
+
+Tensor weighted_cat_meta_equal_halves_meta(Tensor a, Tensor b, Tensor w) {
+  check_weighted_cat(a, b, w, "weighted_cat_meta_equal_halves");
+  return torch::stable::new_empty(a, {2 * a.size(0)});
+}
+
+// Dtypes that differ between tensor arguments (issue 43): x + s, in x's dtype. x must be float32, s float32
+// or float64: nothing in the schema ties s's dtype to x's, and a generator that gives tensors that share a
+// dtype in the example one dtype each time (float64 for both is rejected, x being float32 only) never
+// gives s a dtype of its own.
+void check_shift_by(const Tensor& x, const Tensor& s, const char* name) {
+  STD_TORCH_CHECK(x.scalar_type() == ScalarType::Float, name, ": x must be float32");
+  STD_TORCH_CHECK(is_floating(s), name, ": s must be float32 or float64");
+  STD_TORCH_CHECK(x.dim() == s.dim(), name, ": x and s must have the same sizes");
+  for (int64_t d = 0; d < x.dim(); ++d) {
+    STD_TORCH_CHECK(x.size(d) == s.size(d), name, ": x and s must have the same sizes");
+  }
+}
+
+Tensor shift_by_meta(Tensor x, Tensor s) {
+  check_shift_by(x, s, "shift_by");
+  return torch::stable::new_empty(x, sizes_of(x));
+}
+
+// OP: tied_ops::shift_by
+Tensor shift_by(Tensor x, Tensor s) {
+  check_shift_by(x, s, "shift_by");
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor sc = torch::stable::contiguous(s);
+  Tensor out = torch::stable::new_empty(xc, sizes_of(xc));
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    put(out, i, static_cast<float>(elem(xc, i) + static_cast<float>(elem(sc, i))));
+  }
+  return out;
+}
+
+// Reads s through x's dtype: right while s is float32, as in the example; a float64 s is read as the
+// floats its first half's bytes make (in bounds, so only its values show it). Real PyTorch 2.13.0's opcheck
+// passes it with a float64 s too (it compares no values); by hand it differs from x + s.to(x.dtype) by up
+// to 3.6 there, where shift_by agrees exactly.
+// OP: tied_ops::shift_by_as_x
+// EXPECT: reference.values
+Tensor shift_by_as_x(Tensor x, Tensor s) {
+  check_shift_by(x, s, "shift_by_as_x");
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor sc = torch::stable::contiguous(s);
+  Tensor out = torch::stable::new_empty(xc, sizes_of(xc));
+  const float* xs = static_cast<const float*>(xc.const_data_ptr());
+  const float* ss = static_cast<const float*>(sc.const_data_ptr());
+  float* o = static_cast<float*>(out.data_ptr());
+  for (int64_t i = 0; i < out.numel(); ++i) o[i] = xs[i] + ss[i];
+  return out;
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(tied_ops, m) {
   m.def("prefix_sums(Tensor x, int n) -> Tensor");
   m.def("prefix_sums_meta_example_only(Tensor x, int n) -> Tensor");
+  m.def("weighted_cat(Tensor a, Tensor b, Tensor w) -> Tensor");
+  m.def("weighted_cat_meta_equal_halves(Tensor a, Tensor b, Tensor w) -> Tensor");
+  m.def("shift_by(Tensor x, Tensor s) -> Tensor");
+  m.def("shift_by_as_x(Tensor x, Tensor s) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(tied_ops, CPU, m) {
   m.impl("prefix_sums", TORCH_BOX(&prefix_sums));
   m.impl("prefix_sums_meta_example_only", TORCH_BOX(&prefix_sums_meta_example_only));
+  m.impl("weighted_cat", TORCH_BOX(&weighted_cat));
+  m.impl("weighted_cat_meta_equal_halves", TORCH_BOX(&weighted_cat_meta_equal_halves));
+  m.impl("shift_by", TORCH_BOX(&shift_by));
+  m.impl("shift_by_as_x", TORCH_BOX(&shift_by_as_x));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(tied_ops, Meta, m) {
   m.impl("prefix_sums", TORCH_BOX(&prefix_sums_meta));
   m.impl("prefix_sums_meta_example_only", TORCH_BOX(&prefix_sums_meta_example_only_meta));
+  m.impl("weighted_cat", TORCH_BOX(&weighted_cat_meta));
+  m.impl("weighted_cat_meta_equal_halves", TORCH_BOX(&weighted_cat_meta_equal_halves_meta));
+  m.impl("shift_by", TORCH_BOX(&shift_by_meta));
+  m.impl("shift_by_as_x", TORCH_BOX(&shift_by_meta));
 }

@@ -35,7 +35,10 @@ import java.util.TreeSet;
  *       family (float32, float64) three tries in four and else one of half precision, bool and the
  *       integer types, every one within the declared domain and without those the kernel was found
  *       to reject; like sizes, one choice per distinct dtype of the example, so tensors that shared
- *       a dtype still do;
+ *       a dtype still do (with {@link #withMixedDtypes}, one try in five also gives some tensors a
+ *       dtype of their own);
+ *   <li>sizes related beyond equal ones ({@link #withRelations}): sums and offsets the kernel was found to
+ *       need, kept by every try;
  *   <li>values: redrawn (a salt), with optional extremes (0, -0, ±inf, NaN, ±1e30, 1e-30);
  *   <li>non-tensor arguments: only those the spec's {@code vary} gives a range.
  * </ul>
@@ -45,7 +48,7 @@ import java.util.TreeSet;
  * asks for gradients.
  *
  * <p>Choice order: tied or untied, sizes, dtypes, salt, then per tensor layout and extremes, then
- * ranged arguments. The all-zero sequence is the simplest variant: tied, every varying size 0,
+ * ranged arguments, then (with mixed dtypes) whether and which. The all-zero sequence is the simplest variant: tied, every varying size 0,
  * contiguous, the example's dtype.
  */
 public final class ExampleGenerator {
@@ -60,6 +63,8 @@ public final class ExampleGenerator {
   static final long OTHER_DTYPE_ODDS = 3;
   /** The first choice is in 0..UNTIED; UNTIED unties sizes (one try in five). */
   static final long UNTIED = 4;
+  /** The mixed-dtype choice is in 0..MIXED; MIXED gives tensors that shared a dtype their own (one try in five). */
+  static final long MIXED = 4;
 
   private final OpSchema schema;
   private final Example origin;
@@ -87,6 +92,17 @@ public final class ExampleGenerator {
    * to a dimension). Tied tries keep the relation: the argument follows the size drawn for it.
    */
   private final Map<String, long[]> intTies = new LinkedHashMap<>();
+  /** Labels of the tensors of {@link #shapes}, in the same order. */
+  private final List<String> shapeLabels = new ArrayList<>();
+  /** The relations beyond equal sizes the example shows ({@link SizeRelation}). */
+  private final SizeRelations relationsOf;
+  /** Those every try keeps ({@link #withRelations}): the kernel was found to need them. */
+  private List<SizeRelation> kept = List.of();
+  /**
+   * Tensor label to the dtypes it may take on its own, the others keeping theirs ({@link #withMixedDtypes}):
+   * those the kernel accepted for it alone.
+   */
+  private Map<String, List<String>> mixed = Map.of();
 
   public ExampleGenerator(OpSchema schema, Example origin, Vary vary) {
     this(schema, origin, vary, Domain.ANY, Map.of(), Set.of());
@@ -142,6 +158,93 @@ public final class ExampleGenerator {
         }
       }
     }
+    Map<String, Long> targetInts = new LinkedHashMap<>();
+    Map<String, Long> sourceInts = new LinkedHashMap<>();
+    for (int i = 0; i < values.size(); i++) {
+      if (values.get(i).isInteger() && !names.get(i).isEmpty()) {
+        long value = (Long) values.get(i).value();
+        if (value >= 2 && !intTies.containsKey(names.get(i)) && !vary.ranges().containsKey(names.get(i))) {
+          targetInts.put(names.get(i), value);
+        }
+        if (value >= 1) {
+          sourceInts.put(names.get(i), value);
+        }
+      }
+    }
+    this.relationsOf = new SizeRelations(shapes, shapeLabels, fixed, targetInts, sourceInts, vary.ranges().keySet());
+  }
+
+  /**
+   * The relations beyond equal sizes the example shows that can all be kept at once, most telling first
+   * (sums of two dimensions, a dimension plus an int argument, plus a constant): what probing the kernel
+   * starts from to learn which it needs.
+   */
+  public List<SizeRelation> relationCandidates() {
+    return relationsOf.consistent(relationsOf.candidates());
+  }
+
+  /** The same generator keeping {@code relations} (of {@link #relationCandidates}) in every try, tied or untied. */
+  public ExampleGenerator withRelations(List<SizeRelation> relations) {
+    ExampleGenerator g = excluding(rejectedLayouts, rejectedDtypes);
+    g.kept = relationsOf.ordered(relations);
+    return g;
+  }
+
+  /**
+   * Where the example's tensors could take dtypes that differ: each tensor label but the first of those
+   * sharing a dtype, with the other dtypes it could take (the schema ties no two tensors' dtypes; the
+   * kernel may). What probing the kernel with one tensor's dtype changed starts from.
+   */
+  public Map<String, List<String>> mixableDtypes() {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    Set<String> firstOf = new java.util.HashSet<>();
+    List<String> names = argNames();
+    List<SpecValue> values = allValues();
+    for (int i = 0; i < values.size(); i++) {
+      rewrite(values.get(i), names.get(i), (v, label) -> {
+        String d = dtypeOf(v.object());
+        if (!v.object().containsKey("values") && !firstOf.add(d)) {
+          List<String> others = new ArrayList<>(candidates(d));
+          others.remove(d);
+          if (!others.isEmpty()) {
+            out.put(label, others);
+          }
+        }
+        return v;
+      });
+    }
+    return out;
+  }
+
+  /** The example with the tensor {@code label} alone made {@code dtype}: probes whether the kernel takes mixed dtypes. */
+  public Example withDtypeOf(String label, String dtype) {
+    return rewrite((v, l) -> l.equals(label) ? madeDtype(v, dtype) : v);
+  }
+
+  /**
+   * The same generator also drawing, one try in five, each tensor of {@code mixed} in a dtype of its own
+   * (label to the dtypes the kernel accepted for it alone), so that a kernel that reads one tensor as
+   * another's dtype is reached.
+   */
+  public ExampleGenerator withMixedDtypes(Map<String, List<String>> mixed) {
+    ExampleGenerator g = excluding(rejectedLayouts, rejectedDtypes);
+    g.mixed = Map.copyOf(mixed);
+    return g;
+  }
+
+  /** The relations every try keeps ({@link #withRelations}). */
+  public List<SizeRelation> keptRelations() {
+    return kept;
+  }
+
+  /**
+   * Choices of a tied try whose every varying size {@code s} is {@code 2s + 1}, contiguous, in the example's
+   * dtypes: no sum or offset of the example's sizes holds in it unless the generator keeps it.
+   */
+  public List<Long> freshSizes() {
+    List<Long> out = new ArrayList<>(List.of(0L));
+    sizes.forEach(s -> out.add(2 * s + 1));
+    return out;
   }
 
   /** The relations between argument sizes this generator keeps in its tied tries, as coverage says them. */
@@ -157,6 +260,8 @@ public final class ExampleGenerator {
   public ExampleGenerator excluding(Map<String, Set<String>> layouts, Set<String> dtypeNames) {
     ExampleGenerator g = new ExampleGenerator(schema, origin, vary, domain, layouts, dtypeNames);
     g.tiedOnly = tiedOnly;
+    g.kept = kept;
+    g.mixed = mixed;
     return g;
   }
 
@@ -235,6 +340,7 @@ public final class ExampleGenerator {
         drawn.add(s);
       }
     }
+    relationsOf.keepSizes(kept, drawn, drawnSizes);
     Map<String, String> dtypeMap = new LinkedHashMap<>();
     for (String d : dtypes) {
       List<String> options = candidates(d);
@@ -292,7 +398,42 @@ public final class ExampleGenerator {
         }
       }
     }
+    // int arguments a learned relation gives (a length that is the sum of two sizes), in tied and untied tries
+    for (SizeRelation r : kept) {
+      if (r.intTarget() != null) {
+        SpecValue source = r.intSource() == null ? null : argument(names, args, kwargs, r.intSource());
+        long now = SizeRelations.intValue(r, drawn, source != null && source.isInteger() ? (Long) source.value() : 0);
+        SpecValue old = argument(names, args, kwargs, r.intTarget());
+        if (old != null) {
+          put(names, args, kwargs, r.intTarget(), new SpecValue(now, old.location()));
+        }
+      }
+    }
+    // last, so that a generator without mixed dtypes makes every earlier choice as before
+    if (!mixed.isEmpty() && c.draw(MIXED) == MIXED) {
+      Map<String, String> own = new LinkedHashMap<>();
+      mixed.forEach((label, options) -> own.put(label, options.get((int) c.draw(options.size() - 1))));
+      for (int i = 0; i < args.size(); i++) {
+        args.set(i, rewrite(args.get(i), names.get(i), (v, l) -> own.containsKey(l) ? madeDtype(v, own.get(l)) : v));
+      }
+      kwargs.replaceAll((name, v) -> rewrite(v, name, (x, l) -> own.containsKey(l) ? madeDtype(x, own.get(l)) : x));
+    }
     return new Example(origin.ref(), args, kwargs, salt + 1);
+  }
+
+  private static SpecValue argument(List<String> names, List<SpecValue> args, Map<String, SpecValue> kwargs, String name) {
+    int at = names.indexOf(name);
+    return at >= 0 && at < args.size() ? args.get(at) : kwargs.get(name);
+  }
+
+  private static void put(List<String> names, List<SpecValue> args, Map<String, SpecValue> kwargs, String name,
+      SpecValue v) {
+    int at = names.indexOf(name);
+    if (at >= 0 && at < args.size()) {
+      args.set(at, v);
+    } else {
+      kwargs.put(name, v);
+    }
   }
 
   private static long sizeMapOf(long size, Map<Long, Long> drawnSizes) {
@@ -332,18 +473,17 @@ public final class ExampleGenerator {
    * gradients on floating-point tensors only).
    */
   public Example withDtype(String from, String to) {
-    return rewrite((v, l) -> {
-      if (!dtypeOf(v.object()).equals(from)) {
-        return v;
-      }
-      SpecValue made = withKey(v, "dtype", to);
-      if (GradientInputs.floating(to) || !made.object().containsKey("requires_grad")) {
-        return made;
-      }
-      Map<String, SpecValue> m = new LinkedHashMap<>(made.object());
-      m.remove("requires_grad");
-      return new SpecValue(m, v.location());
-    });
+    return rewrite((v, l) -> dtypeOf(v.object()).equals(from) ? madeDtype(v, to) : v);
+  }
+
+  private static SpecValue madeDtype(SpecValue v, String to) {
+    SpecValue made = withKey(v, "dtype", to);
+    if (GradientInputs.floating(to) || !made.object().containsKey("requires_grad")) {
+      return made;
+    }
+    Map<String, SpecValue> m = new LinkedHashMap<>(made.object());
+    m.remove("requires_grad");
+    return new SpecValue(m, v.location());
   }
 
   /** Whether {@code dtype} is drawn from beyond the example's family ({@link #OTHER_DTYPES}, no {@code vary.dtype}). */
@@ -498,6 +638,7 @@ public final class ExampleGenerator {
       }
       if (!explicit) {
         shapes.add(shape);
+        shapeLabels.add(label);
       }
     } else if (v.isList()) {
       for (int j = 0; j < v.list().size(); j++) {

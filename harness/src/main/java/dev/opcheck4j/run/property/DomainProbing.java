@@ -2,6 +2,7 @@ package dev.opcheck4j.run.property;
 
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.generate.ExampleGenerator;
+import dev.opcheck4j.generate.SizeRelation;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
@@ -15,19 +16,37 @@ import java.util.Set;
 /**
  * Which layouts and dtypes the op's kernel accepts on a device: each tensor of every example in each
  * other layout generation could draw, and each other dtype. A layout or dtype rejected on every
- * example where it was probed, or that killed the worker, is left out of generation and reported once.
+ * example where it was probed, or that killed the worker, is left out of generation and reported once. Each
+ * tensor that shares a dtype with an earlier one is also probed alone in each other dtype: those the kernel
+ * accepts it in are drawn for it alone in some tries (mixed dtypes), and a kernel that rejects them all keeps
+ * one dtype.
  */
 final class DomainProbing {
   private final OpSpec spec;
   private final OpCalls calls;
+  private final SizeProbing sizes;
 
   DomainProbing(OpSpec spec, OpCalls calls) {
     this.spec = spec;
     this.calls = calls;
+    this.sizes = new SizeProbing(calls);
   }
 
-  /** What the probes found out of domain: per tensor label the layouts, and the dtypes, with why. */
-  record Discovery(Map<String, Set<String>> layouts, Set<String> dtypes, List<String> lines) {}
+  /**
+   * What the probes found out of domain: per tensor label the layouts, and the dtypes, with why; and per
+   * example the relations between sizes its tries keep ({@link SizeProbing}).
+   */
+  record Discovery(Map<String, Set<String>> layouts, Set<String> dtypes, Map<Example, List<SizeRelation>> relations,
+      Map<String, List<String>> mixed, List<String> lines) {
+    /**
+     * {@code plain} without the layouts and dtypes found out of domain, keeping the relations found, and
+     * drawing the tensors the kernel takes in a dtype of their own in one.
+     */
+    ExampleGenerator applied(ExampleGenerator plain) {
+      return plain.excluding(layouts, dtypes).withRelations(relations.getOrDefault(plain.origin(), List.of()))
+          .withMixedDtypes(mixed);
+    }
+  }
 
   /**
    * A probe the kernel rejected.
@@ -43,10 +62,14 @@ final class DomainProbing {
     void judge(List<RejectedProbe> probes);
   }
 
-  /** A probe of the op's domain: the example with {@code argument} in another layout, or its inputs in another dtype. */
-  private record Probe(Example example, String argument, String layout, String dtype) {
+  /**
+   * A probe of the op's domain: the example with {@code argument} in another layout, its inputs in another
+   * dtype, or ({@code alone}) the tensor {@code argument} alone in another dtype.
+   */
+  private record Probe(Example example, String argument, String layout, String dtype, boolean alone) {
     String what() {
-      return layout != null ? "'" + argument + "' " + layout : argument + " inputs as " + dtype;
+      return layout != null ? "'" + argument + "' " + layout
+          : alone ? "'" + argument + "' alone as " + dtype : argument + " inputs as " + dtype;
     }
   }
 
@@ -59,6 +82,9 @@ final class DomainProbing {
     // what killed the worker on some example: never generated
     Map<String, Set<String>> layoutKills = new LinkedHashMap<>();
     Set<String> dtypeKills = new LinkedHashSet<>();
+    // tensors in a dtype of their own, the others keeping the example's: accepted, and the first rejection
+    Map<String, Set<String>> aloneAccepts = new LinkedHashMap<>();
+    Map<String, String> aloneRejects = new LinkedHashMap<>();
     for (ExampleGenerator gen : gens) {
       List<Probe> probes = probes(gen);
       // every probe of this example in one exchange, the rejected ones judged after; after a probe that
@@ -70,7 +96,13 @@ final class DomainProbing {
         for (int i = 0; i < result.rejections().size(); i++) {
           Probe p = batch.get(i);
           String why = result.rejections().get(i);
-          if (p.layout() != null && why == null) {
+          if (p.alone()) {
+            if (why == null) {
+              aloneAccepts.computeIfAbsent(p.argument(), k -> new LinkedHashSet<>()).add(p.dtype());
+            } else {
+              aloneRejects.putIfAbsent(p.argument(), p.dtype() + ": \"" + why + "\"");
+            }
+          } else if (p.layout() != null && why == null) {
             layoutAccepts.computeIfAbsent(p.argument(), k -> new LinkedHashSet<>()).add(p.layout());
           } else if (p.layout() != null) {
             layoutRejects.computeIfAbsent(p.argument(), k -> new LinkedHashMap<>()).putIfAbsent(p.layout(), why);
@@ -93,7 +125,9 @@ final class DomainProbing {
         Probe fatal = batch.get(Math.min(result.rejections().size(), batch.size() - 1));
         // the probe it died on is the minimal example: the spec's example with the one change that kills it
         deaths.died(result.died(), null, fatal.example(), List.of(), "a probe of the op's domain: " + fatal.what(), 0);
-        if (fatal.layout() != null) {
+        if (fatal.alone()) {
+          aloneRejects.putIfAbsent(fatal.argument(), fatal.dtype() + ": killed the worker");
+        } else if (fatal.layout() != null) {
           layoutKills.computeIfAbsent(fatal.argument(), k -> new LinkedHashSet<>()).add(fatal.layout());
         } else {
           dtypeKills.add(fatal.dtype());
@@ -135,7 +169,22 @@ final class DomainProbing {
       lines.add(String.join(", ", dtypeKills) + " inputs killed the worker (see " + BuiltinChecks.supervisors()
           + "): not generated");
     }
-    return new Discovery(layouts, dtypes, lines);
+    Map<String, List<String>> mixed = new LinkedHashMap<>();
+    aloneAccepts.forEach((label, accepted) -> mixed.put(label, List.copyOf(accepted)));
+    if (!mixed.isEmpty()) {
+      lines.add("mixed dtypes: " + String.join(", ", mixed.entrySet().stream().map(e -> "'" + e.getKey() + "' also as "
+          + String.join(", ", e.getValue())).toList()) + " while the other tensors keep theirs (the kernel accepted each"
+          + " alone), one try in five");
+    }
+    aloneRejects.forEach((label, first) -> {
+      if (!aloneAccepts.containsKey(label)) {
+        lines.add("rejects mixed dtypes: '" + label + "' in a dtype of its own (" + first + "): not drawn");
+      }
+    });
+    SizeProbing.Learned related = calls.stopped() ? new SizeProbing.Learned(Map.of(), List.of())
+        : sizes.learn(gens, device, deaths);
+    lines.addAll(related.lines());
+    return new Discovery(layouts, dtypes, related.relations(), mixed, lines);
   }
 
   /** The probes of one example: each tensor in each other layout, then each other dtype. */
@@ -144,15 +193,17 @@ final class DomainProbing {
     for (Map.Entry<String, Integer> t : gen.tensorRanks().entrySet()) {
       for (String layout : gen.layoutsForRank(t.getValue())) {
         if (!layout.equals("contiguous")) {
-          probes.add(new Probe(gen.withLayout(t.getKey(), layout), t.getKey(), layout, null));
+          probes.add(new Probe(gen.withLayout(t.getKey(), layout), t.getKey(), layout, null, false));
         }
       }
     }
     for (Map.Entry<String, List<String>> d : gen.otherDtypes().entrySet()) {
       for (String to : d.getValue()) {
-        probes.add(new Probe(gen.withDtype(d.getKey(), to), d.getKey(), null, to));
+        probes.add(new Probe(gen.withDtype(d.getKey(), to), d.getKey(), null, to, false));
       }
     }
+    gen.mixableDtypes().forEach((label, others) -> others.forEach(
+        to -> probes.add(new Probe(gen.withDtypeOf(label, to), label, null, to, true))));
     return probes;
   }
 }

@@ -146,7 +146,7 @@ public final class PropertyPhase {
       }
       DomainProbing.Discovery found = probing.discover(plain, device, deaths, this::judgeProbes);
       spec.examples().forEach(crashClasses::survived);
-      generate(new Tries(plain.stream().map(g -> g.excluding(found.layouts(), found.dtypes())).toList(),
+      generate(new Tries(plain.stream().map(found::applied).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
       finish(java.util.stream.Stream.of(plain.stream().flatMap(g -> g.relations().stream()).toList(), found.lines(),
           tiedSizes.lines(), crashClasses.lines()).flatMap(List::stream).toList());

@@ -101,6 +101,20 @@ class MemoryCorpusTests {
     }
   }
 
+  /**
+   * A kernel returning Tensor[] that stores one element past the end of the list's second tensor, leaving
+   * its bytes as they were (issue 43): found on the example, naming that element of the returned list.
+   */
+  @Test
+  void anAccessPastAnElementOfAReturnedListIsFoundNamingTheElement() {
+    CheckResult r = faulted("memory_ops::halves_unbounded", MemoryBoundsCheck.ID, GuardRanges.RULE,
+        "output 0[1], past the end");
+    assertTrue(r.example().startsWith("memory_ops.json#"), "on the example: " + r);
+    CheckResult good = corpus.one("memory_ops::halves", MemoryBoundsCheck.ID, "cpu");
+    assertEquals(Outcome.PASSED, good.outcome(), good.toString());
+    assertEquals("output 0[0], output 0[1]", good.fact("allocations guarded").orElseThrow());
+  }
+
   /** The input holds its values again after the call: only its read-only pages see the write. */
   @Test
   void anInputWrittenAndRestoredIsFoundOnTheExampleNamingTheArgument() {

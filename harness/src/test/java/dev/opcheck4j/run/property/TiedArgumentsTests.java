@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Int arguments tied to a size (issue 43, native-ops' tied_ops.cpp): generation keeps the relation the
- * example shows (n = x.size(0) + 1), so the kernel accepts its tries and a Meta defect that shows on any
- * length but the example's is found.
+ * Arguments whose sizes are tied (issue 43, native-ops' tied_ops.cpp): generation keeps the relation the
+ * example shows (an int n = x.size(0) + 1; a tensor w as long as a and b together, learned by probing), so
+ * the kernel accepts its tries and a Meta defect that shows only on other valid sizes is found.
  */
 class TiedArgumentsTests {
   private static final String SPEC = "generation/tied_ops.json";
@@ -74,5 +74,41 @@ class TiedArgumentsTests {
     assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
     assertTrue(Long.parseLong(domain.fact("accepted").orElseThrow()) >= 90, domain.toString());
     assertFalse(domain.facts().stream().noneMatch(f -> f.value().startsWith("sizes related in")), domain.toString());
+  }
+
+  @Test
+  void aLengthThatIsTheSumOfTwoInputsIsLearnedSoNoTryIsRejectedAndTheMetaDefectOnUnequalHalvesIsFound() {
+    for (String op : List.of("tied_ops::weighted_cat", "tied_ops::weighted_cat_meta_equal_halves")) {
+      CheckResult domain = corpus.of(op).filter(r -> r.check().equals("generate.domain") && r.device().equals("cpu"))
+          .findFirst().orElseThrow();
+      // main's generator, which drew w's length on its own: 92 and 98 of 100 tries rejected (seed 7)
+      assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
+      assertEquals("0 (the cpu kernel raised on them)", domain.fact("discarded").orElseThrow(), domain.toString());
+      assertTrue(domain.facts().stream().anyMatch(f -> f.key().equals("domain")
+          && f.value().startsWith("sizes related in ") && f.value().contains(": w.size(0) = a.size(0) + b.size(0) (learned: ")),
+          domain.toString());
+    }
+    CheckResult meta = corpus.of("tied_ops::weighted_cat_meta_equal_halves")
+        .filter(r -> r.check().equals("fake.metadata") && r.outcome() == Outcome.FAILED).findFirst().orElseThrow();
+    assertTrue(meta.example().startsWith("generated"), meta.toString());
+    assertEquals("a=float32[0], b=float32[1], w=float32[1]  (shrunk in 5 steps)", meta.fact("minimal example").orElseThrow());
+  }
+
+  @Test
+  void aTensorTheKernelTakesInADtypeOfItsOwnIsDrawnSoAKernelReadingItAsTheOthersDtypeIsFound() {
+    for (String op : List.of("tied_ops::shift_by", "tied_ops::shift_by_as_x")) {
+      CheckResult domain = corpus.of(op).filter(r -> r.check().equals("generate.domain") && r.device().equals("cpu"))
+          .findFirst().orElseThrow();
+      assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
+      assertTrue(domain.facts().stream().anyMatch(f -> f.value().startsWith("mixed dtypes: 's' also as float64 while")),
+          domain.toString());
+    }
+    CheckResult good = corpus.of("tied_ops::shift_by").filter(r -> r.check().equals("reference.values")
+        && r.example().startsWith("generated")).findFirst().orElseThrow();
+    assertEquals(Outcome.PASSED, good.outcome(), good.toString());
+    CheckResult bad = corpus.of("tied_ops::shift_by_as_x").filter(r -> r.check().equals("reference.values")
+        && r.outcome() == Outcome.FAILED).findFirst().orElseThrow();
+    assertTrue(bad.example().startsWith("generated"), "the example's float32 s reads right: " + bad);
+    assertTrue(bad.fact("minimal example").orElseThrow().contains("s=float64"), bad.toString());
   }
 }

@@ -1,0 +1,93 @@
+package dev.opcheck4j.generate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.opcheck4j.spec.Example;
+import dev.opcheck4j.spec.SpecValue;
+import dev.opcheck4j.spec.Vary;
+import dev.opcheck4j.testing.NativeOps;
+import dev.opcheck4j.torch.OpLibrary;
+import dev.opcheck4j.torch.OpSchema;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The relations beyond equal sizes an example shows (issue 43): which ones, in which order of preference,
+ * and that a generator keeping some keeps them in tied and untied tries alike. No kernel runs.
+ */
+class SizeRelationsTests {
+
+  private static SpecValue tensor(long... sizes) {
+    List<SpecValue> dims = new ArrayList<>();
+    for (long s : sizes) {
+      dims.add(new SpecValue(s, "-"));
+    }
+    return new SpecValue(Map.of("tensor", new SpecValue(dims, "-")), "-");
+  }
+
+  private static long size(Example e, int arg, int dim) {
+    return (Long) e.args().get(arg).object().get("tensor").list().get(dim).value();
+  }
+
+  private static OpSchema schema(String op) throws Exception {
+    return OpLibrary.load(NativeOps.lib("tied_ops")).op(op).schema();
+  }
+
+  @Test
+  void aSumOfTwoInputsLengthsComesFirstAndOneRelationPerSize() throws Exception {
+    ExampleGenerator gen = new ExampleGenerator(schema("tied_ops::weighted_cat"),
+        new Example("e", List.of(tensor(2), tensor(5), tensor(7)), Map.of()), Vary.NONE);
+    // 7 = 2 + 5 is a sum and an offset of 5 from a (or 2 from b): the sum is preferred; 5 = 2 + 3 is an offset
+    assertEquals(List.of("b.size(0) = a.size(0) + 3", "w.size(0) = a.size(0) + b.size(0)"),
+        gen.relationCandidates().stream().map(SizeRelation::text).toList());
+  }
+
+  @Test
+  void aGeneratorKeepingTheSumKeepsItInTiedAndUntiedTries() throws Exception {
+    ExampleGenerator plain = new ExampleGenerator(schema("tied_ops::weighted_cat"),
+        new Example("e", List.of(tensor(3), tensor(3), tensor(6)), Map.of()), Vary.NONE);
+    List<SizeRelation> sum = plain.relationCandidates().stream().filter(r -> r.kind() == SizeRelation.Kind.SUM).toList();
+    assertEquals(List.of("w.size(0) = a.size(0) + b.size(0)"), sum.stream().map(SizeRelation::text).toList());
+    ExampleGenerator gen = plain.withRelations(sum);
+    int unequal = 0;
+    for (long seed = 0; seed < 60; seed++) {
+      Choices c = Choices.random(seed);
+      Example e = gen.generate(c);
+      assertEquals(size(e, 0, 0) + size(e, 1, 0), size(e, 2, 0), e.toString());
+      if (gen.drewUntied(c.sequence()) && size(e, 0, 0) != size(e, 1, 0)) {
+        unequal++;
+      }
+    }
+    assertEquals(true, unequal > 0, "untied tries give a and b of different lengths, w still their sum");
+    // the probe's sizes: every size s drawn as 2s + 1, the kept relation applied on top
+    Example fresh = gen.generate(Choices.replay(gen.freshSizes()));
+    assertEquals(List.of(7L, 7L, 14L), List.of(size(fresh, 0, 0), size(fresh, 1, 0), size(fresh, 2, 0)));
+    Example broken = plain.withRelations(List.of(sum.get(0).broken())).generate(Choices.replay(plain.freshSizes()));
+    assertEquals(15L, size(broken, 2, 0), "broken by one");
+  }
+
+  @Test
+  void anInputOneRowLongerThanAnotherAndALengthThatIsASizePlusAnIntArgument() throws Exception {
+    ExampleGenerator offset = new ExampleGenerator(schema("tied_ops::weighted_cat"),
+        new Example("e", List.of(tensor(4, 3), tensor(5), tensor(9)), Map.of()), Vary.NONE);
+    assertEquals(List.of("b.size(0) = a.size(0) + 1", "w.size(0) = a.size(0) + b.size(0)"),
+        offset.relationCandidates().stream().map(SizeRelation::text).toList(), "each size a target once, sources first");
+    // prefix_sums(Tensor x, int n) with two more int arguments by keyword: len = x.size(0) + pad
+    Map<String, SpecValue> ints = new LinkedHashMap<>();
+    ints.put("pad", new SpecValue(2L, "-"));
+    ints.put("len", new SpecValue(6L, "-"));
+    ExampleGenerator plain = new ExampleGenerator(schema("tied_ops::prefix_sums"), new Example("e", List.of(tensor(4)), ints),
+        new Vary(Map.of("pad", new Vary.Range(true, 0, 9)), List.of(), false));
+    List<SizeRelation> found = plain.relationCandidates();
+    assertEquals(List.of("len = x.size(0) + pad"), found.stream().map(SizeRelation::text).toList());
+    ExampleGenerator gen = plain.withRelations(found);
+    for (long seed = 0; seed < 30; seed++) {
+      Example e = gen.generate(Choices.random(seed));
+      long pad = (Long) e.kwargs().get("pad").value();
+      assertEquals(size(e, 0, 0) + pad, (Long) e.kwargs().get("len").value(), e.toString());
+    }
+  }
+}
