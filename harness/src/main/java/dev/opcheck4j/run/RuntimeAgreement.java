@@ -47,7 +47,7 @@ final class RuntimeAgreement {
    * inputs: drawn from the run's seed), each runtime's outputs compared with the oldest one's; one result per
    * (op, example, newer runtime), told to the listener as they come.
    */
-  static List<CheckResult> of(RunRequest request, List<String> ranOn, List<RuntimeRuns.Refusal> refusals,
+  static List<CheckResult> of(RunRequest request, List<String> ranOn, List<RuntimeRefusal> refusals,
       RuntimeJoin joined)
       throws SpecException {
     RunSetup setup = RunSetup.of(request);
