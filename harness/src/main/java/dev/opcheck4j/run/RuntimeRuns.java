@@ -114,7 +114,10 @@ final class RuntimeRuns {
     }
     if (several && ranOn.size() > 1 && !stop.requested() && RuntimeAgreement.requested(request)) {
       long t0 = System.nanoTime();
-      List<CheckResult> agreed = RuntimeAgreement.of(request, ranOn, refusals, joined);
+      // a shard's run compares the ops of its shard alone: merged, the shards give each op's comparison once
+      Set<String> ops = new LinkedHashSet<>();
+      outcomes.forEach(o -> ops.addAll(o.ops()));
+      List<CheckResult> agreed = RuntimeAgreement.of(request, ranOn, refusals, ops, joined);
       results.addAll(agreed);
       costs.add(new RuntimeCost(RuntimeAgreeCheck.ID, "outputs recorded on each runtime", (System.nanoTime() - t0) / 1_000_000,
           agreed.size()));
