@@ -209,13 +209,16 @@ final class RunSummary {
    */
   static long cachedRows(RunReport report) {
     java.util.Set<String> cached = new java.util.HashSet<>(report.run().cached());
-    boolean libraryJob = cached.stream().anyMatch(name -> !name.contains("::"));
     Map<String, Boolean> rows = new LinkedHashMap<>();
     for (CheckResult r : report.results()) {
-      boolean replayed = r.library() != null ? cached.contains(r.library())
+      // in a run on several runtimes, a row and a replayed op are per runtime: ns::op @2.10.0
+      String at = r.runtime() == null ? "" : " @" + r.runtime();
+      boolean libraryJob = cached.stream().anyMatch(name -> !name.replace(at, "").contains("::") && name.endsWith(at));
+      boolean replayed = r.library() != null ? cached.contains(r.library() + at)
           : report.check(r.check()).map(c -> c.scope() == dev.opcheck4j.api.CheckInfo.Scope.LIBRARY).orElse(false)
-              ? libraryJob : cached.contains(r.op());
-      rows.merge(HumanText.name(r.library() != null ? r.library() : r.op()), replayed, Boolean::logicalAnd);
+              ? libraryJob : cached.contains(r.op() + at);
+      rows.merge(HumanText.name(r.library() != null ? r.library() : r.op())
+          + (r.runtime() == null ? "" : " @" + HumanText.name(r.runtime())), replayed, Boolean::logicalAnd);
     }
     return rows.values().stream().filter(b -> b).count();
   }

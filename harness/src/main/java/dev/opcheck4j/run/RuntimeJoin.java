@@ -91,7 +91,8 @@ final class RuntimeJoin {
 
       @Override
       public void runFinished(RunInfo run, RunEnd end) {
-        finished.add(run);
+        // an op replayed on each runtime is named once per runtime, as the summary's rows name it: ns::op @2.10.0
+        finished.add(tag ? run.withCached(run.cached().stream().map(c -> c + " @" + runtime.torch()).toList()) : run);
         ends.add(end);
       }
     };
