@@ -116,7 +116,9 @@ public record Coverage(List<Entry> entries) {
    */
   private static String reason(List<Entry> op, List<String> runtimes) {
     Map<String, List<String>> runtimesOf = new LinkedHashMap<>();
-    op.stream().map(Entry::runtime).distinct().forEach(runtime -> op.stream()
+    // the run's runtimes in their order (oldest first: its results come first), else the op's one
+    List<String> order = runtimes.isEmpty() ? op.stream().map(Entry::runtime).distinct().toList() : runtimes;
+    order.forEach(runtime -> op.stream()
         .filter(e -> Objects.equals(e.runtime(), runtime) && !e.bySpec())
         .min(java.util.Comparator.comparing(e -> e.reason().startsWith(NO_CUDA)))
         .ifPresent(e -> runtimesOf.computeIfAbsent(e.reason(), r -> new ArrayList<>()).add(runtime)));
