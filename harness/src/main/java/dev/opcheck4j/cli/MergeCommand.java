@@ -136,13 +136,15 @@ final class MergeCommand implements Command {
 
   /**
    * Report dirs that hold only {@code opcheck-report.json} (written before results files existed, or
-   * copied without them): each is read by the {@link ReportReader} of the reports module, which reads
-   * schema versions 1 and 2 and rejects others with a line naming the file and version.
+   * copied without them, or those of a run on several runtimes, whose results files are per runtime): each
+   * is read by the {@link ReportReader} of the reports module, which reads schema versions 1 and 2 and
+   * rejects others with a line naming the file and version.
    */
   private static RunOutcome mergeReports(List<Path> dirs) throws UsageException, IOException {
     ReportReader reader = ServiceLoader.load(ReportReader.class).findFirst()
         .orElseThrow(() -> new IllegalStateException("no report reader on the classpath (opcheck4j-reports missing)"));
     List<CheckResult> results = new ArrayList<>();
+    List<List<CheckResult>> perDir = new ArrayList<>();
     RunReport first = null;
     long duration = 0;
     for (Path dir : dirs) {
@@ -155,6 +157,12 @@ final class MergeCommand implements Command {
       first = first == null ? r : first;
       duration = Math.max(duration, r.durationMs());
       results.addAll(r.results());
+      perDir.add(r.results());
+    }
+    List<String> runtimes = RuntimeShards.of(dirs);
+    if (!runtimes.isEmpty()) {
+      // the shards of a run on several runtimes: in the unsharded run's order, not one shard after the other
+      results = RuntimeShards.ordered(dirs, runtimes, perDir);
     }
     RunReport report = new RunReport(first.run().withDuration(duration), first.checks(), results);
     return new RunOutcome(report, List.of(), results.stream().map(CheckResult::op).distinct().toList(), List.of());

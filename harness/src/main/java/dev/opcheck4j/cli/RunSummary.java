@@ -209,27 +209,40 @@ final class RunSummary {
    */
   static long cachedRows(RunReport report) {
     java.util.Set<String> cached = new java.util.HashSet<>(report.run().cached());
-    boolean libraryJob = cached.stream().anyMatch(name -> !name.contains("::"));
     Map<String, Boolean> rows = new LinkedHashMap<>();
     for (CheckResult r : report.results()) {
-      boolean replayed = r.library() != null ? cached.contains(r.library())
+      // in a run on several runtimes, a row and a replayed op are per runtime: ns::op @2.10.0
+      String at = r.runtime() == null ? "" : " @" + r.runtime();
+      boolean libraryJob = cached.stream().anyMatch(name -> !name.replace(at, "").contains("::") && name.endsWith(at));
+      boolean replayed = r.library() != null ? cached.contains(r.library() + at)
           : report.check(r.check()).map(c -> c.scope() == dev.opcheck4j.api.CheckInfo.Scope.LIBRARY).orElse(false)
-              ? libraryJob : cached.contains(r.op());
-      rows.merge(HumanText.name(r.library() != null ? r.library() : r.op()), replayed, Boolean::logicalAnd);
+              ? libraryJob : cached.contains(r.op() + at);
+      rows.merge(HumanText.name(r.library() != null ? r.library() : r.op())
+          + (r.runtime() == null ? "" : " @" + HumanText.name(r.runtime())), replayed, Boolean::logicalAnd);
     }
     return rows.values().stream().filter(b -> b).count();
   }
 
   /**
    * One line per family that never ran on some ops, with why and how to gate on it; where the ops
-   * differ in why, one line per reason under it, with how many ops it holds (commonest first).
+   * differ in why, one line per reason under it, with how many ops it holds (commonest first). In a run on
+   * several runtimes, the families one runtime never ran on the same ops for the same reasons (a library it
+   * refused) are one line, {@code on 2.10.0: kernel, fake never ran on 1 of 1 op: ...}.
    */
   static List<String> gapLines(Coverage coverage) {
     List<String> lines = new ArrayList<>();
+    Map<List<Object>, List<Coverage.Gap>> grouped = new LinkedHashMap<>();
     for (Coverage.Gap g : coverage.gaps()) {
-      String head = g.family() + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops");
-      String gate = " — or --require " + g.family() + " to fail on this";
-      Map<String, List<String>> byReason = byReason(coverage, g);
+      List<Object> key = g.runtime() == null ? List.of(g) : List.of(g.runtime(), g.of(), g.reasons());
+      grouped.computeIfAbsent(key, k -> new ArrayList<>()).add(g);
+    }
+    for (List<Coverage.Gap> group : grouped.values()) {
+      Coverage.Gap g = group.get(0);
+      List<String> families = group.stream().map(Coverage.Gap::family).toList();
+      String head = (g.runtime() == null ? "" : "on " + visible(g.runtime()) + ": ") + String.join(", ", families)
+          + " never ran on " + g.ops().size() + " of " + g.of() + (g.of() == 1 ? " op" : " ops");
+      String gate = " — or --require " + String.join(" --require ", families) + " to fail on this";
+      Map<String, List<String>> byReason = byReason(g);
       if (byReason.size() > 1) {
         lines.add(String.join("\n  ", HumanText.wrap(head + gate + ":", HumanText.WIDTH - 2)));
         byReason.forEach((reason, ops) -> lines.add("  " + String.join("\n    ", HumanText.wrap(ops.size()
@@ -246,7 +259,7 @@ final class RunSummary {
     Map<String, String> lost = new LinkedHashMap<>();
     for (Coverage.Entry e : coverage.entries()) {
       if (e.lost() > 0 && e.generated() != null) {
-        String where = visible(e.op()) + " on " + e.deviceLabel();
+        String where = visible(e.op()) + " on " + e.deviceLabel() + (e.runtime() == null ? "" : " with libtorch " + visible(e.runtime()));
         cut.computeIfAbsent(where, k -> new ArrayList<>()).add(e.family());
         lost.putIfAbsent(where, e.lost() + " of " + (e.generated() + e.lost()));
       }
@@ -263,13 +276,9 @@ final class RunSummary {
    * Coverage#gaps} counts for an op: not the spec's, a device this process lacks last), the commonest
    * reason first.
    */
-  private static Map<String, List<String>> byReason(Coverage coverage, Coverage.Gap gap) {
+  private static Map<String, List<String>> byReason(Coverage.Gap gap) {
     Map<String, List<String>> groups = new LinkedHashMap<>();
-    for (String op : gap.ops()) {
-      coverage.entries().stream().filter(e -> e.op().equals(op) && e.family().equals(gap.family()) && !e.bySpec())
-          .min(java.util.Comparator.comparing(e -> e.reason().startsWith(Coverage.NO_CUDA)))
-          .ifPresent(e -> groups.computeIfAbsent(e.reason(), r -> new ArrayList<>()).add(op));
-    }
+    gap.reasons().forEach((op, reason) -> groups.computeIfAbsent(reason, r -> new ArrayList<>()).add(op));
     Map<String, List<String>> sorted = new LinkedHashMap<>();
     groups.entrySet().stream().sorted(java.util.Comparator.comparing(r -> -r.getValue().size()))
         .forEach(r -> sorted.put(r.getKey(), r.getValue()));

@@ -9,14 +9,17 @@ import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 
 /**
- * One node of the engine's tree: a spec, an op, an op's checks on cuda, a check on a device, or one
- * example or the generated inputs of a check. Unique ids follow spec → op → (cuda) → check → device →
- * example, so they stay the same from run to run and between discovery and an IDE's rerun.
+ * One node of the engine's tree: a spec, a runtime (in a run on several), an op, an op's checks on cuda, a
+ * check on a device, or one example or the generated inputs of a check. Unique ids follow spec → (runtime) →
+ * op → (cuda) → check → device → example, so they stay the same from run to run and between discovery and an
+ * IDE's rerun.
  */
 final class EngineNode extends AbstractTestDescriptor {
   enum Kind {
     SPEC,
     INPUT,
+    /** A spec's tests on one libtorch runtime, in a run on several ({@code opcheck4j.runtimes}). */
+    RUNTIME,
     OP,
     CHECK,
     /** An op's checks on a device that may be absent (cuda): one node to skip when it is. */
@@ -54,11 +57,14 @@ final class EngineNode extends AbstractTestDescriptor {
   /**
    * The method name a build tool reports this test under ({@code kernel.error on cpu, example #1 (...)}),
    * so JUnit XML written by the platform names a test as Surefire's does; a node sourced by file keeps its
-   * display name.
+   * display name, with its runtime in a run on several ({@code kernel.error on cpu, libtorch 2.10.0}: there
+   * the class names carry it).
    */
   @Override
   public String getLegacyReportingName() {
-    return sources.method() == null ? getDisplayName() : TerminalText.visible(sources.method());
+    String name = sources.method() == null ? getDisplayName() : TerminalText.visible(sources.method());
+    String runtime = kind == Kind.RUNTIME || sources.reportClass() != null ? null : runtime();
+    return runtime == null ? name : name + ", " + TerminalText.visible(EngineTree.RUNTIME_NAME + runtime);
   }
 
   @Override
@@ -81,6 +87,15 @@ final class EngineNode extends AbstractTestDescriptor {
   EngineNode tags(Set<TestTag> more) {
     tags.addAll(more);
     return this;
+  }
+
+  /**
+   * The libtorch version of the runtime this node is under ({@code 2.10.0}), read from its unique id; null in a
+   * run on one runtime, whose tree has no runtime level.
+   */
+  String runtime() {
+    return getUniqueId().getSegments().stream().filter(s -> s.getType().equals(EngineTree.RUNTIME_SEGMENT))
+        .map(UniqueId.Segment::getValue).findFirst().orElse(null);
   }
 
   Optional<EngineNode> parentNode() {

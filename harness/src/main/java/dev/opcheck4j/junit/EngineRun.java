@@ -42,6 +42,9 @@ final class EngineRun {
     /** A problem with the input: library missing or not loadable, unknown op, invalid example. */
     void inputError(int spec, String message);
 
+    /** Libtorch {@code runtime} refused the library of {@code spec}, in a run on several runtimes: {@code reason} is why. */
+    void refused(int spec, String runtime, String reason);
+
     /** Everything of this spec has been produced. */
     void specDone(int spec);
   }
@@ -78,6 +81,7 @@ final class EngineRun {
         run = run == null ? specRun : run.followedBy(specRun);
         checks = outcome.report().checks();
         outcome.inputErrors().forEach(e -> sink.inputError(job.spec(), e));
+        outcome.refusals().forEach(r -> sink.refused(job.spec(), r.runtime(), r.reason()));
       } catch (LibraryLoadException | SpecException | IllegalArgumentException | ReportDirLock.Refused
           | ResultsFile.NoSpace e) {
         sink.inputError(job.spec(), e.getMessage());

@@ -107,6 +107,12 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         docsBase, allure, timings);
   }
 
+  /** These settings with the run on libtorch {@code runtimes} ({@code 2.10.0}), oldest first. */
+  public EngineSettings onRuntimes(List<String> runtimes) {
+    return new EngineSettings(specs, run.toBuilder().runtimes(runtimes).build(), expectedFailures, accept, docsBase,
+        allure, timings);
+  }
+
   /**
    * These settings with the run narrowed to the ops of its shard, packed over every op of {@code files}
    * in discovery order ({@link Shard#pack}); all of them when the run is not sharded. Each

@@ -3,6 +3,7 @@ package dev.opcheck4j.junit;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.run.plan.Runtimes;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecFile;
@@ -22,6 +23,10 @@ import org.junit.platform.engine.UniqueId;
  */
 final class EngineTree {
   static final String INPUT_NAME = "spec is valid and its library loads";
+  /** The unique id segment of a runtime's container: {@code [runtime:2.10.0]}. */
+  static final String RUNTIME_SEGMENT = "runtime";
+  /** How a runtime's container is named before its version: {@code libtorch 2.10.0}. */
+  static final String RUNTIME_NAME = "libtorch ";
   /**
    * An op's checks on cuda hang under one container: without a GPU it is the op's one skipped
    * node with the reason, instead of a skip per check and example. Discovery loads no libtorch, so
@@ -69,24 +74,85 @@ final class EngineTree {
         EngineNode.Kind.INPUT, Type.TEST, spec.spec, null, null, null, null).tag("opcheck4j.input");
   }
 
-  /** Adds the library, op, check and example nodes of {@code file} under {@code spec}. */
+  /**
+   * Adds the library, op, check and example nodes of {@code file} under {@code spec}; in a run on several
+   * runtimes, under a container per runtime ({@link #runtime}), oldest first, each with the same nodes.
+   */
   static void build(EngineNode spec, SpecFile file, EngineSettings settings) {
+    List<String> runtimes = runtimes(file, settings);
+    if (runtimes.isEmpty()) {
+      build(spec, spec, file, settings);
+      return;
+    }
+    for (String version : runtimes) {
+      EngineNode runtime = runtime(spec, version);
+      spec.addChild(runtime);
+      build(spec, runtime, file, settings);
+    }
+  }
+
+  /**
+   * The runtimes {@code file} runs on when they are several ({@code opcheck4j.runtimes}, else the spec's
+   * {@code "runtimes"}, as the run reads them), oldest first; empty for a run on one, whose tree has no runtime
+   * level and stays as it was before runtimes. A runtime this build has not is the run's to report, as the
+   * spec's input error.
+   */
+  static List<String> runtimes(SpecFile file, EngineSettings settings) {
+    List<String> asked = settings.run().runtimes().isEmpty() ? file.runtimes() : settings.run().runtimes();
+    if (asked.size() < 2) {
+      return List.of();
+    }
+    try {
+      List<String> versions = Runtimes.parse(String.join(",", asked));
+      return versions.size() < 2 ? List.of() : versions;
+    } catch (IllegalArgumentException e) {
+      return List.of();
+    }
+  }
+
+  /**
+   * The container of a spec's tests on one runtime, {@code libtorch 2.10.0}. It sits under the spec, not under
+   * each op: the run checks the whole spec on one runtime, then on the next, so each container's tests run
+   * together; a library a runtime refuses is one container whose tests all say why; the library-wide checks
+   * have a place per runtime; and an IDE that reruns a runtime's node runs that runtime alone. For build tools
+   * that report by class, its class name and its ops' carry the runtime ({@code my_ops.mul_add on libtorch
+   * 2.10.0}), so the two runtimes' tests are two tests in Surefire's XML, not one test run twice.
+   */
+  static EngineNode runtime(EngineNode spec, String version) {
+    String name = RUNTIME_NAME + version;
+    String reportClass = spec.sources.reportClass() == null ? null : spec.sources.reportClass() + " on " + name;
+    return new EngineNode(spec.getUniqueId().append(RUNTIME_SEGMENT, version), name, spec.sources.container(reportClass),
+        EngineNode.Kind.RUNTIME, Type.CONTAINER, spec.spec, null, null, null, null);
+  }
+
+  /**
+   * The tag of every check's test on libtorch {@code version} in a run on several runtimes ({@code libtorch-2.10.0}),
+   * so that {@code -Dgroups=libtorch-2.13.0} runs one; null (no tag) for {@code null}, a run on one.
+   */
+  static String tag(String version) {
+    return version == null ? null : "libtorch-" + version;
+  }
+
+  /** Adds the nodes of {@code file} under {@code parent}: the spec, or one of its runtimes. */
+  private static void build(EngineNode spec, EngineNode parent, SpecFile file, EngineSettings settings) {
     List<Check> checks = settings.selectedChecks();
+    String classSuffix = parent.kind == EngineNode.Kind.RUNTIME ? " on " + parent.getDisplayName() : "";
     for (Check c : checks) {
       if (c.scope() == CheckInfo.Scope.LIBRARY) {
-        spec.addChild(check(spec, null, c, null, CheckResult.NONE, c.id()));
+        parent.addChild(check(parent, null, c, null, CheckResult.NONE, c.id()));
       }
     }
     for (OpSpec op : ops(file, settings)) {
-      EngineNode opNode = new EngineNode(spec.getUniqueId().append("op", op.op()), op.op(), spec.sources.container(NodeSources.className(op.op())),
+      EngineNode opNode = new EngineNode(parent.getUniqueId().append("op", op.op()), op.op(),
+          parent.sources.container(NodeSources.className(op.op()) + classSuffix),
           EngineNode.Kind.OP, Type.CONTAINER, spec.spec, op.op(), null, null, null);
-      spec.addChild(opNode);
+      parent.addChild(opNode);
       List<Device> devices = settings.selectedDevices().stream()
           .filter(d -> op.devices().isEmpty() || op.devices().contains(d.label())).toList();
       boolean cudaChildren = cudaPossible.getAsBoolean();
       EngineNode cuda = new EngineNode(opNode.getUniqueId().append("device", Device.CUDA.label()), CUDA_NAME,
           opNode.sources.test(CUDA_NAME), EngineNode.Kind.DEVICE, cudaChildren ? Type.CONTAINER : Type.TEST, spec.spec,
-          op.op(), null, Device.CUDA.label(), null).tag(Device.CUDA.label());
+          op.op(), null, Device.CUDA.label(), null).tag(Device.CUDA.label()).tag(tag(opNode.runtime()));
       boolean onCuda = false;
       // the spec's declared tags only: registered ones are known once the library is loaded, and the
       // results of a tag's own check on them get nodes as they come
@@ -104,8 +170,8 @@ final class EngineTree {
               if (c.appliesTo(d)) {
                 onCuda |= d == Device.CUDA;
                 if (d != Device.CUDA || cudaChildren) {
-                  EngineNode parent = d == Device.CUDA ? cuda : opNode;
-                  parent.addChild(check(parent, op, c, d, op.op(), c.id() + " on " + d.label()));
+                  EngineNode on = d == Device.CUDA ? cuda : opNode;
+                  on.addChild(check(on, op, c, d, op.op(), c.id() + " on " + d.label()));
                 }
               }
             }
@@ -115,8 +181,8 @@ final class EngineTree {
               if (d != Device.META && c.appliesTo(d) && settings.run().tries() > 0 && !op.examples().isEmpty()) {
                 onCuda |= d == Device.CUDA;
                 if (d != Device.CUDA || cudaChildren) {
-                  EngineNode parent = d == Device.CUDA ? cuda : opNode;
-                  parent.addChild(check(parent, op, c, d, op.op(), c.id() + " on " + d.label()));
+                  EngineNode on = d == Device.CUDA ? cuda : opNode;
+                  on.addChild(check(on, op, c, d, op.op(), c.id() + " on " + d.label()));
                 }
               }
             }
@@ -145,7 +211,7 @@ final class EngineTree {
     EngineNode node = new EngineNode(id, name, parent.sources.test(name), EngineNode.Kind.CHECK,
         several ? Type.CONTAINER : Type.TEST, parent.spec, opName, c.id(), d == null ? CheckResult.NONE : d.label(),
         null);
-    node.tag(c.family()).tag(c.id()).tag(d == null ? null : d.label()).tag(severity(c));
+    node.tag(c.family()).tag(c.id()).tag(d == null ? null : d.label()).tag(severity(c)).tag(tag(parent.runtime()));
     if (several) {
       for (int i = 0; i < examples.size(); i++) {
         Example e = examples.get(i);
@@ -173,12 +239,14 @@ final class EngineTree {
     String example = r.example().startsWith("generated (") ? ", " + r.example().replaceAll("\\D+", " ").strip() + " generated inputs"
         : r.example().equals(CheckResult.NONE) ? "" : " (" + r.example() + ")";
     String name = r.check() + (r.device().equals(CheckResult.NONE) ? "" : " on " + r.device()) + example
-        + (parent.kind == EngineNode.Kind.SPEC && !r.op().endsWith("::*") ? " " + r.op() : "");
+        + ((parent.kind == EngineNode.Kind.SPEC || parent.kind == EngineNode.Kind.RUNTIME) && !r.op().endsWith("::*")
+            ? " " + r.op() : "");
     EngineNode node = new EngineNode(parent.getUniqueId().append("result", r.op() + "|" + r.check() + "|" + r.device() + "|" + nth),
         name, parent.kind == EngineNode.Kind.CHECK ? parent.sources.test(parent.getDisplayName() + ", " + name)
             : parent.sources.test(name), EngineNode.Kind.GENERATED, Type.TEST, parent.spec, r.op(), r.check(),
         r.device(), r.example());
-    node.tag(r.family()).tag(r.check()).tag(r.device().equals(CheckResult.NONE) ? null : r.device());
+    node.tag(r.family()).tag(r.check()).tag(r.device().equals(CheckResult.NONE) ? null : r.device())
+        .tag(tag(parent.runtime()));
     return node;
   }
 

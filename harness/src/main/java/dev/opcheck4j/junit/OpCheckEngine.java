@@ -279,12 +279,20 @@ public final class OpCheckEngine implements TestEngine {
     return Rerun.CLI;
   }
 
-  /** The run's settings narrowed to the ops, checks and devices the (filtered) tree still has. */
+  /**
+   * The run's settings narrowed to the ops, checks and devices the (filtered) tree still has, and in a run on
+   * several runtimes to the runtimes whose containers still have tests (an IDE rerunning one runtime's node).
+   */
   private static Optional<EngineSettings> narrowed(EngineNode spec, EngineSettings s) {
     Set<String> ops = new LinkedHashSet<>();
     Set<String> checks = new LinkedHashSet<>();
     Set<Device> devices = new LinkedHashSet<>();
     collect(spec, ops, checks, devices);
+    List<String> runtimes = spec.getChildren().stream().map(EngineNode.class::cast)
+        .filter(n -> n.kind == EngineNode.Kind.RUNTIME).map(EngineNode::runtime).toList();
+    if (!runtimes.isEmpty()) {
+      s = s.onRuntimes(runtimes);
+    }
     if (checks.isEmpty()) {
       return Optional.empty();
     }
@@ -319,13 +327,15 @@ public final class OpCheckEngine implements TestEngine {
     d.getChildren().forEach(c -> collect(c, ops, checks, devices));
   }
 
-  private sealed interface Event permits UnitStarted, Result, InputError, SpecDone, End {}
+  private sealed interface Event permits UnitStarted, Result, InputError, Refused, SpecDone, End {}
 
   private record UnitStarted(int spec, RunListener.UnitEvent unit) implements Event {}
 
   private record Result(int spec, CheckResult result) implements Event {}
 
   private record InputError(int spec, String message) implements Event {}
+
+  private record Refused(int spec, String runtime, String reason) implements Event {}
 
   private record SpecDone(int spec) implements Event {}
 
@@ -361,6 +371,11 @@ public final class OpCheckEngine implements TestEngine {
           }
 
           @Override
+          public void refused(int spec, String runtime, String reason) {
+            queue.add(new Refused(spec, runtime, reason));
+          }
+
+          @Override
           public void specDone(int spec) {
             queue.add(new SpecDone(spec));
           }
@@ -387,6 +402,8 @@ public final class OpCheckEngine implements TestEngine {
         stream.onResult(r.spec(), r.result());
       } else if (e instanceof InputError i) {
         stream.onInputError(i.spec(), i.message());
+      } else if (e instanceof Refused f) {
+        stream.onRefused(f.spec(), f.runtime(), f.reason());
       } else if (e instanceof SpecDone d) {
         stream.onSpecDone(d.spec());
       } else if (e instanceof End end) {

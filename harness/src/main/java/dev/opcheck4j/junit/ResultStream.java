@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.junit.platform.engine.EngineExecutionListener;
 import org.junit.platform.engine.TestDescriptor;
@@ -42,13 +43,16 @@ final class ResultStream {
   private final Set<TestDescriptor> started = new HashSet<>();
   private final Set<TestDescriptor> finished = new HashSet<>();
   private final Map<Integer, List<String>> inputErrors = new HashMap<>();
+  /** Per spec and runtime, why that runtime refused the spec's library, in a run on several runtimes. */
+  private final Map<NodeKey, String> refusals = new HashMap<>();
   /** Per op, its only result when that is a failure about the op as a whole (an unknown op has nothing else). */
   private final Map<NodeKey, CheckResult> onlyFailure = new HashMap<>();
   private final Set<NodeKey> judged = new HashSet<>();
   private final Map<UniqueId, Integer> extras = new HashMap<>();
   private final List<CheckResult> results = new ArrayList<>();
   private final Map<String, Integer> outcomes = new LinkedHashMap<>();
-  private final Map<Integer, Coverage.Fold> coverage = new HashMap<>();
+  /** Per spec, or per spec and runtime in a run on several: the coverage of its results. */
+  private final Map<NodeKey, Coverage.Fold> coverage = new HashMap<>();
 
   /**
    * @param rerun how the rerun line of a result that carries a repro is written where the tests run
@@ -75,9 +79,38 @@ final class ResultStream {
   }
 
   /** The check node of {@code check} on {@code device} for {@code op}, or for no op (a library-wide check). */
-  private EngineNode checkNode(int spec, String op, String check, String device) {
-    EngineNode n = node(NodeKey.check(spec, op, check, device));
-    return n != null ? n : node(NodeKey.check(spec, CheckResult.NONE, check, device));
+  private EngineNode checkNode(int spec, String runtime, String op, String check, String device) {
+    EngineNode n = node(NodeKey.check(spec, runtime, op, check, device));
+    return n != null ? n : node(NodeKey.check(spec, runtime, CheckResult.NONE, check, device));
+  }
+
+  /**
+   * The runtime whose nodes an event of {@code spec} on {@code given} goes to: {@code given}, or where the event
+   * names none (a run on one runtime) the spec's one runtime container left after filtering, if any.
+   */
+  private String runtime(int spec, String given) {
+    if (given != null) {
+      return given;
+    }
+    EngineNode specNode = node(NodeKey.spec(spec));
+    List<EngineNode> runtimes = specNode == null ? List.of() : runtimes(specNode);
+    return runtimes.size() == 1 ? runtimes.get(0).runtime() : null;
+  }
+
+  /** The runtime containers under {@code spec}, in tree order; none in a run on one runtime. */
+  private static List<EngineNode> runtimes(EngineNode spec) {
+    return spec.getChildren().stream().map(EngineNode.class::cast).filter(n -> n.kind == EngineNode.Kind.RUNTIME).toList();
+  }
+
+  /** Where a result with no op node of its own goes: its runtime's container, else the spec. */
+  private EngineNode base(int spec, String runtime) {
+    EngineNode n = runtime == null ? null : node(NodeKey.runtime(spec, runtime));
+    return n != null ? n : node(NodeKey.spec(spec));
+  }
+
+  /** The key results of {@code spec} on {@code runtime} are folded into coverage under. */
+  private static NodeKey coverageKey(int spec, String runtime) {
+    return runtime == null ? NodeKey.spec(spec) : NodeKey.runtime(spec, runtime);
   }
 
   /** Results as the reports should have them (with the rerun line that works where the user is). */
@@ -87,7 +120,7 @@ final class ResultStream {
 
   /** Starts the test of a unit when the tree has one for it (a check on a device, or one of its examples). */
   void onUnitStarted(int spec, RunListener.UnitEvent unit) {
-    EngineNode check = checkNode(spec, unit.op(), unit.check(), unit.device());
+    EngineNode check = checkNode(spec, runtime(spec, unit.runtime()), unit.op(), unit.check(), unit.device());
     if (check == null || finished.contains(check)) {
       return;
     }
@@ -103,11 +136,12 @@ final class ResultStream {
   void onResult(int spec, CheckResult raw) {
     CheckResult r = raw.repro() == null ? raw : raw.withRerun(rerun);
     results.add(r);
-    coverage.computeIfAbsent(spec, k -> new Coverage.Fold(settings.run().tries())).result(r);
+    String runtime = runtime(spec, r.runtime());
+    coverage.computeIfAbsent(coverageKey(spec, runtime), k -> new Coverage.Fold(settings.run().tries())).result(r);
     if (r.outcome() == Outcome.UNEXPECTED_PASS) {
       // an entry of the expected-failures file that no longer fails: a failed test of its own, under its op
-      EngineNode op = node(NodeKey.op(spec, r.op()));
-      EngineNode parent = op != null ? op : node(NodeKey.spec(spec));
+      EngineNode op = node(NodeKey.op(spec, runtime, r.op()));
+      EngineNode parent = op != null ? op : base(spec, runtime);
       String name = r.expectation().key() + " (expected failure)";
       EngineNode stale = new EngineNode(parent.getUniqueId().append("expected-failure", r.expectation().key()), name,
           parent.sources.test(name), EngineNode.Kind.STALE_XFAIL, TestDescriptor.Type.TEST, spec, r.op(), r.check(),
@@ -116,10 +150,10 @@ final class ResultStream {
       report(stale, r);
       return;
     }
-    if (absentDevice(spec, r)) {
+    if (absentDevice(spec, runtime, r)) {
       return;
     }
-    NodeKey opKey = NodeKey.op(spec, r.op());
+    NodeKey opKey = NodeKey.op(spec, runtime, r.op());
     // an expected failure gates the op's other checks as the failure it is
     if (judged.add(opKey) && (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.EXPECTED_FAILURE)
         && r.device().equals(CheckResult.NONE)
@@ -128,13 +162,13 @@ final class ResultStream {
     } else {
       onlyFailure.remove(opKey);
     }
-    EngineNode check = checkNode(spec, r.op(), r.check(), r.device());
+    EngineNode check = checkNode(spec, runtime, r.op(), r.check(), r.device());
     if (check == null) {
-      if (root.discovered.contains(NodeKey.check(spec, r.op(), r.check(), r.device()))) {
+      if (root.discovered.contains(NodeKey.check(spec, runtime, r.op(), r.check(), r.device()))) {
         return; // filtered out of this run by tags or ids: not wanted, not lost (the reports have it)
       }
-      EngineNode op = node(NodeKey.op(spec, r.op()));
-      report(extra(op != null ? op : node(NodeKey.spec(spec)), r), r);
+      EngineNode op = node(NodeKey.op(spec, runtime, r.op()));
+      report(extra(op != null ? op : base(spec, runtime), r), r);
       return;
     }
     if (check.getType() == TestDescriptor.Type.CONTAINER) {
@@ -158,8 +192,8 @@ final class ResultStream {
    * True when {@code r} is about an op's checks on cuda in a process without one: the op's cuda
    * container is skipped once with the reason and its checks' results go to the reports only.
    */
-  private boolean absentDevice(int spec, CheckResult r) {
-    EngineNode cuda = node(NodeKey.device(spec, r.op(), r.device()));
+  private boolean absentDevice(int spec, String runtime, CheckResult r) {
+    EngineNode cuda = node(NodeKey.device(spec, runtime, r.op(), r.device()));
     if (cuda == null) {
       return false;
     }
@@ -168,8 +202,13 @@ final class ResultStream {
     }
     if (cuda.isTest()) {
       // a machine that cannot have a CUDA device: the op's one cuda test takes every cuda result
+      boolean noCuda = r.outcome() == Outcome.SKIPPED && RunBlock.NO_CUDA.equals(r.reason());
+      if (!noCuda && runtime != null) {
+        // on a runtime that refused the library (known only once the run ends), the group says why when the spec is done
+        return true;
+      }
       cuda.getParent().ifPresent(this::start);
-      String why = r.outcome() == Outcome.SKIPPED && RunBlock.NO_CUDA.equals(r.reason()) ? r.reason() : EngineTree.NO_CUDA_HERE;
+      String why = noCuda ? r.reason() : EngineTree.NO_CUDA_HERE;
       skipGroup(cuda, why);
       return true;
     }
@@ -197,6 +236,14 @@ final class ResultStream {
     SpecFile file = spec < root.specs.size() ? root.specs.get(spec) : null;
     inputErrors.computeIfAbsent(spec, k -> new ArrayList<>()).add(file == null ? message
         : SpecDiscovery.atSource(message, file.file()));
+  }
+
+  /**
+   * Libtorch {@code runtime} refused the library of {@code spec}: its results there came as Skipped with
+   * {@code reason}, and its nodes that got none say the same when the spec is done.
+   */
+  void onRefused(int spec, String runtime, String reason) {
+    refusals.put(NodeKey.runtime(spec, runtime), reason);
   }
 
   /** Everything of {@code spec} has arrived: close its nodes, none left silently unreported. */
@@ -250,7 +297,7 @@ final class ResultStream {
       // (unless the spec never ran at all: then that is the reason, as for every other test)
       String why = noResultReason(n);
       n.getParent().ifPresent(this::start);
-      skipGroup(n, why.startsWith("not run: ") ? why : EngineTree.NO_CUDA_HERE);
+      skipGroup(n, why.startsWith("not run: ") || refused(n) != null ? why : EngineTree.NO_CUDA_HERE);
     } else if (d.isTest()) {
       skip(n, noResultReason(n));
     } else {
@@ -259,13 +306,22 @@ final class ResultStream {
     }
   }
 
+  /** Why the runtime {@code n} is under refused its spec's library; null when it did not (or the run has one runtime). */
+  private String refused(EngineNode n) {
+    return n.runtime() == null ? null : refusals.get(NodeKey.runtime(n.spec, n.runtime()));
+  }
+
   private String noResultReason(EngineNode n) {
-    CheckResult gate = onlyFailure.get(NodeKey.op(n.spec, n.op));
+    if (refused(n) != null) {
+      return refused(n);
+    }
+    CheckResult gate = onlyFailure.get(NodeKey.op(n.spec, n.runtime(), n.op));
     if (gate != null) {
       return "requires " + gate.check() + ", which failed" + (gate.outcome() == Outcome.EXPECTED_FAILURE
           ? " (an expected failure)" : "");
     }
     CheckResult death = results.stream().filter(r -> r.op().equals(n.op) && r.device().equals(n.device)
+        && Objects.equals(runtime(n.spec, r.runtime()), n.runtime())
         && r.finding() != null && (r.finding().cause() instanceof Cause.Crash || r.finding().cause() instanceof Cause.Timeout))
         .findFirst().orElse(null);
     if (death != null) {
@@ -279,16 +335,30 @@ final class ResultStream {
     return "no result: the run produced none for this check (its prerequisites did not run)";
   }
 
-  /** A family that never ran on an op and device is one skipped test of the op, with the reason. */
+  /**
+   * A family that never ran on an op and device is one skipped test of the op, with the reason; in a run on
+   * several runtimes, per runtime, from that runtime's results alone.
+   */
   private void neverRan(int spec, EngineNode specNode) {
-    Coverage covered = coverage.getOrDefault(spec, new Coverage.Fold(settings.run().tries())).coverage();
-    for (TestDescriptor c : List.copyOf(specNode.getChildren())) {
+    List<EngineNode> runtimes = runtimes(specNode);
+    if (runtimes.isEmpty()) {
+      neverRan(spec, specNode, null);
+    }
+    runtimes.forEach(r -> neverRan(spec, r, r.runtime()));
+  }
+
+  private void neverRan(int spec, EngineNode base, String runtime) {
+    if (runtime != null && refusals.containsKey(NodeKey.runtime(spec, runtime))) {
+      return; // nothing ran there: each of its tests says why already
+    }
+    Coverage covered = coverage.getOrDefault(coverageKey(spec, runtime), new Coverage.Fold(settings.run().tries())).coverage();
+    for (TestDescriptor c : List.copyOf(base.getChildren())) {
       EngineNode op = (EngineNode) c;
       if (op.kind != EngineNode.Kind.OP) {
         continue;
       }
       for (Coverage.Entry e : covered.of(op.op)) {
-        if (e.ran() || e.bySpec() || skippedDevice(spec, op.op, e.deviceLabel())) {
+        if (e.ran() || e.bySpec() || skippedDevice(spec, runtime, op.op, e.deviceLabel())) {
           continue;
         }
         String name = e.family() + " never ran" + (e.device() == null ? "" : " on " + e.device());
@@ -303,8 +373,8 @@ final class ResultStream {
   }
 
   /** The op's container of checks on {@code device} was skipped whole: its never-ran families are said there. */
-  private boolean skippedDevice(int spec, String op, String device) {
-    EngineNode d = node(NodeKey.device(spec, op, device));
+  private boolean skippedDevice(int spec, String runtime, String op, String device) {
+    EngineNode d = node(NodeKey.device(spec, runtime, op, device));
     return d != null && finished.contains(d) && !started.contains(d);
   }
 

@@ -15,9 +15,16 @@ import java.util.List;
  * @param libraries what each target's library registers, as the workers found it (empty for a merge)
  * @param shard a sharded run's predicted and actual time; null for a run of all ops
  * @param runtimes what each runtime of a run on several cost, in run order; empty for a run on one
+ * @param refusals the libraries a runtime of a run on several refused, each with its one line; empty when none was
  */
 public record RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries,
-    ShardTimes shard, List<RuntimeCost> runtimes) {
+    ShardTimes shard, List<RuntimeCost> runtimes, List<RuntimeRefusal> refusals) {
+  /** A run that no runtime refused a library of. */
+  public RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries,
+      ShardTimes shard, List<RuntimeCost> runtimes) {
+    this(report, inputErrors, ops, libraries, shard, runtimes, List.of());
+  }
+
   /** A run on the runtimes of {@code runtimes}, not sharded. */
   public RunOutcome(RunReport report, List<String> inputErrors, List<String> ops, List<LibraryInfo> libraries,
       List<RuntimeCost> runtimes) {
@@ -35,6 +42,7 @@ public record RunOutcome(RunReport report, List<String> inputErrors, List<String
     ops = List.copyOf(ops);
     libraries = List.copyOf(libraries);
     runtimes = List.copyOf(runtimes);
+    refusals = List.copyOf(refusals);
   }
 
   /** A run on one runtime. */

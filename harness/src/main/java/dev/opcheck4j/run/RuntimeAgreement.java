@@ -45,9 +45,10 @@ final class RuntimeAgreement {
   /**
    * runtime.agree: each spec target's examples recorded on every runtime that loaded its library (the same
    * inputs: drawn from the run's seed), each runtime's outputs compared with the oldest one's; one result per
-   * (op, example, newer runtime), told to the listener as they come.
+   * (op, example, newer runtime) of {@code ops} (those the runtimes checked: a shard's), told to the listener as
+   * they come.
    */
-  static List<CheckResult> of(RunRequest request, List<String> ranOn, List<RuntimeRuns.Refusal> refusals,
+  static List<CheckResult> of(RunRequest request, List<String> ranOn, List<RuntimeRefusal> refusals, Set<String> ops,
       RuntimeJoin joined)
       throws SpecException {
     RunSetup setup = RunSetup.of(request);
@@ -81,6 +82,9 @@ final class RuntimeAgreement {
       ValueBaseline then = byRuntime.get(reference);
       String current = null;
       for (ValueBaseline.Recorded a : then.examples()) {
+        if (!ops.contains(a.op())) {
+          continue;
+        }
         if (!a.op().equals(current)) {
           if (current != null) {
             joined.opFinished(current, library);

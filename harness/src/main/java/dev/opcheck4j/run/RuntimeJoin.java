@@ -76,7 +76,7 @@ final class RuntimeJoin {
 
       @Override
       public void unitStarted(UnitEvent unit) {
-        to.unitStarted(unit);
+        to.unitStarted(tag ? unit.onRuntime(runtime.torch()) : unit);
       }
 
       @Override
@@ -91,7 +91,8 @@ final class RuntimeJoin {
 
       @Override
       public void runFinished(RunInfo run, RunEnd end) {
-        finished.add(run);
+        // an op replayed on each runtime is named once per runtime, as the summary's rows name it: ns::op @2.10.0
+        finished.add(tag ? run.withCached(run.cached().stream().map(c -> c + " @" + runtime.torch()).toList()) : run);
         ends.add(end);
       }
     };
@@ -110,7 +111,7 @@ final class RuntimeJoin {
   }
 
   /** Each result of {@code r}'s library on the runtimes that loaded it, once, as Skipped on the one that refused it. */
-  List<CheckResult> skipped(RuntimeRuns.Refusal r, List<RunOutcome> outcomes) {
+  List<CheckResult> skipped(RuntimeRefusal r, List<RunOutcome> outcomes) {
     Map<String, CheckResult> byKey = new LinkedHashMap<>();
     String file = r.library().getFileName().toString();
     for (RunOutcome o : outcomes) {
@@ -152,7 +153,8 @@ final class RuntimeJoin {
   }
 
   /** Tells the listener the run finished, as one, and returns its outcome. */
-  RunOutcome finish(List<RunOutcome> outcomes, List<CheckResult> results, List<RuntimeCost> costs, List<String> ranOn) {
+  RunOutcome finish(List<RunOutcome> outcomes, List<CheckResult> results, List<RuntimeCost> costs, List<String> ranOn,
+      List<RuntimeRefusal> refusals) {
     RunInfo last = finished.isEmpty() ? first : finished.get(finished.size() - 1);
     if (last == null) {
       last = outcomes.isEmpty() ? null : outcomes.get(0).report().run();
@@ -189,7 +191,7 @@ final class RuntimeJoin {
     Set<String> errors = new LinkedHashSet<>();
     outcomes.forEach(o -> errors.addAll(o.inputErrors()));
     RunReport report = new RunReport(run, CheckCatalog.builtin(), results);
-    return new RunOutcome(report, List.copyOf(errors), List.copyOf(ops), libraries, costs);
+    return new RunOutcome(report, List.copyOf(errors), List.copyOf(ops), libraries, null, costs, refusals);
   }
 
   /** {@code run} naming the runtimes it ran on rather than this JVM's. */

@@ -45,9 +45,6 @@ import java.util.Set;
  * with the one line why. A library no runtime loads is the run's load error, as in a run on one runtime.
  */
 final class RuntimeRuns {
-  /** A library a runtime refused to load: {@code reason} is the one line a skipped result of it says. */
-  record Refusal(String runtime, Path library, String reason) {}
-
   private RuntimeRuns() {}
 
   /**
@@ -63,7 +60,7 @@ final class RuntimeRuns {
     List<RunOutcome> outcomes = new ArrayList<>();
     List<String> ranOn = new ArrayList<>();
     List<RuntimeCost> costs = new ArrayList<>();
-    List<Refusal> refusals = new ArrayList<>();
+    List<RuntimeRefusal> refusals = new ArrayList<>();
     LibraryLoadException firstRefusal = null;
     for (String version : runtimes) {
       if (stop.requested()) {
@@ -92,7 +89,7 @@ final class RuntimeRuns {
             throw e;
           }
           firstRefusal = firstRefusal == null ? e : firstRefusal;
-          refusals.add(new Refusal(version, e.path(), reason(e)));
+          refusals.add(new RuntimeRefusal(version, e.path(), reason(e)));
           sub = without(sub, e.path());
           if (sub == null) {
             break; // no library of the run loads on this runtime
@@ -105,24 +102,27 @@ final class RuntimeRuns {
     }
     Set<Path> loaded = new LinkedHashSet<>();
     outcomes.forEach(o -> o.libraries().forEach(l -> loaded.add(same(l.path()))));
-    for (Refusal r : refusals) {
+    for (RuntimeRefusal r : refusals) {
       if (!loaded.contains(same(r.library()))) {
         throw firstRefusal; // refused everywhere: the run's load error, as on one runtime
       }
     }
     List<CheckResult> results = new ArrayList<>();
     outcomes.forEach(o -> results.addAll(o.report().results()));
-    for (Refusal r : refusals) {
+    for (RuntimeRefusal r : refusals) {
       results.addAll(joined.skipped(r, outcomes));
     }
     if (several && ranOn.size() > 1 && !stop.requested() && RuntimeAgreement.requested(request)) {
       long t0 = System.nanoTime();
-      List<CheckResult> agreed = RuntimeAgreement.of(request, ranOn, refusals, joined);
+      // a shard's run compares the ops of its shard alone: merged, the shards give each op's comparison once
+      Set<String> ops = new LinkedHashSet<>();
+      outcomes.forEach(o -> ops.addAll(o.ops()));
+      List<CheckResult> agreed = RuntimeAgreement.of(request, ranOn, refusals, ops, joined);
       results.addAll(agreed);
       costs.add(new RuntimeCost(RuntimeAgreeCheck.ID, "outputs recorded on each runtime", (System.nanoTime() - t0) / 1_000_000,
           agreed.size()));
     }
-    return joined.finish(outcomes, results, costs, ranOn);
+    return joined.finish(outcomes, results, costs, ranOn, refusals);
   }
 
   /**

@@ -38,6 +38,27 @@ class RunSummaryTests {
         "  2 ops: " + noKernel, "  1 op: " + noGrad), RunSummary.gapLines(coverage));
   }
 
+  /**
+   * Issue 45: on several runtimes the notes say which runtime; a runtime that never ran several families on the
+   * same ops for one reason (a library it refused) says so in one line.
+   */
+  @Test
+  void onSeveralRuntimesTheNotesNameTheRuntime() {
+    String refused = "needs libtorch \u2265 2.13: uses torch_from_blob (2.11)";
+    String noGrad = "no input requires grad";
+    Coverage coverage = new Coverage(List.of(
+        new Coverage.Entry("t::doubled", "fake", "cpu", 0, 0, refused, false, 0, "2.10.0"),
+        new Coverage.Entry("t::doubled", "fake", "cpu", 1, 0, null, false, 0, "2.13.0"),
+        new Coverage.Entry("t::doubled", "kernel", "cpu", 0, 0, refused, false, 0, "2.10.0"),
+        new Coverage.Entry("t::doubled", "kernel", "cpu", 1, 0, null, false, 0, "2.13.0"),
+        new Coverage.Entry("d::scale", "gradcheck", "cpu", 0, 0, noGrad, false, 0, "2.10.0"),
+        new Coverage.Entry("d::scale", "gradcheck", "cpu", 0, 0, "other", false, 0, "2.13.0")));
+    assertEquals(List.of(
+        "on 2.10.0: fake, kernel never ran on 1 of 1 op: " + refused + " — or --require fake --require kernel to fail on this",
+        "gradcheck never ran on 1 of 1 op: on 2.10.0: " + noGrad + "; on 2.13.0: other — or --require gradcheck to fail on this"),
+        RunSummary.gapLines(coverage).stream().map(l -> l.replace("\n  ", " ")).toList(), "unwrapped");
+  }
+
   /** Ops a family never ran on for one reason keep the one line. */
   @Test
   void aFamilyThatNeverRanOnOpsForOneReasonSaysItOnOneLine() {

@@ -59,6 +59,39 @@ class CoverageFoldTests {
     assertEquals(new Coverage.Gap("gradcheck", List.of("ns::a"), 2, NO_GRAD), gaps.get(0));
   }
 
+  /**
+   * Issue 45: in a run on several runtimes a family counts as never run on an op only where it ran on none of
+   * them, and says which runtime gave which reason; one that one runtime alone never ran is that runtime's gap.
+   */
+  @Test
+  void onSeveralRuntimesAFamilyNeverRanWhereItRanOnNoneAndARuntimesOwnGapNamesIt() {
+    String refused = "needs libtorch \u2265 2.13: uses torch_from_blob (2.11)";
+    Coverage.Fold fold = new Coverage.Fold(0);
+    // refused on 2.10; on 2.13 by design (the spec says it is not differentiable): no gap, as on 2.13 alone
+    fold.result(result("t::doubled", "gradcheck.jacobian", "cpu", "e0", Outcome.SKIPPED, refused).onRuntime("2.10.0"));
+    fold.result(result("t::doubled", "gradcheck.jacobian", "cpu", "e0", Outcome.SKIPPED, Coverage.SPEC_SKIP + "not differentiable")
+        .onRuntime("2.13.0"));
+    // refused on 2.10, ran on 2.13: not never run, but a gap of 2.10's
+    fold.result(result("t::doubled", "fake.metadata", "cpu", "e0", Outcome.SKIPPED, refused).onRuntime("2.10.0"));
+    fold.result(result("t::doubled", "fake.metadata", "cpu", "e0", Outcome.PASSED, null).onRuntime("2.13.0"));
+    // never ran on either: for a reason of each runtime's, and for one reason on both
+    fold.result(result("d::scale", "gradcheck.jacobian", "cpu", "e0", Outcome.SKIPPED, NO_GRAD).onRuntime("2.10.0"));
+    fold.result(result("d::scale", "gradcheck.jacobian", "cpu", "e0", Outcome.SKIPPED, "other").onRuntime("2.13.0"));
+    fold.result(result("d::steady", "gradcheck.jacobian", "cpu", "e0", Outcome.SKIPPED, NO_GRAD).onRuntime("2.10.0"));
+    fold.result(result("d::steady", "gradcheck.jacobian", "cpu", "e0", Outcome.SKIPPED, NO_GRAD).onRuntime("2.13.0"));
+    Coverage c = fold.coverage();
+    assertEquals(List.of("2.10.0", "2.13.0"), c.of("t::doubled").stream().filter(e -> e.family().equals("fake"))
+        .map(Coverage.Entry::runtime).toList(), "an entry per runtime");
+    java.util.Map<String, String> gradcheck = new java.util.LinkedHashMap<>();
+    gradcheck.put("d::scale", "on 2.10.0: " + NO_GRAD + "; on 2.13.0: other");
+    gradcheck.put("d::steady", NO_GRAD);
+    assertEquals(List.of(
+        new Coverage.Gap("gradcheck", List.of("d::scale", "d::steady"), 3, "on 2.10.0: " + NO_GRAD + "; on 2.13.0: other", null,
+            gradcheck),
+        new Coverage.Gap("fake", List.of("t::doubled"), 1, refused, "2.10.0", java.util.Map.of("t::doubled", refused))),
+        c.gaps());
+  }
+
   @Test
   void aFamilyThatNeverRanIsExplainedWhereItWasExpectedToRunNotByAnAbsentDevice() {
     Coverage.Fold fold = new Coverage.Fold(30);
@@ -82,7 +115,8 @@ class CoverageFoldTests {
     assertEquals("reference.values on cpu ended in kernel.crash", cpu.reason());
     List<Coverage.Gap> gaps = c.gaps();
     assertEquals(List.of(new Coverage.Gap("reference", List.of("ns::a", "ns::b"), 2,
-        "reference.values on cpu ended in kernel.crash")), gaps);
+        "reference.values on cpu ended in kernel.crash", null, java.util.Map.of("ns::a", "reference.values on cpu ended in kernel.crash",
+            "ns::b", "requires kernel.error, which failed"))), gaps);
     assertEquals("requires kernel.error, which failed", new Coverage(c.of("ns::b")).gaps().get(0).reason());
     // a device this process lacks still explains a family expected nowhere else
     Coverage.Fold cudaOnly = new Coverage.Fold(30);

@@ -195,6 +195,9 @@ public final class JsonReportFormat extends SingleFileFormat {
       if (e.lost() > 0) {
         g.writeNumberField("lost", e.lost());
       }
+      if (e.runtime() != null) {
+        g.writeStringField("runtime", e.runtime());
+      }
       g.writeEndObject();
     }
     g.writeEndArray();

@@ -130,7 +130,8 @@ public final class JsonReportReader implements ReportReader {
     for (JsonNode e : covered) {
       entries.add(new Coverage.Entry(e.get("op").asText(), e.get("family").asText(), text(e, "device"),
           e.path("examples").asInt(), e.path("generated").isNull() ? null : e.path("generated").asInt(),
-          e.path("ran").asBoolean() ? null : text(e, "reason"), e.path("bySpec").asBoolean(), e.path("lost").asInt()));
+          e.path("ran").asBoolean() ? null : text(e, "reason"), e.path("bySpec").asBoolean(), e.path("lost").asInt(),
+          text(e, "runtime")));
     }
     return new RunReport(info, checks, results, new Coverage(entries));
   }

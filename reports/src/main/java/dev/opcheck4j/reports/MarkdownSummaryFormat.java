@@ -213,7 +213,8 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
     StringBuilder sb = new StringBuilder("\n### Never ran\n\n");
     for (Coverage.Gap g : gaps) {
       List<String> named = g.ops().stream().limit(5).map(MarkdownSummaryFormat::code).toList();
-      sb.append("- **").append(escape(g.family())).append("** never ran on ").append(g.ops().size()).append(" of ")
+      sb.append("- ").append(g.runtime() == null ? "" : "on " + code(g.runtime()) + ": ").append("**")
+          .append(escape(g.family())).append("** never ran on ").append(g.ops().size()).append(" of ")
           .append(g.of()).append(g.of() == 1 ? " op" : " ops").append(" (").append(String.join(", ", named))
           .append(g.ops().size() > named.size() ? ", ..." : "").append("): ")
           .append(escape(Numbers.clip(g.reason(), FACT_LIMIT))).append(" — or `--require ").append(g.family())

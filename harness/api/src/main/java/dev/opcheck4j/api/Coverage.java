@@ -9,11 +9,12 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * What a run covered: for every op, check family and device, on how many inputs the family ran, or
- * that it never ran and why. It is a fold of the run's results ({@link Fold}), so every front end
- * reads the same data; a family with no result on an (op, device) does not apply there and has no entry.
+ * What a run covered: for every op, check family and device (and runtime, in a run on several), on how
+ * many inputs the family ran, or that it never ran and why. It is a fold of the run's results ({@link Fold}),
+ * so every front end reads the same data; a family with no result on an (op, device) does not apply there
+ * and has no entry.
  *
- * @param entries one per (op, family, device), in the order their first result came; never null
+ * @param entries one per (op, family, device, runtime), in the order their first result came; never null
  */
 public record Coverage(List<Entry> entries) {
 
@@ -58,40 +59,76 @@ public record Coverage(List<Entry> entries) {
 
   /**
    * Per family, the ops on which it never ran on any device (and not only because the spec skipped
-   * it), in the order families first appear; families that ran wherever they applied are absent.
+   * it), in the order families first appear; families that ran wherever they applied are absent. In a run
+   * on several runtimes an op counts as never run only when the family ran on it on none of them, and its
+   * reason names the runtime where they differ ({@code on 2.10.0: ...; on 2.13.0: ...}); after each family's
+   * gap, one gap per runtime for the ops it ran on elsewhere but never on that runtime ({@link Gap#runtime}).
    */
   public List<Gap> gaps() {
-    Map<String, Set<String>> opsOf = new LinkedHashMap<>();
     Map<String, Map<String, List<Entry>>> byFamily = new LinkedHashMap<>();
+    List<String> runtimes = entries.stream().map(Entry::runtime).filter(Objects::nonNull).distinct().toList();
     for (Entry e : entries) {
-      opsOf.computeIfAbsent(e.family(), f -> new LinkedHashSet<>()).add(e.op());
       byFamily.computeIfAbsent(e.family(), f -> new LinkedHashMap<>())
           .computeIfAbsent(e.op(), o -> new ArrayList<>()).add(e);
     }
     List<Gap> gaps = new ArrayList<>();
     for (Map.Entry<String, Map<String, List<Entry>>> f : byFamily.entrySet()) {
-      List<String> never = new ArrayList<>();
-      Map<String, Integer> reasons = new LinkedHashMap<>();
+      Map<String, String> never = new LinkedHashMap<>();
       for (Map.Entry<String, List<Entry>> op : f.getValue().entrySet()) {
         boolean ran = op.getValue().stream().anyMatch(Entry::ran);
         // what the spec declares (a "skip", "differentiable": false) is about the op, on every device
-        // that ran: a device that never ran (cuda without a GPU) gives another reason, which is no gap
+        // that ran: a device that never ran (cuda without a GPU) gives another reason, which is no gap;
+        // nor is a runtime that refused the library, where the spec's reason holds on the runtime that loaded it
         boolean byDesign = op.getValue().stream().anyMatch(Entry::bySpec);
         if (!ran && !byDesign) {
-          never.add(op.getKey());
-          // why it never ran where it could have: a device this process lacks explains only what is left
-          op.getValue().stream().filter(e -> !e.bySpec())
-              .min(java.util.Comparator.comparing(e -> e.reason().startsWith(NO_CUDA)))
-              .ifPresent(e -> reasons.merge(e.reason(), 1, Integer::sum));
+          never.put(op.getKey(), reason(op.getValue(), runtimes));
         }
       }
       if (!never.isEmpty()) {
-        String commonest = reasons.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
-            .orElse("");
-        gaps.add(new Gap(f.getKey(), never, opsOf.get(f.getKey()).size(), commonest));
+        gaps.add(new Gap(f.getKey(), never, f.getValue().size(), null));
+      }
+      for (String runtime : runtimes) {
+        Map<String, String> here = new LinkedHashMap<>();
+        int of = 0;
+        for (Map.Entry<String, List<Entry>> op : f.getValue().entrySet()) {
+          List<Entry> on = op.getValue().stream().filter(e -> runtime.equals(e.runtime())).toList();
+          if (on.isEmpty()) {
+            continue;
+          }
+          of++;
+          boolean ranElsewhere = op.getValue().stream().anyMatch(e -> e.ran() && !runtime.equals(e.runtime()));
+          if (ranElsewhere && on.stream().noneMatch(Entry::ran) && on.stream().noneMatch(Entry::bySpec)) {
+            here.put(op.getKey(), reason(on, List.of(runtime)));
+          }
+        }
+        if (!here.isEmpty()) {
+          gaps.add(new Gap(f.getKey(), here, of, runtime));
+        }
       }
     }
     return gaps;
+  }
+
+  /**
+   * Why a family never ran on an op, from its entries: where it could have run (a device this process lacks
+   * explains only what is left), on each runtime; the runtimes are named unless one reason holds on every
+   * runtime of {@code runtimes} (empty: a run on one).
+   */
+  private static String reason(List<Entry> op, List<String> runtimes) {
+    Map<String, List<String>> runtimesOf = new LinkedHashMap<>();
+    // the run's runtimes in their order (oldest first: its results come first), else the op's one
+    List<String> order = runtimes.isEmpty() ? op.stream().map(Entry::runtime).distinct().toList() : runtimes;
+    order.forEach(runtime -> op.stream()
+        .filter(e -> Objects.equals(e.runtime(), runtime) && !e.bySpec())
+        .min(java.util.Comparator.comparing(e -> e.reason().startsWith(NO_CUDA)))
+        .ifPresent(e -> runtimesOf.computeIfAbsent(e.reason(), r -> new ArrayList<>()).add(runtime)));
+    if (runtimesOf.size() == 1 && (runtimes.size() < 2 || runtimesOf.values().iterator().next().size() == runtimes.size())) {
+      return runtimesOf.keySet().iterator().next();
+    }
+    List<String> parts = new ArrayList<>();
+    runtimesOf.forEach((reason, on) -> parts.add("on " + String.join(", ", on.stream().map(String::valueOf).toList())
+        + ": " + reason));
+    return String.join("; ", parts);
   }
 
   /**
@@ -107,12 +144,20 @@ public record Coverage(List<Entry> entries) {
    * @param bySpec whether it never ran only because the spec skipped it (by design, not a gap)
    * @param lost how many of the run's tries it did not get because generation stopped early (the op
    *     used up its worker deaths); {@code generated} counts the tries made before
+   * @param runtime the libtorch version of the results it folds ({@link CheckResult#runtime}), in a run on
+   *     several runtimes; null in a run on one
    */
   public record Entry(String op, String family, String device, int examples, Integer generated, String reason,
-      boolean bySpec, int lost) {
+      boolean bySpec, int lost, String runtime) {
     public Entry {
       Objects.requireNonNull(op, "op");
       Objects.requireNonNull(family, "family");
+    }
+
+    /** An entry of a run on one runtime. */
+    public Entry(String op, String family, String device, int examples, Integer generated, String reason,
+        boolean bySpec, int lost) {
+      this(op, family, device, examples, generated, reason, bySpec, lost, null);
     }
 
     /** An entry that lost no tries. */
@@ -152,13 +197,39 @@ public record Coverage(List<Entry> entries) {
    * A family that never ran on some ops.
    *
    * @param family the family
-   * @param ops the ops it never ran on, on any device
-   * @param of how many ops it applied to
+   * @param ops the ops it never ran on, on any device (and on {@code runtime}, or on any runtime)
+   * @param of how many ops it applied to (on {@code runtime})
    * @param reason the commonest reason, over those ops
+   * @param runtime the one runtime of a run on several where it never ran on {@code ops}, which it ran on on
+   *     another; null when it ran on them nowhere (or the run has one runtime)
+   * @param reasons each op's reason, in the order of {@code ops}
    */
-  public record Gap(String family, List<String> ops, int of, String reason) {
+  public record Gap(String family, List<String> ops, int of, String reason, String runtime, Map<String, String> reasons) {
     public Gap {
       ops = List.copyOf(ops);
+      reasons = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(reasons));
+    }
+
+    /** A gap of {@code ops}, each op never run for {@code reason}, in a run on one runtime. */
+    public Gap(String family, List<String> ops, int of, String reason) {
+      this(family, ops, of, reason, null, sameReason(ops, reason));
+    }
+
+    /** The gap of the ops {@code reasons} names, each with its reason; {@code reason} is the commonest. */
+    Gap(String family, Map<String, String> reasons, int of, String runtime) {
+      this(family, List.copyOf(reasons.keySet()), of, commonest(reasons), runtime, reasons);
+    }
+
+    private static Map<String, String> sameReason(List<String> ops, String reason) {
+      Map<String, String> m = new LinkedHashMap<>();
+      ops.forEach(op -> m.put(op, reason));
+      return m;
+    }
+
+    private static String commonest(Map<String, String> reasons) {
+      Map<String, Integer> counts = new LinkedHashMap<>();
+      reasons.values().forEach(r -> counts.merge(r, 1, Integer::sum));
+      return counts.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse("");
     }
   }
 
@@ -177,7 +248,8 @@ public record Coverage(List<Entry> entries) {
       if (r.opOrNull() == null) {
         return;
       }
-      Cell c = cells.computeIfAbsent(java.util.Arrays.asList(r.op(), r.family(), r.deviceOrNull()), k -> new Cell());
+      Cell c = cells.computeIfAbsent(java.util.Arrays.asList(r.op(), r.family(), r.deviceOrNull(), r.runtime()),
+          k -> new Cell());
       if (r.outcome() == Outcome.SKIPPED) {
         c.reasons.merge(r.reason() == null ? "skipped" : r.reason(), 1, Integer::sum);
       } else if (r.exampleInfo() != null && r.exampleInfo().generated()) {
@@ -193,7 +265,7 @@ public record Coverage(List<Entry> entries) {
         // a unit that died has no result of its own: its family says where it died, so a family that
         // never ran there is not explained by another device's reason
         String family = running.contains(".") ? running.substring(0, running.indexOf('.')) : running;
-        cells.computeIfAbsent(java.util.Arrays.asList(r.op(), family, r.deviceOrNull()), k -> new Cell()).reasons
+        cells.computeIfAbsent(java.util.Arrays.asList(r.op(), family, r.deviceOrNull(), r.runtime()), k -> new Cell()).reasons
             .merge(running + (r.deviceOrNull() == null ? "" : " on " + r.device()) + " ended in " + r.check(), 1,
                 Integer::sum);
       }
@@ -213,7 +285,7 @@ public record Coverage(List<Entry> entries) {
         int examples = (int) c.examples.stream().filter(x -> !x.equals(CheckResult.NONE)).count();
         Integer generated = !c.generated ? Integer.valueOf(0) : c.made != null && tries != null ? c.made : tries;
         int lost = c.generated && c.made != null && tries != null ? tries - c.made : 0;
-        entries.add(new Entry(k.get(0), k.get(1), k.get(2), examples, generated, reason, bySpec, lost));
+        entries.add(new Entry(k.get(0), k.get(1), k.get(2), examples, generated, reason, bySpec, lost, k.get(3)));
       }
       return new Coverage(entries);
     }

@@ -115,14 +115,26 @@ public interface RunListener {
    * @param device the device, or {@link CheckResult#NONE}
    * @param example the example reference, {@code generated (N tries)}, or {@link CheckResult#NONE}
    * @param at when it started
+   * @param runtime the libtorch version it runs on ({@code 2.10.0}), in a run on several runtimes; null in a run on
+   *     one, as {@link CheckResult#runtime}
    */
-  record UnitEvent(String op, String check, String device, String example, Instant at) {
+  record UnitEvent(String op, String check, String device, String example, Instant at, String runtime) {
     public UnitEvent {
       Objects.requireNonNull(op, "op");
       Objects.requireNonNull(check, "check");
       Objects.requireNonNull(device, "device");
       Objects.requireNonNull(example, "example");
       Objects.requireNonNull(at, "at");
+    }
+
+    /** A unit of a run on one runtime. */
+    public UnitEvent(String op, String check, String device, String example, Instant at) {
+      this(op, check, device, example, at, null);
+    }
+
+    /** The same unit, running on libtorch {@code version}. */
+    public UnitEvent onRuntime(String version) {
+      return new UnitEvent(op, check, device, example, at, version);
     }
   }
 
