@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The classes of generated inputs that killed the op's worker on one device, so that generation routes
@@ -16,7 +17,8 @@ import java.util.Set;
  *
  * <p>What about an input matters is learned from what the tries showed, without another kernel call: the
  * features of the input that died (shrunk, where it was) are, in order, a tensor argument with no elements,
- * one with size 0 in a given dimension, a tensor argument's dtype, an int argument's value; the class is
+ * one with size 0 in a given dimension, a tensor argument's dtype, an int argument's value, a tensor
+ * argument's sizes (the narrowest: a kernel that dies on a single element, 1x1); the class is
  * the first of them that no input which ran without killing the worker had (the op's examples included).
  * When every feature was seen alive, no class is learned, and generation goes on as before. Pure: it is
  * told what the tries gave.
@@ -28,6 +30,8 @@ final class CrashClasses {
     final String said;
     final String from;
     int steered;
+    /** Candidates of other findings' shrinks in this class, not run. */
+    int unshrunk;
 
     Learned(String feature, String said, String from) {
       this.feature = feature;
@@ -90,48 +94,74 @@ final class CrashClasses {
     return false;
   }
 
+  /**
+   * Whether {@code e}, a candidate while another finding is shrunk, is in a class learned so far; counted
+   * as a candidate not run when it is (it would kill the worker, which reproduces no other finding).
+   */
+  boolean skipsShrinkCandidate(Example e) {
+    Set<String> has = features(e).keySet();
+    for (Learned l : learned.values()) {
+      if (has.contains(l.feature)) {
+        l.unshrunk++;
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether any class was learned. */
   boolean any() {
     return !learned.isEmpty();
   }
 
-  /** The coverage lines: per class learned, how many tries were steered away from it, and why. */
+  /**
+   * The coverage lines: per class learned, how many tries were steered away from it, and why; and how many
+   * shrink candidates in it were not run.
+   */
   List<String> lines() {
     List<String> out = new ArrayList<>();
     for (Learned l : learned.values()) {
       out.add("steered " + l.steered + (l.steered == 1 ? " try" : " tries") + " away from inputs where " + l.said
-          + " (what the " + l.from + " has and no input that ran had); others were drawn in their place");
+          + " (what the " + l.from + " has and no input that ran had); others were drawn in their place"
+          + (l.unshrunk == 0 ? "" : "; " + l.unshrunk + (l.unshrunk == 1 ? " candidate" : " candidates")
+              + " of other findings' shrinks in it not run"));
     }
     return out;
   }
 
   /**
    * The features of {@code e}, keyed, each with how it is said, in the order a class is chosen among them:
-   * empties first, then sizes of 0 by dimension, dtypes, int values.
+   * empties first, then sizes of 0 by dimension, dtypes, int values, and last a tensor's sizes.
    */
   private Map<String, String> features(Example e) {
     Map<String, String> empties = new LinkedHashMap<>();
     Map<String, String> zeros = new LinkedHashMap<>();
     Map<String, String> dtypes = new LinkedHashMap<>();
     Map<String, String> ints = new LinkedHashMap<>();
+    Map<String, String> shapes = new LinkedHashMap<>();
     for (int i = 0; i < e.args().size(); i++) {
       String name = i < names.size() ? names.get(i) : "argument " + i;
-      add(name, e.args().get(i), empties, zeros, dtypes, ints);
+      add(name, e.args().get(i), empties, zeros, dtypes, ints, shapes);
     }
     for (Map.Entry<String, SpecValue> kw : e.kwargs().entrySet()) {
-      add(kw.getKey(), kw.getValue(), empties, zeros, dtypes, ints);
+      add(kw.getKey(), kw.getValue(), empties, zeros, dtypes, ints, shapes);
     }
     Map<String, String> all = new LinkedHashMap<>(empties);
     all.putAll(zeros);
     all.putAll(dtypes);
     all.putAll(ints);
+    all.putAll(shapes);
     return all;
   }
 
   private static void add(String name, SpecValue v, Map<String, String> empties, Map<String, String> zeros,
-      Map<String, String> dtypes, Map<String, String> ints) {
+      Map<String, String> dtypes, Map<String, String> ints, Map<String, String> shapes) {
     if (v.isObject() && v.object().containsKey("tensor") && v.object().get("tensor").isList()) {
       List<SpecValue> sizes = v.object().get("tensor").list();
+      if (sizes.stream().allMatch(SpecValue::isInteger)) {
+        String shown = sizes.stream().map(d -> String.valueOf(d.value())).collect(Collectors.joining(", ", "[", "]"));
+        shapes.put("sizes " + name + " " + shown, name + " has sizes " + shown);
+      }
       boolean empty = false;
       for (int d = 0; d < sizes.size(); d++) {
         if (sizes.get(d).isInteger() && sizes.get(d).number() == 0) {
@@ -150,7 +180,7 @@ final class CrashClasses {
       ints.put("int " + name + " " + v.value(), name + " is " + v.value());
     } else if (v.isList()) {
       for (int j = 0; j < v.list().size(); j++) {
-        add(name + "[" + j + "]", v.list().get(j), empties, zeros, dtypes, ints);
+        add(name + "[" + j + "]", v.list().get(j), empties, zeros, dtypes, ints, shapes);
       }
     }
   }

@@ -7,7 +7,10 @@ import dev.opcheck4j.generate.Shrinker;
 import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -43,11 +46,14 @@ final class FailureShrinker {
   /**
    * The finding {@code original} of {@code first} (made from {@code sequence} by {@code gen}), shrunk:
    * a shrunk input counts only if {@code judge} gives a finding of the same cause on it ({@link
-   * Verdict#sameFailure}). When the minimal input does not show it, {@code first} and {@code original}.
+   * Verdict#sameFailure}). A candidate in a crash class learned on the op and device ({@code crashClass})
+   * is not run: it would kill the worker, which never reproduces a finding that is not a death. When the
+   * minimal input does not show it, {@code first} and {@code original}.
    */
   Shrunk finding(ExampleGenerator gen, Example first, List<Long> sequence, Function<Example, OpCalls.Judged> judge,
-      Verdict original) {
-    Shrinker.Result shrunk = uncounted(new Shrinker(keepsCause(gen, judge, original), SHRINK_BUDGET), sequence);
+      Verdict original, Predicate<Example> crashClass) {
+    Shrinker.Result shrunk = uncounted(new Shrinker(keepsCause(gen, judge, original, crashClass), SHRINK_BUDGET),
+        sequence);
     Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
     // a minimal example that kills the worker does not show this finding
     Verdict v = judge.apply(minimal).verdict();
@@ -65,10 +71,13 @@ final class FailureShrinker {
       return new Shrunk(first, null, 0);
     }
     List<String> checks = during == null ? List.of() : List.of(during);
-    Predicate<Choices> dies = replay -> {
-      var again = calls.death(gen.generate(replay), device, checks);
+    // a candidate the generator turns into an input already run (first among them) is known: each death
+    // is a new worker, and the shrink's deletions and zeroings of an already small input replay it often
+    Map<Example, Boolean> known = new HashMap<>(Map.of(first, true));
+    Predicate<Choices> dies = replay -> known.computeIfAbsent(gen.generate(replay), e -> {
+      var again = calls.death(e, device, checks);
       return again != null && again.sameAs(d.death().cause());
-    };
+    });
     Shrinker.Result shrunk = uncounted(new Shrinker(dies, DEATH_SHRINK_BUDGET), sequence);
     return new Shrunk(gen.generate(Choices.replay(shrunk.sequence())), null, shrunk.steps());
   }
@@ -85,17 +94,42 @@ final class FailureShrinker {
    */
   static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, OpCalls.Judged> judge,
       Verdict original) {
+    return keepsCause(gen, judge, original, e -> false);
+  }
+
+  /**
+   * {@link #keepsCause(ExampleGenerator, Function, Verdict)}, where an input of {@code crashClass} does not
+   * keep a cause that is not a death, without a call: the class killed the worker on this op and device.
+   * An input already judged is not judged again (the kernel is deterministic, as the shrinker assumes).
+   */
+  static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, OpCalls.Judged> judge,
+      Verdict original, Predicate<Example> crashClass) {
     int[] deathsLeft = {SHRINK_DEATHS};
+    Cause cause = original.finding() == null ? null : original.finding().cause();
+    boolean byDeath = cause instanceof Cause.Crash || cause instanceof Cause.Timeout;
+    Map<Example, Boolean> known = new HashMap<>();
     return replay -> {
+      Example e = gen.generate(replay);
+      Boolean before = known.get(e);
+      if (before != null) {
+        return before;
+      }
+      if (!byDeath && crashClass.test(e)) {
+        return false;
+      }
       if (deathsLeft[0] <= 0) {
         return false; // each death costs a new worker: past the budget, the shrink ends where it is
       }
-      OpCalls.Judged j = judge.apply(gen.generate(replay));
+      OpCalls.Judged j = judge.apply(e);
+      boolean keeps;
       if (j.died() != null) {
         deathsLeft[0]--;
-        return original.finding() != null && j.died().death().cause().sameAs(original.finding().cause());
+        keeps = cause != null && j.died().death().cause().sameAs(cause);
+      } else {
+        keeps = j.verdict().sameFailure(original);
       }
-      return j.verdict().sameFailure(original);
+      known.put(e, keeps);
+      return keeps;
     };
   }
 

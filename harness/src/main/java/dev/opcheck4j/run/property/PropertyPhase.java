@@ -295,7 +295,7 @@ public final class PropertyPhase {
       String firstText;
       List<Fact> context;
       try (TimeLedger.Shrink shrink = ledger.shrinking(c.id())) {
-        shrunk = shrinker.finding(g.gen(), first, g.sequence(), judge, original);
+        shrunk = shrinker.finding(g.gen(), first, g.sequence(), judge, original, crashClasses::skipsShrinkCandidate);
         firstText = calls.describe(first, device);
         context = FailureShrinker.shown(plan.seed(), first.ref() + " (" + g.label() + ")  " + firstText,
             calls.describe(shrunk.minimal(), device) + "  " + Shrinker.Result.shrunkIn(shrunk.steps()));

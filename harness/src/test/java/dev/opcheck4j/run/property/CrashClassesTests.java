@@ -60,6 +60,29 @@ class CrashClassesTests {
   }
 
   @Test
+  void theSizesAreTheClassWhenNothingElseIsNew() {
+    CrashClasses c = new CrashClasses(List.of("x", "m"));
+    c.survived(input("float32", 2, 3, 3));
+    c.survived(input("float32", 2, 1, 2));
+    assertTrue(c.crashed(input("float32", 2, 1, 1), "kernel.crash", "x=float32[1, 1], m=2"));
+    assertTrue(c.steersAway(input("float64", 7, 1, 1)));
+    assertFalse(c.steersAway(input("float32", 2, 2, 1)));
+  }
+
+  @Test
+  void aShrinkCandidateInALearnedClassIsSkippedAndCounted() {
+    CrashClasses c = new CrashClasses(List.of("x", "m"));
+    c.survived(input("float32", 2, 3, 3));
+    assertTrue(c.crashed(input("float32", 2, 0, 0), "kernel.crash", "x=float32[0, 0], m=2"));
+    assertTrue(c.skipsShrinkCandidate(input("float32", 2, 0, 4)));
+    assertTrue(c.skipsShrinkCandidate(input("float32", 2, 1, 0)));
+    assertFalse(c.skipsShrinkCandidate(input("float32", 2, 1, 2)));
+    assertEquals(List.of("steered 0 tries away from inputs where x has no elements (what the kernel.crash on"
+        + " x=float32[0, 0], m=2 has and no input that ran had); others were drawn in their place; 2 candidates"
+        + " of other findings' shrinks in it not run"), c.lines());
+  }
+
+  @Test
   void anInputWhoseEveryFeatureRanTeachesNothing() {
     CrashClasses c = new CrashClasses(List.of("x", "m"));
     c.survived(input("float32", 2, 3, 3));

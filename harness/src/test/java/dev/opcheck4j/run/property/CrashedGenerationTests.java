@@ -82,6 +82,23 @@ class CrashedGenerationTests {
     }
   }
 
+  /**
+   * Once a crash class is learned, the shrinks of the op's other findings (fake.metadata's, reference.values')
+   * skip its candidates without calling the kernel: each call would be one more dead worker. A kernel that
+   * dies on a single element teaches the narrowest class, its sizes.
+   */
+  @Test
+  void theOtherFindingsShrinksRunNoInputOfALearnedCrashClass() {
+    Map<String, String> classes = Map.of("crash_ops::empty_crash_meta_swap", "x has no elements",
+        "crash_ops::wrong_large_dies_small", "x has sizes \\[1, 1\\]");
+    for (Map.Entry<String, String> c : classes.entrySet()) {
+      CheckResult domain = report.results().stream().filter(r -> r.op().equals(c.getKey())
+          && r.check().equals("generate.domain") && r.device().equals("cpu")).findFirst().orElseThrow();
+      assertTrue(domain.facts().stream().anyMatch(f -> f.value().matches("steered \\d+ tries? away from inputs where "
+          + c.getValue() + " .*; \\d+ candidates of other findings' shrinks in it not run")), domain.toString());
+    }
+  }
+
   @Test
   void theValueFindingsMinimalExampleIsNotTheCrashInput() {
     List<CheckResult> f = failed("crash_ops::wrong_large_dies_small");

@@ -78,6 +78,40 @@ class PropertyPhaseTests {
     }
   }
 
+  /**
+   * A candidate in a crash class learned on the op (here: a float64 'a') is never sent to the kernel while
+   * another finding shrinks, and an input judged once is not judged again.
+   */
+  @Test
+  void aShrinkNeverJudgesAnInputOfALearnedCrashClassNorOneInputTwice() throws Exception {
+    var schema = OpLibrary.load(NativeOps.lib("my_ops")).op("my_ops::mul_add").schema();
+    SpecValue t = new SpecValue(Map.of("tensor", new SpecValue(List.of(new SpecValue(3L, "-"), new SpecValue(4L, "-")), "-")), "-");
+    Example ex = new Example("ex", List.of(t, t, new SpecValue(0.5, "-")), Map.of());
+    ExampleGenerator gen = new ExampleGenerator(schema, ex, Vary.NONE);
+    java.util.function.Predicate<Example> crashClass = e -> field(e.args().get(0), "dtype").equals("float64");
+    int[] skipped = {0};
+    for (long seed = 0; ; seed++) {
+      Choices c = Choices.random(seed);
+      Example e = gen.generate(c);
+      if (crashClass.test(e) || field(e.args().get(0), "layout").equals("contiguous")) {
+        continue;
+      }
+      Verdict original = kernel(e);
+      List<Example> judged = new java.util.ArrayList<>();
+      Shrinker.Result r = new Shrinker(FailureShrinker.keepsCause(gen, x -> {
+        judged.add(x);
+        return new OpCalls.Judged(kernel(x), null);
+      }, original, x -> crashClass.test(x) && ++skipped[0] > 0), 300).shrink(c.sequence());
+      assertTrue(r.steps() > 0);
+      assertTrue(skipped[0] > 0, "the shrink met candidates of the class");
+      assertTrue(judged.stream().noneMatch(crashClass), judged.toString());
+      assertEquals(judged.size(), new java.util.HashSet<>(judged).size(), "each input judged once: " + judged);
+      assertEquals(new Cause.Rejection("a must be contiguous"),
+          kernel(gen.generate(Choices.replay(r.sequence()))).finding().cause());
+      return;
+    }
+  }
+
   @Test
   void aRejectionIsTheSameCauseWhatEverItsSizesAndValuesButNotItsWords() {
     assertTrue(rejected("expected sizes [2, 3], got 5").sameFailure(rejected("expected sizes [0, 1], got 2")));
