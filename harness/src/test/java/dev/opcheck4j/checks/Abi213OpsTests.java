@@ -1,5 +1,7 @@
 package dev.opcheck4j.checks;
 
+import dev.opcheck4j.checks.determinism.DeterminismCheck;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,7 +43,7 @@ class Abi213OpsTests {
     CheckResult good = corpus.one("abi213_ops::dropout", "determinism", "cpu");
     assertEquals(Outcome.PASSED, good.outcome(), good.toString());
     assertEquals("each call passed a generator seeded alike ('generator' seed 3); torch's default generator started"
-        + " from seed 7, then 8", good.fact("generator").orElseThrow(), good.toString());
+        + " from seed 7, then 8", good.fact(DeterminismCheck.GENERATOR).orElseThrow(), good.toString());
     CheckResult bad = corpus.one("abi213_ops::dropout_ignores_generator", "determinism", "cpu");
     assertEquals(Outcome.FAILED, bad.outcome(), bad.toString());
     assertEquals("bitwise-equal outputs from two calls on equal inputs, each passed a generator seeded alike",
@@ -57,7 +59,7 @@ class Abi213OpsTests {
         && "abi213_ops.json#ops[0].examples[1]".equals(x.example())).findFirst().orElseThrow();
     assertEquals(Outcome.PASSED, r.outcome(), r.toString());
     assertEquals("torch.manual_seed(7) before each call: the op is tagged nondeterministic_seeded (registered)",
-        r.fact("seeded").orElseThrow(), r.toString());
+        r.fact(DeterminismCheck.SEEDED).orElseThrow(), r.toString());
   }
 
   @Test

@@ -280,7 +280,7 @@ class CorpusTests {
       if (w.check().equals("memory.cow-input")) {
         // stable-ABI kernels that read their input through data_ptr(), the writable accessor: right, and a
         // warning (PyTorch asks it of its own ops only; docs/checks/memory.cow-input.md)
-        assertTrue(w.fact("but was").orElseThrow().contains("materialized in the forward call"), w.toString());
+        assertTrue(w.finding().actual().contains("materialized in the forward call"), w.toString());
         continue;
       }
       if (w.check().equals("trace.specialization")) {

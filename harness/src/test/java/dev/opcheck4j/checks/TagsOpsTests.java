@@ -60,7 +60,7 @@ class TagsOpsTests {
         .findFirst().orElseThrow();
     assertEquals(Outcome.FAILED, r.outcome(), r.toString());
     assertEquals("fake.metadata", r.fact("failed checks").orElseThrow(), r.toString());
-    assertTrue(r.fact("expected").orElseThrow().contains("pt2_compliant_tag (registered)"),
+    assertTrue(r.finding().expected().contains("pt2_compliant_tag (registered)"),
         r.toString());
     CheckResult earned = corpus.of("tags_ops::scale").filter(x -> x.check().equals("tags.pt2-compliant"))
         .findFirst().orElseThrow();
@@ -78,7 +78,7 @@ class TagsOpsTests {
   void aSeededOpIsComparedUnderOneSeedAndTheUntaggedOneIsNot() {
     CheckResult seeded = corpus.one("tags_ops::dropout", "determinism", "cpu");
     assertEquals(Outcome.PASSED, seeded.outcome(), seeded.toString());
-    assertEquals("torch.manual_seed(7) before each call: the op is tagged nondeterministic_seeded (registered)", seeded.fact("seeded").orElseThrow());
+    assertEquals("torch.manual_seed(7) before each call: the op is tagged nondeterministic_seeded (registered)", seeded.fact(dev.opcheck4j.checks.determinism.DeterminismCheck.SEEDED).orElseThrow());
     CheckResult untagged = corpus.one("tags_ops::dropout_untagged", "determinism", "cpu");
     assertEquals(Outcome.FAILED, untagged.outcome(), untagged.toString());
     assertTrue(untagged.fact("hint").orElseThrow().contains("tagged nondeterministic_seeded"), untagged.toString());

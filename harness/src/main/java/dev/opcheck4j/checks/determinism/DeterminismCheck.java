@@ -29,6 +29,10 @@ import java.util.OptionalLong;
  */
 public final class DeterminismCheck extends ValueCheck implements ExampleCheck {
   public static final String ID = "determinism";
+  /** The key of the fact that says how a nondeterministic_seeded op was seeded before each call. */
+  public static final String SEEDED = "seeded";
+  /** The key of the fact that says how the generators passed to the op were seeded. */
+  public static final String GENERATOR = "generator";
 
   public DeterminismCheck() {
     super(Declaration.error(ID, "two calls on equal inputs give bitwise-equal outputs")
@@ -76,13 +80,13 @@ public final class DeterminismCheck extends ValueCheck implements ExampleCheck {
   }
 
   private static Fact seededFact(Subject s) {
-    return Fact.of("seeded", "torch.manual_seed(" + s.seed() + ") before each call: the op is tagged "
+    return Fact.of(SEEDED, "torch.manual_seed(" + s.seed() + ") before each call: the op is tagged "
         + OpTags.of(s).describe(OpTags.NONDETERMINISTIC_SEEDED));
   }
 
   /** What the two calls of an op passed a generator were given. */
   private static Fact generatorFact(Subject s, BoundExample ex) {
-    return Fact.of("generator", "each call passed a generator seeded alike (" + String.join(", ", generators(s, ex))
+    return Fact.of(GENERATOR, "each call passed a generator seeded alike (" + String.join(", ", generators(s, ex))
         + "); torch's default generator started from seed " + s.seed() + ", then " + (s.seed() + 1));
   }
 
