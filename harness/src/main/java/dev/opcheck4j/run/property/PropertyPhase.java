@@ -5,11 +5,9 @@ import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.api.CheckInfo;
-import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
-import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
@@ -23,7 +21,6 @@ import dev.opcheck4j.generate.Shrinker;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +35,8 @@ import java.util.function.Function;
  * rejects is discarded, counted, and shown to the checks that judge rejected inputs. A check's first
  * failure is shrunk, keeping its cause ({@link FailureShrinker}), and reported with the original and
  * minimal example, the shrink steps, the seed and what reproduces it; a check that never fails gets
- * one result over all its inputs ({@link VerdictTally}).
+ * one result over all its inputs ({@link VerdictTally}). Each check's run on a device is one {@link
+ * GeneratedRun}: started once, one result whichever road ends it.
  *
  * <p>Generation and shrinking are pure Java and run here, in the parent; the kernel is called only
  * through {@link OpCalls}, each call a unit sent to the op's worker. An input that kills the worker is
@@ -84,8 +82,9 @@ public final class PropertyPhase {
       if (c.scope() == CheckInfo.Scope.GENERATED) {
         String unmet = examplePhase.unmet(c, device);
         if (unmet != null) {
-          sink.unitStarted(new RunListener.UnitEvent(op.name(), c.id(), device.label(), "generated", Instant.now()));
-          sink.result(emitted(c, device, "generated", Verdict.skipped(unmet), 0, null));
+          GeneratedRun skipped = new GeneratedRun(session, op.name(), c, device, sink);
+          skipped.started("generated");
+          skipped.report("generated", Verdict.skipped(unmet), 0, null);
         } else if (c instanceof GenerationCheck g) {
           judges.add(g);
         } else if (c instanceof RejectionCheck r) {
@@ -105,12 +104,15 @@ public final class PropertyPhase {
     List<Check> starting = new ArrayList<>(open);
     starting.addAll(rejecters);
     starting.addAll(judges);
+    Map<Check, GeneratedRun> runs = new java.util.LinkedHashMap<>();
     for (Check c : starting) {
-      sink.unitStarted(new RunListener.UnitEvent(op.name(), c.id(), device.label(), where, Instant.now()));
+      GeneratedRun run = new GeneratedRun(session, op.name(), c, device, sink);
+      runs.put(c, run);
+      run.started(where);
     }
     // when the op used up its deaths on an earlier device, the rest of it is skipped, probes too
-    session.stopped().ifPresentOrElse(v -> starting.forEach(c -> sink.result(emitted(c, device, where, v, 0, null))),
-        () -> new OnDevice(device, where, open, judges, rejecters, starting).run());
+    session.stopped().ifPresentOrElse(v -> runs.values().forEach(r -> r.report(where, v, 0, null)),
+        () -> new OnDevice(device, where, open, judges, rejecters, runs).run());
   }
 
   /** Generation on one device: the probes, the tries, and a result for each check still open after them. */
@@ -120,7 +122,7 @@ public final class PropertyPhase {
     final List<Check> open;
     final List<GenerationCheck> judges;
     final List<RejectionCheck> rejecters;
-    final List<Check> starting;
+    final Map<Check, GeneratedRun> runs;
     final VerdictTally tally;
     final Deaths deaths;
     final TiedSizes tiedSizes = new TiedSizes();
@@ -128,13 +130,13 @@ public final class PropertyPhase {
     int t; // tries done
 
     OnDevice(Device device, String where, List<Check> open, List<GenerationCheck> judges,
-        List<RejectionCheck> rejecters, List<Check> starting) {
+        List<RejectionCheck> rejecters, Map<Check, GeneratedRun> runs) {
       this.device = device;
       this.where = where;
       this.open = open;
       this.judges = judges;
       this.rejecters = rejecters;
-      this.starting = starting;
+      this.runs = runs;
       this.tally = new VerdictTally(device.label(), plan.tries(), plan.seed());
       this.deaths = new Deaths(device, open, rejecters, session, op.name(), calls, shrinker, sink);
     }
@@ -281,8 +283,8 @@ public final class PropertyPhase {
           String text = calls.describe(probe, device);
           List<Fact> context = FailureShrinker.shown(plan.seed(), probe.ref() + " with " + what + "  " + text,
               "the example itself with one change (a probe of the op's domain)");
-          sink.result(emitted(r, device, "probe of " + probe.ref(), v.shownWith(context), ledger.micros(r.id()),
-              session.repro(op.name(), r.id(), device, probe, text, false)));
+          runs.get(r).report("probe of " + probe.ref(), v.shownWith(context), ledger.micros(r.id()),
+              session.repro(op.name(), r.id(), device, probe, text, false));
           rejecters.remove(r);
         }
       }
@@ -300,10 +302,9 @@ public final class PropertyPhase {
         context = FailureShrinker.shown(plan.seed(), first.ref() + " (" + g.label() + ")  " + firstText,
             calls.describe(shrunk.minimal(), device) + "  " + Shrinker.Result.shrunkIn(shrunk.steps()));
       }
-      sink.result(emitted(c, device, "generated from " + first.ref(), shrunk.verdict().shownWith(context),
-          ledger.micros(c.id()), session.shrunkTo(session.repro(op.name(), c.id(), device, first, firstText, false),
-              shrunk.minimal()))
-          .withExample(new ExampleRef(first.ref(), true, t, plan.seed(), firstText)));
+      runs.get(c).report("generated from " + first.ref(), shrunk.verdict().shownWith(context), ledger.micros(c.id()),
+          session.shrunkTo(session.repro(op.name(), c.id(), device, first, firstText, false), shrunk.minimal()),
+          new ExampleRef(first.ref(), true, t, plan.seed(), firstText));
     }
 
     /** A result for each check still open after the tries, and the judges' of what generation saw. */
@@ -313,7 +314,8 @@ public final class PropertyPhase {
           ? new Cut(t, "the op killed its worker " + session.deaths() + " times (see " + BuiltinChecks.supervisors() + ")")
           : null;
       int examples = spec.examples().size();
-      for (Check c : starting) {
+      for (GeneratedRun run : runs.values()) {
+        Check c = run.check();
         Cut own = deaths.of(c);
         Cut cut = own != null ? own : stopped;
         if (c instanceof GenerationCheck || !open.contains(c) && !rejecters.contains(c) && own == null) {
@@ -325,7 +327,7 @@ public final class PropertyPhase {
         }
         Verdict v = c instanceof RejectionCheck ? tally.rejectionVerdict(c.id(), cut, own != null)
             : tally.valueVerdict(c.id(), cut, own != null);
-        sink.result(emitted(c, device, where, v, ledger.micros(c.id()), null).withExample(tally.summary(cut, examples)));
+        run.report(where, v, ledger.micros(c.id()), null, tally.summary(cut, examples));
       }
       int tried = stopped != null ? t : plan.tries();
       GenerationStats stats = tally.stats(tried, domain);
@@ -336,15 +338,9 @@ public final class PropertyPhase {
         if (stopped != null && v.outcome() != Outcome.SKIPPED) {
           v = v.shownWith(tally.withCut(stopped));
         }
-        sink.result(emitted(g, device, where, v, ledger.micros(TimeLedger.PROBES) + (System.nanoTime() - t0) / 1_000, null)
-            .withExample(tally.summary(stopped, examples)));
+        runs.get(g).report(where, v, ledger.micros(TimeLedger.PROBES) + (System.nanoTime() - t0) / 1_000, null,
+            tally.summary(stopped, examples));
       }
     }
-  }
-
-  /** The result of {@code v} for check {@code c} on {@code device}; an errored one keeps {@code repro} too. */
-  private CheckResult emitted(Check c, Device device, String where, Verdict v, long micros, Repro repro) {
-    CheckResult r = session.result(op.name(), c, device, where, v, micros, repro);
-    return v.outcome() == Outcome.ERRORED && repro != null ? r.withFinding(null, repro) : r;
   }
 }
