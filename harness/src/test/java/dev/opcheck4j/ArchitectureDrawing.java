@@ -333,7 +333,7 @@ final class ArchitectureDrawing {
         s.append("<path d=\"").append(path).append("\" fill=\"none\" stroke=\"").append(colour)
             .append("\" stroke-opacity=\"").append(cycle ? "0.9" : "0.5").append("\" stroke-width=\"")
             .append(cycle ? "1.6" : "1").append("\" marker-end=\"url(#").append(cycle ? "arrow-red" : "arrow").append(")\">")
-            .append("<title>").append(escape(a.room + " imports " + b.room + ": " + to.getValue() + " classes")).append("</title></path>\n");
+            .append("<title>").append(escape(a.room + " imports " + b.room + ": " + to.getValue() + (to.getValue() == 1 ? " class" : " classes"))).append("</title></path>\n");
         String text = Integer.toString(to.getValue());
         double tw = text.length() * 6.2 + 4;
         labels.append("<rect x=\"").append(n(lx - tw / 2)).append("\" y=\"").append(n(ly - 7)).append("\" width=\"")
