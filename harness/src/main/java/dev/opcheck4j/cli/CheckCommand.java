@@ -154,8 +154,10 @@ final class CheckCommand implements Command {
         listener = RunListener.both(listener, stream);
       }
       RunOutcome outcome = null;
+      RunRequest read = r;
       try {
-        outcome = Launcher.execute(r, listener, s.stop());
+        read = Launcher.read(r); // each spec read once: the run and the annotations take it from here
+        outcome = Launcher.execute(read, listener, s.stop());
       } catch (ResultsFile.NoSpace e) {
         throw new UsageException(e.getMessage());
       } catch (SpecException e) {
@@ -177,7 +179,7 @@ final class CheckCommand implements Command {
         s.out().println(outcome.shard().line());
       }
       RunSummary.printRuntimes(outcome.runtimes(), s.out());
-      annotate(report, args, s);
+      annotate(report, read.targets(), s);
       return args.has(ACCEPT) ? accept(args.get(ACCEPT), report, code, s) : code;
     }
   }
@@ -233,10 +235,17 @@ final class CheckCommand implements Command {
     return code == ExitCode.OK ? ExitCode.CHECK_FAILED : code;
   }
 
-  /** Under GitHub Actions, the failures as annotations at their spec lines ({@link WorkflowAnnotations}). */
-  static void annotate(RunReport report, Arguments args, Session s) {
+  /**
+   * Under GitHub Actions, the failures as annotations at their spec lines ({@link WorkflowAnnotations}), each
+   * spec named as the command line gave it ({@code targets}' spec files, with the specs as the run read them).
+   */
+  static void annotate(RunReport report, List<RunRequest.Target> targets, Session s) {
     if (WorkflowAnnotations.wanted(s.env())) {
-      WorkflowAnnotations.of(args.all(SPECS)).lines(report.results()).forEach(s.out()::println);
+      List<RunRequest.Target> read = targets.stream().filter(t -> t.read() != null).toList();
+      java.util.Map<Path, Path> given = new java.util.HashMap<>();
+      read.forEach(t -> given.putIfAbsent(t.read().file().file(), t.spec()));
+      WorkflowAnnotations.of(read.stream().map(RunRequest.Target::read).toList(), p -> given.getOrDefault(p, p))
+          .lines(report.results()).forEach(s.out()::println);
     }
   }
 

@@ -8,6 +8,8 @@ import dev.opcheck4j.junit.ClasspathSpecTests;
 import dev.opcheck4j.junit.OpCheckEngine;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;
+import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.spec.SpecReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -94,10 +96,12 @@ final class JUnitXmlRun {
       }
     }
     LauncherDiscoveryRequest discovery = request.build();
+    // the specs as the engine read them at discovery, for the annotations: each is read once
+    List<SpecReader.Parsed> read = new ArrayList<>();
     Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
         .enableTestEngineAutoRegistration(false)
         .enableTestExecutionListenerAutoRegistration(false)
-        .addTestEngines(new OpCheckEngine())
+        .addTestEngines(new OpCheckEngine(read::addAll))
         .build());
     Outcomes outcomes = new Outcomes(args.get(RunOptions.VERBOSE));
     PrintWriter xmlLog = new PrintWriter(err, true);
@@ -110,7 +114,12 @@ final class JUnitXmlRun {
     out.println("junit xml: " + xml);
     if (report != null) {
       out.println(testsLine(Files.readString(xml), report, specs.size()));
-      CheckCommand.annotate(report, args, session);
+      List<RunRequest.Target> targets = new ArrayList<>();
+      for (Path spec : specs) {
+        read.stream().filter(p -> p.file().file().equals(spec.toAbsolutePath().normalize())).findFirst()
+            .ifPresent(p -> targets.add(new RunRequest.Target(spec, null, p)));
+      }
+      CheckCommand.annotate(report, targets, session);
     }
     for (String e : outcomes.inputErrors) {
       err.println("opcheck: " + e);

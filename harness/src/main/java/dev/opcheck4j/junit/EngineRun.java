@@ -14,6 +14,7 @@ import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
+import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.LibraryLoadException;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,10 +30,15 @@ final class EngineRun {
    * One spec to run.
    *
    * @param spec the spec's index in the engine's tree
-   * @param file the spec
+   * @param read the spec, as discovery read it
    * @param settings the run's settings narrowed to what the tree still has after filtering
    */
-  record Job(int spec, SpecFile file, EngineSettings settings) {}
+  record Job(int spec, SpecReader.Parsed read, EngineSettings settings) {
+    /** The spec, as discovery read it. */
+    SpecFile file() {
+      return read.file();
+    }
+  }
 
   /** Receives what the run produces, per spec, in order. */
   interface Sink {
@@ -63,7 +69,8 @@ final class EngineRun {
     for (Job job : jobs) {
       EngineSettings s = job.settings();
       RunRequest request = s.run().toBuilder()
-          .spec(job.file().file())
+          // the spec as discovery read it: the run reads it no more
+          .spec(job.read())
           .select(EngineTree.ops(job.file(), s).stream().map(o -> o.op()).toList(),
               s.selectedChecks().stream().map(c -> c.id()).toList(), s.selectedDevices())
           // the engine took its shard's ops at discovery (EngineSettings.sharded): each spec runs them all

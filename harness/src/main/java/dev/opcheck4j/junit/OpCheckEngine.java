@@ -29,6 +29,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.junit.platform.engine.EngineDiscoveryRequest;
@@ -52,15 +53,29 @@ public final class OpCheckEngine implements TestEngine {
 
   private final UnaryOperator<String> env;
   private final Supplier<PrintStream> out;
+  private final Consumer<List<SpecReader.Parsed>> discovered;
 
   public OpCheckEngine() {
     this(System::getenv, () -> System.out);
   }
 
+  /**
+   * An engine that hands the specs it reads at discovery to {@code discovered} (the command line's
+   * {@code check --junit-xml} annotates with them, so that it reads each spec once).
+   */
+  public OpCheckEngine(Consumer<List<SpecReader.Parsed>> discovered) {
+    this(System::getenv, () -> System.out, discovered);
+  }
+
   /** An engine that reads {@code env} ({@code GITHUB_ACTIONS}, {@code GITHUB_WORKSPACE}) and prints its annotations to {@code out}. */
   OpCheckEngine(UnaryOperator<String> env, Supplier<PrintStream> out) {
+    this(env, out, read -> {});
+  }
+
+  private OpCheckEngine(UnaryOperator<String> env, Supplier<PrintStream> out, Consumer<List<SpecReader.Parsed>> discovered) {
     this.env = env;
     this.out = out;
+    this.discovered = discovered;
   }
 
   @Override
@@ -85,17 +100,20 @@ public final class OpCheckEngine implements TestEngine {
         .orElse(OpCheckEngine.class.getClassLoader());
     SpecDiscovery discovery = new SpecDiscovery(loader);
     List<SpecDiscovery.Location> found = discovery.discover(request, settings);
-    List<SpecFile> files = new ArrayList<>();
+    List<SpecReader.Parsed> read = new ArrayList<>();
     List<String> errors = new ArrayList<>();
     for (SpecDiscovery.Location loc : found) {
       try {
-        files.add(SpecReader.read(loc.path()));
+        // any well-formed check name in "skip": its run checks them against its checks (Launcher.read)
+        read.add(SpecReader.parse(loc.path(), Set.of()));
         errors.add(null);
       } catch (SpecException e) {
-        files.add(null);
+        read.add(null);
         errors.add(SpecDiscovery.atSource(e.getMessage(), loc.path()));
       }
     }
+    discovered.accept(read.stream().filter(Objects::nonNull).toList());
+    List<SpecFile> files = read.stream().map(p -> p == null ? null : p.file()).toList();
     List<String> unknown = settings.run().ops().stream()
         .filter(op -> files.stream().noneMatch(f -> f != null && f.ops().stream().anyMatch(o -> o.op().equals(op)))).toList();
     if (!unknown.isEmpty() && files.stream().allMatch(java.util.Objects::nonNull)) {
@@ -103,7 +121,7 @@ public final class OpCheckEngine implements TestEngine {
           + ", which no spec has; specs found: " + String.join(", ", found.stream().map(SpecDiscovery.Location::key).toList()));
     }
     settings = settings.judgedBy(expectedFailures(settings, found, files)).sharded(files);
-    RunDescriptor root = new RunDescriptor(uniqueId, settings, files, errors);
+    RunDescriptor root = new RunDescriptor(uniqueId, settings, read, errors);
     for (int i = 0; i < found.size(); i++) {
       EngineNode spec = EngineTree.spec(uniqueId, i, found.get(i), discovery.viaClasses());
       root.addChild(spec);
@@ -202,7 +220,7 @@ public final class OpCheckEngine implements TestEngine {
     List<EngineRun.Job> jobs = new ArrayList<>();
     for (TestDescriptor c : root.getChildren()) {
       EngineNode spec = (EngineNode) c;
-      SpecFile file = root.specs.get(spec.spec);
+      SpecReader.Parsed file = root.read.get(spec.spec);
       if (file == null) {
         stream.onInputError(spec.spec, root.specErrors.get(spec.spec));
         stream.onSpecDone(spec.spec);
@@ -235,7 +253,7 @@ public final class OpCheckEngine implements TestEngine {
     }
     String ws = env.apply("GITHUB_WORKSPACE");
     Path workspace = Path.of(ws != null && !ws.isBlank() ? ws : System.getProperty("user.dir")).toAbsolutePath().normalize();
-    List<Path> specs = root.specs.stream().filter(Objects::nonNull).map(SpecFile::file).toList();
+    List<SpecReader.Parsed> specs = root.read.stream().filter(Objects::nonNull).toList();
     // an expected failure passes, and gets no annotation (lines() takes what fails the run)
     WorkflowAnnotations.of(specs, read -> repositoryFile(read, workspace)).lines(results).forEach(out.get()::println);
   }

@@ -6,18 +6,14 @@ import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ResultText;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
-import dev.opcheck4j.spec.SpecException;
-import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.opcheck4j.spec.SpecValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 
 /**
  * GitHub Actions annotations of a run's failures ({@code GITHUB_ACTIONS=true}): one
@@ -46,38 +42,30 @@ public final class WorkflowAnnotations {
     return "true".equalsIgnoreCase(env.apply("GITHUB_ACTIONS"));
   }
 
-  /** The lines of examples and op entries in {@code specs}; a spec that cannot be read gives none. */
-  public static WorkflowAnnotations of(List<Path> specs) {
-    return of(specs, UnaryOperator.identity());
-  }
-
   /**
-   * As {@link #of(List)}, with each spec named in the annotations by {@code shown} (the file in the
-   * repository that the spec read at run time was copied from).
+   * The lines of examples and op entries in {@code specs}, as their run read them (each value knows where
+   * it was written), each spec named in the annotations by {@code shown} applied to the file it was read
+   * from (the path the command line gave, or the file in the repository that the spec read at run time
+   * was copied from).
    */
-  public static WorkflowAnnotations of(List<Path> specs, UnaryOperator<Path> shown) {
+  public static WorkflowAnnotations of(List<SpecReader.Parsed> specs, UnaryOperator<Path> shown) {
     WorkflowAnnotations a = new WorkflowAnnotations();
-    for (Path read : specs) {
-      Path spec = shown.apply(read);
-      List<String> lines;
-      SpecFile file;
-      try {
-        lines = Files.readAllLines(read);
-        file = SpecReader.read(read);
-      } catch (IOException | RuntimeException | SpecException e) {
-        continue; // the run itself reports an unreadable spec, in one line with its position
-      }
-      int library = keyLine(lines, "library", "library");
-      a.libraries.putIfAbsent(file.library().getFileName().toString(), new Location(spec, Math.max(library, 1)));
-      for (OpSpec op : file.ops()) {
-        int line = keyLine(lines, "op", op.op());
-        if (line > 0) {
-          a.ops.putIfAbsent(op.op(), new Location(spec, line));
+    for (SpecReader.Parsed read : specs) {
+      Path spec = shown.apply(read.file().file());
+      Map<String, SpecValue> top = read.tree().object();
+      int library = line(top.get("library").location());
+      a.libraries.putIfAbsent(read.file().library().getFileName().toString(), new Location(spec, Math.max(library, 1)));
+      List<SpecValue> entries = top.get("ops").list();
+      for (int i = 0; i < entries.size(); i++) {
+        OpSpec op = read.file().ops().get(i);
+        int at = line(entries.get(i).object().get("op").location());
+        if (at > 0) {
+          a.ops.putIfAbsent(op.op(), new Location(spec, at));
         }
         for (Example e : op.examples()) {
-          int at = exampleLine(e.location());
-          if (at > 0) {
-            a.examples.put(e.ref(), new Location(spec, at));
+          int example = line(e.location());
+          if (example > 0) {
+            a.examples.put(e.ref(), new Location(spec, example));
           }
         }
       }
@@ -121,20 +109,8 @@ public final class WorkflowAnnotations {
     return text.length() <= MESSAGE_LIMIT ? text : text.substring(0, MESSAGE_LIMIT) + "… (cut; the whole finding is in the reports)";
   }
 
-  /** The first line giving {@code key} the value {@code value} (or any value when both are {@code library}), in JSON or YAML. */
-  static int keyLine(List<String> lines, String key, String value) {
-    String any = key.equals(value) ? "[^,}]*" : Pattern.quote(value);
-    Pattern entry = Pattern.compile("(^|[{,\\s-])\"?" + key + "\"?\\s*:\\s*[\"']?" + any + "[\"']?\\s*(,|}|$)");
-    for (int i = 0; i < lines.size(); i++) {
-      if (entry.matcher(lines.get(i)).find()) {
-        return i + 1;
-      }
-    }
-    return 0;
-  }
-
   /** The line of {@code file:line:column}, or 0 when the location has none. */
-  private static int exampleLine(String location) {
+  private static int line(String location) {
     String[] parts = location.split(":");
     if (parts.length < 3) {
       return 0;

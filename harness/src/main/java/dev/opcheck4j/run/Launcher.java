@@ -24,6 +24,7 @@ import dev.opcheck4j.run.link.ModelInfo;
 import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.run.supervisor.WorkerProcess;
 import dev.opcheck4j.spec.SpecException;
+import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.LibraryLoadException;
 import dev.opcheck4j.torch.SchemaBaseline;
@@ -75,10 +76,35 @@ public final class Launcher {
    */
   public static RunOutcome execute(RunRequest request, RunListener listener, Interruption stop)
       throws LibraryLoadException, SpecException {
+    request = read(request);
     if (!Runtimes.isDefault(request.runtimes())) {
       return RuntimeRuns.execute(request, listener, stop);
     }
     return executeOne(request, listener, stop);
+  }
+
+  /**
+   * {@code request} with each of its spec files read, so that nothing after reads one again: the
+   * runtimes of a run on several, the comparison of their outputs, the annotations of a front end. A spec
+   * its entry point read already ({@link RunRequest.Target#read}: the JUnit engine's discovery, with any
+   * well-formed check name) is not read again; its {@code "skip"} names are checked against the checks.
+   *
+   * @throws SpecException when a spec file is invalid (the first one, in the request's order)
+   */
+  public static RunRequest read(RunRequest request) throws SpecException {
+    List<RunRequest.Target> targets = new java.util.ArrayList<>();
+    java.util.Set<String> checks = Preflight.checkNames();
+    for (RunRequest.Target t : request.targets()) {
+      if (t.spec() == null) {
+        targets.add(t);
+      } else if (t.read() == null) {
+        targets.add(new RunRequest.Target(t.spec(), t.library(), SpecReader.parse(t.spec(), checks)));
+      } else {
+        SpecReader.requireCheckNames(t.read(), checks);
+        targets.add(t);
+      }
+    }
+    return request.toBuilder().targets(targets).build();
   }
 
   /** {@link #execute} on the one runtime {@code request} names (none: this JVM's). */

@@ -66,13 +66,12 @@ final class OneWorkerCommands {
   }
 
   static Launcher.Recording record(Path spec, Path library, long seed) throws LibraryLoadException, SpecException {
-    return record(spec, library, seed, List.of());
+    return record(SpecReader.read(spec, Preflight.checkNames()), library, seed, List.of());
   }
 
-  /** {@link #record(Path, Path, long)} in a worker on the runtime whose presets jars are {@code runtime} (empty: this JVM's). */
-  static Launcher.Recording record(Path spec, Path library, long seed, List<Path> runtime)
+  /** {@code file}'s outputs recorded in a worker on the runtime whose presets jars are {@code runtime} (empty: this JVM's). */
+  static Launcher.Recording record(SpecFile file, Path library, long seed, List<Path> runtime)
       throws LibraryLoadException, SpecException {
-    SpecFile file = SpecReader.read(spec, Preflight.checkNames());
     Path lib = library != null ? library : file.library();
     return inOneWorker(List.of(lib), runtime, (info, slot) -> {
       LibraryInfo li = info.libraries().get(0);

@@ -37,7 +37,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * What a run request resolves to before its plan: each target's spec read and library path made
+ * What a run request resolves to before its plan: each target's spec (read by {@link Launcher#read}) and library path made
  * absolute, the checks chosen, the schema baseline read, the result cache opened (its key hashed
  * beside the first worker's start), and the checks that stop a run before it starts (an unknown
  * {@code --op}, an example that does not fit its schema, a reference that does not compile).
@@ -57,7 +57,7 @@ final class RunSetup {
   private final List<RunRequest.Target> resolved = new ArrayList<>();
   /** Per target, the spec's entries the request selects; null for a library without a spec. */
   private final List<List<OpSpec>> specOps = new ArrayList<>();
-  /** Per target, its spec as read (the run's one read of it); null for a library without a spec. */
+  /** Per target, its spec as read (by {@link Launcher#read}: the run's one read of it); null for a library without a spec. */
   private final List<SpecReader.Parsed> specs = new ArrayList<>();
   private final List<Boolean> strict = new ArrayList<>();
   private final SchemaBaseline baseline;
@@ -67,7 +67,7 @@ final class RunSetup {
     this.checks = request.checks().isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(request.checks());
     for (RunRequest.Target t : request.targets()) {
       if (t.spec() != null) {
-        SpecReader.Parsed parsed = SpecReader.parse(t.spec(), Preflight.checkNames());
+        SpecReader.Parsed parsed = java.util.Objects.requireNonNull(t.read(), "a spec is read once, by Launcher.read");
         SpecFile file = parsed.file();
         specs.add(parsed);
         strict.add(file.warningsAsErrors());

@@ -124,31 +124,20 @@ public final class Runner {
   /**
    * The units every run of {@code spec}'s op gives at least one result for ({@code spec} null: the
    * target's library-wide checks), each a check on a device (or on none): what a result cache's entry
-   * of it must hold. {@link #runOp} emits a result for each, whether it runs, is
-   * skipped, or the worker dies.
+   * of it must hold. They are the keys of the op's {@link OpPlan}, the one {@link #runOp} runs, which
+   * emits a result for each, whether it runs, is skipped, or the worker dies.
    */
   public List<CheckOn> units(RunPlan.Target target, OpSpec spec) {
-    List<CheckOn> out = new ArrayList<>();
     if (spec == null) {
-      plan.checks().stream().filter(c -> c instanceof LibraryCheck).forEach(c -> out.add(new CheckOn(c.id(), null)));
-      return out;
+      return plan.checks().stream().filter(c -> c instanceof LibraryCheck).map(c -> new CheckOn(c.id(), null)).toList();
     }
-    if (target.library().op(spec.op()).isEmpty()) {
-      return out;
-    }
-    List<Device> devices = devicesFor(spec);
-    OpTags tags = OpTags.of(target.library().op(spec.op()).get().tags(), spec);
-    for (Check check : plan.checks()) {
-      if (!check.appliesWith(plan.baseline()) || !check.appliesTo(tags)) {
-        continue;
-      }
-      switch (check.scope()) {
-        case OP -> out.add(new CheckOn(check.id(), null));
-        case DEVICE, EXAMPLE -> devices.stream().filter(check::appliesTo).forEach(d -> out.add(new CheckOn(check.id(), d)));
-        case LIBRARY, GENERATED, SUPERVISOR, RESULTS -> {}
-      }
-    }
-    return out;
+    return target.library().op(spec.op()).map(op -> opPlan(op, spec, Map.of()).keys()).orElse(List.of());
+  }
+
+  /** The check runs of {@code spec}'s entry of {@code op}, with the examples that do not fit its schema. */
+  private OpPlan opPlan(LibraryInfo.Op op, OpSpec spec, Map<Example, String> invalid) {
+    return OpPlan.of(plan.checks(), plan.baseline(), OpTags.of(op.tags(), spec), devicesFor(spec), spec.examples(),
+        invalid);
   }
 
   /** What a finding of the target is: the run's policy, made stricter by its spec's. */
@@ -200,36 +189,8 @@ public final class Runner {
     OpTags tags = OpTags.of(op.tags(), spec);
     CheckRun.Op ctx = new CheckRun.Op(session, spec, op, seen, sink, cudaAvailable);
     CheckBatch batch = new CheckBatch(session, op.name());
-    for (Check check : plan.checks()) {
-      if (!check.appliesWith(plan.baseline()) || !check.appliesTo(tags)) {
-        continue;
-      }
-      switch (check.scope()) {
-        case LIBRARY, GENERATED, SUPERVISOR, RESULTS -> {}
-        case OP -> batch.add(() -> new CheckRun(ctx, check, null, null, null), check);
-        case DEVICE -> {
-          for (Device d : devices) {
-            if (check.appliesTo(d)) {
-              batch.add(() -> new CheckRun(ctx, check, d, null, null), check);
-            }
-          }
-        }
-        case EXAMPLE -> {
-          for (Device d : devices) {
-            if (!check.appliesTo(d)) {
-              continue;
-            }
-            if (spec.examples().isEmpty()) {
-              batch.add(() -> new CheckRun(ctx, check, d, null,
-                  Verdict.skipped("no examples for this op (give some in a spec file)")), check);
-            }
-            for (Example ex : spec.examples()) {
-              Verdict invalidity = invalid.containsKey(ex) ? Verdict.skipped("invalid example: " + invalid.get(ex)) : null;
-              batch.add(() -> new CheckRun(ctx, check, d, ex, invalidity), check);
-            }
-          }
-        }
-      }
+    for (OpPlan.Step step : opPlan(op, spec, invalid).steps()) {
+      batch.add(() -> new CheckRun(ctx, step.check(), step.device(), step.example(), step.preset()), step.check());
     }
     batch.flush();
     if (plan.tries() > 0 && invalid.isEmpty()) {

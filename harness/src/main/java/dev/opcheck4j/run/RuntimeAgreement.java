@@ -11,7 +11,6 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.runtime.RuntimeAgreeCheck;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecFile;
-import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.ValueBaseline;
 import java.util.Optional;
 import dev.opcheck4j.checks.builtin.CheckCatalog;
@@ -60,7 +59,7 @@ final class RuntimeAgreement {
       if (spec == null) {
         continue; // a library without a spec has no examples to record
       }
-      SpecFile file = SpecReader.read(spec, Preflight.checkNames());
+      SpecFile file = request.targets().get(t).read().file(); // read once, by Launcher.read
       Map<String, ValueBaseline> byRuntime = new LinkedHashMap<>();
       for (String version : ranOn) {
         boolean refused = refusals.stream().anyMatch(r -> r.runtime().equals(version) && RuntimeRuns.same(r.library()).equals(RuntimeRuns.same(library)));
@@ -68,7 +67,7 @@ final class RuntimeAgreement {
           continue;
         }
         try {
-          byRuntime.put(version, OneWorkerCommands.record(spec, library, request.seed(),
+          byRuntime.put(version, OneWorkerCommands.record(file, library, request.seed(),
               Runtimes.find(version).classPath()).values());
         } catch (LibraryLoadException e) {
           // refused on this runtime by the run itself already: nothing to compare there

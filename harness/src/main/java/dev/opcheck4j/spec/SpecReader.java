@@ -54,6 +54,8 @@ public final class SpecReader {
   /** The longest deadline an op may give, in seconds (a day). */
   static final double MAX_TIMEOUT_SECONDS = 86_400;
 
+  private static final java.util.concurrent.atomic.LongAdder PARSES = new java.util.concurrent.atomic.LongAdder();
+
   private SpecReader() {}
 
   /** Reads {@code file}, taking any well-formed check id or family in {@code "skip"}. */
@@ -83,8 +85,44 @@ public final class SpecReader {
     if (!Files.isRegularFile(path)) {
       throw new SpecException(path.toString(), "spec file not found");
     }
+    PARSES.increment();
     SpecValue root = parseTree(path);
     return new Parsed(root, interpret(path, root, checkNames));
+  }
+
+  /**
+   * Checks that every {@code "skip"} of a spec read with any well-formed name (the JUnit engine's
+   * discovery, which knows no run's checks yet) names one of {@code checkNames}: the error
+   * {@link #parse(Path, Set)} with these names would have given, from the values already read. (A file
+   * that read once has no other error, so the first unknown name in file order is the one it would report.)
+   *
+   * @throws SpecException naming the first unknown check or family, where it is written
+   */
+  public static void requireCheckNames(Parsed parsed, Set<String> checkNames) throws SpecException {
+    for (SpecValue entry : parsed.tree().object().get("ops").list()) {
+      SpecValue skip = entry.object().get("skip");
+      if (skip != null) {
+        for (SpecValue s : skip.list()) {
+          requireCheckName(s, checkNames);
+        }
+      }
+    }
+  }
+
+  private static void requireCheckName(SpecValue s, Set<String> checkNames) throws SpecException {
+    if (!checkNames.isEmpty() && !checkNames.contains(s.value())) {
+      String hint = NearestName.didYouMean((String) s.value(), checkNames.stream().sorted().toList());
+      throw new SpecException(s.location(), "\"skip\" names " + SpecValue.quote((String) s.value())
+          + ", which is no check or family" + (hint.isEmpty() ? " (./opcheck checks lists them)" : hint));
+    }
+  }
+
+  /**
+   * How many spec files this JVM has parsed so far ({@link #parse}, {@link #read}): what a test reads
+   * before and after an entry point runs, to see that it parses each spec once.
+   */
+  public static long parses() {
+    return PARSES.sum();
   }
 
   /** Parses any JSON or YAML file into located values (for files shaped like specs). */
@@ -293,11 +331,7 @@ public final class SpecReader {
         if (!s.isString() || !((String) s.value()).matches("[a-z]+(\\.[a-z-]+)?")) {
           throw new SpecException(s.location(), "\"skip\" entries are check ids or families such as \"determinism\" or \"fake.metadata\", got " + s.describe());
         }
-        if (!checkNames.isEmpty() && !checkNames.contains(s.value())) {
-          String hint = NearestName.didYouMean((String) s.value(), checkNames.stream().sorted().toList());
-          throw new SpecException(s.location(), "\"skip\" names " + SpecValue.quote((String) s.value())
-              + ", which is no check or family" + (hint.isEmpty() ? " (./opcheck checks lists them)" : hint));
-        }
+        requireCheckName(s, checkNames);
         skips.put((String) s.value(), (String) why.value());
       }
     }

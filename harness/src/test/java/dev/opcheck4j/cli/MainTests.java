@@ -67,6 +67,23 @@ class MainTests {
     assertEquals(ExitCode.OK, run("check", "--library", NativeOps.lib("good_ops").toString()));
   }
 
+  /**
+   * Issue 41: `check` reads each spec once, for its run and its GitHub annotations alike (it read it twice,
+   * and once more per runtime of a run on several).
+   */
+  @Test
+  void checkReadsEachSpecOnceForTheRunAndItsAnnotations() {
+    Path spec = NativeOps.spec("bad/bad_ops.json");
+    Main main = new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+        NativeOps.repoRoot(), java.util.Map.of("GITHUB_ACTIONS", "true")::get);
+    long before = dev.opcheck4j.spec.SpecReader.parses();
+    assertEquals(ExitCode.CHECK_FAILED, main.run("check", "--spec", spec.toString(), "--check", "schema.types",
+        "--op", "bad_ops::dict_arg", "--tries", "0"));
+    assertEquals(1, dev.opcheck4j.spec.SpecReader.parses() - before, "spec files parsed by one check of one spec");
+    assertTrue(out().lines().anyMatch(l -> l.startsWith("::error file=" + spec + ",line=19,title=schema.types::")),
+        "the annotation is at the op's line of the spec, named as the command line gave it: " + out());
+  }
+
   @Test
   void anUnknownCheckIsAUsageError() {
     assertEquals(ExitCode.INPUT_ERROR, run("check", "--library", NativeOps.lib("good_ops").toString(), "--check", "nope"));

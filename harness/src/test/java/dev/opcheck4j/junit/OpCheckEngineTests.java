@@ -283,6 +283,23 @@ class OpCheckEngineTests {
         "every check says it did not run because of the spec error");
   }
 
+  /** Issue 41: the engine reads each spec once, at discovery, and hands it to the run and to the annotations. */
+  @Test
+  void theEngineReadsEachSpecOnceForDiscoveryTheRunAndTheAnnotations() {
+    Path spec = NativeOps.spec("bad/bad_ops.json");
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+    long before = dev.opcheck4j.spec.SpecReader.parses();
+    EngineTestKit.engine(new OpCheckEngine(java.util.Map.of("GITHUB_ACTIONS", "true")::get, () -> out))
+        .selectors(selectFile(spec.toFile()))
+        .configurationParameter("opcheck4j.reportDir", dir.resolve("reports-once").toString())
+        .configurationParameter("opcheck4j.checks", "schema.types")
+        .configurationParameter("opcheck4j.ops", "bad_ops::dict_arg").execute();
+    assertEquals(1, dev.opcheck4j.spec.SpecReader.parses() - before, "spec files parsed by the engine on one spec");
+    assertEquals(1, bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("::error ")).count(),
+        "the run and its annotation happened: " + bytes);
+  }
+
   /** Issue 29: under GitHub Actions a failed test is an ::error annotation at its spec line, as `check` prints it. */
   @Test
   void underGitHubActionsAFailedTestIsAnErrorAnnotationAtItsSpecLineAndAnExpectedFailureIsNot() throws Exception {

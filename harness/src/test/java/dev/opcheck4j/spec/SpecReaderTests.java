@@ -158,6 +158,27 @@ class SpecReaderTests {
     assertTrue(op.length() < 300 && op.contains("(1000000 characters)"), op);
   }
 
+  /**
+   * Issue 41: a spec read with any well-formed check name (the JUnit engine's discovery) gives, once the run
+   * knows its checks, the error a read with them would have given, without being read again.
+   */
+  @Test
+  void theCheckNamesOfASpecAlreadyReadAreCheckedWithoutReadingItAgain() throws Exception {
+    java.util.Set<String> checks = java.util.Set.of("determinism", "fake", "fake.metadata");
+    Path spec = write("again.json", "{\"library\": \"x.so\", \"ops\": [{\"op\": \"a::b\", \"skip\": [\"fake\"], \"why\": \"x\"},"
+        + " {\"op\": \"a::c\", \"skip\": [\"determinism\", \"determinsm\", \"nope\"], \"why\": \"x\"}]}");
+    SpecReader.Parsed read = SpecReader.parse(spec, java.util.Set.of());
+    long before = SpecReader.parses();
+    SpecException late = assertThrows(SpecException.class, () -> SpecReader.requireCheckNames(read, checks));
+    assertEquals(before, SpecReader.parses(), "checked on the values read, not read again");
+    SpecException direct = assertThrows(SpecException.class, () -> SpecReader.parse(spec, checks));
+    assertEquals(direct.getMessage(), late.getMessage());
+    assertTrue(late.getMessage().endsWith(":1:114: \"skip\" names \"determinsm\", which is no check or family; did you mean determinism?"),
+        late.getMessage());
+    SpecReader.requireCheckNames(SpecReader.parse(write("fine.json", "{\"library\": \"x.so\", \"ops\": [{\"op\": \"a::b\"}]}"),
+        java.util.Set.of()), checks);
+  }
+
   @Test
   void aSpecFileOverTheLimitIsRefusedBeforeItIsParsed() throws Exception {
     Path spec = write("big.yaml", "library: x.so\nops: [{op: a::b}]\n# " + "c".repeat((int) SpecReader.MAX_YAML_BYTES) + "\n");

@@ -5,6 +5,7 @@ import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.run.shard.OpTimings;
 import dev.opcheck4j.run.shard.ShardPacking;
+import dev.opcheck4j.spec.SpecReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,12 +110,22 @@ public record RunRequest(
    *
    * @param spec a spec file (its ops, examples and settings), or null for every op the library registers
    * @param library the library; null to take the one the spec names
+   * @param read the spec as its entry point read it (once: the run reads it no more), or null when the run is
+   *     to read it
    */
-  public record Target(Path spec, Path library) {
+  public record Target(Path spec, Path library, SpecReader.Parsed read) {
     public Target {
       if (spec == null && library == null) {
         throw new IllegalArgumentException("a target needs a spec file or a library");
       }
+      if (read != null && spec == null) {
+        throw new IllegalArgumentException("a spec read needs its spec file");
+      }
+    }
+
+    /** A target whose spec, if any, the run reads. */
+    public Target(Path spec, Path library) {
+      this(spec, library, null);
     }
 
     /** How the command line names it, for rerun lines: {@code --spec FILE} or {@code --library LIB}. */
@@ -193,6 +204,12 @@ public record RunRequest(
     /** The ops, examples and settings of a spec file, on {@code library} instead of the one it names. */
     public Builder spec(Path file, Path library) {
       targets.add(new Target(file, library));
+      return this;
+    }
+
+    /** The ops, examples and settings of a spec already read (its path: the file it was read from). */
+    public Builder spec(SpecReader.Parsed read) {
+      targets.add(new Target(read.file().file(), null, read));
       return this;
     }
 
