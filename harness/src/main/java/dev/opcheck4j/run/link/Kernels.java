@@ -109,14 +109,18 @@ public interface Kernels extends AutoCloseable {
     Ran run(Protocol.Unit<?> unit);
   }
 
-  /** What a unit run in this process gave: an answer, or (scripted kernels) a death; one is null. */
-  public record Ran(Answers.Answer answer, Death death) {
-    public static Ran gave(Answers.Answer answer) {
-      return new Ran(answer, null);
+  /** What a unit run in this process gave: an answer, or (scripted kernels) a death. */
+  public sealed interface Ran permits Ran.Gave, Ran.Killed {
+    record Gave(Answers.Answer answer) implements Ran {}
+
+    record Killed(Death death) implements Ran {}
+
+    static Ran gave(Answers.Answer answer) {
+      return new Gave(answer);
     }
 
-    public static Ran died(Death death) {
-      return new Ran(null, death);
+    static Ran died(Death death) {
+      return new Killed(death);
     }
   }
 
@@ -141,11 +145,11 @@ public interface Kernels extends AutoCloseable {
       public Replies.Answered run(long id, Protocol.Unit<?> unit) {
         long t0 = System.nanoTime();
         Ran ran = local.run(unit);
-        if (ran.death() != null) {
-          death[0] = ran.death().in(id);
-          return null;
+        if (ran instanceof Ran.Gave g) {
+          return new Replies.Answered(id, g.answer(), (System.nanoTime() - t0) / 1_000);
         }
-        return new Replies.Answered(id, ran.answer(), (System.nanoTime() - t0) / 1_000);
+        death[0] = ((Ran.Killed) ran).death().in(id); // the other case of the two
+        return null;
       }
 
       @Override
