@@ -1,6 +1,5 @@
 package dev.opcheck4j.run.link;
 
-import dev.opcheck4j.checks.Verdict;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -14,15 +13,7 @@ public interface Kernels extends AutoCloseable {
    *
    * @param micros the unit's own time in microseconds, without the exchange with the parent
    */
-  public record Done(Answers.Answer answer, long micros) {
-    /** The verdict of a check's unit ({@link Protocol.Evaluate}, {@link Protocol.OnRejected}). */
-    public Verdict verdict() {
-      if (answer instanceof Answers.Checked c) {
-        return c.verdict();
-      }
-      throw new IllegalStateException("not a check's answer: " + answer);
-    }
-  }
+  public record Done(Answers.Answer answer, long micros) {}
 
   /**
    * What one exchange gave: the answers by unit id, and the death that ended it, if one did (in the
