@@ -4,6 +4,7 @@ import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Batch;
 import dev.opcheck4j.run.link.Kernels;
@@ -12,7 +13,6 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -87,14 +87,16 @@ final class CheckBatch {
         continue;
       }
       p.started();
-      Optional<Kernels.Done> done = x.done(tickets.get(p));
-      if (done.isPresent()) {
-        p.finished(done.get().verdict(), done.get().micros());
+      Fate<Answers.Checked> fate = x.fate(tickets.get(p));
+      if (fate instanceof Fate.Answered<Answers.Checked> a) {
+        p.finished(a.answer().verdict(), a.micros());
         continue;
       }
       // an unguarded exchange answers every unit up to the one its worker died in
-      p.died(x.death().orElseThrow(() -> new IllegalStateException("no answer and no death")),
-          (System.nanoTime() - t) / 1_000);
+      if (!(fate instanceof Fate.Died<Answers.Checked> d)) {
+        throw new IllegalStateException("no answer and no death");
+      }
+      p.died(d.death(), (System.nanoTime() - t) / 1_000);
       todo.subList(i + 1, todo.size()).forEach(Task::alone);
       return;
     }

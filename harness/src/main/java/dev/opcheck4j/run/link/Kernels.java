@@ -1,6 +1,5 @@
 package dev.opcheck4j.run.link;
 
-import dev.opcheck4j.checks.Verdict;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -14,20 +13,13 @@ public interface Kernels extends AutoCloseable {
    *
    * @param micros the unit's own time in microseconds, without the exchange with the parent
    */
-  public record Done(Answers.Answer answer, long micros) {
-    /** The verdict of a check's unit ({@link Protocol.Evaluate}, {@link Protocol.OnRejected}). */
-    public Verdict verdict() {
-      if (answer instanceof Answers.Checked c) {
-        return c.verdict();
-      }
-      throw new IllegalStateException("not a check's answer: " + answer);
-    }
-  }
+  public record Done(Answers.Answer answer, long micros) {}
 
   /**
-   * What one exchange gave: the answers by unit id, and the death that ended it, if one did. Unit
-   * {@code i} of the exchange has id {@code first + i}; a unit without an answer was skipped by its
-   * guard, or not reached because the worker died.
+   * What one exchange gave: the answers by unit id, and the death that ended it, if one did (in the
+   * unit it names, the one in flight). Unit {@code i} of the exchange has id {@code first + i}; a unit
+   * without an answer was skipped by its guard, or not reached because the worker died. The parent reads
+   * a unit's {@link Fate} by the ticket its batch gave ({@link #fate}).
    *
    * @param first the id of the exchange's first unit
    */
@@ -41,16 +33,27 @@ public interface Kernels extends AutoCloseable {
       return new Exchange(0, Map.of(), Optional.empty());
     }
 
-    /** The answer of the unit {@code ticket} stands for, looked up by its id; empty when it has none. */
-    public Optional<Done> done(Batch.Ticket<?> ticket) {
-      return done(ticket.position());
+    /**
+     * What became of the unit {@code ticket} stands for, looked up by its id: its answer; the death, when
+     * the unit was in flight ({@link Death#unit()}); or that it did not run.
+     */
+    @SuppressWarnings("unchecked") // the unit a ticket stands for answers with A
+    public <A extends Answers.Answer> Fate<A> fate(Batch.Ticket<A> ticket) {
+      long id = first + ticket.position();
+      Done d = answers.get(id);
+      if (d != null) {
+        return new Fate.Answered<>((A) d.answer(), d.micros());
+      }
+      return death.filter(x -> x.unit() == id).<Fate<A>>map(x -> new Fate.Died<>(x, ticket.unit()))
+          .orElseGet(Fate.NotRun::new);
     }
 
     /** The answer of the unit {@code ticket} stands for, which must have one (an unguarded exchange that did not die). */
-    @SuppressWarnings("unchecked")
     public <A extends Answers.Answer> A answer(Batch.Ticket<A> ticket) {
-      return (A) done(ticket).orElseThrow(() -> new IllegalStateException("unit " + (first + ticket.position())
-          + " has no answer")).answer();
+      if (fate(ticket) instanceof Fate.Answered<A> a) {
+        return a.answer();
+      }
+      throw new IllegalStateException("unit " + (first + ticket.position()) + " has no answer");
     }
 
     /** The answer of an exchange of one unit, which must have one (it did not die). */
@@ -97,15 +100,31 @@ public interface Kernels extends AutoCloseable {
     Ran run(Protocol.Unit<?> unit);
   }
 
-  /** What a unit run in this process gave: an answer, or (scripted kernels) a death; one is null. */
-  public record Ran(Answers.Answer answer, Death death) {
-    public static Ran gave(Answers.Answer answer) {
-      return new Ran(answer, null);
+  /** What a unit run in this process gave: an answer, or (scripted kernels) a death. */
+  public sealed interface Ran permits Ran.Gave, Ran.Killed {
+    record Gave(Answers.Answer answer) implements Ran {}
+
+    record Killed(Death death) implements Ran {}
+
+    static Ran gave(Answers.Answer answer) {
+      return new Gave(answer);
     }
 
-    public static Ran died(Death death) {
-      return new Ran(null, death);
+    static Ran died(Death death) {
+      return new Killed(death);
     }
+  }
+
+  /**
+   * The unit of {@code run} in flight when its worker died with {@code answers} (by id) given: the one
+   * {@link Protocol.Run#each} runs next; {@link Death#UNKNOWN} when none is left.
+   */
+  static long inFlight(Protocol.Run run, Map<Long, Done> answers) {
+    int i = 0;
+    for (Done d; i < run.units().size() && (d = answers.get(run.id() + i)) != null; ) {
+      i = run.next(i, d.answer());
+    }
+    return i < run.units().size() ? run.id() + i : Death.UNKNOWN;
   }
 
   /** {@link #run(List, List, boolean, Duration)} for kernels in this process: each unit in turn, timed here. */
@@ -117,11 +136,11 @@ public interface Kernels extends AutoCloseable {
       public Replies.Answered run(long id, Protocol.Unit<?> unit) {
         long t0 = System.nanoTime();
         Ran ran = local.run(unit);
-        if (ran.death() != null) {
-          death[0] = ran.death().in(id);
-          return null;
+        if (ran instanceof Ran.Gave g) {
+          return new Replies.Answered(id, g.answer(), (System.nanoTime() - t0) / 1_000);
         }
-        return new Replies.Answered(id, ran.answer(), (System.nanoTime() - t0) / 1_000);
+        death[0] = ((Ran.Killed) ran).death().in(id); // the other case of the two
+        return null;
       }
 
       @Override

@@ -113,7 +113,7 @@ public final class Protocol {
     }
 
     /** The index of the unit to run after unit {@code index}, which gave {@code a}; {@code units.size()} when none. */
-    private int next(int index, Answers.Answer a) {
+    int next(int index, Answers.Answer a) {
       int next = index + 1;
       if (guarded && units.get(index) instanceof Accepts && !(a instanceof Answers.Accepted)) {
         while (next < units.size() && !(units.get(next) instanceof Accepts)) {

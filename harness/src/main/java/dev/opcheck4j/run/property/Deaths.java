@@ -8,6 +8,7 @@ import dev.opcheck4j.checks.RejectionCheck;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Shrinker;
 import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ final class Deaths {
    * probe of the domain, which is its own minimal example), after {@code tries} tries. Returns the input
    * that says most about what kills it: the minimal example when this death was shrunk, else {@code first}.
    */
-  Example died(OpCalls.Fatal d, ExampleGenerator gen, Example first, List<Long> sequence, String label, int tries) {
+  Example died(Fate.Died<?> d, ExampleGenerator gen, Example first, List<Long> sequence, String label, int tries) {
     Example telling = first;
     if (reported.add(d.check() + " " + d.death().cause().kind())) {
       telling = report(d, gen, first, sequence, label);
@@ -83,9 +84,9 @@ final class Deaths {
   }
 
   /** A generated input killed the worker: shrink it to a minimal one that still does, and report it. */
-  private Example report(OpCalls.Fatal d, ExampleGenerator gen, Example first, List<Long> sequence, String tryLabel) {
+  private Example report(Fate.Died<?> d, ExampleGenerator gen, Example first, List<Long> sequence, String tryLabel) {
     long t = System.nanoTime();
-    String during = open.stream().map(Check::id).filter(id -> id.equals(d.check())).findFirst().orElse(null);
+    Check during = open.stream().filter(c -> c.id().equals(d.check())).findFirst().orElse(null);
     Check running = d.check() == null ? null : BuiltinChecks.byId(d.check()).orElse(null);
     FailureShrinker.Shrunk shrunk = shrinker.death(d, gen, first, sequence, device, during);
     List<Fact> more = List.of(

@@ -3,6 +3,7 @@ package dev.opcheck4j.run.property;
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.SizeRelation;
+import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
@@ -86,16 +87,24 @@ final class DomainProbing {
     Map<String, Set<String>> aloneAccepts = new LinkedHashMap<>();
     Map<String, String> aloneRejects = new LinkedHashMap<>();
     for (ExampleGenerator gen : gens) {
-      List<Probe> probes = probes(gen);
       // every probe of this example in one exchange, the rejected ones judged after; after a probe that
-      // killed the worker, the probes after it in a new one
-      for (int from = 0; from < probes.size() && !calls.stopped(); ) {
-        List<Probe> batch = probes.subList(from, probes.size());
-        OpCalls.Probed result = calls.probe(batch.stream().map(Probe::example).toList(), device);
+      // killed the worker, the probes that did not run in a new one
+      for (List<Probe> left = probes(gen); !left.isEmpty() && !calls.stopped(); ) {
         List<RejectedProbe> judged = new ArrayList<>();
-        for (int i = 0; i < result.rejections().size(); i++) {
-          Probe p = batch.get(i);
-          String why = result.rejections().get(i);
+        Fate.Died<?> died = null;
+        Probe fatal = null;
+        List<Probe> notRun = new ArrayList<>();
+        for (OpCalls.Call<Probe> call : calls.probe(left, Probe::example, device)) {
+          Probe p = call.input();
+          if (call.fate() instanceof Fate.Died<?> d) {
+            died = d;
+            fatal = p;
+            continue;
+          } else if (call.fate() instanceof Fate.NotRun) {
+            notRun.add(p);
+            continue;
+          }
+          String why = call.rejected();
           if (p.alone()) {
             if (why == null) {
               aloneAccepts.computeIfAbsent(p.argument(), k -> new LinkedHashSet<>()).add(p.dtype());
@@ -119,12 +128,11 @@ final class DomainProbing {
           }
         }
         rejected.judge(judged);
-        if (result.died() == null) {
+        if (died == null) {
           break;
         }
-        Probe fatal = batch.get(Math.min(result.rejections().size(), batch.size() - 1));
         // the probe it died on is the minimal example: the spec's example with the one change that kills it
-        deaths.died(result.died(), null, fatal.example(), List.of(), "a probe of the op's domain: " + fatal.what(), 0);
+        deaths.died(died, null, fatal.example(), List.of(), "a probe of the op's domain: " + fatal.what(), 0);
         if (fatal.alone()) {
           aloneRejects.putIfAbsent(fatal.argument(), fatal.dtype() + ": killed the worker");
         } else if (fatal.layout() != null) {
@@ -132,7 +140,7 @@ final class DomainProbing {
         } else {
           dtypeKills.add(fatal.dtype());
         }
-        from += result.rejections().size() + 1;
+        left = notRun;
       }
     }
     Map<String, Set<String>> layouts = new LinkedHashMap<>();

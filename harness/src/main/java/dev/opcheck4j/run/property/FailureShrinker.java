@@ -4,6 +4,9 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Shrinker;
+import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
@@ -50,15 +53,14 @@ final class FailureShrinker {
    * is not run: it would kill the worker, which never reproduces a finding that is not a death. When the
    * minimal input does not show it, {@code first} and {@code original}.
    */
-  Shrunk finding(ExampleGenerator gen, Example first, List<Long> sequence, Function<Example, OpCalls.Judged> judge,
-      Verdict original, Predicate<Example> crashClass) {
+  Shrunk finding(ExampleGenerator gen, Example first, List<Long> sequence,
+      Function<Example, Fate<Answers.Checked>> judge, Verdict original, Predicate<Example> crashClass) {
     Shrinker.Result shrunk = uncounted(new Shrinker(keepsCause(gen, judge, original, crashClass), SHRINK_BUDGET),
         sequence);
     Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
-    // a minimal example that kills the worker does not show this finding
-    Verdict v = judge.apply(minimal).verdict();
-    return v == null || !v.sameFailure(original) ? new Shrunk(first, original, shrunk.steps())
-        : new Shrunk(minimal, v, shrunk.steps());
+    // a minimal example that kills the worker, or that the check was not run on, does not show this finding
+    return judge.apply(minimal) instanceof Fate.Answered<Answers.Checked> a && a.answer().verdict().sameFailure(original)
+        ? new Shrunk(minimal, a.answer().verdict(), shrunk.steps()) : new Shrunk(first, original, shrunk.steps());
   }
 
   /**
@@ -66,11 +68,11 @@ final class FailureShrinker {
    * it the same way (a crash never shrinks into a timeout), with the check {@code during} (null: none)
    * after the kernel call; a null {@code gen} (a probe of the domain) is its own minimal input.
    */
-  Shrunk death(OpCalls.Fatal d, ExampleGenerator gen, Example first, List<Long> sequence, Device device, String during) {
+  Shrunk death(Fate.Died<?> d, ExampleGenerator gen, Example first, List<Long> sequence, Device device, Check during) {
     if (gen == null) {
       return new Shrunk(first, null, 0);
     }
-    List<String> checks = during == null ? List.of() : List.of(during);
+    List<Check> checks = during == null ? List.of() : List.of(during);
     // a candidate the generator turns into an input already run (first among them) is known: each death
     // is a new worker, and the shrink's deletions and zeroings of an already small input replay it often
     Map<Example, Boolean> known = new HashMap<>(Map.of(first, true));
@@ -92,7 +94,7 @@ final class FailureShrinker {
    * death (a crash, or a timeout): a value, metadata or contract finding is never "still failing" on
    * an input the kernel does not survive, or its minimal example would be the crash's.
    */
-  static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, OpCalls.Judged> judge,
+  static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, Fate<Answers.Checked>> judge,
       Verdict original) {
     return keepsCause(gen, judge, original, e -> false);
   }
@@ -102,7 +104,7 @@ final class FailureShrinker {
    * keep a cause that is not a death, without a call: the class killed the worker on this op and device.
    * An input already judged is not judged again (the kernel is deterministic, as the shrinker assumes).
    */
-  static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, OpCalls.Judged> judge,
+  static Predicate<Choices> keepsCause(ExampleGenerator gen, Function<Example, Fate<Answers.Checked>> judge,
       Verdict original, Predicate<Example> crashClass) {
     int[] deathsLeft = {SHRINK_DEATHS};
     Cause cause = original.finding() == null ? null : original.finding().cause();
@@ -120,13 +122,14 @@ final class FailureShrinker {
       if (deathsLeft[0] <= 0) {
         return false; // each death costs a new worker: past the budget, the shrink ends where it is
       }
-      OpCalls.Judged j = judge.apply(e);
+      Fate<Answers.Checked> j = judge.apply(e);
       boolean keeps;
-      if (j.died() != null) {
+      if (j instanceof Fate.Died<?> d) {
         deathsLeft[0]--;
-        keeps = cause != null && j.died().death().cause().sameAs(cause);
+        keeps = cause != null && d.death().cause().sameAs(cause);
       } else {
-        keeps = j.verdict().sameFailure(original);
+        // a check not run (the kernel rejected the input, or accepted it for a rejection check) passes
+        keeps = j instanceof Fate.Answered<Answers.Checked> a && a.answer().verdict().sameFailure(original);
       }
       known.put(e, keeps);
       return keeps;

@@ -3,22 +3,22 @@ package dev.opcheck4j.run.property;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.RejectionCheck;
-import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.session.OpSession;
-import dev.opcheck4j.run.session.Trials;
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Batch;
-import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The phase's calls to the op's worker: tries, probes, and the rejection checks' verdicts, each timed
- * in the {@link TimeLedger}. A call that kills the worker gives its {@link Fatal} as a value.
+ * in the {@link TimeLedger}. What each unit gave is its {@link Fate}: an answer, the death of the worker
+ * while it ran, or nothing (it did not run).
  */
 final class OpCalls {
   private final OpSession session;
@@ -31,93 +31,124 @@ final class OpCalls {
     this.ledger = ledger;
   }
 
-  /**
-   * A call of the phase that killed the worker: the death, and the check whose call it was (null: the
-   * kernel call of a try or probe).
-   */
-  record Fatal(Death death, String check) {}
+  /** A kernel call on {@code input}'s example, and what became of it. */
+  record Call<T>(T input, Fate<Answers.Acceptance> fate) {
+    /** What the kernel raised, or null: it accepted the input, or did not answer. */
+    String rejected() {
+      return fate instanceof Fate.Answered<Answers.Acceptance> a ? OpSession.rejection(a.answer()) : null;
+    }
+  }
+
+  /** A check asked on a try, and what became of its unit. */
+  record Asked(Check check, Fate<Answers.Checked> fate) {}
 
   /**
-   * What one input gave in one exchange with the worker.
-   *
-   * @param reached whether the kernel call finished (false: it killed the worker, {@code died} says how)
-   * @param rejected what the kernel raised on the input, null when it accepted it
-   * @param verdicts the verdicts of the checks run on it, in order (none when it was rejected)
-   * @param died the death that ended the exchange, or null
+   * What one input gave in one exchange: the kernel call, and the checks it guards in the order asked
+   * (none of which ran when the kernel rejected the input).
    */
-  record Tried(boolean reached, String rejected, List<Verdict> verdicts, Fatal died) {}
+  record Trial<T>(T input, Fate<Answers.Acceptance> kernel, List<Asked> checks) {
+    /** What the kernel raised on the input, or null: it accepted it, or did not answer. */
+    String rejected() {
+      return new Call<>(input, kernel).rejected();
+    }
 
-  /** Kernel calls on several inputs in one exchange: per input finished, null or what it raised; and the death, or null. */
-  record Probed(List<String> rejections, Fatal died) {}
+    /** The unit of this input that the worker died in, if one did. */
+    Optional<Fate.Died<?>> died() {
+      if (kernel instanceof Fate.Died<?> d) {
+        return Optional.of(d);
+      }
+      for (Asked a : checks) {
+        if (a.fate() instanceof Fate.Died<?> d) {
+          return Optional.of(d);
+        }
+      }
+      return Optional.empty();
+    }
+  }
 
-  /** A check's verdict on an input, or the death that took its place (one is null). */
-  record Judged(Verdict verdict, Fatal died) {}
+  /** The tickets of one input's units: its kernel call, and the checks that call guards. */
+  private record Sent<T>(T input, Batch.Ticket<Answers.Acceptance> kernel, List<Pending<Check, Answers.Checked>> checks) {}
+
+  /** The ticket of {@code input}'s unit. */
+  private record Pending<T, A extends Answers.Answer>(T input, Batch.Ticket<A> ticket) {}
 
   /** The kernel on {@code e} and, when it accepts it, each of {@code checks}: one exchange. */
-  Tried tryOn(Example e, Device device, List<Check> checks) {
-    return tryOn(List.of(e), device, checks).get(0);
+  Trial<Example> tryOn(Example e, Device device, List<Check> checks) {
+    return tryOn(List.of(e), x -> x, device, checks).get(0);
   }
 
   /**
-   * The kernel on each of {@code inputs} in turn and, on each it accepts, each of {@code checks}: one
-   * exchange. One {@link Tried} per input up to the one a death ended, which is the last.
+   * The kernel on each of {@code inputs}' examples in turn and, on each it accepts, each of {@code
+   * checks}: one guarded exchange. One {@link Trial} per input up to the one a death ended, which is the last.
    */
-  List<Tried> tryOn(List<Example> inputs, Device device, List<Check> checks) {
+  <T> List<Trial<T>> tryOn(List<T> inputs, Function<T, Example> example, Device device, List<Check> checks) {
     long t0 = System.nanoTime();
-    Trials trials = session.tryOn(op, device, inputs, checks.stream().map(Check::id).toList());
-    Death death = trials.death().orElse(null);
-    List<Tried> tried = new ArrayList<>();
+    List<Trial<T>> tried = trials(inputs, example, device, checks);
     // whose time each answered unit was, and whose the unit in flight when it died, for the ledger
     List<TimeLedger.Spent> spent = new ArrayList<>();
     String inFlight = null;
-    for (Trials.Trial trial : trials.trials()) {
-      if (trial.kernel() == null) {
-        inFlight = TimeLedger.PROBES; // it died in this input's kernel call
-        tried.add(new Tried(false, null, List.of(), new Fatal(death, null)));
-        break;
+    for (Trial<T> trial : tried) {
+      inFlight = account(trial.kernel(), TimeLedger.PROBES, spent);
+      for (Asked a : trial.checks()) {
+        inFlight = inFlight != null ? inFlight : account(a.fate(), a.check().id(), spent);
       }
-      spent.add(new TimeLedger.Spent(TimeLedger.PROBES, trial.kernel().micros()));
-      String rejected = OpSession.rejection(trial.kernel());
-      if (rejected != null) {
-        tried.add(new Tried(true, rejected, List.of(), null));
-        continue;
-      }
-      List<Verdict> verdicts = new ArrayList<>();
-      for (Kernels.Done d : trial.checks()) {
-        spent.add(new TimeLedger.Spent(checks.get(verdicts.size()).id(), d.micros()));
-        verdicts.add(d.verdict());
-      }
-      if (verdicts.size() < checks.size()) {
-        // it died in the check after the last verdict
-        inFlight = checks.get(verdicts.size()).id();
-        tried.add(new Tried(true, null, verdicts, new Fatal(death, inFlight)));
-        break;
-      }
-      tried.add(new Tried(true, null, verdicts, null));
     }
     ledger.account(spent, inFlight, t0);
     return tried;
   }
 
-  /** The kernel on each of {@code inputs}, in one exchange. */
-  Probed probe(List<Example> inputs, Device device) {
+  /** {@link #tryOn(List, Function, Device, List)}, untimed. */
+  private <T> List<Trial<T>> trials(List<T> inputs, Function<T, Example> example, Device device, List<Check> checks) {
+    Batch batch = Batch.guarded();
+    List<Sent<T>> sent = new ArrayList<>();
+    for (T input : inputs) {
+      Example e = example.apply(input);
+      Batch.Ticket<Answers.Acceptance> kernel = session.accepts(batch, op, device, e);
+      sent.add(new Sent<>(input, kernel, checks.stream().map(c -> new Pending<>(c,
+          session.evaluate(batch, op, new OpSession.Asked(c.id(), device, e)))).toList()));
+    }
+    Kernels.Exchange x = session.run(batch);
+    List<Trial<T>> tried = new ArrayList<>();
+    for (Sent<T> s : sent) {
+      Fate<Answers.Acceptance> kernel = x.fate(s.kernel());
+      if (kernel instanceof Fate.NotRun) {
+        break; // a death in an earlier input ended the exchange
+      }
+      Trial<T> trial = new Trial<>(s.input(), kernel,
+          s.checks().stream().map(c -> new Asked(c.input(), x.fate(c.ticket()))).toList());
+      tried.add(trial);
+      if (trial.died().isPresent()) {
+        break; // the death ended the exchange in this input
+      }
+    }
+    return tried;
+  }
+
+  /** Adds the time of a unit that answered to {@code spent}; {@code key} when the worker died in it, else null. */
+  private static String account(Fate<?> fate, String key, List<TimeLedger.Spent> spent) {
+    if (fate instanceof Fate.Answered<?> a) {
+      spent.add(new TimeLedger.Spent(key, a.micros()));
+    }
+    return fate instanceof Fate.Died<?> ? key : null;
+  }
+
+  /** The kernel on each of {@code inputs}' examples, in one exchange: per input in order, what its call gave. */
+  <T> List<Call<T>> probe(List<T> inputs, Function<T, Example> example, Device device) {
     long t = System.nanoTime();
     Batch batch = new Batch();
-    List<Batch.Ticket<Answers.Acceptance>> calls = inputs.stream().map(e -> session.accepts(batch, op, device, e)).toList();
+    List<Pending<T, Answers.Acceptance>> sent = inputs.stream()
+        .map(i -> new Pending<>(i, session.accepts(batch, op, device, example.apply(i)))).toList();
     Kernels.Exchange x = session.run(batch);
     List<TimeLedger.Spent> spent = new ArrayList<>();
-    List<String> rejections = new ArrayList<>();
-    for (Batch.Ticket<Answers.Acceptance> call : calls) {
-      Optional<Kernels.Done> d = x.done(call);
-      if (d.isEmpty()) {
-        break; // the death ended the exchange in this call
-      }
-      spent.add(new TimeLedger.Spent(TimeLedger.PROBES, d.get().micros()));
-      rejections.add(OpSession.rejection(d.get()));
+    List<Call<T>> calls = new ArrayList<>();
+    String inFlight = null;
+    for (Pending<T, Answers.Acceptance> p : sent) {
+      Fate<Answers.Acceptance> fate = x.fate(p.ticket());
+      calls.add(new Call<>(p.input(), fate));
+      inFlight = inFlight != null ? inFlight : account(fate, TimeLedger.PROBES, spent);
     }
-    Fatal died = x.death().map(d -> new Fatal(d, null)).orElse(null);
-    ledger.account(spent, died == null ? null : TimeLedger.PROBES, t);
-    return new Probed(rejections, died);
+    ledger.account(spent, inFlight, t);
+    return calls;
   }
 
   /**
@@ -125,32 +156,32 @@ final class OpCalls {
    * reverts, then each rejection check's verdict on it. Each answered unit's time goes to its check, a
    * kernel call's to the probes.
    */
-  FollowUps followUps(List<OpSession.FollowUp> inputs, Device device) {
+  <T> FollowUps<T> followUps(List<FollowUps.Input<T>> inputs, Device device) {
     long t = System.nanoTime();
     Batch batch = new Batch();
-    List<FollowUps.Planned> planned = new ArrayList<>();
-    for (int i = 0; i < inputs.size(); i++) {
-      OpSession.FollowUp f = inputs.get(i);
-      for (Example revert : f.reverts()) {
-        planned.add(new FollowUps.Planned(i, null, session.accepts(batch, op, device, revert)));
+    List<FollowUps.Planned<T>> planned = new ArrayList<>();
+    for (FollowUps.Input<T> f : inputs) {
+      for (FollowUps.Revert revert : f.reverts()) {
+        planned.add(new FollowUps.Planned.OnRevert<>(f.of(), revert, session.accepts(batch, op, device, revert.example())));
       }
       for (String c : f.checks()) {
-        planned.add(new FollowUps.Planned(i, c, session.onRejected(batch, c, op, device, f.rejected(), f.why())));
+        planned.add(new FollowUps.Planned.OnCheck<>(f.of(), c,
+            session.onRejected(batch, c, op, device, f.rejected(), f.why())));
       }
     }
     Kernels.Exchange x = session.run(batch);
     List<TimeLedger.Spent> spent = new ArrayList<>();
     String inFlight = null;
-    for (FollowUps.Planned p : planned) {
-      Optional<Kernels.Done> d = x.done(p.ticket());
-      if (d.isEmpty()) {
-        inFlight = x.death().isPresent() ? p.key() : null;
+    for (FollowUps.Planned<T> p : planned) {
+      Fate<?> fate = x.fate(p.ticket());
+      if (!(fate instanceof Fate.Answered)) {
+        inFlight = account(fate, p.key(), spent);
         break;
       }
-      spent.add(new TimeLedger.Spent(p.key(), d.get().micros()));
+      account(fate, p.key(), spent);
     }
     ledger.account(spent, inFlight, t);
-    return new FollowUps(session, planned, x);
+    return new FollowUps<>(session, planned, x);
   }
 
   /** Whether the op has used up its deaths ({@link OpSession#stopped}): nothing more of it runs. */
@@ -158,46 +189,49 @@ final class OpCalls {
     return session.stopped().isPresent();
   }
 
-  /** A value check's verdict on {@code x}: PASSED when the kernel rejects it (nothing to judge). */
-  Judged judge(Check c, Example x, Device device) {
-    Tried tried = tryOn(x, device, List.of(c));
-    if (tried.died() != null) {
-      return new Judged(null, tried.died());
-    }
-    return new Judged(tried.rejected() != null ? Verdict.passed() : tried.verdicts().get(0), null);
+  /**
+   * A value check's verdict on {@code x}: its unit's fate, which did not run when the kernel rejected
+   * {@code x} (nothing to judge), or the death in the kernel call before it.
+   */
+  Fate<Answers.Checked> judge(Check c, Example x, Device device) {
+    Trial<Example> tried = tryOn(x, device, List.of(c));
+    return tried.kernel() instanceof Fate.Died<Answers.Acceptance> d ? new Fate.Died<>(d.death(), d.unit())
+        : tried.checks().get(0).fate();
   }
 
-  /** A rejection check's verdict on {@code x}: PASSED when the kernel accepts it. */
-  Judged judgeRejection(RejectionCheck r, Example x, Device device) {
+  /**
+   * A rejection check's verdict on {@code x}: its unit's fate, which does not run when the kernel
+   * accepts {@code x}, or the death in the kernel call before it.
+   */
+  Fate<Answers.Checked> judgeRejection(RejectionCheck r, Example x, Device device) {
     long t = System.nanoTime();
     Batch batch = new Batch();
     Batch.Ticket<Answers.Acceptance> call = session.accepts(batch, op, device, x);
-    Kernels.Exchange again = session.run(batch);
+    Fate<Answers.Acceptance> kernel = session.run(batch).fate(call);
     ledger.since(TimeLedger.PROBES, t);
-    if (again.death().isPresent()) {
-      return new Judged(null, new Fatal(again.death().get(), null));
+    if (kernel instanceof Fate.Died<Answers.Acceptance> d) {
+      return new Fate.Died<>(d.death(), d.unit());
     }
-    String why = OpSession.rejection(again.done(call).orElseThrow());
-    return why == null ? new Judged(Verdict.passed(), null) : onRejected(r, x, device, why);
+    String why = new Call<>(x, kernel).rejected();
+    return why == null ? new Fate.NotRun<>() : onRejected(r, x, device, why);
   }
 
   /** {@code r}'s verdict on {@code e}, which the kernel rejected with {@code why}. */
-  Judged onRejected(RejectionCheck r, Example e, Device device, String why) {
+  Fate<Answers.Checked> onRejected(RejectionCheck r, Example e, Device device, String why) {
     long t = System.nanoTime();
     Batch batch = new Batch();
     Batch.Ticket<Answers.Checked> unit = session.onRejected(batch, r.id(), op, device, e, why);
     Kernels.Exchange x = session.run(batch);
     ledger.since(r.id(), t);
-    return x.death().isPresent() ? new Judged(null, new Fatal(x.death().get(), r.id()))
-        : new Judged(x.answer(unit).verdict(), null);
+    return x.fate(unit);
   }
 
   /**
    * How the kernel dies on {@code e} with {@code checks} after it, or null when it does not (untimed:
    * only the shrink of a death asks).
    */
-  Cause death(Example e, Device device, List<String> checks) {
-    return session.tryOn(op, device, List.of(e), checks).death().map(Death::cause).orElse(null);
+  Cause death(Example e, Device device, List<Check> checks) {
+    return trials(List.of(e), x -> x, device, checks).get(0).died().map(d -> d.death().cause()).orElse(null);
   }
 
   /** {@code e}'s inputs as text, or why it cannot be shown. */

@@ -4,6 +4,8 @@ import dev.opcheck4j.run.session.Prerequisites;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Fact;
@@ -166,17 +168,16 @@ public final class PropertyPhase {
         int size = Math.min(plan.tries() - t, candidates.stream().filter(c -> c.info().costly())
             .mapToInt(c -> c.info().triesOf(plan.tries()) - tally.accepted()).min().orElse(BATCH));
         tiedSizes.learned(t).forEach(tries::tie);
-        List<Tries.Generated> batch = tries.range(t, t + size);
-        List<OpCalls.Tried> results = calls.tryOn(batch.stream().map(Tries.Generated::example).toList(), device, candidates);
-        try (FollowUps followUps = FollowUps.ofBatch(session, calls, batch, results, rejecters, tally.discarded(),
-            device)) {
-          for (int j = 0; j < results.size(); j++, t++) {
+        List<OpCalls.Trial<Tries.Generated>> results = calls.tryOn(tries.range(t, t + size), Tries.Generated::example,
+            device, candidates);
+        try (FollowUps<Tries.Generated> followUps = FollowUps.ofBatch(session, calls, results, rejecters,
+            tally.discarded(), device)) {
+          for (OpCalls.Trial<Tries.Generated> tried : results) {
             if (!more || session.stopped().isPresent()) {
               break batches;
             }
-            Tries.Generated g = batch.get(j);
-            OpCalls.Tried tried = results.get(j);
-            OpCalls.Fatal died = tried.died();
+            Tries.Generated g = tried.input();
+            Fate.Died<?> died = tried.died().orElse(null);
             if (died != null && died.check() != null
                 && candidates.stream().noneMatch(c -> c.id().equals(died.check()) && open.contains(c))) {
               // it died in a check that failed on an earlier try of this batch: one try at a time, that
@@ -184,18 +185,19 @@ public final class PropertyPhase {
               session.forgive(died.death());
               continue batches;
             }
-            if (tried.reached()) {
+            Fate.Died<?> fatal = tried.kernel() instanceof Fate.Died<?> d ? d : null;
+            if (fatal == null) {
               tiedSizes.saw(g, tried.rejected());
+              if (died == null) {
+                crashClasses.survived(g.example());
+              }
+              fatal = tried.rejected() != null ? rejected(g, tried.rejected(), followUps) : accepted(g, tried);
             }
-            if (tried.reached() && tried.died() == null) {
-              crashClasses.survived(g.example());
-            }
-            OpCalls.Fatal fatal = !tried.reached() ? died
-                : tried.rejected() != null ? rejected(g, tried.rejected(), followUps, j) : accepted(g, candidates, tried);
+            t++;
             if (fatal != null) {
               // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
-              Example telling = deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t + 1);
-              crashClasses.routeAround(tries, t + 1, telling, BuiltinChecks.supervising(fatal.death().cause()).id(),
+              Example telling = deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t);
+              crashClasses.routeAround(tries, t, telling, BuiltinChecks.supervising(fatal.death().cause()).id(),
                   calls.describe(telling, device));
             }
             more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
@@ -206,34 +208,31 @@ public final class PropertyPhase {
 
     /**
      * A try the kernel rejected: counted, its cause looked for, and shown to the rejection checks; a death
-     * ends it. What the batch's exchange of {@code followUps} holds for it ({@code j}-th of the batch) is
-     * taken from there.
+     * ends it. What the batch's exchange of {@code followUps} holds for it is taken from there.
      */
-    private OpCalls.Fatal rejected(Tries.Generated g, String rejected, FollowUps followUps, int j) {
-      ExampleGenerator gen = g.gen();
+    private Fate.Died<?> rejected(Tries.Generated g, String rejected, FollowUps<Tries.Generated> followUps) {
       Example e = g.example();
       tally.countRejected(rejected);
       if (tally.blaming()) {
-        List<String> changed = gen.changedArguments(e);
-        OpCalls.Probed sent = followUps.blame(j);
-        OpCalls.Probed back = sent != null ? sent : calls.probe(FollowUps.reverts(g), device);
-        for (int i = 0; i < back.rejections().size(); i++) {
-          if (back.rejections().get(i) == null) {
-            tally.blame(changed.get(i));
+        List<OpCalls.Call<FollowUps.Revert>> sent = followUps.blame(g);
+        for (OpCalls.Call<FollowUps.Revert> call : sent != null ? sent
+            : calls.probe(FollowUps.reverts(g), FollowUps.Revert::example, device)) {
+          if (call.fate() instanceof Fate.Died<?> d) {
+            return d;
           }
-        }
-        if (back.died() != null) {
-          return back.died();
+          if (call.fate() instanceof Fate.Answered && call.rejected() == null) {
+            tally.blame(call.input().argument());
+          }
         }
       }
       for (RejectionCheck r : List.copyOf(rejecters)) {
-        OpCalls.Judged sent = followUps.verdict(j, r.id());
-        OpCalls.Judged jd = sent != null ? sent : calls.onRejected(r, e, device, rejected);
-        if (jd.died() != null) {
-          return jd.died();
+        Fate<Answers.Checked> sent = followUps.verdict(g, r.id());
+        Fate<Answers.Checked> fate = sent != null ? sent : calls.onRejected(r, e, device, rejected);
+        if (fate instanceof Fate.Died<?> d) {
+          return d;
         }
-        if (tally.countRejection(r.id(), jd.verdict())) {
-          report(r, g, x -> calls.judgeRejection(r, x, device), jd.verdict());
+        if (fate instanceof Fate.Answered<Answers.Checked> a && tally.countRejection(r.id(), a.answer().verdict())) {
+          report(r, g, x -> calls.judgeRejection(r, x, device), a.answer().verdict());
           rejecters.remove(r);
         }
       }
@@ -241,47 +240,47 @@ public final class PropertyPhase {
     }
 
     /** A try the kernel accepted: each open check's verdict on it; then the death after them, if any. */
-    private OpCalls.Fatal accepted(Tries.Generated g, List<Check> candidates, OpCalls.Tried tried) {
+    private Fate.Died<?> accepted(Tries.Generated g, OpCalls.Trial<Tries.Generated> tried) {
       tally.countAccepted();
-      for (int i = 0; i < tried.verdicts().size(); i++) {
-        Check c = candidates.get(i);
+      for (OpCalls.Asked asked : tried.checks()) {
+        if (!(asked.fate() instanceof Fate.Answered<Answers.Checked> a)) {
+          return tried.died().orElse(null);
+        }
+        Check c = asked.check();
         if (!open.contains(c)) {
           continue; // failed on an earlier try of this batch
         }
-        Verdict v = tried.verdicts().get(i);
-        if (tally.count(c.id(), v)) {
-          report(c, g, x -> calls.judge(c, x, device), v);
+        if (tally.count(c.id(), a.answer().verdict())) {
+          report(c, g, x -> calls.judge(c, x, device), a.answer().verdict());
           open.remove(c);
         }
       }
-      return tried.died();
+      return null;
     }
 
     /** Probes of the domain the kernel rejected, shown to the rejection checks (their verdicts in one exchange). */
     private void judgeProbes(List<DomainProbing.RejectedProbe> probes) {
-      try (FollowUps followUps = FollowUps.ofProbes(session, calls, probes, rejecters, device)) {
-        for (int i = 0; i < probes.size(); i++) {
-          judgeProbe(probes.get(i).probe(), probes.get(i).why(), probes.get(i).what(), followUps, i);
-        }
+      try (FollowUps<DomainProbing.RejectedProbe> followUps = FollowUps.ofProbes(session, calls, probes, rejecters,
+          device)) {
+        probes.forEach(p -> judgeProbe(p, followUps));
       }
     }
 
-    /** A probe of the domain the kernel rejected ({@code i}-th of {@code followUps}), shown to the rejection checks. */
-    private void judgeProbe(Example probe, String why, String what, FollowUps followUps, int i) {
+    /** A probe of the domain the kernel rejected, shown to the rejection checks. */
+    private void judgeProbe(DomainProbing.RejectedProbe rejected, FollowUps<DomainProbing.RejectedProbe> followUps) {
+      Example probe = rejected.probe();
       for (RejectionCheck r : List.copyOf(rejecters)) {
         if (session.stopped().isPresent()) {
           return;
         }
-        OpCalls.Judged sent = followUps.verdict(i, r.id());
-        OpCalls.Judged j = sent != null ? sent : calls.onRejected(r, probe, device, why);
-        if (j.died() != null) {
-          deaths.died(j.died(), null, probe, List.of(), "a probe of the op's domain: " + what, 0);
-          continue;
-        }
-        Verdict v = j.verdict();
-        if (tally.countRejection(r.id(), v)) {
+        Fate<Answers.Checked> sent = followUps.verdict(rejected, r.id());
+        Fate<Answers.Checked> fate = sent != null ? sent : calls.onRejected(r, probe, device, rejected.why());
+        if (fate instanceof Fate.Died<?> d) {
+          deaths.died(d, null, probe, List.of(), "a probe of the op's domain: " + rejected.what(), 0);
+        } else if (fate instanceof Fate.Answered<Answers.Checked> a && tally.countRejection(r.id(), a.answer().verdict())) {
+          Verdict v = a.answer().verdict();
           String text = calls.describe(probe, device);
-          List<Fact> context = FailureShrinker.shown(plan.seed(), probe.ref() + " with " + what + "  " + text,
+          List<Fact> context = FailureShrinker.shown(plan.seed(), probe.ref() + " with " + rejected.what() + "  " + text,
               "the example itself with one change (a probe of the op's domain)");
           runs.get(r).report("probe of " + probe.ref(), v.shownWith(context), ledger.micros(r.id()),
               session.repro(op.name(), r.id(), device, probe, text, false));
@@ -291,7 +290,7 @@ public final class PropertyPhase {
     }
 
     /** Shrinks the finding {@code original} of check {@code c} on try {@code g} and reports it. */
-    private void report(Check c, Tries.Generated g, Function<Example, OpCalls.Judged> judge, Verdict original) {
+    private void report(Check c, Tries.Generated g, Function<Example, Fate<Answers.Checked>> judge, Verdict original) {
       Example first = g.example();
       FailureShrinker.Shrunk shrunk;
       String firstText;

@@ -3,6 +3,7 @@ package dev.opcheck4j.run.property;
 import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.SizeRelation;
+import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
@@ -89,13 +90,17 @@ final class SizeProbing {
 
   /** Each probe's rejection (null: accepted), or null when one killed the worker (a death like any probe's). */
   private List<String> probe(List<Example> probes, Device device, Deaths deaths, String what) {
-    OpCalls.Probed result = calls.probe(probes, device);
-    if (result.died() != null) {
-      Example fatal = probes.get(Math.min(result.rejections().size(), probes.size() - 1));
-      deaths.died(result.died(), null, fatal, List.of(), "a probe of the op's sizes: " + what, 0);
-      return null;
+    List<String> rejections = new ArrayList<>();
+    for (OpCalls.Call<Example> call : calls.probe(probes, e -> e, device)) {
+      if (call.fate() instanceof Fate.Died<?> d) {
+        deaths.died(d, null, call.input(), List.of(), "a probe of the op's sizes: " + what, 0);
+        return null;
+      } else if (call.fate() instanceof Fate.NotRun) {
+        return null;
+      }
+      rejections.add(call.rejected());
     }
-    return result.rejections().size() < probes.size() ? null : result.rejections();
+    return rejections;
   }
 
   private static String texts(List<SizeRelation> relations) {

@@ -30,8 +30,8 @@ import java.util.function.Supplier;
 
 /**
  * One op's session with its kernels (a worker): its spec entry, sent to each worker once ({@link
- * Protocol.OpenOp}); its units, sent with the op's deadline, their answers looked up by unit id and
- * grouped into trials (one per generated input); the deaths the op caused, counted in a budget: after
+ * Protocol.OpenOp}); its units, sent with the op's deadline, each unit's {@link
+ * dev.opcheck4j.run.link.Fate} looked up by its ticket; the deaths the op caused, counted in a budget: after
  * {@link #MAX_DEATHS} the rest of the op is not run; and the one road from a verdict, or a death, to a
  * result ({@link Verdict#result}, with the op's severity policy).
  */
@@ -90,7 +90,7 @@ public final class OpSession {
     return run(List.of(new Protocol.Synthesize(target.index(), op, plan.seed())), false);
   }
 
-  Protocol.On on(String op, Device device, Example example) {
+  private Protocol.On on(String op, Device device, Example example) {
     return new Protocol.On(target.index(), op, device, example, plan.seed(), op == null ? Protocol.On.NO_REF : open.ref());
   }
 
@@ -127,23 +127,14 @@ public final class OpSession {
     return batch.add(new Protocol.Evaluate(asked.check(), on(op, asked.device(), asked.example())));
   }
 
-  /** Runs {@code batch} in one exchange, unguarded; an empty one is no exchange. */
+  /** Runs {@code batch} in one exchange, guarded if it is ({@link Batch#guarded}); an empty one is no exchange. */
   public Kernels.Exchange run(Batch batch) {
-    return batch.isEmpty() ? Kernels.Exchange.none() : run(batch.units(), false);
+    return batch.isEmpty() ? Kernels.Exchange.none() : run(batch.units(), batch.isGuarded());
   }
 
-  /** What an {@link Protocol.Accepts} unit gave: null when the kernel accepted the example, else what it raised. */
-  public static String rejection(Kernels.Done accepts) {
-    return accepts.answer() instanceof Answers.Rejected r ? r.firstLine() : null;
-  }
-
-  /**
-   * The real kernel on each of {@code examples} in turn and, on each it accepts, {@code checks}: one
-   * exchange with the worker, per example an {@link Protocol.Accepts} unit guarding one {@link
-   * Protocol.Evaluate} unit per check.
-   */
-  public Trials tryOn(String op, Device device, List<Example> examples, List<String> checks) {
-    return Trials.tryOn(this, op, device, examples, checks);
+  /** What an {@link Protocol.Accepts} unit answered: null when the kernel accepted the example, else what it raised. */
+  public static String rejection(Answers.Acceptance accepts) {
+    return accepts instanceof Answers.Rejected r ? r.firstLine() : null;
   }
 
   /**
@@ -158,12 +149,6 @@ public final class OpSession {
   public Batch.Ticket<Answers.Acceptance> accepts(Batch batch, String op, Device device, Example example) {
     return batch.add(new Protocol.Accepts(on(op, device, example)));
   }
-
-  /**
-   * An input the real kernel raised {@code why} on, to look at: the kernel on each of {@code reverts}
-   * (the input with one argument put back), then each of the rejection {@code checks} on it.
-   */
-  public record FollowUp(Example rejected, String why, List<Example> reverts, List<String> checks) {}
 
   /**
    * Adds to {@code batch} a rejection check's unit on an input the real kernel raised {@code why} on: the
@@ -194,7 +179,7 @@ public final class OpSession {
         : new Described(((Answers.Bound) b).description(), null, null);
   }
 
-  Kernels.Exchange run(List<Protocol.Unit<?>> batch, boolean guarded) {
+  private Kernels.Exchange run(List<Protocol.Unit<?>> batch, boolean guarded) {
     Kernels.Exchange x = kernels.run(List.of(open), batch, guarded, deadline());
     x.death().ifPresent(d -> {
       if (budget.paused == 0) {

@@ -157,7 +157,8 @@ public final class WorkerProcess implements Kernels {
     long first = nextId;
     nextId += units.size();
     logMark = log.toFile().length();
-    send(new Protocol.Run(first, opens.stream().filter(o -> opened.add(o.ref())).toList(), units, guarded));
+    Protocol.Run run = new Protocol.Run(first, opens.stream().filter(o -> opened.add(o.ref())).toList(), units, guarded);
+    send(run);
     Map<Long, Done> answers = new HashMap<>();
     long begun = Death.UNKNOWN;
     LongSupplier running = answers().<LongSupplier>map(l -> l::running).orElse(() -> 0);
@@ -170,10 +171,12 @@ public final class WorkerProcess implements Kernels {
             answers.put(a.id(), new Done(a.answer(), a.micros()));
           }
         }
-        long inFlight = answers().map(AnswerLog::running).filter(id -> id >= first).orElse(begun);
+        long told = answers().map(AnswerLog::running).filter(id -> id >= first).orElse(begun);
         forgetAnswers();
-        return new Exchange(first, answers, Optional.of(heard.death().in(
-            answers.containsKey(inFlight) ? Death.UNKNOWN : inFlight)));
+        // the unit in flight is the one the worker said it ran; when it had answered that one, or said
+        // none, the one it runs after those answered, as the run's guards decide
+        long inFlight = told != Death.UNKNOWN && !answers.containsKey(told) ? told : Kernels.inFlight(run, answers);
+        return new Exchange(first, answers, Optional.of(heard.death().in(inFlight)));
       }
       if (heard.reply() instanceof Replies.Answered a && a.id() >= first) {
         answers.put(a.id(), new Done(a.answer(), a.micros()));

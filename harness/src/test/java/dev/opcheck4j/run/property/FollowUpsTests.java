@@ -8,6 +8,7 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
@@ -60,23 +61,30 @@ class FollowUpsTests {
     return OneOpSessions.of(kernels, example(0));
   }
 
+  private static final FollowUps.Revert REVERT = new FollowUps.Revert("x", example(10));
+
   /** Input 0 with one revert, inputs 1 and 2 without: units 0 (revert), 1, 2, 3 (the check on each). */
-  private static List<OpSession.FollowUp> inputs() {
-    return List.of(new OpSession.FollowUp(example(1), "sizes differ", List.of(example(10)), List.of(CHECK)),
-        new OpSession.FollowUp(example(2), "sizes differ", List.of(), List.of(CHECK)),
-        new OpSession.FollowUp(example(3), "sizes differ", List.of(), List.of(CHECK)));
+  private static List<FollowUps.Input<String>> inputs() {
+    return List.of(new FollowUps.Input<>("input 0", example(1), "sizes differ", List.of(REVERT), List.of(CHECK)),
+        new FollowUps.Input<>("input 1", example(2), "sizes differ", List.of(), List.of(CHECK)),
+        new FollowUps.Input<>("input 2", example(3), "sizes differ", List.of(), List.of(CHECK)));
+  }
+
+  private static Fate<Answers.Checked> passed(int input) {
+    return new Fate.Answered<>(new Answers.Checked(Verdict.passed(Fact.of("input", input))), 5);
   }
 
   @Test
   void everyInputsBlameAndVerdictComeFromOneExchange() {
     OpSession s = session(-1);
-    try (FollowUps f = FollowUps.of(s, new OpCalls(s, "t::f", new TimeLedger()), inputs(), Device.CPU)) {
+    try (FollowUps<String> f = FollowUps.of(s, new OpCalls(s, "t::f", new TimeLedger()), inputs(), Device.CPU)) {
       assertEquals(1, sent.size());
       assertEquals(4, sent.get(0).size());
-      assertEquals(new OpCalls.Probed(java.util.Arrays.asList((String) null), null), f.blame(0));
-      assertNull(f.blame(1), "no revert of input 1 was sent: the caller asks (and gets none)");
-      assertEquals(Verdict.passed(Fact.of("input", 3)), f.verdict(2, CHECK).verdict());
-      assertNull(f.verdict(2, "another.check"));
+      assertEquals(List.of(new OpCalls.Call<>(REVERT, new Fate.Answered<>(new Answers.Accepted(), 5))),
+          f.blame("input 0"));
+      assertNull(f.blame("input 1"), "no revert of input 1 was sent: the caller asks (and gets none)");
+      assertEquals(passed(3), f.verdict("input 2", CHECK));
+      assertNull(f.verdict("input 2", "another.check"));
     }
     assertEquals(1, sent.size());
   }
@@ -84,11 +92,12 @@ class FollowUpsTests {
   @Test
   void aDeathWhereOneInputAtATimeReachesItIsReturnedAndWhatCameAfterIsAskedAgain() {
     OpSession s = session(2);
-    try (FollowUps f = FollowUps.of(s, new OpCalls(s, "t::f", new TimeLedger()), inputs(), Device.CPU)) {
-      assertEquals(Verdict.passed(Fact.of("input", 1)), f.verdict(0, CHECK).verdict());
-      OpCalls.Judged died = f.verdict(1, CHECK);
-      assertEquals(new OpCalls.Fatal(CRASH.in(2), CHECK), died.died());
-      assertNull(f.verdict(2, CHECK), "never answered: asked again");
+    try (FollowUps<String> f = FollowUps.of(s, new OpCalls(s, "t::f", new TimeLedger()), inputs(), Device.CPU)) {
+      assertEquals(passed(1), f.verdict("input 0", CHECK));
+      Fate.Died<?> died = (Fate.Died<?>) f.verdict("input 1", CHECK);
+      assertEquals(CRASH.in(2), died.death());
+      assertEquals(CHECK, died.check());
+      assertNull(f.verdict("input 2", CHECK), "never answered: asked again");
     }
     assertEquals(1, s.deaths(), "the death is the op's");
   }
@@ -96,9 +105,9 @@ class FollowUpsTests {
   @Test
   void aDeathInAUnitOneInputAtATimeNeverRunsIsForgiven() {
     OpSession s = session(2);
-    try (FollowUps f = FollowUps.of(s, new OpCalls(s, "t::f", new TimeLedger()), inputs(), Device.CPU)) {
+    try (FollowUps<String> f = FollowUps.of(s, new OpCalls(s, "t::f", new TimeLedger()), inputs(), Device.CPU)) {
       assertEquals(1, s.deaths());
-      f.verdict(0, CHECK); // then the check failed on input 0, so inputs 1 and 2 are never judged
+      f.verdict("input 0", CHECK); // then the check failed on input 0, so inputs 1 and 2 are never judged
     }
     assertEquals(0, s.deaths(), "input 1's check would not have run: its death is taken back");
   }

@@ -3,6 +3,8 @@ package dev.opcheck4j.run.property;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
@@ -66,7 +68,7 @@ class PropertyPhaseTests {
       Verdict original = judge.apply(e);
       assertEquals(new Cause.Rejection("a must be contiguous"), original.finding().cause());
       Shrinker.Result r = new Shrinker(FailureShrinker.keepsCause(gen,
-          x -> new OpCalls.Judged(judge.apply(x), null), original), 300).shrink(c.sequence());
+          x -> new Fate.Answered<>(new Answers.Checked(judge.apply(x)), 0), original), 300).shrink(c.sequence());
       Example minimal = gen.generate(Choices.replay(r.sequence()));
       Verdict v = judge.apply(minimal);
       assertEquals(Outcome.FAILED, v.outcome());
@@ -100,7 +102,7 @@ class PropertyPhaseTests {
       List<Example> judged = new java.util.ArrayList<>();
       Shrinker.Result r = new Shrinker(FailureShrinker.keepsCause(gen, x -> {
         judged.add(x);
-        return new OpCalls.Judged(kernel(x), null);
+        return new Fate.Answered<>(new Answers.Checked(kernel(x)), 0);
       }, original, x -> crashClass.test(x) && ++skipped[0] > 0), 300).shrink(c.sequence());
       assertTrue(r.steps() > 0);
       assertTrue(skipped[0] > 0, "the shrink met candidates of the class");

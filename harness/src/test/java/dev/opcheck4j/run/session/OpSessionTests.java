@@ -10,7 +10,9 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Verdict;
+import dev.opcheck4j.run.link.Batch;
 import dev.opcheck4j.run.link.Death;
+import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
@@ -28,8 +30,8 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * The op session without a worker: answers grouped into trials by unit id (whatever order they come
- * in), the death budget counted and paused in a scope, and a death turned into the supervisor's result.
+ * The op session without a worker: each unit's fate looked up by its ticket, by unit id (whatever order
+ * the answers come in), the death budget counted and paused in a scope, and a death turned into the supervisor's result.
  */
 class OpSessionTests {
   private static final Death CRASH = new Death(new Cause.Crash("SIGSEGV"), "killed by SIGSEGV",
@@ -67,8 +69,20 @@ class OpSessionTests {
     return new Kernels.Done(a, 5);
   }
 
+  /** A guarded batch of three inputs, each its kernel call guarding the checks b and c: the tickets, in order. */
+  private static List<Batch.Ticket<?>> tryOn(OpSession s, Batch batch) {
+    List<Batch.Ticket<?>> tickets = new ArrayList<>();
+    for (Example e : List.of(example(1), example(2), example(3))) {
+      tickets.add(s.accepts(batch, "t::f", Device.CPU, e));
+      for (String check : List.of("b", "c")) {
+        tickets.add(s.evaluate(batch, "t::f", new OpSession.Asked(check, Device.CPU, e)));
+      }
+    }
+    return tickets;
+  }
+
   @Test
-  void answersAreGroupedIntoTrialsByUnitIdNotByTheirOrder() {
+  void eachUnitsFateIsLookedUpByItsIdNotByTheOrderOfTheAnswers() {
     // ids from 100: input 0 = 100 (kernel), 101, 102 (checks); input 1 = 103 (rejected: 104, 105 skipped);
     // input 2 = 106, 107, 108. The map holds them in no particular order.
     Map<Long, Kernels.Done> answers = new HashMap<>();
@@ -83,30 +97,36 @@ class OpSessionTests {
       assertEquals(9, units.size());
       return new Kernels.Exchange(100, answers, Optional.empty());
     });
-    Trials t = session(kernels).tryOn("t::f", Device.CPU, List.of(example(1), example(2), example(3)),
-        List.of("b", "c"));
-    assertEquals(Optional.empty(), t.death());
-    assertEquals(3, t.trials().size());
-    assertEquals(List.of(Outcome.PASSED, Outcome.ERRORED), t.trials().get(0).checks().stream()
-        .map(d -> d.verdict().outcome()).toList());
-    assertEquals("x must be float32", OpSession.rejection(t.trials().get(1).kernel()));
-    assertEquals(List.of(), t.trials().get(1).checks(), "a rejected input's checks were skipped by its guard");
-    assertEquals(Verdict.errored("c of 2"), t.trials().get(2).checks().get(1).verdict());
+    OpSession s = session(kernels);
+    Batch batch = Batch.guarded();
+    List<Batch.Ticket<?>> tickets = tryOn(s, batch);
+    Kernels.Exchange x = s.run(batch);
+    List<Fate<?>> fates = tickets.stream().<Fate<?>>map(x::fate).toList();
+    assertEquals(new Fate.Answered<>(new Answers.Checked(Verdict.errored("c of 0")), 5), fates.get(2));
+    assertEquals(new Fate.Answered<>(new Answers.Rejected("x must be float32"), 5), fates.get(3));
+    assertEquals(List.of(new Fate.NotRun<>(), new Fate.NotRun<>()), fates.subList(4, 6),
+        "a rejected input's checks were skipped by its guard");
+    assertEquals(new Fate.Answered<>(new Answers.Checked(Verdict.errored("c of 2")), 5), fates.get(8));
     assertEquals(1, kernels.opens.get(0).size(), "the op's entry goes with each exchange; a worker takes it once");
     assertEquals("t::f", kernels.opens.get(0).get(0).entry().op());
   }
 
   @Test
-  void aTrialEndsWhereTheDeathWasAndTheTrialsAfterItAreNotThere() {
+  void theUnitInFlightDiedWithItsUnitAndTheUnitsAfterItDidNotRun() {
     // input 0 answered whole, input 1's kernel accepted and its first check killed the worker (unit 4)
     Map<Long, Kernels.Done> answers = Map.of(0L, done(new Answers.Accepted()), 1L,
         done(new Answers.Checked(Verdict.passed())), 2L, done(new Answers.Checked(Verdict.passed())),
         3L, done(new Answers.Accepted()));
     OpSession s = session(new Scripted(units -> new Kernels.Exchange(0, answers, Optional.of(CRASH.in(4)))));
-    Trials t = s.tryOn("t::f", Device.CPU, List.of(example(1), example(2), example(3)), List.of("b", "c"));
-    assertEquals(2, t.trials().size(), "the third input was not reached");
-    assertEquals(0, t.trials().get(1).checks().size(), "it died in the first check of the second input");
-    assertEquals(Optional.of(CRASH.in(4)), t.death());
+    Batch batch = Batch.guarded();
+    List<Batch.Ticket<?>> tickets = tryOn(s, batch);
+    Kernels.Exchange x = s.run(batch);
+    List<Fate<?>> fates = tickets.stream().<Fate<?>>map(x::fate).toList();
+    assertTrue(fates.subList(0, 4).stream().allMatch(f -> f instanceof Fate.Answered), fates.toString());
+    Fate.Died<?> died = (Fate.Died<?>) fates.get(4);
+    assertEquals(CRASH.in(4), died.death());
+    assertEquals("b", died.check(), "the check whose unit was in flight, named by its unit");
+    assertTrue(fates.subList(5, 9).stream().allMatch(f -> f instanceof Fate.NotRun), fates.toString());
     assertEquals(1, s.deaths());
   }
 

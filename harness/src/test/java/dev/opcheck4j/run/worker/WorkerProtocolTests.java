@@ -85,7 +85,7 @@ class WorkerProtocolTests {
     assertEquals(java.util.Set.of(x.first(), x.first() + 1, x.first() + 2), x.answers().keySet());
     assertEquals(new Answers.Accepted(), x.single(Answers.Acceptance.class));
     for (int i = 1; i < 3; i++) {
-      assertEquals(Outcome.PASSED, x.done(i).orElseThrow().verdict().outcome(), x.toString());
+      assertEquals(Outcome.PASSED, ((Answers.Checked) x.done(i).orElseThrow().answer()).verdict().outcome(), x.toString());
     }
     x.answers().values().forEach(d -> assertTrue(d.micros() > 0, d.toString()));
     Kernels.Exchange next = worker.run(List.of(), List.of(accepts("crash_ops::chatty", tensor(3))), false, DEADLINE);
