@@ -249,11 +249,11 @@ public final class Runner {
     Map<Example, String> invalid = new HashMap<>();
     for (Example ex : spec.examples()) {
       OpSession.Described d = session.describe(op.name(), Device.CPU, ex);
-      if (d.invalid() != null) {
-        invalid.put(ex, d.invalid());
-        inputErrors.add(d.invalid());
-      } else if (d.death() != null) {
-        invalid.put(ex, "materializing it killed the worker: " + d.death().message());
+      if (d instanceof OpSession.Described.Unfit u) {
+        invalid.put(ex, u.why());
+        inputErrors.add(u.why());
+      } else if (d instanceof OpSession.Described.Killed k) {
+        invalid.put(ex, "materializing it killed the worker: " + k.death().message());
       }
     }
     return invalid;

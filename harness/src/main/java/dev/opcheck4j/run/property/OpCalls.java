@@ -237,7 +237,8 @@ final class OpCalls {
   /** {@code e}'s inputs as text, or why it cannot be shown. */
   String describe(Example e, Device device) {
     OpSession.Described d = session.describe(op, device, e);
-    return d.death() != null ? "(materializing it killed the worker: " + d.death().message() + ")"
-        : d.invalid() != null ? "(cannot be materialized: " + d.invalid() + ")" : d.text();
+    return d instanceof OpSession.Described.Killed k ? "(materializing it killed the worker: " + k.death().message() + ")"
+        : d instanceof OpSession.Described.Unfit u ? "(cannot be materialized: " + u.why() + ")"
+        : ((OpSession.Described.Shown) d).text();
   }
 }

@@ -159,24 +159,27 @@ public final class OpSession {
     return batch.add(new Protocol.OnRejected(check, on(op, device, example), why));
   }
 
-  /**
-   * The example's inputs as text; or why it does not fit the schema or the machine; or the death.
-   *
-   * @param text its inputs as text, null unless it was materialized
-   * @param invalid why it cannot be materialized, or null
-   * @param death how materializing it killed the worker, or null
-   */
-  public record Described(String text, String invalid, Death death) {}
+  /** What materializing an example gave: its inputs as text, why it does not fit, or the death it caused. */
+  public sealed interface Described {
+    /** Its inputs as text. */
+    record Shown(String text) implements Described {}
+
+    /** Why it cannot be materialized: it does not fit the schema or the machine. */
+    record Unfit(String why) implements Described {}
+
+    /** How materializing it killed the worker. */
+    record Killed(Death death) implements Described {}
+  }
 
   /** Materializes {@code example} on {@code device} ({@link Protocol.Bind}). */
   public Described describe(String op, Device device, Example example) {
     Kernels.Exchange x = run(List.of(new Protocol.Bind(on(op, device, example))), false);
     if (x.death().isPresent()) {
-      return new Described(null, null, x.death().get());
+      return new Described.Killed(x.death().get());
     }
     Answers.Binding b = x.single(Answers.Binding.class);
-    return b instanceof Answers.Unbindable u ? new Described(null, u.why(), null)
-        : new Described(((Answers.Bound) b).description(), null, null);
+    return b instanceof Answers.Unbindable u ? new Described.Unfit(u.why())
+        : new Described.Shown(((Answers.Bound) b).description());
   }
 
   private Kernels.Exchange run(List<Protocol.Unit<?>> batch, boolean guarded) {
