@@ -8,6 +8,7 @@ import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Batch;
 import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.run.link.Kernels;
+import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
@@ -102,10 +103,11 @@ final class OpCalls {
     Batch batch = Batch.guarded();
     List<Sent<T>> sent = new ArrayList<>();
     for (T input : inputs) {
-      Example e = example.apply(input);
-      Batch.Ticket<Answers.Acceptance> kernel = session.accepts(batch, op, device, e);
+      // the kernel call and its checks share one On: the input goes over the wire once
+      Protocol.On on = session.on(op, device, example.apply(input));
+      Batch.Ticket<Answers.Acceptance> kernel = session.accepts(batch, on);
       sent.add(new Sent<>(input, kernel, checks.stream().map(c -> new Pending<>(c,
-          session.evaluate(batch, op, new OpSession.Asked(c.id(), device, e)))).toList()));
+          session.evaluate(batch, c.id(), on))).toList()));
     }
     Kernels.Exchange x = session.run(batch);
     List<Trial<T>> tried = new ArrayList<>();

@@ -90,7 +90,12 @@ public final class OpSession {
     return run(List.of(new Protocol.Synthesize(target.index(), op, plan.seed())), false);
   }
 
-  private Protocol.On on(String op, Device device, Example example) {
+  /**
+   * What units on {@code example} run on. Units that share one {@code On} (a generated input's kernel
+   * call and the checks it guards) send the example over the wire, and the worker decodes it, once
+   * ({@link dev.opcheck4j.run.link.Wire.Shared}): make it once per input.
+   */
+  public Protocol.On on(String op, Device device, Example example) {
     return new Protocol.On(target.index(), op, device, example, plan.seed(), op == null ? Protocol.On.NO_REF : open.ref());
   }
 
@@ -117,6 +122,11 @@ public final class OpSession {
   /** A check's verdict on {@code example} ({@link Answers.Checked}), or the death in its place. */
   public Kernels.Exchange evaluate(String check, String op, Device device, Example example) {
     return run(List.of(new Protocol.Evaluate(check, on(op, device, example))), false);
+  }
+
+  /** Adds {@code check}'s unit on {@code on} to {@code batch}: the ticket of its {@link Answers.Checked} answer. */
+  public Batch.Ticket<Answers.Checked> evaluate(Batch batch, String check, Protocol.On on) {
+    return batch.add(new Protocol.Evaluate(check, on));
   }
 
   /** A check to run on the op's {@code device} and {@code example} (null: none). */
@@ -147,7 +157,12 @@ public final class OpSession {
 
   /** Adds the real kernel's call on {@code example} to {@code batch}: the ticket of its {@link Answers.Acceptance}. */
   public Batch.Ticket<Answers.Acceptance> accepts(Batch batch, String op, Device device, Example example) {
-    return batch.add(new Protocol.Accepts(on(op, device, example)));
+    return accepts(batch, on(op, device, example));
+  }
+
+  /** Adds the real kernel's call on {@code on} to {@code batch}: the ticket of its {@link Answers.Acceptance}. */
+  public Batch.Ticket<Answers.Acceptance> accepts(Batch batch, Protocol.On on) {
+    return batch.add(new Protocol.Accepts(on));
   }
 
   /**

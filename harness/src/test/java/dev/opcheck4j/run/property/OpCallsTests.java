@@ -1,7 +1,9 @@
 package dev.opcheck4j.run.property;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
@@ -71,6 +73,31 @@ class OpCallsTests {
     assertEquals(new Fate.NotRun<>(), trials.get(1).checks().get(1).fate());
     assertEquals(Optional.empty(), trials.get(0).died());
     assertNull(trials.get(0).rejected());
+  }
+
+  @Test
+  void anInputsKernelCallAndItsChecksShareOneOnSoItsExampleCrossesTheWireOnce() {
+    List<List<Protocol.Unit<?>>> sent = new java.util.ArrayList<>();
+    Kernels kernels = new Kernels() {
+      @Override
+      public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) {
+        sent.add(units);
+        return new Exchange(0, Map.of(), Optional.empty());
+      }
+
+      @Override
+      public void close() {}
+    };
+    new OpCalls(OneOpSessions.of(kernels, example(0)), "t::f", new TimeLedger())
+        .tryOn(List.of("a", "b"), s -> example(s.charAt(0)), Device.CPU, CHECKS);
+    List<Protocol.On> ons = sent.get(0).stream().map(u -> ((Protocol.OpUnit<?>) u).on()).toList();
+    assertEquals(6, ons.size(), "per input its kernel call and two checks");
+    for (int input = 0; input < 2; input++) {
+      for (int unit = 1; unit < 3; unit++) {
+        assertSame(ons.get(input * 3), ons.get(input * 3 + unit), "the units of input " + input + " share its On");
+      }
+    }
+    assertNotSame(ons.get(0), ons.get(3), "each input has its own");
   }
 
   @Test
