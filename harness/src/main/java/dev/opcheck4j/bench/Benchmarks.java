@@ -510,7 +510,7 @@ public final class Benchmarks {
         continue;
       }
       if (r.check().equals(dev.opcheck4j.checks.generate.DomainCheck.ID)) {
-        rejected += r.fact("discarded").map(d -> Long.parseLong(d.split(" ")[0])).orElse(0L);
+        rejected += r.fact(dev.opcheck4j.checks.generate.DomainCheck.DISCARDED).map(d -> Long.parseLong(d.split(" ")[0])).orElse(0L);
         accepted += r.fact("accepted").map(Long::parseLong).orElse(0L);
       }
       if (r.check().equals(dev.opcheck4j.checks.generate.DomainCheck.ID)) {

@@ -10,6 +10,12 @@ public record Fact(String key, String value) {
    */
   public static final String NOT_CHECKED = "not checked";
 
+  /** The key of the input a generated failure was found on, as the message shape shows it. */
+  public static final String EXAMPLE = "example";
+
+  /** The key of the input a generated failure shrank to, with its shrink steps. */
+  public static final String MINIMAL_EXAMPLE = "minimal example";
+
   public Fact {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");

@@ -21,6 +21,9 @@ import java.util.List;
  */
 public final class DomainCheck extends ValueCheck implements GenerationCheck {
   public static final String ID = "generate.domain";
+  /** The keys of its counts: generated inputs the kernel accepted, and those it raised on. */
+  public static final String ACCEPTED = "accepted";
+  public static final String DISCARDED = "discarded";
 
   public DomainCheck() {
     super(Declaration.warning(ID, "most generated inputs are inside the op's domain (the kernel accepts them)")
@@ -32,8 +35,8 @@ public final class DomainCheck extends ValueCheck implements GenerationCheck {
   public Verdict judge(Subject s, GenerationStats st) {
     List<Fact> facts = new ArrayList<>();
     facts.add(Fact.of("tries", st.tries()));
-    facts.add(Fact.of("accepted", st.accepted()));
-    facts.add(Fact.of("discarded", st.discarded() + " (the " + s.device().label() + " kernel raised on them)"));
+    facts.add(Fact.of(ACCEPTED, st.accepted()));
+    facts.add(Fact.of(DISCARDED, st.discarded() + " (the " + s.device().label() + " kernel raised on them)"));
     for (String d : st.domain()) {
       facts.add(Fact.of("domain", d));
     }

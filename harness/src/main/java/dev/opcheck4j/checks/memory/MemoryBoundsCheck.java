@@ -25,6 +25,8 @@ import java.util.Optional;
  */
 public final class MemoryBoundsCheck extends ProtectedPagesCheck {
   public static final String ID = "memory.bounds";
+  /** The key of the fact that names the allocations of the kernel's own that got a guard page. */
+  public static final String ALLOCATIONS_GUARDED = "allocations guarded";
   /** What a worker JVM needs for the guard pages. */
   public static final List<String> JVM_OPTIONS = GuardedMemory.OPTIONS;
   private static final byte CANARY = (byte) 0xA5;
@@ -82,7 +84,7 @@ public final class MemoryBoundsCheck extends ProtectedPagesCheck {
       }
       if (noAllocator.isEmpty()) {
         if (!survey.named().isEmpty()) {
-          facts.add(Fact.of("allocations guarded", survey.summary()));
+          facts.add(Fact.of(ALLOCATIONS_GUARDED, survey.summary()));
         }
         return Verdict.passed(facts.toArray(Fact[]::new));
       }

@@ -90,8 +90,8 @@ final class Deaths {
     Check running = d.check() == null ? null : BuiltinChecks.byId(d.check()).orElse(null);
     FailureShrinker.Shrunk shrunk = shrinker.death(d, gen, first, sequence, device, during);
     List<Fact> more = List.of(
-        Fact.of("example", first.ref() + " (" + tryLabel + ")  " + calls.describe(first, device)),
-        Fact.of("minimal example", calls.describe(shrunk.minimal(), device) + "  "
+        Fact.of(Fact.EXAMPLE, first.ref() + " (" + tryLabel + ")  " + calls.describe(first, device)),
+        Fact.of(Fact.MINIMAL_EXAMPLE, calls.describe(shrunk.minimal(), device) + "  "
             + Shrinker.Result.shrunkIn(shrunk.steps())));
     String doing = d.check() == null ? "the real kernel on a generated input (before any check)" : d.check();
     sink.result(session.result(d.death(), op, running, doing, device, first, shrunk.minimal(), more,

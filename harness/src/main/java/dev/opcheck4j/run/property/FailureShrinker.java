@@ -138,6 +138,6 @@ final class FailureShrinker {
 
   /** How a finding on a generated input shows it: the input, the minimal one, the run's seed. */
   static List<Fact> shown(long seed, String example, String minimal) {
-    return List.of(Fact.of("example", example), Fact.of("minimal example", minimal), Fact.of("seed", seed));
+    return List.of(Fact.of(Fact.EXAMPLE, example), Fact.of(Fact.MINIMAL_EXAMPLE, minimal), Fact.of("seed", seed));
   }
 }

@@ -263,7 +263,7 @@ public final class OpSession {
     // caller planned is the fallback (a worker run in this process tells none)
     details.add(Fact.of("check", d.step().orElse(doing)));
     if (example != null && more.isEmpty()) {
-      details.add(Fact.of("example", example.ref()));
+      details.add(Fact.of(Fact.EXAMPLE, example.ref()));
     }
     details.addAll(more);
     details.addAll(d.facts());

@@ -97,7 +97,7 @@ class MemoryCorpusTests {
     for (String op : List.of("memory_ops::splat", "memory_ops::splat_down")) {
       CheckResult good = corpus.one(op, MemoryBoundsCheck.ID, "cpu");
       assertEquals(Outcome.PASSED, good.outcome(), good.toString());
-      assertEquals("output 0", good.fact("allocations guarded").orElseThrow());
+      assertEquals("output 0", good.fact(MemoryBoundsCheck.ALLOCATIONS_GUARDED).orElseThrow());
     }
   }
 
@@ -112,7 +112,7 @@ class MemoryCorpusTests {
     assertTrue(r.example().startsWith("memory_ops.json#"), "on the example: " + r);
     CheckResult good = corpus.one("memory_ops::halves", MemoryBoundsCheck.ID, "cpu");
     assertEquals(Outcome.PASSED, good.outcome(), good.toString());
-    assertEquals("output 0[0], output 0[1]", good.fact("allocations guarded").orElseThrow());
+    assertEquals("output 0[0], output 0[1]", good.fact(MemoryBoundsCheck.ALLOCATIONS_GUARDED).orElseThrow());
   }
 
   /** The input holds its values again after the call: only its read-only pages see the write. */
@@ -134,13 +134,13 @@ class MemoryCorpusTests {
       CheckResult r = corpus.one(op, MemoryBoundsCheck.ID, "cpu");
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
       assertEquals("x", r.fact("guarded").orElseThrow());
-      assertEquals("output 0", r.fact("allocations guarded").orElseThrow(),
+      assertEquals("output 0", r.fact(MemoryBoundsCheck.ALLOCATIONS_GUARDED).orElseThrow(),
           "its output is the kernel's own: the guarded allocator placed it");
       assertEquals(Optional.empty(), r.fact(Fact.NOT_CHECKED));
     }
     CheckResult temporary = corpus.one("memory_ops::window_mean", MemoryBoundsCheck.ID, "cpu");
     assertEquals(Outcome.PASSED, temporary.outcome(), temporary.toString());
-    assertEquals("output 0, 1 temporary", temporary.fact("allocations guarded").orElseThrow());
+    assertEquals("output 0, 1 temporary", temporary.fact(MemoryBoundsCheck.ALLOCATIONS_GUARDED).orElseThrow());
     for (String op : List.of("memory_ops::splat_add_", "memory_ops::splat_add_down_")) {
       CheckResult r = corpus.one(op, MemoryBoundsCheck.ID, "cpu");
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
@@ -167,7 +167,7 @@ class MemoryCorpusTests {
   @Test
   void anUnwrittenOddTailIsFoundOnAGeneratedInputAndShrunkToTheSmallestOddSize() {
     CheckResult r = uninitializedOnlyOnAGeneratedInput("memory_ops::double_pairs_no_tail");
-    assertTrue(r.fact("minimal example").orElseThrow().startsWith("x=float32[1] "), r.toString());
+    assertTrue(r.fact(Fact.MINIMAL_EXAMPLE).orElseThrow().startsWith("x=float32[1] "), r.toString());
     assertEquals(new Cause.ValueMismatch("output 0"), r.finding().cause());
     assertTrue(r.fact("but was").orElseThrow().endsWith("first at [0]"), r.toString());
     assertEquals(1, r.finding().heatmaps().size());
@@ -180,7 +180,7 @@ class MemoryCorpusTests {
   @Test
   void anUnwrittenTailFromSizeThreeIsShrunkThroughTheCheckToSizeThree() {
     CheckResult r = uninitializedOnlyOnAGeneratedInput("memory_ops::double_pairs_scalar_path");
-    assertTrue(r.fact("minimal example").orElseThrow().startsWith("x=float32[3] "), r.toString());
+    assertTrue(r.fact(Fact.MINIMAL_EXAMPLE).orElseThrow().startsWith("x=float32[3] "), r.toString());
     assertTrue(r.fact("but was").orElseThrow().endsWith("first at [2]"), r.toString());
   }
 

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
+import dev.opcheck4j.checks.generate.DomainCheck;
 import dev.opcheck4j.generate.Choices;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.spec.Example;
@@ -72,7 +74,7 @@ class TiedArgumentsTests {
     CheckResult domain = corpus.of("tied_ops::prefix_sums").filter(r -> r.check().equals("generate.domain")
         && r.device().equals("cpu")).findFirst().orElseThrow();
     assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
-    assertTrue(Long.parseLong(domain.fact("accepted").orElseThrow()) >= 90, domain.toString());
+    assertTrue(Long.parseLong(domain.fact(DomainCheck.ACCEPTED).orElseThrow()) >= 90, domain.toString());
     assertFalse(domain.facts().stream().noneMatch(f -> f.value().startsWith("sizes related in")), domain.toString());
   }
 
@@ -83,7 +85,7 @@ class TiedArgumentsTests {
           .findFirst().orElseThrow();
       // main's generator, which drew w's length on its own: 92 and 98 of 100 tries rejected (seed 7)
       assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
-      assertEquals("0 (the cpu kernel raised on them)", domain.fact("discarded").orElseThrow(), domain.toString());
+      assertEquals("0 (the cpu kernel raised on them)", domain.fact(DomainCheck.DISCARDED).orElseThrow(), domain.toString());
       assertTrue(domain.facts().stream().anyMatch(f -> f.key().equals("domain")
           && f.value().startsWith("sizes related in ") && f.value().contains(": w.size(0) = a.size(0) + b.size(0) (learned: ")),
           domain.toString());
@@ -91,7 +93,7 @@ class TiedArgumentsTests {
     CheckResult meta = corpus.of("tied_ops::weighted_cat_meta_equal_halves")
         .filter(r -> r.check().equals("fake.metadata") && r.outcome() == Outcome.FAILED).findFirst().orElseThrow();
     assertTrue(meta.example().startsWith("generated"), meta.toString());
-    assertEquals("a=float32[0], b=float32[1], w=float32[1]  (shrunk in 5 steps)", meta.fact("minimal example").orElseThrow());
+    assertEquals("a=float32[0], b=float32[1], w=float32[1]  (shrunk in 5 steps)", meta.fact(Fact.MINIMAL_EXAMPLE).orElseThrow());
   }
 
   @Test
@@ -109,6 +111,6 @@ class TiedArgumentsTests {
     CheckResult bad = corpus.of("tied_ops::shift_by_as_x").filter(r -> r.check().equals("reference.values")
         && r.outcome() == Outcome.FAILED).findFirst().orElseThrow();
     assertTrue(bad.example().startsWith("generated"), "the example's float32 s reads right: " + bad);
-    assertTrue(bad.fact("minimal example").orElseThrow().contains("s=float64"), bad.toString());
+    assertTrue(bad.fact(Fact.MINIMAL_EXAMPLE).orElseThrow().contains("s=float64"), bad.toString());
   }
 }
