@@ -84,14 +84,11 @@ final class CrashClasses {
 
   /** Whether {@code e} is in a class learned so far; counted as a try steered away when it is. */
   boolean steersAway(Example e) {
-    Set<String> has = features(e).keySet();
-    for (Learned l : learned.values()) {
-      if (has.contains(l.feature)) {
-        l.steered++;
-        return true;
-      }
+    Learned l = classOf(e);
+    if (l != null) {
+      l.steered++;
     }
-    return false;
+    return l != null;
   }
 
   /**
@@ -99,14 +96,17 @@ final class CrashClasses {
    * as a candidate not run when it is (it would kill the worker, which reproduces no other finding).
    */
   boolean skipsShrinkCandidate(Example e) {
-    Set<String> has = features(e).keySet();
-    for (Learned l : learned.values()) {
-      if (has.contains(l.feature)) {
-        l.unshrunk++;
-        return true;
-      }
+    Learned l = classOf(e);
+    if (l != null) {
+      l.unshrunk++;
     }
-    return false;
+    return l != null;
+  }
+
+  /** The first class learned so far that {@code e} is in, or null. */
+  private Learned classOf(Example e) {
+    Set<String> has = features(e).keySet();
+    return learned.values().stream().filter(l -> has.contains(l.feature)).findFirst().orElse(null);
   }
 
   /** Whether any class was learned. */
