@@ -11,7 +11,6 @@ import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Answers;
 
 import dev.opcheck4j.api.CheckResult;
-import dev.opcheck4j.api.Repro;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.BaselineCheck;
@@ -76,7 +75,7 @@ public final class Runner {
       if (check instanceof BaselineCheck baseline) {
         // compares data the worker reported with the baseline: runs here, in the parent
         started(sink, op, check, null, null);
-        runBaseline(baseline, target, op, sink, severity);
+        runBaseline(baseline, target, op, session, sink);
       } else if (check instanceof LibraryCheck library) {
         started(sink, op, check, null, null);
         long t = System.nanoTime();
@@ -96,8 +95,12 @@ public final class Runner {
     }
   }
 
-  private void runBaseline(BaselineCheck check, RunPlan.Target target, String libraryOp, RunListener sink,
-      SeverityPolicy severity) {
+  /**
+   * The schema baseline's verdicts, one per op, through the library's session like every other result (a
+   * failure's {@code --repro} script says why a script cannot reproduce it).
+   */
+  private void runBaseline(BaselineCheck check, RunPlan.Target target, String libraryOp, OpSession session,
+      RunListener sink) {
     long t = System.nanoTime();
     Map<String, OpSchema> schemas = new LinkedHashMap<>();
     Map<String, DispatchTable> tables = new LinkedHashMap<>();
@@ -117,7 +120,8 @@ public final class Runner {
     }
     long us = micros(t);
     for (BaselineCheck.OpVerdict v : verdicts) {
-      sink.result(result(target, v.op(), check, v.verdict(), us, severity));
+      sink.result(session.result(v.op(), check, null, CheckResult.NONE, v.verdict(), us,
+          session.repro(v.op(), check.id(), null, null, null, false)));
     }
   }
 
@@ -156,11 +160,14 @@ public final class Runner {
       List<String> near = UnknownOpException.nearest(spec.op(), target.library().opNames(), 3);
       UnknownOpException e = new UnknownOpException(spec.op(), near, target.library().path().getFileName().toString());
       inputErrors.add(spec.ref() + ": " + e.getMessage());
+      // a session with no examples: the op has none to call, and its results take the one road
+      OpSession unknown = new OpSession(plan, target, OpSpec.bare(spec.op()), kernels, severity);
       for (Check check : BuiltinChecks.all()) {
         if (check instanceof OpCheck opCheck) {
           var v = opCheck.onUnknownOp(e, target.library().path().toString());
           if (v.isPresent()) {
-            sink.result(result(target, spec.op(), check, v.get(), 0, severity));
+            sink.result(unknown.result(spec.op(), check, null, CheckResult.NONE, v.get(), 0,
+                unknown.repro(spec.op(), check.id(), null, null, null, false)));
           }
         }
       }
@@ -269,12 +276,4 @@ public final class Runner {
   public static long micros(long t0) {
     return CheckRun.micros(t0);
   }
-
-  /** A result about {@code op} of the target, on no device and no example. */
-  private CheckResult result(RunPlan.Target target, String op, Check check, Verdict v, long micros,
-      SeverityPolicy severity) {
-    return v.result(op, check, CheckResult.NONE, CheckResult.NONE, micros, severity,
-        new Repro(target.source(), op, check.id(), null, plan.seed(), plan.tries(), null, null, false));
-  }
-
 }

@@ -48,6 +48,7 @@ public final class ReproScript {
       Map.entry("schema.inplace-name", "schema"), Map.entry("schema.mutable-args", "schema"),
       Map.entry("schema.out-variant", "schema"), Map.entry("schema.types", "schema"),
       Map.entry("registration.dangling", "registration.dangling"),
+      Map.entry("registration.exists", "registration.exists"),
       Map.entry("torchscript.call", "torchscript"), Map.entry("torchscript.roundtrip", "torchscript"),
       Map.entry("generate.examples", "generate.examples"), Map.entry("reference.grad", "reference.grad"),
       Map.entry("memory.bounds", "memory.bounds"), Map.entry("memory.uninitialized", "memory.uninitialized"),
@@ -70,9 +71,9 @@ public final class ReproScript {
   /** Checks whose scripts need no example: they read the schema or the dispatcher, or make their own inputs. */
   private static final Set<String> NO_CALL = Set.of("registration.any-kernel", "registration.device-kernel",
       "schema.alias-target", "schema.functionalizable", "schema.inplace-name", "schema.mutable-args",
-      "schema.out-variant", "schema.types", "registration.dangling", "generate.examples");
+      "schema.out-variant", "schema.types", "registration.dangling", "registration.exists", "generate.examples");
   /** Checks about a name no library defined: their scripts resolve no op. */
-  private static final Set<String> NO_OP = Set.of("registration.dangling");
+  private static final Set<String> NO_OP = Set.of("registration.dangling", "registration.exists");
   /** Checks whose scripts run the call on no example of their own device: they rebuild it on cpu. */
   private static final Set<String> ON_CPU = Set.of("fake.metadata", "fake.missing", "fake.permissive",
       "trace.symbolic-sizes", "trace.data", "trace.data-dependent");

@@ -351,6 +351,14 @@ dangling = [d for d in torch._C._dispatch_find_dangling_impls() if wanted in d.s
             or wanted + '\n' in d or d.splitlines()[0].strip().endswith(OP_NAME)]
 verdict(None, None, 'the dispatcher holds a kernel for %s, an operator no library defined' % OP_NAME
         if dangling else None)
+# ---- registration.exists
+# the dispatcher's own lookup of the name (Dispatcher::findSchema), after loading the library
+try:
+    torch._C._dispatch_find_schema_or_throw(OP_NAME.partition('.')[0], OP_NAME.partition('.')[2])
+    missing = None
+except RuntimeError as e:
+    missing = first_line(e)
+verdict(None, None, missing)
 # ---- torchscript
 # PyTorch has no test of its own that TorchScript reaches a custom op's overload: opcheck4j's observation,
 # made by hand with PyTorch's TorchScript
