@@ -56,13 +56,10 @@ public final class AnswerLog {
 
   /** The worker's side: a new, empty log. */
   public static AnswerLog create(Path file) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-      AnswerLog log = new AnswerLog(ch.map(FileChannel.MapMode.READ_WRITE, 0, SIZE));
-      log.running(-1);
-      log.exchange(-1);
-      return log;
-    }
+    AnswerLog log = new AnswerLog(MappedFile.create(file, SIZE));
+    log.running(-1);
+    log.exchange(-1);
+    return log;
   }
 
   /** The parent's side: the log the worker made, once it has made it. */

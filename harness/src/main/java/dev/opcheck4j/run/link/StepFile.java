@@ -30,10 +30,7 @@ public final class StepFile {
   }
 
   public static StepFile create(Path file) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-      return new StepFile(ch.map(FileChannel.MapMode.READ_WRITE, 0, SIZE));
-    }
+    return new StepFile(MappedFile.create(file, SIZE));
   }
 
   /** Keeps {@code step}: the text first, then its length, so a reader never sees a length with older text. */

@@ -86,9 +86,18 @@ public final class Worker {
     String number = System.getProperty("opcheck4j.worker");
     if (number != null) {
       // the working directory is the one the parent reads the log and the step file from
-      StepFile steps = StepFile.create(StepFile.beside(Path.of("worker-" + number + ".log")));
-      Progress.keepIn(steps::write);
-      answers = AnswerLog.create(AnswerLog.beside(Path.of("worker-" + number + ".log")));
+      Path log = Path.of("worker-" + number + ".log");
+      try {
+        StepFile steps = StepFile.create(StepFile.beside(log));
+        answers = AnswerLog.create(AnswerLog.beside(log));
+        Progress.keepIn(steps::write);
+      } catch (IOException e) {
+        // a full disk: the units still run, each answer sent as it comes; a death names the unit and
+        // step the parent planned, not the one the worker told
+        answers = null;
+        System.err.println("opcheck4j worker: its step file and answer log cannot be written (" + e.getMessage()
+            + "): running without them");
+      }
     }
     send(new Replies.Ready(runner.info()));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
