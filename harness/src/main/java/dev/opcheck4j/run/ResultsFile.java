@@ -112,23 +112,32 @@ public final class ResultsFile implements RunListener, AutoCloseable {
 
   /** The listener of the job at {@code position} in the unsharded plan: its results, numbered in arrival order. */
   public RunListener job(int position) {
-    AtomicInteger seq = new AtomicInteger();
-    return new RunListener() {
-      @Override
-      public void result(CheckResult r) {
-        write(new Line.Result(position, seq.getAndIncrement(), r));
-        synchronized (ResultsFile.this) {
-          results++;
-          counts.merge(r.outcome(), 1, Integer::sum);
-        }
-      }
+    return new Rows(position);
+  }
 
-      @Override
-      public void opFinished(OpEvent op) {
-        write(new Line.OpDone(position, op.op()));
-        syncSoon();
+  /** One job's lines: a row per result as it arrives, numbered in arrival order, and the op's end. */
+  private final class Rows implements RunListener {
+    private final int position;
+    private final AtomicInteger seq = new AtomicInteger();
+
+    Rows(int position) {
+      this.position = position;
+    }
+
+    @Override
+    public void result(CheckResult r) {
+      write(new Line.Result(position, seq.getAndIncrement(), r));
+      synchronized (ResultsFile.this) {
+        results++;
+        counts.merge(r.outcome(), 1, Integer::sum);
       }
-    };
+    }
+
+    @Override
+    public void opFinished(OpEvent op) {
+      write(new Line.OpDone(position, op.op()));
+      syncSoon();
+    }
   }
 
   /** The input errors and, when the run checked all it was to, the end line. */
