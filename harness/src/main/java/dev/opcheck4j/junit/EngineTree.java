@@ -197,7 +197,8 @@ final class EngineTree {
 
   /** The spec's ops that {@code opcheck4j.ops} names (all when it names none). */
   static List<OpSpec> ops(SpecFile file, EngineSettings settings) {
-    return file.ops().stream().filter(o -> settings.run().ops().isEmpty() || settings.run().ops().contains(o.op())).toList();
+    return file.ops().stream().filter(o -> settings.run().ops().isEmpty()
+        || settings.run().ops().stream().anyMatch(n -> SpecFile.names(n, o.op()))).toList();
   }
 
   private static EngineNode check(EngineNode parent, OpSpec op, Check c, Device d, String opName, String name) {

@@ -115,7 +115,8 @@ public final class OpCheckEngine implements TestEngine {
     discovered.accept(read.stream().filter(Objects::nonNull).toList());
     List<SpecFile> files = read.stream().map(p -> p == null ? null : p.file()).toList();
     List<String> unknown = settings.run().ops().stream()
-        .filter(op -> files.stream().noneMatch(f -> f != null && f.ops().stream().anyMatch(o -> o.op().equals(op)))).toList();
+        .filter(op -> files.stream().noneMatch(f -> f != null && f.ops().stream().anyMatch(o -> SpecFile.names(op, o.op()))))
+        .toList();
     if (!unknown.isEmpty() && files.stream().allMatch(java.util.Objects::nonNull)) {
       throw new IllegalArgumentException(EngineSettings.PREFIX + "ops names " + String.join(", ", unknown)
           + ", which no spec has; specs found: " + String.join(", ", found.stream().map(SpecDiscovery.Location::key).toList()));

@@ -231,7 +231,8 @@ final class RunSetup {
     targets.forEach(t -> known.addAll(t.library().opNames()));
     for (String op : ops) {
       boolean named = targets.stream().anyMatch(t -> t.library().op(op).isPresent()
-          || t.ops().stream().anyMatch(o -> o.op().equals(op) && !o.ref().equals(op)));
+          || t.ops().stream().anyMatch(o -> o.op().equals(op) && !o.ref().equals(op))
+          || SpecFile.isNamespace(op) && t.library().namespaces().contains(op.substring(0, op.length() - 3)));
       if (!named) {
         List<String> near = UnknownOpException.nearest(op, known, 3);
         if (near.isEmpty()) {

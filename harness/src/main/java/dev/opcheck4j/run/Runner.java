@@ -4,6 +4,8 @@ import dev.opcheck4j.run.link.FoundExample;
 import dev.opcheck4j.run.session.CheckOn;
 import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.run.session.Prerequisites;
+import dev.opcheck4j.run.session.StrayDeaths;
+import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.property.PropertyPhase;
@@ -93,6 +95,7 @@ public final class Runner {
         }
       }
     }
+    reportStrays(session, target, sink);
   }
 
   /**
@@ -208,7 +211,23 @@ public final class Runner {
         }
       }
     }
+    reportStrays(session, target, out);
     judgeCoverage(session, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results()), out);
+  }
+
+  /**
+   * One {@code kernel.crash} about the library for each crash that was not the unit in flight's ({@link
+   * StrayDeaths}): outside the op's results, which stand as the units gave them when sent again.
+   */
+  private static void reportStrays(OpSession session, RunPlan.Target target, RunListener sink) {
+    String library = String.join("|", target.library().namespaces()) + "::*";
+    for (StrayDeaths.Stray s : session.strays()) {
+      sink.result(session.result(s.death(), library, null, s.doing(), null, null, List.of(
+          Fact.of("op running", s.op()),
+          Fact.of("sent again", "on a new worker, the same units all answered: the crash came from a thread native"
+              + " code started earlier and left running, not from that call")), 0)
+          .aboutLibrary(target.library().path().getFileName().toString()));
+    }
   }
 
   /** The check families the run and {@code spec} require, in order. */

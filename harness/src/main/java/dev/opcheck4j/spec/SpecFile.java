@@ -34,15 +34,25 @@ public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warnin
     return select(ops, names);
   }
 
+  /** Whether {@code name} is {@code ns::*}: every op of namespace {@code ns}. */
+  public static boolean isNamespace(String name) {
+    return name.endsWith("::*");
+  }
+
+  /** Whether the {@code --op} value {@code name} selects {@code op}: its name, or {@code ns::*} of its namespace. */
+  public static boolean names(String name, String op) {
+    return name.equals(op) || isNamespace(name) && op.startsWith(name.substring(0, name.length() - 1));
+  }
+
   public static List<OpSpec> select(List<OpSpec> ops, List<String> names) {
     if (names.isEmpty()) {
       return ops;
     }
-    List<OpSpec> selected = ops.stream().filter(o -> names.contains(o.op())).toList();
+    List<OpSpec> selected = ops.stream().filter(o -> names.stream().anyMatch(n -> names(n, o.op()))).toList();
     // a --op that names nothing here is not silently dropped: it is checked (and reported unknown)
     List<OpSpec> missing =
         names.stream()
-            .filter(n -> ops.stream().noneMatch(o -> o.op().equals(n)))
+            .filter(n -> !isNamespace(n) && ops.stream().noneMatch(o -> o.op().equals(n)))
             .map(OpSpec::bare)
             .toList();
     List<OpSpec> all = new ArrayList<>(selected);

@@ -310,6 +310,19 @@ class MainTests {
   }
 
   @Test
+  void anOpNamespaceSelectsEveryOpOfItAndAnUnknownOneIsOneLine() {
+    // ns::* is the rerun line of a finding about a whole library (a crash no single op's call repeats)
+    assertEquals(ExitCode.OK, run("check", "--library", NativeOps.lib("good_ops").toString(), "--op", "good_ops::*",
+        "--check", "registration.exists", "--tries", "0"));
+    assertTrue(out().contains("summary: 6 passed, 0 warning, 0 failed"), out());
+    out.reset();
+    err.reset();
+    assertEquals(ExitCode.INPUT_ERROR, run("check", "--library", NativeOps.lib("good_ops").toString(), "--op", "nope::*"));
+    assertTrue(err().startsWith("opcheck: --op nope::*: no spec entry or library names it"), err());
+    assertEquals(1, err().lines().count(), err());
+  }
+
+  @Test
   void anUnknownOpIsOneLineWithTheNearestNamesAndNoBanner() {
     assertEquals(ExitCode.INPUT_ERROR, run("check", "--library", NativeOps.lib("good_ops").toString(), "--op", "good_ops::add_scalr"));
     assertTrue(err().startsWith("opcheck: --op good_ops::add_scalr: no spec entry or library names it; nearest: good_ops::add_scalar"),

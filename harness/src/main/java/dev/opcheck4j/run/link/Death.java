@@ -18,8 +18,11 @@ import java.util.Optional;
  * @param step the step the worker was at, as it told it ({@code the meta kernel for fake.metadata});
  *     empty when it told none (before its first unit, or run in this process)
  * @param unit the id of the unit in flight, {@link #UNKNOWN} when the worker died outside any unit
+ * @param offThread whether the crash was on a thread no unit runs on (a native thread: a thread pool's, or one a
+ *     kernel started and left running), so that the unit in flight may not be the one that caused it
  */
-public record Death(Cause cause, String message, List<Fact> facts, Optional<String> step, long unit) {
+public record Death(Cause cause, String message, List<Fact> facts, Optional<String> step, long unit,
+    boolean offThread) {
   /** No unit was known to run. */
   public static final long UNKNOWN = -1;
 
@@ -32,8 +35,13 @@ public record Death(Cause cause, String message, List<Fact> facts, Optional<Stri
     this(cause, message, facts, step, UNKNOWN);
   }
 
+  /** A death in unit {@code unit}, on the thread that ran it (or where no error file told otherwise). */
+  public Death(Cause cause, String message, List<Fact> facts, Optional<String> step, long unit) {
+    this(cause, message, facts, step, unit, false);
+  }
+
   /** The same death, in unit {@code id}. */
   public Death in(long id) {
-    return new Death(cause, message, facts, step, id);
+    return new Death(cause, message, facts, step, id, offThread);
   }
 }

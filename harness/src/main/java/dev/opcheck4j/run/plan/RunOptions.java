@@ -21,7 +21,8 @@ public final class RunOptions {
       .repeated("(none beyond those discovered)");
   public static final RunOption<Path> LIBRARIES = RunOption.of("--library", "LIB", Type.PATH,
       "a shared library of custom ops (check: every op it registers)").repeated("(none)");
-  public static final RunOption<String> OPS = RunOption.of("--op", "NAME", Type.TEXT, "only this op (ns::name)")
+  public static final RunOption<String> OPS = RunOption.of("--op", "NAME", Type.TEXT,
+      "only this op (ns::name), or every op of a namespace (ns::*)")
       .engine("ops").repeated("(all)");
   public static final RunOption<String> CHECKS = RunOption.of("--check", "ID|FAMILY", Type.TEXT,
       "only these checks (./opcheck checks lists them)").engine("checks").repeated("(all)");

@@ -71,6 +71,8 @@ public final class OpSession {
   /** The deaths an op's units caused, which count towards {@link #MAX_DEATHS}. */
   private static final class Budget {
     final List<Death> counted = new ArrayList<>();
+    /** The crashes sent again without dying: not the op's, so not counted. */
+    final StrayDeaths strays = new StrayDeaths();
     /** How many {@link #uncounted} scopes are open. */
     int paused;
   }
@@ -198,7 +200,10 @@ public final class OpSession {
   }
 
   private Kernels.Exchange run(List<Protocol.Unit<?>> batch, boolean guarded) {
-    Kernels.Exchange x = kernels.run(List.of(open), batch, guarded, deadline());
+    Kernels.Exchange sent = kernels.run(List.of(open), batch, guarded, deadline());
+    // while shrinking, a death repeats one already confirmed
+    Kernels.Exchange x = budget.paused > 0 ? sent
+        : budget.strays.confirm(sent, spec.op(), () -> kernels.run(List.of(open), batch, guarded, deadline()));
     x.death().ifPresent(d -> {
       if (budget.paused == 0) {
         budget.counted.add(d);
@@ -227,6 +232,11 @@ public final class OpSession {
 
   public Duration deadline() {
     return spec.timeout().orElse(plan.timeout());
+  }
+
+  /** The crashes of this op's exchanges that were not theirs ({@link StrayDeaths}), each handed out once. */
+  public List<StrayDeaths.Stray> strays() {
+    return budget.strays.take();
   }
 
   /** How many times the op's units killed the worker so far (deaths while shrinking, and forgiven ones, not counted). */

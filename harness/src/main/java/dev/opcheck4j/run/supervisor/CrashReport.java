@@ -29,6 +29,11 @@ record CrashReport(int status, boolean killedByUs, Optional<ErrorFile> errorFile
     return errorFile.flatMap(ErrorFile::faultAddress);
   }
 
+  /** Whether the thread that crashed is a native one, not the thread the unit ran on (the error file says so). */
+  boolean offUnitThread() {
+    return errorFile.map(ErrorFile::nativeThread).orElse(false);
+  }
+
   /** One line: the error file's signal line, else what the exit status means. */
   String message() {
     return errorFile.map(ErrorFile::cause).orElseGet(this::statusText);
@@ -43,6 +48,10 @@ record CrashReport(int status, boolean killedByUs, Optional<ErrorFile> errorFile
     facts.add(Fact.of("exit status", status + signal().map(s -> " (signal " + (status - 128) + ", " + s + ")")
         .orElse(errorFile.isPresent() ? " (after the JVM wrote its error file)" : "")));
     errorFile.ifPresent(h -> {
+      if (h.nativeThread()) {
+        facts.add(Fact.of("crashed thread", "a native thread, not the one the unit ran on: one native code started"
+            + " (a thread pool's, or one a kernel left running)"));
+      }
       if (!h.frames().isEmpty()) {
         facts.add(Fact.of("native frames", String.join(" | ", h.frames())));
       }

@@ -16,13 +16,16 @@ import java.util.Optional;
  * @param cause the signal line, e.g. {@code SIGSEGV (0xb) at pc=0x00007f..., pid=123, tid=124}
  * @param frames the top native frames (at most {@value #FRAMES}), or the problematic frame alone
  * @param faultAddress the address a SIGSEGV or SIGBUS was about ({@code siginfo}'s {@code si_addr}), when given
+ * @param nativeThread whether the thread that crashed is a native one ({@code Current thread is native thread}):
+ *     not a thread of the JVM, so not the one a unit runs on, but one native code started (a thread pool's, or one
+ *     a kernel left running)
  */
-record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> faultAddress) {
+record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> faultAddress, boolean nativeThread) {
   private static final java.util.regex.Pattern SI_ADDR = java.util.regex.Pattern.compile(
       "^siginfo: si_signo: \\d+ \\(SIG(?:SEGV|BUS)\\).*si_addr: 0x([0-9a-fA-F]+)");
 
   ErrorFile(Path file, String cause, List<String> frames) {
-    this(file, cause, frames, Optional.empty());
+    this(file, cause, frames, Optional.empty(), false);
   }
 
   /** The {@code -XX:ErrorFile} pattern of a worker: one file per process id, in the run directory. */
@@ -53,8 +56,12 @@ record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> fa
     List<String> frames = new ArrayList<>();
     boolean inFrames = false;
     Optional<Long> fault = Optional.empty();
+    boolean nativeThread = false;
     for (int i = 0; i < lines.size(); i++) {
       String l = lines.get(i);
+      if (l.startsWith("Current thread is native thread")) {
+        nativeThread = true;
+      }
       java.util.regex.Matcher addr = SI_ADDR.matcher(l);
       if (fault.isEmpty() && addr.find()) {
         fault = Optional.of(Long.parseUnsignedLong(addr.group(1), 16));
@@ -85,6 +92,7 @@ record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> fa
         }
       }
     }
-    return new ErrorFile(file, cause == null ? "the JVM crashed (see the error file)" : cause, List.copyOf(frames), fault);
+    return new ErrorFile(file, cause == null ? "the JVM crashed (see the error file)" : cause, List.copyOf(frames), fault,
+        nativeThread);
   }
 }

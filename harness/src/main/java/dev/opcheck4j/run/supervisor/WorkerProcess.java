@@ -279,7 +279,7 @@ public final class WorkerProcess implements Kernels {
     // a fault inside a guard page the step names is memory.bounds' finding, not a generic crash
     String told = toldStep().orElse("");
     return new Death(report.faultAddress().flatMap(a -> meaning.fault(a, told)).orElse(report.cause()), report.message(),
-        report.facts(), lastStep());
+        report.facts(), lastStep(), Death.UNKNOWN, report.offUnitThread());
   }
 
   private static String seconds(Duration d) {

@@ -1,6 +1,7 @@
 package dev.opcheck4j.run.supervisor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.api.Cause;
@@ -72,6 +73,17 @@ class CrashReportTests {
     assertEquals(ERROR_FILE.toString(), fact(r, "error file"));
     assertEquals("# See problematic frame for where to report the bug. | #  (all of it: " + LOG + ")",
         fact(r, "worker output"));
+  }
+
+  @Test
+  void aCrashOnANativeThreadSaysItWasNotTheUnitsThread() {
+    CrashReport r = new CrashReport(1, false, Optional.of(errorFile("sigsegv-native-thread.hs_err")), BANNER);
+    assertTrue(r.offUnitThread(), "Current thread is native thread");
+    assertEquals(List.of("exit status", "crashed thread", "native frames", "error file", "worker output"), keys(r));
+    assertEquals("a native thread, not the one the unit ran on: one native code started (a thread pool's, or one a"
+        + " kernel left running)", fact(r, "crashed thread"));
+    // a crash on the thread the unit runs on (JavaThread "main") is not
+    assertFalse(new CrashReport(1, false, Optional.of(errorFile("sigsegv-native.hs_err")), BANNER).offUnitThread());
   }
 
   @Test
