@@ -201,7 +201,7 @@ public final class OpSession {
 
   private Kernels.Exchange run(List<Protocol.Unit<?>> batch, boolean guarded) {
     Kernels.Exchange sent = kernels.run(List.of(open), batch, guarded, deadline());
-    // while shrinking, a death repeats one already confirmed
+    // in an uncounted scope (shrinking, saving a script's example) a death is charged to nothing: nothing to confirm
     Kernels.Exchange x = budget.paused > 0 ? sent
         : budget.strays.confirm(sent, spec.op(), () -> kernels.run(List.of(open), batch, guarded, deadline()));
     x.death().ifPresent(d -> {
