@@ -99,6 +99,9 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
     }
   }
 
+  /** How long a crashing worker's JVM may take to write its error file. */
+  static final int ERROR_LOG_SECONDS = 12;
+
   private static List<String> command(Path dir, int number, String classPath, WorkerArchive.Options cds, Path socket) {
     List<String> cmd = new ArrayList<>();
     if (SETSID) {
@@ -107,6 +110,10 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-XX:ErrorFile=" + dir.toAbsolutePath().resolve(ErrorFile.PATTERN));
     cmd.add("-XX:-CreateCoredumpOnCrash");
+    // a kernel that corrupted the heap can hang the JVM's own crash report (its symbol lookup mallocs): each step
+    // of it gets a quarter of this, so the worker still dies of its signal in seconds, as a crash, not at the
+    // unit's deadline as a hang (120 s by default, longer than the deadline)
+    cmd.add("-XX:ErrorLogTimeout=" + ERROR_LOG_SECONDS);
     cmd.addAll(Worker.JVM_OPTIONS);
     cmd.add("-Dopcheck4j.worker=" + number);
     cmd.addAll(cds.jvm());

@@ -17,6 +17,7 @@ import dev.opcheck4j.testing.NativeOps;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -75,7 +76,7 @@ class WorkerIsolationTests {
   }
 
   @Test
-  void aCrashNamesTheSignalTheFramesTheUnitAndTheRerun() {
+  void aCrashNamesTheSignalTheFramesTheUnitAndTheRerun() throws IOException {
     // as a front end shows it: the run gives what reproduces it, the front end writes the rerun line
     CheckResult r = onlyFailureOf("crash_ops::null_deref").withRerun(Rerun.CLI);
     assertEquals("kernel.crash", r.check());
@@ -88,6 +89,10 @@ class WorkerIsolationTests {
     assertTrue(r.fact("native frames").orElseThrow().contains("libcrash_ops.so"), r.toString());
     assertTrue(r.fact("native frames").orElseThrow().contains("null_deref"), r.toString());
     assertTrue(Path.of(r.fact("error file").orElseThrow()).startsWith(reportDir.toAbsolutePath()), r.toString());
+    // the JVM's report of a crash is given seconds: a heap the kernel corrupted can hang it, and the crash then
+    // ended at the unit's deadline as a kernel.timeout (upstream torchaudio::_lfilter_core_loop, 60 s)
+    assertTrue(Files.readString(Path.of(r.fact("error file").orElseThrow()), StandardCharsets.ISO_8859_1)
+        .contains(" -XX:ErrorLogTimeout=12 "), "the worker's command line, as its error file gives it");
     assertTrue(r.fact("rerun").orElseThrow().startsWith("./opcheck check --spec " + CRASH_SPEC
         + " --op crash_ops::null_deref --check kernel.error --device cpu --seed 5"), r.toString());
   }
