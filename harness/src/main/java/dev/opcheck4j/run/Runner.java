@@ -70,7 +70,7 @@ public final class Runner {
 
   public void runLibraryChecks(RunPlan.Target target, Kernels kernels, RunListener sink) {
     SeverityPolicy severity = severity(target);
-    String op = String.join("|", target.library().namespaces()) + "::*";
+    String op = libraryOp(target);
     OpSession session = new OpSession(plan, target, OpSpec.bare(op), kernels, severity);
     String file = target.library().path().getFileName().toString();
     for (Check check : plan.checks()) {
@@ -220,14 +220,18 @@ public final class Runner {
    * StrayDeaths}): outside the op's results, which stand as the units gave them when sent again.
    */
   private static void reportStrays(OpSession session, RunPlan.Target target, RunListener sink) {
-    String library = String.join("|", target.library().namespaces()) + "::*";
     for (StrayDeaths.Stray s : session.strays()) {
-      sink.result(session.result(s.death(), library, null, s.doing(), null, null, List.of(
+      sink.result(session.result(s.death(), libraryOp(target), null, s.doing(), null, null, List.of(
           Fact.of("op running", s.op()),
           Fact.of("sent again", "on a new worker, the same units all answered: the crash came from a thread native"
               + " code started earlier and left running, not from that call")), 0)
           .aboutLibrary(target.library().path().getFileName().toString()));
     }
+  }
+
+  /** What results about the target's whole library name as their op: {@code ns::*} (namespaces joined by |). */
+  private static String libraryOp(RunPlan.Target target) {
+    return String.join("|", target.library().namespaces()) + "::*";
   }
 
   /** The check families the run and {@code spec} require, in order. */

@@ -16,6 +16,9 @@ public record Fact(String key, String value) {
   /** The key of the input a generated failure shrank to, with its shrink steps. */
   public static final String MINIMAL_EXAMPLE = "minimal example";
 
+  /** The key of the error file a crashed worker's JVM wrote ({@code hs_err_pidN.log}), as an absolute path. */
+  public static final String ERROR_FILE = "error file";
+
   public Fact {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");

@@ -55,7 +55,7 @@ record CrashReport(int status, boolean killedByUs, Optional<ErrorFile> errorFile
       if (!h.frames().isEmpty()) {
         facts.add(Fact.of("native frames", String.join(" | ", h.frames())));
       }
-      facts.add(Fact.of("error file", h.file().toAbsolutePath()));
+      facts.add(Fact.of(Fact.ERROR_FILE, h.file().toAbsolutePath()));
     });
     facts.add(Fact.of("worker output", output.tail()));
     return facts;

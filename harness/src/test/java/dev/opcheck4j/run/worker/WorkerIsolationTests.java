@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.testing.NativeOps;
@@ -88,10 +89,10 @@ class WorkerIsolationTests {
     assertEquals("the cpu kernel for kernel.error", r.fact("check").orElseThrow(), "the step the worker died in");
     assertTrue(r.fact("native frames").orElseThrow().contains("libcrash_ops.so"), r.toString());
     assertTrue(r.fact("native frames").orElseThrow().contains("null_deref"), r.toString());
-    assertTrue(Path.of(r.fact("error file").orElseThrow()).startsWith(reportDir.toAbsolutePath()), r.toString());
+    assertTrue(Path.of(r.fact(Fact.ERROR_FILE).orElseThrow()).startsWith(reportDir.toAbsolutePath()), r.toString());
     // the JVM's report of a crash is given seconds: a heap the kernel corrupted can hang it, and the crash then
     // ended at the unit's deadline as a kernel.timeout (upstream torchaudio::_lfilter_core_loop, 60 s)
-    assertTrue(Files.readString(Path.of(r.fact("error file").orElseThrow()), StandardCharsets.ISO_8859_1)
+    assertTrue(Files.readString(Path.of(r.fact(Fact.ERROR_FILE).orElseThrow()), StandardCharsets.ISO_8859_1)
         .contains(" -XX:ErrorLogTimeout=12 "), "the worker's command line, as its error file gives it");
     assertTrue(r.fact("rerun").orElseThrow().startsWith("./opcheck check --spec " + CRASH_SPEC
         + " --op crash_ops::null_deref --check kernel.error --device cpu --seed 5"), r.toString());
