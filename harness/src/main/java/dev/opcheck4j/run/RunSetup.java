@@ -232,7 +232,7 @@ final class RunSetup {
     for (String op : ops) {
       boolean named = targets.stream().anyMatch(t -> t.library().op(op).isPresent()
           || t.ops().stream().anyMatch(o -> o.op().equals(op) && !o.ref().equals(op))
-          || SpecFile.isNamespace(op) && t.library().namespaces().contains(op.substring(0, op.length() - 3)));
+          || SpecFile.isNamespace(op) && t.library().namespaces().contains(SpecFile.namespace(op)));
       if (!named) {
         List<String> near = UnknownOpException.nearest(op, known, 3);
         if (near.isEmpty()) {

@@ -39,9 +39,14 @@ public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warnin
     return name.endsWith("::*");
   }
 
+  /** The namespace {@code ns} of {@code ns::*}. */
+  public static String namespace(String name) {
+    return name.substring(0, name.length() - "::*".length());
+  }
+
   /** Whether the {@code --op} value {@code name} selects {@code op}: its name, or {@code ns::*} of its namespace. */
   public static boolean names(String name, String op) {
-    return name.equals(op) || isNamespace(name) && op.startsWith(name.substring(0, name.length() - 1));
+    return name.equals(op) || isNamespace(name) && op.startsWith(namespace(name) + "::");
   }
 
   public static List<OpSpec> select(List<OpSpec> ops, List<String> names) {

@@ -200,10 +200,10 @@ public final class OpSession {
   }
 
   private Kernels.Exchange run(List<Protocol.Unit<?>> batch, boolean guarded) {
-    Kernels.Exchange sent = kernels.run(List.of(open), batch, guarded, deadline());
+    java.util.function.Supplier<Kernels.Exchange> send = () -> kernels.run(List.of(open), batch, guarded, deadline());
+    Kernels.Exchange sent = send.get();
     // in an uncounted scope (shrinking, saving a script's example) a death is charged to nothing: nothing to confirm
-    Kernels.Exchange x = budget.paused > 0 ? sent
-        : budget.strays.confirm(sent, spec.op(), () -> kernels.run(List.of(open), batch, guarded, deadline()));
+    Kernels.Exchange x = budget.paused > 0 ? sent : budget.strays.confirm(sent, spec.op(), send);
     x.death().ifPresent(d -> {
       if (budget.paused == 0) {
         budget.counted.add(d);
