@@ -9,12 +9,14 @@ import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
+import dev.opcheck4j.checks.registration.DeviceKernelCheck;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.DispatchTable;
 
 /**
- * The op has a Meta kernel or a composite kernel, so it can run on meta/fake tensors (torch.compile,
- * export), or it needs none: it returns nothing and only writes its arguments.
+ * The op has a Meta kernel, a composite kernel or an Autograd kernel of its own (whose inner ops bring
+ * their fake kernels), so it can run on meta/fake tensors (torch.compile, export), or it needs none: it
+ * returns nothing and only writes its arguments.
  */
 public final class FakeMissingCheck extends CheckBase implements OpCheck {
   public static final String ID = "fake.missing";
@@ -41,6 +43,11 @@ public final class FakeMissingCheck extends CheckBase implements OpCheck {
     var serving = t.kernelServing(Device.META.dispatchKey());
     if (serving.isPresent()) {
       return Verdict.passed(Fact.of("kernel", t.describe(serving.get())));
+    }
+    var autograd = t.ownAutogradKernel(Device.META);
+    if (autograd.isPresent()) {
+      // FakeTensorMode enters the Autograd kernel, and the ops it calls bring their own fake kernels
+      return Verdict.passed(Fact.of("kernel", t.describe(autograd.get())), DeviceKernelCheck.AUTOGRAD_NOTE);
     }
     if (s.op().hasTrivialFakeImpl()) {
       return Verdict.passed(Fact.of("kernel", "none needed"), TRIVIAL_NOTE);

@@ -13,11 +13,17 @@ import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.DispatchTable;
 
 /**
- * For the device under test, the op has a kernel for that backend or a composite kernel; on meta, an
- * op that returns nothing and only writes its arguments needs none.
+ * For the device under test, the op has a kernel for that backend, a composite kernel, or an Autograd
+ * kernel of its own (which calls other ops: PyTorch's dispatcher and FakeTensorMode run it); on meta, an op
+ * that returns nothing and only writes its arguments needs none.
  */
 public final class DeviceKernelCheck extends CheckBase implements DeviceCheck {
   public static final String ID = "registration.device-kernel";
+
+  /** Why an op with an Autograd kernel alone is served, for facts. */
+  public static final Fact AUTOGRAD_NOTE = Fact.of("note", "a call on this device enters the op's Autograd kernel,"
+      + " which reaches the device through the ops it calls (as a custom autograd function calls an inner op);"
+      + " the example checks run it there");
 
   public DeviceKernelCheck() {
     super(Declaration.error(ID, "the op has a kernel for the device under test, or a composite kernel")
@@ -31,6 +37,10 @@ public final class DeviceKernelCheck extends CheckBase implements DeviceCheck {
     var serving = table.kernelServing(key);
     if (serving.isPresent()) {
       return Verdict.passed(Fact.of("kernel", table.describe(serving.get())));
+    }
+    var autograd = table.ownAutogradKernel(s.device());
+    if (autograd.isPresent()) {
+      return Verdict.passed(Fact.of("kernel", table.describe(autograd.get())), AUTOGRAD_NOTE);
     }
     if (s.device() == Device.META && s.op().hasTrivialFakeImpl()) {
       return Verdict.passed(Fact.of("kernel", "none needed"), FakeMissingCheck.TRIVIAL_NOTE);
