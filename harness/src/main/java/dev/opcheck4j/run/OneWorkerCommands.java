@@ -110,6 +110,19 @@ final class OneWorkerCommands {
     });
   }
 
+  static Launcher.PackageRun packageRun(List<Path> libraries, Path file, String model, List<String> inputs, long seed,
+      Optional<Path> expect, java.util.function.Predicate<WorkerInfo> load) throws LibraryLoadException, SpecException {
+    return inOneWorker(libraries, (info, slot) -> {
+      if (!load.test(info)) {
+        return new Launcher.PackageRun(info, null, null);
+      }
+      Kernels.Exchange x = slot.run(null, new Protocol.RunPackage(file.toAbsolutePath(), model, inputs, seed,
+          expect.map(Path::toAbsolutePath)), slot.timeout());
+      return x.death().map(d -> new Launcher.PackageRun(info, null, d.message()))
+          .orElseGet(() -> new Launcher.PackageRun(info, x.single(Answers.PackageRan.class).run(), null));
+    });
+  }
+
   /** What a command does with one worker that has loaded its libraries. */
   private interface WorkerTask<T> {
     T run(WorkerInfo info, WorkerSlot slot);

@@ -110,6 +110,9 @@ public final class UnitRunner {
     if (unit instanceof Protocol.Forward f) {
       return new Answers.Forwarded(models.forward(f.inputs(), f.seed(), f.expect()));
     }
+    if (unit instanceof Protocol.RunPackage p) {
+      return new Answers.PackageRan(PackageUnits.run(p.file(), p.model(), p.inputs(), p.seed(), p.expect()));
+    }
     if (unit instanceof Protocol.Synthesize s) {
       OpLibrary lib = libraries.get(s.target());
       Operator op = operator(lib, s.op());
