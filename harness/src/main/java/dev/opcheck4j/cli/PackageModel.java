@@ -116,7 +116,7 @@ final class PackageModel {
     if (ran.failure() != null) {
       String why = LoaderMessage.explain(ran.failure().message(), s);
       switch (ran.failure().stage()) {
-        case INPUTS -> throw new UsageException(ran.failure().message());
+        case INPUTS -> throw new UsageException(file + ": " + why);
         case EXPECTED -> {
           err.println("opcheck: --expect " + ran.failure().message());
           return ExitCode.INPUT_ERROR;

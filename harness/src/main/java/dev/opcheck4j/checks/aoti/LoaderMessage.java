@@ -17,12 +17,15 @@ public final class LoaderMessage {
   private static final Pattern INTERNAL = Pattern.compile(
       "INTERNAL ASSERT FAILED at \"([^\"]*)\":(\\d+), please report a bug to PyTorch\\.?\\s*(.*)");
   private static final Pattern MISMATCH = Pattern.compile("Mismatch between (tensors|ints) consumed");
+  private static final Pattern SHAPE = Pattern.compile(
+      "input_handles\\[(\\d+)\\]: unmatched (\\w+) value at (\\d+), expected: (\\S+), but got: (\\S+)");
 
   private LoaderMessage() {}
 
   /** {@code raw}, libtorch's first line about {@code subject}'s package, as one line of ours. */
   public static String explain(String raw, PackageSubject subject) {
-    String line = raw == null ? "" : raw.strip();
+    // where the loader extracted the package (a temporary folder, gone by now) is no place to look
+    String line = (raw == null ? "" : raw.strip()).replaceAll("\\S*/aotinductor_\\w{6}/", "<in the package>/");
     Matcher m = NO_SCHEMA.matcher(line);
     if (m.find()) {
       return "the package calls " + m.group(1) + ", which no loaded library registers (" + String.join(", ",
@@ -42,6 +45,13 @@ public final class LoaderMessage {
       return "libtorch stopped inside its own code (an internal check of " + file + ":" + m.group(2)
           + (m.group(3).isBlank() ? "" : ", \"" + m.group(3).strip() + "\"") + "): a call the package makes gives an op"
           + " an argument of another type than its schema's, or none (aoti.calls says which)";
+    }
+    m = SHAPE.matcher(line);
+    if (m.find()) {
+      String what = m.group(2).equals("dim") ? "size" : m.group(2);
+      return "input " + m.group(1) + " has " + what + " " + m.group(5) + " in dimension " + m.group(3) + ", where the"
+          + " package was compiled for " + m.group(4) + ": a package takes the shapes it was exported with"
+          + " (torch.export.Dim marks a size dynamic)";
     }
     m = MISMATCH.matcher(line);
     if (m.find()) {

@@ -67,6 +67,9 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
         // leaves; the run's directory deletes the folder when the run ends, a crashed worker's too)
         Path tmp = Files.createDirectories(dir.resolve(temporaryFolder(number)));
         pb.environment().put("TMPDIR", tmp.toString());
+        // a package compiled for fixed shapes reads its inputs by those shapes: with this set, its code refuses
+        // inputs of other shapes ("unmatched dim value") instead of running past their ends
+        pb.environment().putIfAbsent("AOTI_RUNTIME_CHECK_INPUTS", "1");
         // workers that share the cores: libtorch's OpenMP threads (one per core in every worker) spin
         // after each parallel region, and in a two-worker run on two cores that spinning took a sixth
         // of the CPU time from the other worker. Waiting passively, a kernel still runs on every core.

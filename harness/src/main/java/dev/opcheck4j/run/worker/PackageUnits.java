@@ -112,7 +112,10 @@ public final class PackageUnits {
     try {
       outputs = loader.run(new TensorVector(given.toArray(Tensor[]::new)));
     } catch (RuntimeException e) {
-      return with(loaded, new AotiRun.Failure(AotiRun.Stage.RUN, NativeStrings.firstLine(e.getMessage())));
+      String first = NativeStrings.firstLine(e.getMessage());
+      // the package's own check of its inputs against the shapes it was compiled for (AOTI_RUNTIME_CHECK_INPUTS)
+      return with(loaded, new AotiRun.Failure(first.startsWith("input_handles[") ? AotiRun.Stage.INPUTS
+          : AotiRun.Stage.RUN, first));
     }
     List<Tensor> out = new ArrayList<>();
     List<String> described = new ArrayList<>();
