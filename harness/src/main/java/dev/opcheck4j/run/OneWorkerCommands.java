@@ -12,6 +12,7 @@ import dev.opcheck4j.run.link.ModelInfo;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.RunPackage;
 import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
@@ -116,7 +117,7 @@ final class OneWorkerCommands {
       if (!load.test(info)) {
         return new Launcher.PackageRun(info, null, null);
       }
-      Kernels.Exchange x = slot.run(null, new Protocol.RunPackage(file.toAbsolutePath(), model, inputs, seed,
+      Kernels.Exchange x = slot.run(null, new RunPackage(file.toAbsolutePath(), model, inputs, seed,
           expect.map(Path::toAbsolutePath)), slot.timeout());
       return x.death().map(d -> new Launcher.PackageRun(info, null, d.message()))
           .orElseGet(() -> new Launcher.PackageRun(info, x.single(Answers.PackageRan.class).run(), null));

@@ -10,7 +10,7 @@ import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Batch;
 import dev.opcheck4j.run.link.Kernels;
-import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.RunPackage;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.session.OpSession;
@@ -25,7 +25,7 @@ import java.util.Set;
 /**
  * The package checks of a target's AOTInductor packages, run with its library-wide checks: each check on each
  * package, in registry order, concluding on the package's data in this process, and the checks that run the
- * package on what one unit of the target's worker saw ({@link Protocol.RunPackage}), once each check they require
+ * package on what one unit of the target's worker saw ({@link RunPackage}), once each check they require
  * passed on the package. Every verdict goes through the library's session, the one road to a result.
  */
 final class PackageRuns {
@@ -114,7 +114,7 @@ final class PackageRuns {
   private Optional<AotiRun> run(RunPlan.Package p, OpSession session, RunListener sink, String libraryOp, Check check,
       long t) {
     Batch batch = new Batch();
-    batch.add(new Protocol.RunPackage(p.entry().file().toAbsolutePath(),
+    batch.add(new RunPackage(p.entry().file().toAbsolutePath(),
         p.read().model(), p.entry().inputs().stream().map(Path::toAbsolutePath).map(Path::toString).toList(),
         plan.seed(), Optional.ofNullable(p.entry().expect()).map(Path::toAbsolutePath)));
     Kernels.Exchange x = session.run(batch);

@@ -10,6 +10,7 @@ import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
+import dev.opcheck4j.run.plan.Isolation;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Protocol;
@@ -177,7 +178,7 @@ final class RunSetup {
 
   /** What every worker of the run is told to load. */
   Protocol.Init init() {
-    int workers = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
+    int workers = request.isolation() == Isolation.IN_PROCESS ? 1 : request.jobs();
     return new Protocol.Init(resolved.stream().map(RunRequest.Target::library).toList(),
         request.baseline() == null ? null : request.baseline().toAbsolutePath(), workers, request.runtime().classPath());
   }
@@ -194,7 +195,7 @@ final class RunSetup {
       return new Started(pool.start(), null);
     }
     // a cache that holds no libraries' entry (a fresh dir) cannot spare the worker: it starts at once
-    if (request.isolation() == RunRequest.Isolation.WORKERS && ResultCache.holdsLibraries(request.cache())
+    if (request.isolation() == Isolation.WORKERS && ResultCache.holdsLibraries(request.cache())
         && ResultCache.remembers(request.cache(), resolved, System.getenv())) {
       ResultCache cache = openCache();
       Optional<WorkerInfo> known = cache.libraries();

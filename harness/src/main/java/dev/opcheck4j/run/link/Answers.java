@@ -111,6 +111,6 @@ public final class Answers {
   /** What forward gave ({@link Protocol.Forward}). */
   public record Forwarded(ModelInfo.Forward forward) implements Answer {}
 
-  /** What loading (and running) an AOTInductor package gave ({@link Protocol.RunPackage}). */
+  /** What loading (and running) an AOTInductor package gave ({@link RunPackage}). */
   public record PackageRan(dev.opcheck4j.torch.AotiRun run) implements Answer {}
 }

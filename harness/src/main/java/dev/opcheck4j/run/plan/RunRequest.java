@@ -38,8 +38,7 @@ import java.util.Objects;
  * @param repro where each failure is written as a PyTorch script ({@code --repro}), or null for nowhere
  * @param runtimes the libtorch versions to check on ({@code --runtime}), oldest first; empty: this JVM's own
  *     runtime alone ({@link Runtimes#defaults})
- * @param packages AOTInductor packages the libraries must keep serving ({@code --package}), beside the specs' own;
- *     checked with the first target's library-wide checks; empty: none
+ * @param packages AOTInductor packages the libraries must keep serving ({@code --package}) beside the specs' own
  */
 public record RunRequest(
     List<Target> targets,
@@ -60,8 +59,7 @@ public record RunRequest(
     ExpectedFailures expectedFailures,
     List<String> tags,
     Path repro,
-    List<String> runtimes,
-    List<Path> packages) {
+    List<String> runtimes, List<Path> packages) {
 
   /** {@link RunOptions#SEED}'s default. */
   public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
@@ -136,14 +134,6 @@ public record RunRequest(
     public String source() {
       return spec != null ? "--spec " + spec : "--library " + library;
     }
-  }
-
-  /** Where kernels run. */
-  public enum Isolation {
-    /** In supervised worker JVMs: a crash or hang is a finding. The default. */
-    WORKERS,
-    /** In the calling JVM (loads libtorch here; a crashing kernel takes the caller down). For benchmarks. */
-    IN_PROCESS
   }
 
   public static Builder builder() {

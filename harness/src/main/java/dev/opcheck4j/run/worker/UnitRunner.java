@@ -2,6 +2,7 @@ package dev.opcheck4j.run.worker;
 
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.RunPackage;
 import dev.opcheck4j.run.link.Wire;
 import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
@@ -110,7 +111,7 @@ public final class UnitRunner {
     if (unit instanceof Protocol.Forward f) {
       return new Answers.Forwarded(models.forward(f.inputs(), f.seed(), f.expect()));
     }
-    if (unit instanceof Protocol.RunPackage p) {
+    if (unit instanceof RunPackage p) {
       return new Answers.PackageRan(PackageUnits.run(p.file(), p.model(), p.inputs(), p.seed(), p.expect()));
     }
     if (unit instanceof Protocol.Synthesize s) {
