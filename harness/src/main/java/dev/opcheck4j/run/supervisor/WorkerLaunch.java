@@ -66,7 +66,8 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
         // $TMPDIR and leaves it there when the package fails to load (run/worker/PackageUnits deletes what a unit
         // leaves; the run's directory deletes the folder when the run ends, a crashed worker's too)
         Path tmp = Files.createDirectories(dir.resolve(temporaryFolder(number)));
-        pb.environment().put("TMPDIR", tmp.toString());
+        // absolute: the worker runs in the run's directory, and a relative one would be read from there
+        pb.environment().put("TMPDIR", tmp.toAbsolutePath().toString());
         // a package compiled for fixed shapes reads its inputs by those shapes: with this set, its code refuses
         // inputs of other shapes ("unmatched dim value") instead of running past their ends
         pb.environment().putIfAbsent("AOTI_RUNTIME_CHECK_INPUTS", "1");
