@@ -120,4 +120,12 @@ class PackageChecksTests {
         .configurationParameter("opcheck4j.checks", "aoti").configurationParameter("opcheck4j.tries", "0")
         .configurationParameter("opcheck4j.packages", pkg.toString()).execute();
   }
+
+  /** The OpCheck builder takes packages as --package does. */
+  @Test
+  void theBuilderTakesPackages() throws Exception {
+    var results = dev.opcheck4j.junit.OpCheck.library(NativeOps.lib("aoti_v2_retyped")).checks("aoti.calls").tries(0)
+        .packages(NativeOps.repoRoot().resolve("fixtures/models/aoti/aoti_ops.pt2")).run();
+    assertEquals(Set.of("aoti.calls aoti_ops::retyped"), withFindings(results.report().results()));
+  }
 }
