@@ -42,7 +42,9 @@ public record AotiRun(Failure failure, Map<String, String> metadata, List<String
     /** running it raised (libtorch's first line) */
     RUN,
     /** the expected outputs' file holds nothing to compare with */
-    EXPECTED
+    EXPECTED,
+    /** the worker's runtime cannot load packages (its presets map no AOTIModelPackageLoader) */
+    UNSUPPORTED
   }
 
   /**

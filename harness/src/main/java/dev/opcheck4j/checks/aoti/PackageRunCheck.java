@@ -60,7 +60,11 @@ public final class PackageRunCheck extends CheckBase implements PackageCheck {
         case RUN -> "running it failed: ";
         case INPUTS -> "its inputs could not be used: ";
         case EXPECTED -> "its expected outputs could not be used: ";
+        case UNSUPPORTED -> "not run: ";
       };
+      if (run.failure().stage() == AotiRun.Stage.UNSUPPORTED) {
+        return Verdict.skipped(stage + run.failure().message());
+      }
       if (run.failure().stage() == AotiRun.Stage.INPUTS || run.failure().stage() == AotiRun.Stage.EXPECTED) {
         // the entry's files, not the package or the library: the run reports them as input errors too
         return Verdict.skipped(stage + run.failure().message());
