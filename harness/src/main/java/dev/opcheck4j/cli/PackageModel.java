@@ -142,8 +142,8 @@ final class PackageModel {
       out.println("  output " + i + ": " + ran.outputs().get(i));
     }
     if (!ran.changedInputs().isEmpty()) {
-      out.println("  the run wrote into " + String.join(", ", ran.changedInputs().stream().map(i -> "input " + i + " ("
-          + given.get(i) + ")").toList()));
+      out.println("  the run wrote into its " + String.join(", ", ran.changedInputs().stream().map(i -> "input " + i
+          + " (the tensor of " + given.get(i) + ")").toList()));
     }
     if (expect.isEmpty()) {
       return ExitCode.OK;
