@@ -9,7 +9,6 @@ import dev.opcheck4j.checks.Declaration;
 import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.checks.registration.AnyKernelCheck;
-import dev.opcheck4j.checks.registration.DeviceKernelCheck;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.DispatchTable;
 
@@ -24,6 +23,11 @@ public final class FakeMissingCheck extends CheckBase implements OpCheck {
   /** Why an op that returns nothing and only writes its arguments needs no Meta kernel, for facts. */
   public static final Fact TRIVIAL_NOTE = Fact.of("note", "the op returns nothing and only writes its (a!)"
       + " arguments: FakeTensorMode runs it as a no-op (PyTorch's trivial fake implementation), as opcheck does");
+
+  /** Why an op with an Autograd kernel alone is served (on meta and on the device under test), for facts. */
+  public static final Fact AUTOGRAD_NOTE = Fact.of("note", "a call on this device enters the op's Autograd kernel,"
+      + " which reaches the device through the ops it calls (as a custom autograd function calls an inner op);"
+      + " the example checks run it there");
 
   /** Why an op of one of PyTorch's own namespaces needs no Meta kernel, for facts. */
   public static Fact fallbackNote(String namespace) {
@@ -47,7 +51,7 @@ public final class FakeMissingCheck extends CheckBase implements OpCheck {
     var autograd = t.ownAutogradKernel(Device.META);
     if (autograd.isPresent()) {
       // FakeTensorMode enters the Autograd kernel, and the ops it calls bring their own fake kernels
-      return Verdict.passed(Fact.of("kernel", t.describe(autograd.get())), DeviceKernelCheck.AUTOGRAD_NOTE);
+      return Verdict.passed(Fact.of("kernel", t.describe(autograd.get())), AUTOGRAD_NOTE);
     }
     if (s.op().hasTrivialFakeImpl()) {
       return Verdict.passed(Fact.of("kernel", "none needed"), TRIVIAL_NOTE);

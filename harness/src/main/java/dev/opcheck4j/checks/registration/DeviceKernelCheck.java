@@ -20,11 +20,6 @@ import dev.opcheck4j.torch.DispatchTable;
 public final class DeviceKernelCheck extends CheckBase implements DeviceCheck {
   public static final String ID = "registration.device-kernel";
 
-  /** Why an op with an Autograd kernel alone is served, for facts. */
-  public static final Fact AUTOGRAD_NOTE = Fact.of("note", "a call on this device enters the op's Autograd kernel,"
-      + " which reaches the device through the ops it calls (as a custom autograd function calls an inner op);"
-      + " the example checks run it there");
-
   public DeviceKernelCheck() {
     super(Declaration.error(ID, "the op has a kernel for the device under test, or a composite kernel")
         .requires(AnyKernelCheck.ID));
@@ -40,7 +35,7 @@ public final class DeviceKernelCheck extends CheckBase implements DeviceCheck {
     }
     var autograd = table.ownAutogradKernel(s.device());
     if (autograd.isPresent()) {
-      return Verdict.passed(Fact.of("kernel", table.describe(autograd.get())), AUTOGRAD_NOTE);
+      return Verdict.passed(Fact.of("kernel", table.describe(autograd.get())), FakeMissingCheck.AUTOGRAD_NOTE);
     }
     if (s.device() == Device.META && s.op().hasTrivialFakeImpl()) {
       return Verdict.passed(Fact.of("kernel", "none needed"), FakeMissingCheck.TRIVIAL_NOTE);
