@@ -23,7 +23,7 @@ import java.util.Set;
  * {@code file:line:column}, says what is wrong and what is allowed.
  */
 public final class SpecReader {
-  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require", "runtimes");
+  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "strict", "require", "runtimes");
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
           "require", "differentiable", "reference", "double_backward", "variant_of", "tags");
@@ -259,14 +259,8 @@ public final class SpecReader {
     for (int i = 0; i < ops.list().size(); i++) {
       entries.add(opEntry(ops.list().get(i), file + "#ops[" + i + "]", checkNames, path.getParent()));
     }
-    boolean strict = false;
-    if (top.containsKey("warnings-as-errors")) {
-      SpecValue w = top.get("warnings-as-errors");
-      if (!w.isBoolean()) {
-        throw new SpecException(w.location(), "\"warnings-as-errors\" must be true or false, got " + w.describe());
-      }
-      strict = (Boolean) w.value();
-    }
+    boolean warningsAsErrors = flag(top, "warnings-as-errors");
+    boolean strict = flag(top, "strict");
     if (top.containsKey("require")) {
       List<String> families = require(top.get("require"));
       entries.replaceAll(e -> e.requiring(families));
@@ -281,7 +275,19 @@ public final class SpecReader {
         runtimes.add((String) r.value());
       }
     }
-    return new SpecFile(path, library, entries, strict, runtimes);
+    return new SpecFile(path, library, entries, warningsAsErrors, strict, runtimes);
+  }
+
+  /** A top-level {@code true}/{@code false} key ({@code "strict": true}); false when absent. */
+  private static boolean flag(Map<String, SpecValue> top, String key) throws SpecException {
+    if (!top.containsKey(key)) {
+      return false;
+    }
+    SpecValue w = top.get(key);
+    if (!w.isBoolean()) {
+      throw new SpecException(w.location(), "\"" + key + "\" must be true or false, got " + w.describe());
+    }
+    return (Boolean) w.value();
   }
 
   /** {@code "require": ["gradcheck", "fake"]}: check families that must run on the ops. */
