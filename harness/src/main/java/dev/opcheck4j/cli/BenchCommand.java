@@ -22,7 +22,7 @@ final class BenchCommand implements Command {
 
   @Override
   public String summary() {
-    return "Measures and prints: gradcheck and generation by default; isolation, examples, specs, codec, library, shapes"
+    return "Measures and prints: gradcheck and generation by default; isolation, examples, specs, codec, library, shapes,"
         + " crashes, shards and composites when named.";
   }
 
