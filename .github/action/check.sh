@@ -25,6 +25,7 @@ for d in ${devices//,/ }; do args+=(--device "$d"); done
 [ -n "${OPCHECK_TIMINGS:-}" ] && args+=(--timings "$OPCHECK_TIMINGS")
 [ -n "${OPCHECK_EXPECTED_FAILURES:-}" ] && args+=(--expected-failures "$OPCHECK_EXPECTED_FAILURES")
 [ "${OPCHECK_WARNINGS_AS_ERRORS:-false}" = true ] && args+=(--warnings-as-errors)
+[ "${OPCHECK_STRICT:-false}" = true ] && args+=(--strict)
 report="${OPCHECK_REPORT_DIR:-opcheck-report}"
 args+=(--report-dir "$report")
 echo "opcheck: ${args[*]}"

@@ -383,6 +383,29 @@ public final class Benchmarks {
         crashing.deaths() == 0 ? 0 : (crashing.wall() - calm.wall()) / crashing.deaths());
   }
 
+  /**
+   * {@code bench composites}: a {@link SyntheticLibrary.Flavor#COMPOSITES} library of correct ops, checked
+   * once as a CI gate checks it ({@code --tries} as given: the default, or 0 for the examples only), without
+   * a cache: its time, the share of its ops with a warning and with each other finding, per check
+   * ({@link FindingShares}), and the lines the run's console printed about its notes.
+   */
+  public void composites(Path home, Path dir, int ops, int tries, int jobs) throws Exception {
+    SyntheticLibrary lib = built(home, dir, ops, SyntheticLibrary.Flavor.COMPOSITES);
+    Measured gate = check(lib, dir.resolve("report"), List.of(), tries, jobs, Map.of());
+    out.println(gate.line("gate (--tries " + tries + ")"));
+    if (tries > 0) {
+      out.println(gate.generatedLine());
+    }
+    FindingShares shares = FindingShares.of(new dev.opcheck4j.reports.JsonReportReader()
+        .read(dir.resolve("report").resolve("opcheck-report.json")).results());
+    for (String line : shares.lines()) {
+      out.println("bench composites: " + line);
+    }
+    for (String line : gate.noteLines()) {
+      out.println("bench composites: the console said: " + line);
+    }
+  }
+
   private SyntheticLibrary built(Path home, Path dir, int ops, SyntheticLibrary.Flavor flavor) throws Exception {
     SyntheticLibrary lib = new SyntheticLibrary(dir, ops, flavor);
     lib.write();
@@ -402,7 +425,8 @@ public final class Benchmarks {
    */
   private record Measured(double wall, double cpu, double firstResult, double checks, double reports, long inputs,
       long results, long peakRssKb, long workers, String cachedLine, int exit, long rejected, long accepted,
-      double rejectedSeconds, double acceptedSeconds, double domainSeconds, long deaths, long crashResults) {
+      double rejectedSeconds, double acceptedSeconds, double domainSeconds, long deaths, long crashResults,
+      List<String> noteLines) {
     String line(String what) {
       return String.format("bench library %s: wall %.2f s, CPU %.2f s (the process tree's user+system), first result"
           + " at %.2f s, checks %.2f s, reports %.2f s, %d results on %d checked inputs (%.3f ms per input),"
@@ -462,11 +486,19 @@ public final class Benchmarks {
     sampler.setDaemon(true);
     sampler.start();
     String cached = null;
+    List<String> notes = new ArrayList<>();
+    boolean lastWasNote = false;
     try (var r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
         java.nio.charset.StandardCharsets.UTF_8))) {
       for (String line = r.readLine(); line != null; line = r.readLine()) {
         if (line.startsWith("cached: ")) {
           cached = line;
+        }
+        // the notes' summary line, and its wrapped continuation lines right after it
+        boolean continued = !notes.isEmpty() && line.startsWith("  ") && lastWasNote;
+        lastWasNote = line.startsWith("note: ") || continued;
+        if (lastWasNote) {
+          notes.add(line);
         }
       }
     }
@@ -528,7 +560,8 @@ public final class Benchmarks {
       deaths = files.filter(f -> f.getFileName().toString().matches("hs_err_pid\\d+\\.log")).count();
     }
     return new Measured(wall, cpu, first, checks, reports, inputs, rep.results().size(), peak[0], workers.size(), cached,
-        exit, rejected, accepted, rejectedMicros / 1e6, acceptedMicros / 1e6, domainMicros / 1e6, deaths, crashResults);
+        exit, rejected, accepted, rejectedMicros / 1e6, acceptedMicros / 1e6, domainMicros / 1e6, deaths, crashResults,
+        notes);
   }
 
   /**

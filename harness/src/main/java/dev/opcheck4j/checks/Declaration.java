@@ -24,6 +24,14 @@ public record Declaration(
     return new Declaration(id, summary, Severity.WARNING, List.of(), false, false);
   }
 
+  /**
+   * A check whose findings are notes (stricter than PyTorch and harmless in today's PyTorch; a strict run
+   * makes them warnings), with no prerequisites, on the examples only.
+   */
+  public static Declaration note(String id, String summary) {
+    return new Declaration(id, summary, Severity.NOTE, List.of(), false, false);
+  }
+
   /** The same, with these prerequisites. */
   public Declaration requires(String... ids) {
     return new Declaration(id, summary, severity, List.of(ids), generated, costly);

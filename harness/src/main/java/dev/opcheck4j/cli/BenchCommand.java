@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * {@code bench}: measurements printed, never asserted (gradcheck, generation, isolation, examples, specs, codec,
- * library, shapes, crashes, shards).
+ * library, shapes, crashes, shards, composites).
  */
 final class BenchCommand implements Command {
   @Override
@@ -22,13 +22,13 @@ final class BenchCommand implements Command {
 
   @Override
   public String summary() {
-    return "Measures and prints: gradcheck and generation by default; isolation, examples, specs, codec, library, shapes"
-        + " and crashes when named.";
+    return "Measures and prints: gradcheck and generation by default; isolation, examples, specs, codec, library, shapes,"
+        + " crashes, shards and composites when named.";
   }
 
   @Override
   public String synopsis() {
-    return "bench [gradcheck|generation|isolation|examples|specs|codec|library|shapes|crashes|shards]... [--ops N] [--tries N]"
+    return "bench [gradcheck|generation|isolation|examples|specs|codec|library|shapes|crashes|shards|composites]... [--ops N] [--tries N]"
         + " [--jobs N]";
   }
 
@@ -55,12 +55,14 @@ final class BenchCommand implements Command {
         case "examples" -> b.examples(specs, 200);
         case "specs" -> b.specs();
         case "codec" -> b.codec(specs, 20_000);
-        case "library", "shapes", "crashes", "shards" -> {
+        case "library", "shapes", "crashes", "shards", "composites" -> {
           int ops = args.get(BENCH_OPS);
           Path dir = s.home().resolve("harness/target/bench-library/" + (w.equals("library") ? "ops" : w) + "-" + ops);
           try {
             if (w.equals("crashes")) {
               b.crashes(s.home(), dir, ops, args.get(TRIES), args.get(JOBS));
+            } else if (w.equals("composites")) {
+              b.composites(s.home(), dir, ops, args.get(TRIES), args.get(JOBS));
             } else {
               b.library(s.home(), dir, ops, args.get(TRIES), args.get(JOBS), switch (w) {
                 case "library" -> SyntheticLibrary.Flavor.PLAIN;
@@ -74,7 +76,7 @@ final class BenchCommand implements Command {
           }
         }
         default -> throw new UsageException("unknown benchmark '" + w
-            + "'; expected gradcheck, generation, isolation, examples, specs, codec, library, shapes, crashes or shards");
+            + "'; expected gradcheck, generation, isolation, examples, specs, codec, library, shapes, crashes, shards or composites");
       }
     }
     return ExitCode.OK;

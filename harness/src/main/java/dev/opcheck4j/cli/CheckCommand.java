@@ -25,12 +25,14 @@ import static dev.opcheck4j.run.plan.RunOptions.TAGS;
 import static dev.opcheck4j.run.plan.RunOptions.TIMEOUT;
 import static dev.opcheck4j.run.plan.RunOptions.TRIES;
 import static dev.opcheck4j.run.plan.RunOptions.VERBOSE;
+import static dev.opcheck4j.run.plan.RunOptions.STRICT;
 import static dev.opcheck4j.run.plan.RunOptions.WARNINGS_AS_ERRORS;
 
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.builtin.CheckCatalog;
 import dev.opcheck4j.run.accept.AcceptMode;
@@ -55,7 +57,7 @@ import java.util.Optional;
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
   static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS, TIMEOUT,
-      SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, PACKAGES, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
+      SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, PACKAGES, WARNINGS_AS_ERRORS, STRICT, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
       CACHE, NO_CACHE);
 
   @Override
@@ -89,7 +91,7 @@ final class CheckCommand implements Command {
     RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS)).require(args.all(REQUIRE))
         .devices(args.all(DEVICES)).runtimes(args.has(RUNTIMES) ? args.get(RUNTIMES) : List.of()).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).reportDir(args.get(REPORT_DIR))
-        .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE)).packages(args.all(PACKAGES))
+        .severity(new SeverityPolicy(args.get(WARNINGS_AS_ERRORS), args.get(STRICT))).baseline(args.get(BASELINE)).packages(args.all(PACKAGES))
         .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO));
     args.all(SPECS).forEach(request::spec);
     args.all(LIBRARIES).forEach(request::library);

@@ -16,10 +16,11 @@ import java.util.Set;
 /**
  * What a run shows while it runs. On a terminal: one progress line (ops done / total, current op,
  * elapsed, failures so far) redrawn in place, and each finding's first word in colour (red for a
- * failure or harness error, yellow for a warning) unless {@code NO_COLOR} is set or {@code TERM} is
+ * failure or harness error, yellow for a warning, cyan for a note shown by {@code --verbose}) unless {@code NO_COLOR} is set or {@code TERM} is
  * {@code dumb} or unset; in CI (no terminal, or {@code CI=true}): one plain line
  * per op finished. Either way, when an op finishes its findings print once per (op, check) with the
- * devices listed, numbers rounded for people, and the rerun line of the command line.
+ * devices listed, numbers rounded for people, and the rerun line of the command line. Notes print only
+ * with {@code --verbose}: the run's end counts them in one line.
  */
 final class Console implements RunListener {
   private final PrintStream out;
@@ -179,6 +180,7 @@ final class Console implements RunListener {
     String sgr = switch (outcome) {
       case FAILED, ERRORED, UNEXPECTED_PASS -> "\033[1;31m";
       case WARNING -> "\033[33m";
+      case NOTE -> "\033[36m";
       default -> null;
     };
     int space = text.indexOf(' ');

@@ -6,6 +6,7 @@ import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.ReportFormat;
 import dev.opcheck4j.api.RunReport;
+import dev.opcheck4j.reporting.NoteCounts;
 import dev.opcheck4j.reporting.ReportWriter;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
@@ -39,7 +40,7 @@ final class RunSummary {
     if (reportDir != null) {
       writeReports(report, reportDir, s.out(), formats);
     }
-    printSummary(report, s.out());
+    printSummary(report, s.out(), reportDir != null ? "the reports list them" : "--verbose prints them");
     for (String e : inputErrors) {
       s.err().println("opcheck: " + HumanText.name(e, HumanText.FACT_LIMIT));
     }
@@ -118,8 +119,19 @@ final class RunSummary {
     out.println("runtimes: " + String.join(", ", parts) + ratio);
   }
 
-  /** The per-op table of outcomes, the summary line of the results, and the coverage gaps. */
+  /** As {@link #printSummary(RunReport, PrintStream, String)}, for a run that wrote its reports. */
   static void printSummary(RunReport report, PrintStream out) {
+    printSummary(report, out, "the reports list them");
+  }
+
+  /**
+   * The per-op table of outcomes, the summary line of the results, the notes' line ({@link NoteCounts}), and
+   * the coverage gaps.
+   *
+   * @param notesListed where each note can be read, for the notes' line; null for no notes' line (the JUnit
+   *     engine printed it)
+   */
+  static void printSummary(RunReport report, PrintStream out, String notesListed) {
     Map<String, EnumMap<Outcome, Integer>> byOp = new LinkedHashMap<>();
     for (CheckResult r : report.results()) {
       String row = HumanText.name(r.library() != null ? r.library() : r.op())
@@ -151,6 +163,10 @@ final class RunSummary {
         + report.results().size() + " results, " + HumanText.duration(report.durationMs()) + ")");
     if (mark != null) {
       out.println(mark);
+    }
+    if (notesListed != null) {
+      NoteCounts.of(report.results()).line("--strict", notesListed)
+          .ifPresent(line -> out.println(String.join("\n  ", HumanText.wrap(visible(line), HumanText.WIDTH - 2))));
     }
     long cached = cachedRows(report);
     if (cached > 0) {
@@ -194,11 +210,11 @@ final class RunSummary {
   }
 
   /**
-   * The outcomes the summary counts: the five of every run, and expected failures and unexpected passes
-   * apart in a run that has them.
+   * The outcomes the summary counts: the five of every run, and notes, expected failures and unexpected
+   * passes apart in a run that has them.
    */
   static List<Outcome> columns(RunReport report) {
-    return java.util.Arrays.stream(Outcome.values()).filter(o -> (o != Outcome.EXPECTED_FAILURE
+    return java.util.Arrays.stream(Outcome.values()).filter(o -> (o != Outcome.NOTE && o != Outcome.EXPECTED_FAILURE
         && o != Outcome.UNEXPECTED_PASS) || report.count(o) > 0).toList();
   }
 

@@ -87,7 +87,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .tries(RunOptions.TRIES.value(get))
         .jobs(RunOptions.JOBS.value(get))
         .timeout(RunOptions.TIMEOUT.value(get))
-        .warningsAsErrors(RunOptions.WARNINGS_AS_ERRORS.value(get))
+        .severity(new SeverityPolicy(RunOptions.WARNINGS_AS_ERRORS.value(get), RunOptions.STRICT.value(get)))
         // a test run always writes its reports; the command line writes them only when asked
         .reportDir(RunOptions.REPORT_DIR.read(get).orElse(Path.of("target", "opcheck")))
         .require(require)
@@ -180,6 +180,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.JOBS, run.jobs());
     values.put(RunOptions.TIMEOUT, run.timeout());
     values.put(RunOptions.WARNINGS_AS_ERRORS, run.warningsAsErrors());
+    values.put(RunOptions.STRICT, run.severity().strict());
     values.put(RunOptions.EXPECTED_FAILURES, expectedFailures);
     values.put(RunOptions.TAGS, run.tags());
     values.put(RunOptions.ACCEPT_ENGINE, accept);

@@ -110,9 +110,15 @@ public final class OpCheck {
     return this;
   }
 
-  /** Whether findings of warning checks fail (as {@code --warnings-as-errors}); default false. */
+  /** Whether findings that are warnings fail (as {@code --warnings-as-errors}); default false. */
   public OpCheck warningsAsErrors(boolean value) {
-    this.severity = value ? SeverityPolicy.WARNINGS_AS_ERRORS : SeverityPolicy.DEFAULT;
+    this.severity = new SeverityPolicy(value, severity.strict());
+    return this;
+  }
+
+  /** Whether findings of note checks are warnings (as {@code --strict}); default false. */
+  public OpCheck strict(boolean value) {
+    this.severity = new SeverityPolicy(severity.warningsAsErrors(), value);
     return this;
   }
 

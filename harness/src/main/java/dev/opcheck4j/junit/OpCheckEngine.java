@@ -7,10 +7,12 @@ import dev.opcheck4j.api.Rerun;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.run.accept.AcceptMode;
+import dev.opcheck4j.reporting.NoteCounts;
 import dev.opcheck4j.reporting.ReportDirLock;
 import dev.opcheck4j.reporting.ReportWriter;
 import dev.opcheck4j.reporting.WorkflowAnnotations;
 import dev.opcheck4j.run.plan.ExpectedFailures;
+import dev.opcheck4j.run.plan.RunOptions;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
@@ -241,6 +243,10 @@ public final class OpCheckEngine implements TestEngine {
     annotate(root, stream.results());
     System.out.println("opcheck4j summary: " + String.join(", ", stream.outcomes().entrySet().stream()
         .map(e -> e.getKey() + " " + e.getValue()).toList()));
+    // the notes in one line, as the command line prints them: one by one they are in the reports
+    NoteCounts.of(stream.results()).line(RunOptions.STRICT.engineKey() + "=true",
+            (report != null ? "the reports in " + settings.run().reportDir() : "the test reports") + " list them")
+        .ifPresent(line -> System.out.println("opcheck4j " + line));
     listener.executionFinished(root, TestExecutionResult.successful());
   }
 

@@ -30,7 +30,7 @@ import org.opentest4j.TestAbortedException;
  * Turns the run's events into JUnit Platform events on the engine's thread: a test starts when its
  * unit starts (or at its result when no unit event names it) and finishes at its result, so the
  * times every report shows are the run's own. Failures carry the rendered finding, skips their
- * reason, warnings a reporting entry. Nodes the run gave no result for are never passed: they are
+ * reason, warnings and notes a reporting entry (a warning is printed in full too, notes are counted). Nodes the run gave no result for are never passed: they are
  * skipped with the reason (aborted with it when their unit had started).
  */
 final class ResultStream {
@@ -400,10 +400,13 @@ final class ResultStream {
       return;
     }
     boolean warning = r.outcome() == Outcome.WARNING;
-    if (warning) {
+    boolean note = r.outcome() == Outcome.NOTE;
+    if (warning || note) {
       String text = r.finding() != null ? r.finding().actual() : ResultText.summaryLine(r);
-      listener.reportingEntryPublished(n, ReportEntry.from("warning", text));
-      out.println(ResultText.render(r));
+      listener.reportingEntryPublished(n, ReportEntry.from(r.outcome().label(), text));
+    }
+    if (warning) {
+      out.println(ResultText.render(r)); // a note is counted at the end (NoteCounts), not printed in full
     }
     TestExecutionResult result;
     String outcome;
@@ -423,7 +426,7 @@ final class ResultStream {
       outcome = "failed";
     } else {
       result = TestExecutionResult.successful();
-      outcome = warning ? "warnings" : "passed";
+      outcome = warning ? "warnings" : note ? "notes" : "passed";
     }
     finish(n, result);
     count(outcome);

@@ -102,7 +102,7 @@ public final class Expectations implements RunListener {
       if (r.outcome() == Outcome.FAILED && r.op().equals(e.op())) {
         matched.add(e); // every entry that covers it: a family's and a check's entry alike
         judged = judged == r ? r.expected(e.expectation(expected.file())) : judged;
-      } else if (r.outcome() == Outcome.PASSED || r.outcome() == Outcome.WARNING) {
+      } else if (r.outcome().passes()) {
         passedOn.computeIfAbsent(e, k -> new LinkedHashSet<>()).add(r.device());
       }
     }

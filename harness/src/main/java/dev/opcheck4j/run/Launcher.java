@@ -10,7 +10,6 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunInfo;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.api.RunReport;
-import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.builtin.CheckCatalog;
 import dev.opcheck4j.run.plan.ExpectedFailures;
@@ -139,7 +138,7 @@ public final class Launcher {
       ran = true;
       List<Device> devices = request.devices().isEmpty() ? start.info().devicesUnderTest() : request.devices();
       RunPlan plan = new RunPlan(targets, devices, setup.checks(), request.seed(), request.tries(),
-          new SeverityPolicy(request.warningsAsErrors()), request.timeout(), setup.baseline(), request.require(), request.repro());
+          request.severity(), request.timeout(), setup.baseline(), request.require(), request.repro());
       return run(setup, plan, start, refused, pool, dir.path(), listener, expected, stop, started, t0);
     } catch (LibraryLoadException e) {
       throw dir.keeping(e);

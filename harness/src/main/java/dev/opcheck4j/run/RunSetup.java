@@ -63,7 +63,8 @@ final class RunSetup {
   private final List<List<OpSpec>> specOps = new ArrayList<>();
   /** Per target, its spec as read (by {@link Launcher#read}: the run's one read of it); null for a library without a spec. */
   private final List<SpecReader.Parsed> specs = new ArrayList<>();
-  private final List<Boolean> strict = new ArrayList<>();
+  /** Per target, what its spec makes of findings ({@code "warnings-as-errors"}, {@code "strict"}); the default without one. */
+  private final List<SeverityPolicy> policies = new ArrayList<>();
   private final SchemaBaseline baseline;
   /** Per target, the packages checked with its library-wide checks, read. */
   private final List<List<RunPlan.Package>> packages = new ArrayList<>();
@@ -76,7 +77,7 @@ final class RunSetup {
         SpecReader.Parsed parsed = java.util.Objects.requireNonNull(t.read(), "a spec is read once, by Launcher.read");
         SpecFile file = parsed.file();
         specs.add(parsed);
-        strict.add(file.warningsAsErrors());
+        policies.add(new SeverityPolicy(file.warningsAsErrors(), file.strict()));
         Path lib = t.library() != null ? t.library() : file.library();
         resolved.add(new RunRequest.Target(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
         specOps.add(file.selectOps(request.ops()));
@@ -84,7 +85,7 @@ final class RunSetup {
         resolved.add(new RunRequest.Target(null, t.library().toAbsolutePath()));
         specOps.add(null);
         specs.add(null);
-        strict.add(false);
+        policies.add(SeverityPolicy.DEFAULT);
       }
     }
     if (request.cache() != null) {
@@ -245,8 +246,7 @@ final class RunSetup {
       LibraryInfo lib = info.libraries().get(i);
       List<OpSpec> ops = specOps.get(i) != null ? specOps.get(i)
           : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
-      targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, new SeverityPolicy(strict.get(i)),
-          packages.get(i)));
+      targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, policies.get(i), packages.get(i)));
     }
     List<String> specErrors = new ArrayList<>(unknownOps(request.ops(), targets));
     specErrors.addAll(Preflight.errors(targets));

@@ -10,14 +10,15 @@ import java.util.List;
  * @param file the spec file
  * @param library the op library it describes, resolved against the spec's folder
  * @param ops op entries in file order
- * @param warningsAsErrors whether findings of warning checks fail the run ({@code "warnings-as-errors": true})
+ * @param warningsAsErrors whether findings that are warnings fail the run ({@code "warnings-as-errors": true})
+ * @param strict whether findings of note checks are warnings ({@code "strict": true})
  * @param runtimes the libtorch versions the library claims ({@code "runtimes": ["2.10.0", "2.13.0"]}), each checked
  *     on workers of its own when the run names none ({@code --runtime}); empty: not said
  * @param packages the AOTInductor packages the library must keep serving ({@code "packages"}, docs/aoti.md); empty:
  *     none
  */
-public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, List<String> runtimes,
-    List<PackageEntry> packages) {
+public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, boolean strict,
+    List<String> runtimes, List<PackageEntry> packages) {
   public SpecFile {
     ops = List.copyOf(ops);
     runtimes = List.copyOf(runtimes);
@@ -31,7 +32,7 @@ public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warnin
 
   /** A spec that names no runtimes: the run's own. */
   public SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors) {
-    this(file, library, ops, warningsAsErrors, List.of());
+    this(file, library, ops, warningsAsErrors, false, List.of());
   }
 
   public SpecFile(Path file, Path library, List<OpSpec> ops) {

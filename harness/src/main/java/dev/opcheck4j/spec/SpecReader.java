@@ -23,7 +23,7 @@ import java.util.Set;
  * {@code file:line:column}, says what is wrong and what is allowed.
  */
 public final class SpecReader {
-  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require", "runtimes", "packages");
+  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "strict", "require", "runtimes", "packages");
   /** The keys of an entry of {@code "packages"} given as an object. */
   static final Set<String> PACKAGE_KEYS = Set.of("file", "inputs", "expect", "baseline");
   static final Set<String> OP_KEYS =
@@ -261,14 +261,8 @@ public final class SpecReader {
     for (int i = 0; i < ops.list().size(); i++) {
       entries.add(opEntry(ops.list().get(i), file + "#ops[" + i + "]", checkNames, path.getParent()));
     }
-    boolean strict = false;
-    if (top.containsKey("warnings-as-errors")) {
-      SpecValue w = top.get("warnings-as-errors");
-      if (!w.isBoolean()) {
-        throw new SpecException(w.location(), "\"warnings-as-errors\" must be true or false, got " + w.describe());
-      }
-      strict = (Boolean) w.value();
-    }
+    boolean warningsAsErrors = flag(top, "warnings-as-errors");
+    boolean strict = flag(top, "strict");
     if (top.containsKey("require")) {
       List<String> families = require(top.get("require"));
       entries.replaceAll(e -> e.requiring(families));
@@ -289,7 +283,7 @@ public final class SpecReader {
         packages.add(packageEntry(p, path.getParent()));
       }
     }
-    return new SpecFile(path, library, entries, strict, runtimes, packages);
+    return new SpecFile(path, library, entries, warningsAsErrors, strict, runtimes, packages);
   }
 
   /**
@@ -336,6 +330,18 @@ public final class SpecReader {
       throw new SpecException(v.location(), what + " file not found: " + file);
     }
     return file;
+  }
+
+  /** A top-level {@code true}/{@code false} key ({@code "strict": true}); false when absent. */
+  private static boolean flag(Map<String, SpecValue> top, String key) throws SpecException {
+    if (!top.containsKey(key)) {
+      return false;
+    }
+    SpecValue w = top.get(key);
+    if (!w.isBoolean()) {
+      throw new SpecException(w.location(), "\"" + key + "\" must be true or false, got " + w.describe());
+    }
+    return (Boolean) w.value();
   }
 
   /** {@code "require": ["gradcheck", "fake"]}: check families that must run on the ops. */

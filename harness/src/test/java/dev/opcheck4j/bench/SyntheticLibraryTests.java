@@ -70,6 +70,28 @@ class SyntheticLibraryTests {
   }
 
   @Test
+  void theCompositesFlavorIsThreeKernelOpsAndTwoAtenCompositesInEveryFiveEachOfTwoTensorsOfOneShapeAndAScalar()
+      throws Exception {
+    List<String> lib = written(200, SyntheticLibrary.Flavor.COMPOSITES);
+    String[] stems = {"axpy", "mix", "blend", "diff", "rowdot"};
+    for (int i = 0; i < 200; i++) {
+      String name = stems[i % 5] + "_" + i;
+      boolean composite = i % 5 == 1 || i % 5 == 3;
+      // a correct library declares its backend-only kernels non-differentiable; its composites are differentiable
+      assertHas(lib.get(0), "\"bench_ops::" + name + "\", " + (composite ? "" : "\"differentiable\": false, ") + "\"examples\"");
+      assertHas(lib.get(1), "m.def(\"" + name + "(Tensor x, Tensor y, float s) -> Tensor\");");
+      assertHas(lib.get(1), "m.impl(\"" + name + "\", TORCH_BOX(&" + stems[i % 5] + (composite ? "" : "_meta") + "<" + i + ">));");
+    }
+    assertEquals(200, lib.get(0).split("\"examples\"", -1).length - 1);
+    assertEquals(1, lib.get(1).split("STABLE_TORCH_LIBRARY_IMPL\\(bench_ops, CompositeImplicitAutograd, m\\)", -1).length - 1);
+    assertEquals(80, lib.get(1).split("TORCH_BOX\\(&(mix|diff)<", -1).length - 1, "two composites in every five");
+    // the kernels check dtype and shape; the Meta kernel of blend only the shapes, rowdot's only x's dimensions
+    assertHas(lib.get(1), "STD_TORCH_CHECK(x.scalar_type() == y.scalar_type()", "\"x and y must have one shape\"",
+        "Tensor blend_meta(Tensor x, Tensor y, double s) {\n  check_shape(x, y);",
+        "Tensor rowdot_meta(Tensor x, Tensor y, double s) {\n  STD_TORCH_CHECK(x.dim() >= 1");
+  }
+
+  @Test
   void withoutTheHeadersTheBuildStopsWithOneLineSayingHowToGetThem() throws Exception {
     SyntheticLibrary lib = new SyntheticLibrary(tmp.resolve("lib"), 5);
     lib.write();

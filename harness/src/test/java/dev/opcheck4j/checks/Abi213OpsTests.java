@@ -66,7 +66,7 @@ class Abi213OpsTests {
   void outputsBuiltWithFromBlobPassEveryCheckThatRuns() {
     for (String op : List.of("abi213_ops::blob_square", "abi213_ops::blob_cube")) {
       assertEquals(List.of(), corpus.of(op).filter(r -> r.outcome() != Outcome.PASSED && r.outcome() != Outcome.SKIPPED)
-          .filter(r -> !(r.outcome() == Outcome.WARNING && dev.opcheck4j.testing.CorpusRun.UBIQUITOUS_WARNINGS.contains(r.check())))
+          .filter(r -> !dev.opcheck4j.testing.CorpusRun.ubiquitous(r))
           .toList(), op);
       assertEquals(Outcome.PASSED, corpus.one(op, "memory.uninitialized", "cpu").outcome(), op);
     }

@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -150,6 +151,7 @@ class MainTests {
     }
     assertTrue(out().lines().anyMatch(l -> l.matches("generate\\.domain +warning .*")), out());
     assertTrue(out().lines().anyMatch(l -> l.matches("fake\\.metadata +error .*")), out());
+    assertTrue(out().lines().anyMatch(l -> l.matches("trace\\.specialization +note .*")), out());
   }
 
   @Test
@@ -166,6 +168,60 @@ class MainTests {
     assertTrue(out().contains("FAILED [generate.domain] my_ops::crop on cpu"), out());
     Path strict = Files.writeString(dir.resolve("strict.json"), Files.readString(spec).replaceFirst("\\{", "{ \"warnings-as-errors\": true,"));
     assertEquals(ExitCode.CHECK_FAILED, run("check", "--spec", strict.toString(), "--check", "generate.domain", "--device", "cpu", "--tries", "30"));
+  }
+
+  /** The outcome of trace.specialization (a note check) on its one op in the report of a run in {@code dir}. */
+  private static dev.opcheck4j.api.Outcome noted(Path dir) throws Exception {
+    dev.opcheck4j.api.RunReport report = new dev.opcheck4j.reports.JsonReportReader().read(dir.resolve("opcheck-report.json"));
+    List<dev.opcheck4j.api.CheckResult> results = report.results().stream()
+        .filter(r -> r.check().equals("trace.specialization") && r.device().equals("cpu")).toList();
+    assertEquals(1, results.size(), results.toString());
+    return results.get(0).outcome();
+  }
+
+  /**
+   * A note check's finding (trace.specialization on a Meta kernel that sizes its output with sizes()) is a note:
+   * exit 0, counted in one line at the end and not printed as a finding; --strict (or the spec's "strict") makes
+   * it a warning, still exit 0; --warnings-as-errors alone leaves it a note; both make it a failure.
+   */
+  @Test
+  void notesNeverChangeTheExitCodeAndStrictMakesThemWarnings(@TempDir Path dir) throws Exception {
+    Path spec = Files.writeString(dir.resolve("trace.json"), """
+        { "library": "%s",
+          "ops": [ { "op": "trace_ops::copy_sizes_meta", "differentiable": false,
+                     "examples": [ { "args": [ {"tensor": [2, 3]} ] } ] } ] }
+        """.formatted(NativeOps.lib("trace_ops")));
+    List<String> args = List.of("check", "--spec", spec.toString(), "--check", "trace.specialization", "--tries", "0");
+    java.util.function.BiFunction<String, List<String>, ExitCode> check = (name, more) -> {
+      List<String> all = new java.util.ArrayList<>(args);
+      all.addAll(List.of("--report-dir", dir.resolve(name).toString()));
+      all.addAll(more);
+      return run(all.toArray(String[]::new));
+    };
+
+    assertEquals(ExitCode.OK, check.apply("default", List.of()));
+    assertEquals(dev.opcheck4j.api.Outcome.NOTE, noted(dir.resolve("default")));
+    assertFalse(out().contains("[trace.specialization]"), "a note is not printed as a finding: " + out());
+    assertTrue(out().lines().anyMatch(l -> l.equals("note: trace.specialization on 1 of 1 op (--strict makes notes warnings;"
+        + " the reports list them)")), out());
+    assertTrue(out().lines().anyMatch(l -> l.matches("summary: \\d+ passed, 0 warning, 1 note, 0 failed, .*")), out());
+
+    assertEquals(ExitCode.OK, check.apply("warnings-as-errors", List.of("--warnings-as-errors")));
+    assertEquals(dev.opcheck4j.api.Outcome.NOTE, noted(dir.resolve("warnings-as-errors")), "--warnings-as-errors alone");
+
+    out.reset();
+    assertEquals(ExitCode.OK, check.apply("strict", List.of("--strict")));
+    assertEquals(dev.opcheck4j.api.Outcome.WARNING, noted(dir.resolve("strict")));
+    assertTrue(out().contains("WARNING [trace.specialization] trace_ops::copy_sizes_meta on cpu"), out());
+    assertFalse(out().contains("note: "), out());
+
+    assertEquals(ExitCode.CHECK_FAILED, check.apply("both", List.of("--strict", "--warnings-as-errors")));
+    assertEquals(dev.opcheck4j.api.Outcome.FAILED, noted(dir.resolve("both")));
+
+    Path strict = Files.writeString(dir.resolve("strict.json"), Files.readString(spec).replaceFirst("\\{", "{ \"strict\": true,"));
+    assertEquals(ExitCode.OK, run("check", "--spec", strict.toString(), "--check", "trace.specialization", "--tries", "0",
+        "--report-dir", dir.resolve("spec").toString()));
+    assertEquals(dev.opcheck4j.api.Outcome.WARNING, noted(dir.resolve("spec")), "the spec's \"strict\": true");
   }
 
   @Test

@@ -47,6 +47,36 @@ class OpCheckEngineTests {
     return spec.getChildren().stream().map(TestDescriptor::getDisplayName).filter(n -> n.contains("::")).toList();
   }
 
+  /** The engine's trace.specialization test on cpu for trace_ops::copy_sizes_meta: its result and its reporting entries' keys. */
+  private static List<String> specialisation(EngineExecutionResults r) {
+    Event finished = r.testEvents().finished().stream()
+        .filter(e -> e.getTestDescriptor().getDisplayName().startsWith("trace.specialization on cpu")).findFirst().orElseThrow();
+    List<String> entries = r.allEvents().reportingEntryPublished().stream()
+        .filter(e -> e.getTestDescriptor().getDisplayName().startsWith("trace.specialization on cpu"))
+        .flatMap(e -> e.getRequiredPayload(org.junit.platform.engine.reporting.ReportEntry.class).getKeyValuePairs().keySet()
+            .stream()).toList();
+    List<String> seen = new java.util.ArrayList<>(List.of(
+        finished.getRequiredPayload(TestExecutionResult.class).getStatus().name()));
+    seen.addAll(entries);
+    return seen;
+  }
+
+  /**
+   * A note check's finding passes its test with a "note" reporting entry; opcheck4j.strict makes it a warning
+   * (a "warning" entry, still passing); with opcheck4j.warningsAsErrors too, the test fails.
+   */
+  @Test
+  void aNoteIsAPassedTestWithANoteEntryAndStrictMakesItAWarningWhichWarningsAsErrorsFails() {
+    String[] one = {"opcheck4j.ops", "trace_ops::copy_sizes_meta", "opcheck4j.checks", "trace.specialization",
+        "opcheck4j.tries", "0", "opcheck4j.devices", "cpu"};
+    assertEquals(List.of("SUCCESSFUL", "note"), specialisation(kit("trace/trace_ops.json", one).execute()));
+    List<String> strict = new java.util.ArrayList<>(List.of(one));
+    strict.addAll(List.of("opcheck4j.strict", "true"));
+    assertEquals(List.of("SUCCESSFUL", "warning"), specialisation(kit("trace/trace_ops.json", strict.toArray(String[]::new)).execute()));
+    strict.addAll(List.of("opcheck4j.warningsAsErrors", "true"));
+    assertEquals(List.of("FAILED"), specialisation(kit("trace/trace_ops.json", strict.toArray(String[]::new)).execute()));
+  }
+
   @Test
   void aSpecNoneOfWhoseOpsIsInTheShardRunsNothing() {
     // good_ops' 6 ops and my_ops' 4, discovered in this order: by index shard 2/10 has good_ops::sin_into only

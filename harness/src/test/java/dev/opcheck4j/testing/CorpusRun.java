@@ -38,23 +38,33 @@ public record CorpusRun(RunReport report) {
   }
 
   /**
-   * Warnings nearly every kernel of the corpora gets by design, compared only where a marker names them: a
+   * Notes nearly every kernel of the corpora gets by design, compared only where a marker names them: a
    * stable-ABI Meta kernel sizes its output with sizes() (the stable ABI has no sym_size), which torch.compile
    * specialises on. trace_ops.cpp tests trace.specialization both ways; docs/checks/trace.specialization.md
    * lists what it says on the bundled corpora.
    */
-  public static final java.util.Set<String> UBIQUITOUS_WARNINGS = java.util.Set.of("trace.specialization");
+  public static final java.util.Set<String> UBIQUITOUS_NOTES = java.util.Set.of("trace.specialization");
+
+  /** Whether a result is a finding: a failure, a warning or a note (as its check's severity makes it). */
+  public static boolean finding(CheckResult r) {
+    return r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING || r.outcome() == Outcome.NOTE;
+  }
+
+  /** Whether a result is a note or warning of a ubiquitous check ({@link #UBIQUITOUS_NOTES}), left out where unmarked. */
+  public static boolean ubiquitous(CheckResult r) {
+    return (r.outcome() == Outcome.NOTE || r.outcome() == Outcome.WARNING) && UBIQUITOUS_NOTES.contains(r.check());
+  }
 
   /**
-   * A test per op of {@code ops}: the checks with findings (failed or warning) are exactly those its
+   * A test per op of {@code ops}: the checks with findings (failed, warning or note) are exactly those its
    * {@code // EXPECT:} marker in {@code source} names, and nothing errored.
    */
   public Stream<DynamicTest> eachOpHasFindingsInExactlyItsMarkedChecks(String source, List<String> ops) throws Exception {
     var marked = NativeOps.expectations(source);
     return ops.stream().map(op -> DynamicTest.dynamicTest(op, () -> {
       Set<String> want = marked.getOrDefault(op, Set.of());
-      List<CheckResult> findings = of(op).filter(r -> r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING)
-          .filter(r -> want.contains(r.check()) || !(r.outcome() == Outcome.WARNING && UBIQUITOUS_WARNINGS.contains(r.check())))
+      List<CheckResult> findings = of(op).filter(CorpusRun::finding)
+          .filter(r -> want.contains(r.check()) || !ubiquitous(r))
           .toList();
       Set<String> got = findings.stream().map(CheckResult::check).collect(Collectors.toCollection(TreeSet::new));
       assertEquals(want, got, "checks with findings on " + op + ": " + findings);

@@ -298,14 +298,14 @@ public final class AllureResultsFormat implements ReportFormat {
 
   private static Status status(CheckResult r) {
     return switch (r.outcome()) {
-      case PASSED, WARNING, EXPECTED_FAILURE -> Status.PASSED; // the run passes, as the engine's test does
+      case PASSED, WARNING, NOTE, EXPECTED_FAILURE -> Status.PASSED; // the run passes, as the engine's test does
       case FAILED, UNEXPECTED_PASS -> Status.FAILED;
       case SKIPPED -> Status.SKIPPED;
       case ERRORED -> Status.BROKEN;
     };
   }
 
-  /** Allure categories: crashes and timeouts first, then one per check family, warnings, harness errors. */
+  /** Allure categories: crashes and timeouts first, then one per check family, warnings, notes, harness errors. */
   static void writeCategories(RunReport report, Path file) throws IOException {
     Set<String> families = new LinkedHashSet<>();
     for (CheckInfo c : report.checks()) {
@@ -325,6 +325,8 @@ public final class AllureResultsFormat implements ReportFormat {
         category(g, f + " findings", "(?s)FAILED \\[" + Pattern.quote(f) + "(\\.[^\\]]*)?\\].*", "failed");
       }
       category(g, "Warnings (stricter than PyTorch's contracts)", "(?s)WARNING \\[.*", "passed");
+      category(g, "Notes (stricter than PyTorch, harmless in today's PyTorch; --strict makes them warnings)",
+          "(?s)NOTE \\[.*", "passed");
       category(g, "Expected failures (listed, with their reasons)", "(?s)EXPECTED FAILURE \\[.*", "passed");
       category(g, "Harness errors (opcheck4j bugs, not findings)", "(?s).*", "broken");
       category(g, "Skipped, with a reason", "(?s).*", "skipped");

@@ -3,7 +3,6 @@ package dev.opcheck4j.reports;
 import dev.opcheck4j.api.CheckInfo;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ResultText;
-import dev.opcheck4j.api.Severity;
 import io.qameta.allure.model.Label;
 import io.qameta.allure.model.Link;
 import io.qameta.allure.model.Parameter;
@@ -40,7 +39,12 @@ public final class AllureTestCase {
         + (r.runtime() == null ? "" : ".libtorch-" + r.runtime()));
     List<Label> labels = labels(t, r, r.family(), r.check());
     if (check != null) {
-      labels.add(new Label().setName("severity").setValue(check.severity() == Severity.WARNING ? "minor" : "critical"));
+      // Allure's severities: a failure is critical, a warning minor, a note trivial
+      labels.add(new Label().setName("severity").setValue(switch (check.severity()) {
+        case ERROR -> "critical";
+        case WARNING -> "minor";
+        case NOTE -> "trivial";
+      }));
     }
     t.setLabels(labels);
     List<Parameter> params = new ArrayList<>(t.getParameters());

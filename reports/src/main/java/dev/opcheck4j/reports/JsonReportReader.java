@@ -102,8 +102,11 @@ public final class JsonReportReader implements ReportReader {
       String id = c.get("id").asText();
       String summary = c.get("summary").asText();
       CheckInfo.Scope scope = CheckInfo.Scope.valueOf(c.get("scope").asText().toUpperCase(java.util.Locale.ROOT));
-      checks.add(c.get("severity").asText().equals("warning") ? CheckInfo.warning(id, scope, summary)
-          : CheckInfo.error(id, scope, summary));
+      checks.add(switch (c.get("severity").asText()) {
+        case "warning" -> CheckInfo.warning(id, scope, summary);
+        case "note" -> CheckInfo.note(id, scope, summary);
+        default -> CheckInfo.error(id, scope, summary);
+      });
     }
     List<CheckResult> results = new ArrayList<>();
     for (JsonNode r : root.path("results")) {

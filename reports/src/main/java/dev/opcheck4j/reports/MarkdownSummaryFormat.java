@@ -25,7 +25,8 @@ import java.util.function.UnaryOperator;
 /**
  * {@code opcheck-summary.md}: a short Markdown summary for a pull-request comment: the failures first
  * (crashed, errored, failed; the first facts of each, unfolded), then a table per op (counts by outcome,
- * failing checks), the families that never ran, and the warnings folded in {@code <details>}. Always under {@link #LIMIT} characters (GitHub's comment and step-summary
+ * failing checks), the families that never ran, the warnings folded in {@code <details>}, and the notes: one
+ * line per check, with how many ops it noted. Always under {@link #LIMIT} characters (GitHub's comment and step-summary
  * limit is 65,536); what does not fit is cut and the cut is said. Appended to
  * {@code $GITHUB_STEP_SUMMARY} when that variable is set.
  */
@@ -135,6 +136,7 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
       out.append("\n### Warnings\n\n");
       append(out, warnings, false, budget, cuts, "warnings");
     }
+    out.append(notes(report));
     if (!cuts.isEmpty()) {
       out.append("\n> **Cut to stay under ").append(String.format("%,d", LIMIT)).append(" characters:** ")
           .append(String.join("; ", cuts)).append(". The full results are in `opcheck-report.json` and"
@@ -143,10 +145,10 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
     return out.toString();
   }
 
-  /** The table's columns: the expected-failure outcomes only in a run that has them. */
+  /** The table's columns: notes and the expected-failure outcomes only in a run that has them. */
   private static List<Outcomes.Kind> columns(RunReport report) {
     List<Outcomes.Kind> columns = new ArrayList<>(List.of(COLUMNS));
-    for (Outcomes.Kind k : List.of(Outcomes.Kind.EXPECTED_FAILURE, Outcomes.Kind.UNEXPECTED_PASS)) {
+    for (Outcomes.Kind k : List.of(Outcomes.Kind.NOTE, Outcomes.Kind.EXPECTED_FAILURE, Outcomes.Kind.UNEXPECTED_PASS)) {
       if (report.count(k.outcome()) > 0) {
         columns.add(k);
       }
@@ -185,6 +187,34 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
           .append(escape(r.expectation().location())).append(")\n");
     }
     return sb.toString();
+  }
+
+  /**
+   * One line per check that noted ops (a note: stricter than PyTorch, harmless in today's PyTorch), with
+   * how many and the first few, in a folded block; empty when there are none. The notes are counted, not
+   * shown one by one: a note check may note most ops of a library.
+   */
+  private static String notes(RunReport report) {
+    Map<String, Set<String>> byCheck = new LinkedHashMap<>();
+    for (CheckResult r : report.results()) {
+      if (r.outcome() == dev.opcheck4j.api.Outcome.NOTE) {
+        byCheck.computeIfAbsent(r.check(), k -> new LinkedHashSet<>()).add(Outcomes.subject(r));
+      }
+    }
+    if (byCheck.isEmpty()) {
+      return "";
+    }
+    long ops = report.results().stream().map(CheckResult::opOrNull).filter(java.util.Objects::nonNull).distinct().count();
+    StringBuilder sb = new StringBuilder("\n### Notes\n\n<details><summary>").append(byCheck.size())
+        .append(byCheck.size() == 1 ? " check" : " checks").append(" noted ops: stricter than PyTorch, harmless in today's"
+            + " PyTorch (<code>--strict</code> makes them warnings)</summary>\n\n");
+    for (Map.Entry<String, Set<String>> e : byCheck.entrySet()) {
+      List<String> named = e.getValue().stream().limit(5).map(MarkdownSummaryFormat::code).toList();
+      sb.append("- ").append(code(e.getKey())).append(" on ").append(e.getValue().size()).append(" of ").append(ops)
+          .append(ops == 1 ? " op" : " ops").append(" (").append(String.join(", ", named))
+          .append(e.getValue().size() > named.size() ? ", ..." : "").append(")\n");
+    }
+    return sb.append("\n</details>\n").toString();
   }
 
   /** Appends the findings' blocks while {@code out} stays under {@code budget}; says in {@code cuts} what did not fit. */

@@ -7,7 +7,7 @@ import java.util.Collection;
 import java.util.Locale;
 
 /**
- * How the human formats group results: the seven outcomes, with a failure that took its process
+ * How the human formats group results: the eight outcomes, with a failure that took its process
  * down (its finding's cause is a crash or a timeout) shown apart as crashed, and "not applicable"
  * for a cell where no check of a family gave a result.
  */
@@ -22,6 +22,7 @@ final class Outcomes {
     UNEXPECTED_PASS(Outcome.UNEXPECTED_PASS),
     WARNING(Outcome.WARNING),
     EXPECTED_FAILURE(Outcome.EXPECTED_FAILURE),
+    NOTE(Outcome.NOTE),
     SKIPPED(Outcome.SKIPPED),
     PASSED(Outcome.PASSED),
     NOT_APPLICABLE(null);
@@ -58,6 +59,7 @@ final class Outcomes {
       case SKIPPED -> Kind.SKIPPED;
       case ERRORED -> Kind.ERRORED;
       case WARNING -> Kind.WARNING;
+      case NOTE -> Kind.NOTE;
       case EXPECTED_FAILURE -> Kind.EXPECTED_FAILURE;
       case UNEXPECTED_PASS -> Kind.UNEXPECTED_PASS;
     };

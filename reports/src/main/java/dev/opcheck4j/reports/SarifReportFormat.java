@@ -16,7 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * {@code opcheck-report.sarif}: failures and warnings as SARIF 2.1.0, the format code-scanning tools
+ * {@code opcheck-report.sarif}: failures, warnings and notes as SARIF 2.1.0 (levels {@code error}, {@code warning}
+ * and {@code note}), the format code-scanning tools
  * read (GitHub code scanning, GitLab, IDE viewers). Each check is a rule (its summary, severity and, where
  * an absolute location of the pages is known, its doc page); each finding a result located at its op (a logical location, since an op has no source line
  * here), with the message in the one message shape.
@@ -102,7 +103,7 @@ public final class SarifReportFormat extends SingleFileFormat {
       }
       g.writeArrayFieldStart("results");
       for (CheckResult r : report.results()) {
-        if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING) {
+        if (r.outcome() == Outcome.FAILED || r.outcome() == Outcome.WARNING || r.outcome() == Outcome.NOTE) {
           result(g, r);
         }
       }
@@ -117,7 +118,11 @@ public final class SarifReportFormat extends SingleFileFormat {
   private static void result(JsonGenerator g, CheckResult r) throws IOException {
     g.writeStartObject();
     g.writeStringField("ruleId", r.check());
-    g.writeStringField("level", r.outcome() == Outcome.FAILED ? "error" : "warning");
+    g.writeStringField("level", switch (r.outcome()) {
+      case FAILED -> "error";
+      case NOTE -> "note"; // SARIF's level for what is worth knowing and not a problem
+      default -> "warning";
+    });
     g.writeObjectFieldStart("message");
     g.writeStringField("text", ResultText.render(r));
     g.writeEndObject();

@@ -39,22 +39,24 @@ class HtmlMatrixChromiumTests {
   void theMatrixHasACellPerOpFamilyAndDeviceColouredByItsWorstOutcome() throws Exception {
     String dom = chromium.dumpDom(page.toUri().toString(), dir);
     assertTrue(dom.contains("data-ready=\"true\""), "the page's script did not finish:\n" + dom);
-    // 6 rows (the library and 5 ops) x 9 columns (registration, schema, kernel/cpu, mutation/cpu, fake/cpu,
-    // fake/meta, gradcheck/cpu, determinism/cpu, and alias for the unexpected pass); cuda, where nothing ran,
-    // is one column saying why
+    // 6 rows (the library and 5 ops) x 10 columns (registration, schema, kernel/cpu, mutation/cpu, fake/cpu,
+    // fake/meta, gradcheck/cpu, determinism/cpu, trace/cpu for the note, and alias for the unexpected pass);
+    // cuda, where nothing ran, is one column saying why
     assertEquals(6, count(dom, "<tr data-op=\""));
-    assertEquals(54, count(dom, "<td class=\"cell "));
+    assertEquals(60, count(dom, "<td class=\"cell "));
     assertTrue(dom.contains("data-kind=\"unexpected-pass\" data-op=\"stub::good\" title=\"1 unexpected pass\""), dom);
     assertEquals(6, count(dom, "<td class=\"collapsed\" data-device=\"cuda\""));
     assertTrue(dom.contains("<td class=\"cell k-crashed\" data-family=\"kernel\" data-device=\"cpu\" data-kind=\"crashed\""
         + " data-op=\"stub::crashy\""), dom);
     assertTrue(dom.contains("data-family=\"mutation\" data-device=\"cpu\" data-kind=\"failed\" data-op=\"stub::scale\""
         + " title=\"1 failed, 1 warning\""), dom);
+    assertTrue(dom.contains("data-family=\"trace\" data-device=\"cpu\" data-kind=\"note\" data-op=\"stub::scale\""
+        + " title=\"1 note\""), "a note's cell is a note: " + dom);
     assertTrue(dom.contains("<td class=\"collapsed\" data-device=\"cuda\" data-collapsed=\"true\" title=\"no CUDA device in this"
         + " process (torch.cuda_is_available() is false)\">\u20131</td>"), "stub::good's skipped cuda result, counted in the collapsed column");
     assertTrue(dom.contains("data-family=\"gradcheck\" data-device=\"cpu\" data-kind=\"not-applicable\" data-op=\"stub::scale\""), dom);
     for (String[] c : new String[][] {{"crashed", "2"}, {"errored", "1"}, {"failed", "2"}, {"unexpected-pass", "1"},
-        {"warning", "1"}, {"expected-failure", "1"}, {"skipped", "2"}, {"passed", "6"}}) {
+        {"warning", "1"}, {"expected-failure", "1"}, {"note", "1"}, {"skipped", "2"}, {"passed", "6"}}) {
       assertTrue(dom.contains("id=\"count-" + c[0] + "\"><b>" + c[1] + "</b>"), c[0] + " count:\n" + dom);
     }
     assertTrue(dom.contains("no CUDA device in this process"), "the run block says why cuda was skipped");

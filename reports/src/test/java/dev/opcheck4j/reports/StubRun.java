@@ -17,7 +17,7 @@ import java.util.List;
 
 /**
  * The one stub run every format's golden file is made from (JMH's way of sealing formats): every
- * outcome, a warning, a generated failure with its minimal example, a crash, a timeout, a
+ * outcome, a warning, a note, a generated failure with its minimal example, a crash, a timeout, a
  * library-scope result, non-ASCII text, a hostile HTML message and a very long message. The
  * generated failure, the crash and the timeout carry typed findings (a crash is known by its cause).
  */
@@ -32,7 +32,8 @@ final class StubRun {
         List.of(new RunInfo.DeviceInfo("cpu", true, null), new RunInfo.DeviceInfo("meta", true, null),
             new RunInfo.DeviceInfo("cuda", false, "no CUDA device in this process (torch.cuda_is_available() is false)")),
         List.of("registration.exists", "registration.dangling", "schema.types", "kernel.error", "mutation.undeclared",
-            "mutation.unused", "fake.metadata", "gradcheck.jacobian", "determinism", "kernel.crash", "kernel.timeout"),
+            "mutation.unused", "fake.metadata", "gradcheck.jacobian", "determinism", "kernel.crash", "kernel.timeout",
+            "trace.specialization"),
         List.of(new RunInfo.Input("specs/stub_ops.json", "/opt/stub/libstub_ops.so",
             "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")),
         Instant.parse("2026-11-22T10:00:00Z"), 3456, "./opcheck check --spec specs/stub_ops.json --jobs 2 --seed 42",
@@ -48,7 +49,8 @@ final class StubRun {
         info("gradcheck.jacobian", "analytic gradients match numerical ones", "error"),
         info("kernel.crash", "the kernel does not bring its process down", "error"),
         info("kernel.timeout", "the kernel returns within the time limit", "error"),
-        info("determinism", "the same input gives the same output", "error"));
+        info("determinism", "the same input gives the same output", "error"),
+        info("trace.specialization", "the meta-serving kernel adds no guard on a symbolic size", "note"));
     String rerun = "./opcheck check --spec specs/stub_ops.json --op stub::scale --check mutation.undeclared"
         + " --device cpu --seed 42 --tries 100";
     List<CheckResult> results = List.of(
@@ -83,6 +85,14 @@ final class StubRun {
         new CheckResult("stub::scale", "mutation.unused", "cpu", "specs/stub_ops.json#ops[1].examples[0]",
             Outcome.WARNING, List.of(new Fact("warning", "out declared (a!) but not changed by this example"),
                 new Fact("hint", "drop the (a!) if the kernel never writes 'out'")), 3_100),
+        new CheckResult("stub::scale", "trace.specialization", "cpu", "specs/stub_ops.json#ops[1].examples[0]",
+            Outcome.NOTE, List.of(new Fact("expected", "the kernel keeps the symbolic sizes symbolic"),
+                new Fact("but was", "the kernel specialises on Eq(s0, 4) at sizes() on argument 'x'"),
+                new Fact("hint", "let an aten op size the output (empty_like) in stable-ABI code")), 1_800)
+            .withFinding(Finding.of("the kernel keeps the symbolic sizes symbolic",
+                "the kernel specialises on Eq(s0, 4) at sizes() on argument 'x'",
+                "let an aten op size the output (empty_like) in stable-ABI code",
+                new Cause.Contract("specialisation", "Eq(s0, 4)")), null),
         new CheckResult("stub::crashy", "kernel.crash", "cpu", "specs/stub_ops.json#ops[2].examples[0]",
             Outcome.FAILED, List.of(new Fact("expected", "the kernel returns or raises"),
                 new Fact("but was", "the worker died with SIGSEGV (signal 11)"),
@@ -155,6 +165,10 @@ final class StubRun {
   private static CheckInfo info(String id, String summary, String severity) {
     CheckInfo.Scope scope = id.startsWith("registration") || id.startsWith("schema") ? CheckInfo.Scope.OP
         : CheckInfo.Scope.EXAMPLE;
-    return severity.equals("warning") ? CheckInfo.warning(id, scope, summary) : CheckInfo.error(id, scope, summary);
+    return switch (severity) {
+      case "warning" -> CheckInfo.warning(id, scope, summary);
+      case "note" -> CheckInfo.note(id, scope, summary);
+      default -> CheckInfo.error(id, scope, summary);
+    };
   }
 }

@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param id stable lower-case id; its first word is the family ({@code fake.metadata})
  * @param summary one line saying what the check asserts
  * @param scope how often it runs
- * @param severity what a finding is: a failure or a warning
+ * @param severity what a finding is: a failure, a warning or a note
  * @param requires ids of checks that must have passed for the same op (and device) first; never null
  * @param generated whether it also runs on the generated inputs around each example
  * @param costly whether each call of it is costly (a gradient): on generated inputs it gets only
@@ -58,6 +58,11 @@ public record CheckInfo(
   /** A check whose findings are warnings, with no prerequisites, on the examples only. */
   public static CheckInfo warning(String id, Scope scope, String summary) {
     return new CheckInfo(id, summary, scope, Severity.WARNING, List.of(), false);
+  }
+
+  /** A check whose findings are notes, with no prerequisites, on the examples only. */
+  public static CheckInfo note(String id, Scope scope, String summary) {
+    return new CheckInfo(id, summary, scope, Severity.NOTE, List.of(), false);
   }
 
   /** The same, with these prerequisites. */

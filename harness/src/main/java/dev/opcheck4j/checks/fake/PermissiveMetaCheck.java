@@ -18,14 +18,15 @@ import dev.opcheck4j.torch.Device;
 
 /**
  * On a generated input the real kernel raises on (outside the op's domain), the meta kernel raises
- * too. opcheck does not ask fake kernels to repeat input validation, so this is a warning: under
- * torch.compile the error then appears only when the compiled code runs, not while tracing.
+ * too. opcheck does not ask fake kernels to repeat input validation, so this is a note: under
+ * torch.compile the error then appears only when the compiled code runs, not while tracing
+ * (docs/checks/fake.permissive.md has how often it fires on correct ops).
  */
 public final class PermissiveMetaCheck extends ValueCheck implements RejectionCheck {
   public static final String ID = "fake.permissive";
 
   public PermissiveMetaCheck() {
-    super(Declaration.warning(ID, "the meta kernel raises on the generated inputs the real kernel raises on")
+    super(Declaration.note(ID, "the meta kernel raises on the generated inputs the real kernel raises on")
         .requires(FakeMissingCheck.ID, KernelErrorCheck.ID)
         .onGeneratedInputs());
   }
@@ -51,7 +52,7 @@ public final class PermissiveMetaCheck extends ValueCheck implements RejectionCh
     return Verdict.failed(Finding.of(
         "the meta kernel raises where the " + device + " kernel raises",
         "the meta kernel accepts an input the " + device + " kernel raised on: " + realError,
-        "fake kernels need not validate inputs (opcheck does not ask it), so this is a warning; to report the"
+        "fake kernels need not validate inputs (opcheck does not ask it), so this is a note; to report the"
             + " error while tracing too, check the same condition in the Meta kernel",
         new Cause.Rejection(realError)));
   }

@@ -140,7 +140,7 @@ public record AcceptMode(Path file, String before, String after, List<String> ad
     Set<String> failedOn = new LinkedHashSet<>();
     failures.forEach(r -> failedOn.add(r.device()));
     boolean passedElsewhere = results.stream().anyMatch(r -> r.op().equals(first.op()) && r.check().equals(first.check())
-        && (r.outcome() == Outcome.PASSED || r.outcome() == Outcome.WARNING) && !failedOn.contains(r.device()));
+        && r.outcome().passes() && !failedOn.contains(r.device()));
     if (!passedElsewhere || failedOn.contains(CheckResult.NONE)) {
       return List.of(first.check());
     }

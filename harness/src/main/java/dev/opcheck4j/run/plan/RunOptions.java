@@ -53,7 +53,11 @@ public final class RunOptions {
       "pack the shards' ops by the times in FILE: a previous opcheck-report.json, or the opcheck-timings.json"
       + " merge writes (default: split by index)").engine("timings");
   public static final RunOption<Boolean> WARNINGS_AS_ERRORS = RunOption.of("--warnings-as-errors", "", Type.SWITCH,
-      "findings of warning checks fail the run").engine("warningsAsErrors").spec("warnings-as-errors").orElse(false);
+      "warnings fail the run (notes stay notes; with --strict they are warnings, and fail too)")
+      .engine("warningsAsErrors").spec("warnings-as-errors").orElse(false);
+  public static final RunOption<Boolean> STRICT = RunOption.of("--strict", "", Type.SWITCH,
+      "findings of note checks are warnings (a note: stricter than PyTorch, harmless in today's PyTorch;"
+      + " docs/report.md#notes)").engine("strict").spec("strict").orElse(false);
   public static final RunOption<Path> EXPECTED_FAILURES = RunOption.of("--expected-failures", "FILE", Type.PATH,
       "failures that pass the run as expected, entries that no longer fail fail it (docs/expected-failures.md)")
       .engine("expectedFailures");
@@ -101,10 +105,10 @@ public final class RunOptions {
   public static final RunOption<Boolean> NO_CACHE = RunOption.of("--no-cache", "", Type.SWITCH,
       "run every op even when --cache is given").orElse(false);
   public static final RunOption<Integer> BENCH_OPS = RunOption.of("--ops", "N", Type.atLeast(1),
-      "ops in the generated library of bench library, shapes, crashes and shards (default {default})").orElse(200);
+      "ops in the generated library of bench library, shapes, crashes, shards and composites (default {default})").orElse(200);
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS,
-      TIMEOUT, SHARD, TIMINGS, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO, DOCS_URL,
+      TIMEOUT, SHARD, TIMINGS, WARNINGS_AS_ERRORS, STRICT, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO, DOCS_URL,
       BASELINE, PACKAGES, JUNIT_XML, VERBOSE,
       ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);
 

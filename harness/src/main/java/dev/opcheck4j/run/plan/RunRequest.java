@@ -29,7 +29,8 @@ import java.util.Objects;
  * @param reportDir where {@code opcheck-results.jsonl}, worker logs and JVM error files go; null: a
  *     temporary directory, deleted when the run ends
  * @param isolation where kernels run; {@link Isolation#WORKERS} unless measuring
- * @param severity what a finding becomes: warnings stay warnings unless {@code --warnings-as-errors}
+ * @param severity what a finding becomes: warnings stay warnings unless {@code --warnings-as-errors}, notes
+ *     notes unless {@code --strict}
  * @param baseline a schema baseline file to compare the libraries against ({@code --baseline}), or null
  * @param require check families that must run on every op ({@code --require}); empty: none
  * @param cache the result cache's directory ({@code --cache}), or null for none
@@ -102,7 +103,7 @@ public record RunRequest(
     return runtimes.isEmpty() ? Runtimes.own() : Runtimes.find(runtimes.get(0));
   }
 
-  /** Whether findings of warning checks are failures (the run's own policy; a spec may add its own). */
+  /** Whether findings that are warnings are failures (the run's own policy; a spec may add its own). */
   public boolean warningsAsErrors() {
     return severity.warningsAsErrors();
   }
@@ -281,12 +282,12 @@ public record RunRequest(
       return this;
     }
 
-    /** Findings of warning checks are failures ({@code --warnings-as-errors}). */
+    /** Findings that are warnings are failures ({@code --warnings-as-errors}); whether the run is strict is kept. */
     public Builder warningsAsErrors(boolean value) {
-      return severity(value ? SeverityPolicy.WARNINGS_AS_ERRORS : SeverityPolicy.DEFAULT);
+      return severity(new SeverityPolicy(value, severity.strict()));
     }
 
-    /** What findings become (default: warnings stay warnings). */
+    /** What findings become (default: warnings stay warnings, notes notes). */
     public Builder severity(SeverityPolicy value) {
       severity = Objects.requireNonNull(value, "severity");
       return this;

@@ -49,7 +49,7 @@ public final class Prerequisites {
   public String unmet(Check check, Device device) {
     for (String required : check.requires()) {
       Outcome o = seen.getOrDefault(new CheckOn(required, device), seen.get(new CheckOn(required, null)));
-      if (o != null && o != Outcome.PASSED && o != Outcome.WARNING) {
+      if (o != null && !o.passes()) {
         CheckOn on = seen.containsKey(new CheckOn(required, device)) ? new CheckOn(required, device)
             : new CheckOn(required, null);
         String design = o == Outcome.SKIPPED ? skipsByDesign.getOrDefault(on, "") : "";
@@ -59,7 +59,7 @@ public final class Prerequisites {
     return null;
   }
 
-  /** Severity order: passed < warning < skipped < failed < errored. */
+  /** Severity order: passed < note < warning < skipped < failed < errored. */
   private static Outcome worse(Outcome a, Outcome b) {
     return rank(a) >= rank(b) ? a : b;
   }
@@ -68,10 +68,11 @@ public final class Prerequisites {
     return switch (o) {
       // prerequisites read a check's own verdicts, before an expected-failures file judges them
       case PASSED, UNEXPECTED_PASS -> 0;
-      case WARNING -> 1;
-      case SKIPPED -> 2;
-      case FAILED, EXPECTED_FAILURE -> 3;
-      case ERRORED -> 4;
+      case NOTE -> 1;
+      case WARNING -> 2;
+      case SKIPPED -> 3;
+      case FAILED, EXPECTED_FAILURE -> 4;
+      case ERRORED -> 5;
     };
   }
 }

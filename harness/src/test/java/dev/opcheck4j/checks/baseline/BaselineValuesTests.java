@@ -75,7 +75,7 @@ class BaselineValuesTests {
   private static Set<String> findings(RunReport r, String op) {
     return r.results().stream()
         .filter(x -> x.op().equals(op) && (x.outcome() == Outcome.FAILED || x.outcome() == Outcome.ERRORED
-            || x.outcome() == Outcome.WARNING))
+            || x.outcome() == Outcome.WARNING || x.outcome() == Outcome.NOTE))
         .map(CheckResult::check).collect(Collectors.toCollection(TreeSet::new));
   }
 

@@ -42,7 +42,7 @@ class CowCorpusTests {
 
   private static CheckResult warned(String op, String subject) {
     CheckResult r = corpus.one(op, CowInputCheck.ID, "cpu");
-    assertEquals(Outcome.WARNING, r.outcome(), r.toString());
+    assertEquals(Outcome.NOTE, r.outcome(), r.toString());
     assertEquals(new Cause.Contract(CowInputCheck.RULE, subject), r.finding().cause());
     return r;
   }

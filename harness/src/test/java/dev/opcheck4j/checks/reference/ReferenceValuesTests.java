@@ -51,10 +51,9 @@ class ReferenceValuesTests {
 
   private static Set<String> findings(RunReport r, String op) {
     return r.results().stream()
-        .filter(x -> x.op().equals(op) && (x.outcome() == Outcome.FAILED || x.outcome() == Outcome.WARNING
-            || x.outcome() == Outcome.ERRORED))
-        // a Meta kernel sized with sizes() specialises the trace: a warning by design, tested in TraceTests
-        .filter(x -> !(x.outcome() == Outcome.WARNING && dev.opcheck4j.testing.CorpusRun.UBIQUITOUS_WARNINGS.contains(x.check())))
+        .filter(x -> x.op().equals(op) && (dev.opcheck4j.testing.CorpusRun.finding(x) || x.outcome() == Outcome.ERRORED))
+        // a Meta kernel sized with sizes() specialises the trace: a note by design, tested in TraceTests
+        .filter(x -> !dev.opcheck4j.testing.CorpusRun.ubiquitous(x))
         .map(CheckResult::check).collect(Collectors.toCollection(TreeSet::new));
   }
 
