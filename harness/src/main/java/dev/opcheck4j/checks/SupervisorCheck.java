@@ -28,6 +28,15 @@ public non-sealed interface SupervisorCheck extends Check {
     return java.util.Optional.empty();
   }
 
+  /**
+   * Whether this check runs on a device where a check it requires killed the worker with a crash, instead of
+   * being skipped: its own calls may show where the crash came from (a guard page or a canary catches the
+   * access that damaged the heap). False by default.
+   */
+  default boolean diagnosesCrashes() {
+    return false;
+  }
+
   /** {@code step} as a reader sees it, without what this check told only for the supervisor. */
   default String shown(String step) {
     return step;

@@ -107,12 +107,12 @@ record KernelAllocations(List<Named> named) {
         // a survey keeps a freed temporary's pages, filled with the canary: a byte of its own changed after
         boolean afterFree = !before && a.firstDamaged() < a.nbytes();
         String where = before ? "from " + -a.firstDamaged() + " byte(s) before its first byte"
-            : afterFree ? "byte " + a.firstDamaged() + " after the kernel freed it"
+            : afterFree ? "at byte " + a.firstDamaged() + " after the kernel freed it"
             : "from byte " + (a.firstDamaged() - a.nbytes()) + " past its end";
         return Optional.of(new GuardedArguments.Damage(
             GuardRanges.allocatedCause(n.name(), before ? GuardedMemory.Side.START
                 : afterFree ? GuardedMemory.Side.FREED : GuardedMemory.Side.END),
-            n.name() + ": written at " + where + " (" + a.nbytes() + " bytes, allocated by the kernel; "
+            n.name() + ": written " + where + " (" + a.nbytes() + " bytes, allocated by the kernel; "
                 + (afterFree ? "its bytes changed after it was freed)" : "the canary bytes around it changed)")));
       }
     }
