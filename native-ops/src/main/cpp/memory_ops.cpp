@@ -368,6 +368,25 @@ Tensor window_mean_sentinel(Tensor x, int64_t w) {
   });
 }
 
+// The same, the sentinel written only for an odd number of elements: the example's 16 are right, and a generated
+// odd size crashes the plain call. Its kernel.crash says what memory.bounds sees on the crash's minimal example
+// under its guards (fact diagnosis): the temporary and the side.
+// OP: memory_ops::window_mean_sentinel_odd
+// EXPECT: kernel.crash
+Tensor window_mean_sentinel_odd(Tensor x, int64_t w) {
+  return window_mean_with(x, w, "window_mean_sentinel_odd: x", [](const auto* x, auto* s, auto* y, int64_t n,
+      int64_t w) {
+    using T = std::remove_cv_t<std::remove_reference_t<decltype(*x)>>;
+    if (n % 2 == 1) {
+      volatile T* before = s - 1;
+      *before = T(1);
+    }
+    s[0] = 0;
+    for (int64_t i = 0; i < n; ++i) s[i + 1] = s[i] + x[i];
+    for (int64_t i = 0; i + w <= n; ++i) y[i] = (s[i + w] - s[i]) / w;
+  });
+}
+
 // The same running mean through a scratch row freed before the kernel is done with it (issue 54): after the
 // row is freed, the kernel reads its last element (the total) once more, and never uses what it read. On
 // libtorch's own allocator the read sees whatever malloc left there and every value is right; the guarded
@@ -646,6 +665,7 @@ STABLE_TORCH_LIBRARY(memory_ops, m) {
   m.def("window_mean(Tensor x, int w) -> Tensor");
   m.def("window_mean_overread(Tensor x, int w) -> Tensor");
   m.def("window_mean_sentinel(Tensor x, int w) -> Tensor");
+  m.def("window_mean_sentinel_odd(Tensor x, int w) -> Tensor");
   m.def("window_mean_freed(Tensor x, int w) -> Tensor");
   m.def("halves(Tensor x) -> Tensor[]");
   m.def("halves_unbounded(Tensor x) -> Tensor[]");
@@ -676,6 +696,7 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
   m.impl("window_mean", TORCH_BOX(&window_mean));
   m.impl("window_mean_overread", TORCH_BOX(&window_mean_overread));
   m.impl("window_mean_sentinel", TORCH_BOX(&window_mean_sentinel));
+  m.impl("window_mean_sentinel_odd", TORCH_BOX(&window_mean_sentinel_odd));
   m.impl("window_mean_freed", TORCH_BOX(&window_mean_freed));
   m.impl("halves", TORCH_BOX(&halves));
   m.impl("halves_unbounded", TORCH_BOX(&halves_unbounded));
@@ -706,6 +727,7 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
   m.impl("window_mean", TORCH_BOX(&window_mean_meta));
   m.impl("window_mean_overread", TORCH_BOX(&window_mean_meta));
   m.impl("window_mean_sentinel", TORCH_BOX(&window_mean_meta));
+  m.impl("window_mean_sentinel_odd", TORCH_BOX(&window_mean_meta));
   m.impl("window_mean_freed", TORCH_BOX(&window_mean_meta));
   m.impl("halves", TORCH_BOX(&halves_meta));
   m.impl("halves_unbounded", TORCH_BOX(&halves_meta));

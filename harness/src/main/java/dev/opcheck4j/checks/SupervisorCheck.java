@@ -12,6 +12,12 @@ import java.util.List;
  * was running when a worker process died. Each supervisor check covers some causes of death.
  */
 public non-sealed interface SupervisorCheck extends Check {
+  /**
+   * The key of the fact a crash on a generated input carries with what a check that diagnoses crashes saw on
+   * its minimal example under its guards ({@link #diagnosesCrashes}): the check's id and its finding.
+   */
+  String DIAGNOSIS = "diagnosis";
+
   @Override
   default CheckInfo.Scope scope() {
     return CheckInfo.Scope.SUPERVISOR;

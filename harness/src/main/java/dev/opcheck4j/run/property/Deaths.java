@@ -1,15 +1,22 @@
 package dev.opcheck4j.run.property;
 
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.RejectionCheck;
+import dev.opcheck4j.checks.SupervisorCheck;
+import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Shrinker;
 import dev.opcheck4j.run.session.CrashWitness;
 import dev.opcheck4j.run.session.OpSession;
+import dev.opcheck4j.run.link.Answers;
+import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.link.Fate;
+import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
@@ -18,6 +25,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -124,8 +132,33 @@ final class Deaths {
     }
     String doing = check == null ? "the real kernel on a generated input (before any check)" : check;
     Example example = culprit == null ? first : culprit;
+    List<Fact> more = new ArrayList<>(List.of(shown, smallest));
+    if (minimal != null && d.death().cause() instanceof Cause.Crash) {
+      diagnosis(minimal).ifPresent(more::add);
+    }
     sink.result(session.result(d.death(), op, running, doing, device, example, minimal == null ? example : minimal,
-        List.of(shown, smallest), (System.nanoTime() - t) / 1_000));
+        more, (System.nanoTime() - t) / 1_000));
     return minimal;
+  }
+
+  /**
+   * What the checks that diagnose crashes ({@link SupervisorCheck#diagnosesCrashes}) see on {@code e}, which
+   * crashed, under their guards (their own call alone, not the plain call before it, which would crash again):
+   * the first finding, as a fact; empty when none has one. Its deaths are not counted.
+   */
+  private Optional<Fact> diagnosis(Example e) {
+    for (Check c : BuiltinChecks.all()) {
+      if (c instanceof SupervisorCheck s && s.diagnosesCrashes() && c.appliesTo(device)) {
+        Kernels.Exchange x = session.uncounted(() -> session.evaluate(c.id(), op, device, e));
+        Cause died = x.death().map(Death::cause).orElse(null);
+        Verdict v = died != null ? null : x.single(Answers.Checked.class).verdict();
+        String found = died != null && s.covers(died) ? died instanceof Cause.Contract k ? k.subject() : died.kind()
+            : v != null && v.outcome() == Outcome.FAILED ? v.finding().actual() : null;
+        if (found != null) {
+          return Optional.of(Fact.of(SupervisorCheck.DIAGNOSIS, c.id() + ": " + found));
+        }
+      }
+    }
+    return Optional.empty();
   }
 }

@@ -118,6 +118,20 @@ class MemoryCorpusTests {
     assertEquals(r.example(), crash.example(), "the input whose plain call crashed");
   }
 
+  /**
+   * The same write, on generated odd sizes only: the crash of a generated input says what memory.bounds sees on
+   * its minimal example under its guards.
+   */
+  @Test
+  void aCrashOnAGeneratedInputCarriesWhatTheGuardsSeeOnItsMinimalExample() {
+    CheckResult crash = corpus.of("memory_ops::window_mean_sentinel_odd")
+        .filter(r -> r.check().equals("kernel.crash")).findFirst().orElseThrow();
+    assertTrue(crash.fact(dev.opcheck4j.checks.SupervisorCheck.DIAGNOSIS).orElseThrow()
+        .startsWith("memory.bounds: a temporary the kernel allocated: written from 4 byte(s) before its first byte"),
+        crash.toString());
+    assertTrue(crash.fact(Fact.MINIMAL_EXAMPLE).orElseThrow().matches("x=float32\\[\\d*[13579]\\], .*"), crash.toString());
+  }
+
   /** A read of a scratch row after the kernel freed it (issue 54): named as a use after free of the temporary. */
   @Test
   void aUseAfterFreeOfATemporaryIsNamedSo() {
