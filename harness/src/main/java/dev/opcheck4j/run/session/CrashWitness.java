@@ -9,7 +9,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.BiFunction;
 
 /**
  * Whose crash it is. The unit in flight when a worker crashed is where the crash showed, not always where it
@@ -65,24 +64,29 @@ public final class CrashWitness {
     }
   }
 
-  /** An exchange that ended in a crash: its units, the id of its first, and whether it was guarded. */
-  private record Ended(long first, List<Protocol.Unit<?>> units, boolean guarded) {}
+  /**
+   * An exchange that ended in a crash: its units, the id of its first, whether it was guarded, and the spec
+   * entry they name (a session whose entry changed since sends its new one).
+   */
+  private record Ended(long first, List<Protocol.Unit<?>> units, boolean guarded, Protocol.OpenOp open) {}
+
+  /** Sends units of an ended exchange, naming its entry, on a fresh worker: the exchange they gave. */
+  interface Sender {
+    Kernels.Exchange alone(Protocol.OpenOp open, List<Protocol.Unit<?>> units, boolean guarded);
+  }
 
   private final Map<Death, Ended> ended = new IdentityHashMap<>();
   private final Map<Death, Alone> asked = new IdentityHashMap<>();
 
-  /** The exchange of {@code units} (the first with id {@code first}) ended in {@code d}. */
-  void ended(Death d, long first, List<Protocol.Unit<?>> units, boolean guarded) {
+  /** The exchange of {@code units} (the first with id {@code first}, naming {@code open}) ended in {@code d}. */
+  void ended(Death d, long first, List<Protocol.Unit<?>> units, boolean guarded, Protocol.OpenOp open) {
     if (d.cause() instanceof Cause.Crash) {
-      ended.put(d, new Ended(first, List.copyOf(units), guarded));
+      ended.put(d, new Ended(first, List.copyOf(units), guarded, open));
     }
   }
 
-  /**
-   * Where {@code d} reproduces alone, asked once per death: {@code alone} sends units (and whether they are
-   * guarded) on a fresh worker and returns the exchange.
-   */
-  Alone of(Death d, BiFunction<List<Protocol.Unit<?>>, Boolean, Kernels.Exchange> alone) {
+  /** Where {@code d} reproduces alone, asked once per death; {@code alone} sends units on a fresh worker. */
+  Alone of(Death d, Sender alone) {
     Alone known = asked.get(d);
     if (known == null) {
       Ended e = ended.get(d);
@@ -92,7 +96,7 @@ public final class CrashWitness {
     return known;
   }
 
-  private static Alone ask(Death d, Ended e, BiFunction<List<Protocol.Unit<?>>, Boolean, Kernels.Exchange> alone) {
+  private static Alone ask(Death d, Ended e, Sender alone) {
     int at = (int) (d.unit() - e.first());
     if (at < 0 || at >= e.units().size()) {
       return new Alone.Unasked();
@@ -106,7 +110,7 @@ public final class CrashWitness {
       }
     }
     own.add(inFlight);
-    Optional<Protocol.Unit<?>> died = crashed(alone.apply(own, e.guarded()), own);
+    Optional<Protocol.Unit<?>> died = crashed(alone.alone(e.open(), own, e.guarded()), own);
     if (died.isPresent()) {
       return new Alone.Crashed(on, died.get(), true, "crashed again when its input ran alone, on a fresh worker");
     }
@@ -121,7 +125,7 @@ public final class CrashWitness {
     int tried = Math.min(others.size(), OTHERS_AT_MOST);
     for (Protocol.On o : others.subList(0, tried)) {
       List<Protocol.Unit<?>> units = e.units().subList(0, at).stream().filter(u -> o.equals(onOf(u))).toList();
-      Optional<Protocol.Unit<?>> other = crashed(alone.apply(units, e.guarded()), units);
+      Optional<Protocol.Unit<?>> other = crashed(alone.alone(e.open(), units, e.guarded()), units);
       if (other.isPresent()) {
         return new Alone.Crashed(o, other.get(), false, "the input in flight did not crash when it ran alone on a"
             + " fresh worker; this one, which ran before it in the same exchange, did");

@@ -197,7 +197,7 @@ public final class OpSession {
     x.death().ifPresent(d -> {
       if (budget.paused == 0) {
         budget.counted.add(d);
-        budget.witness.ended(d, x.first(), batch, guarded);
+        budget.witness.ended(d, x.first(), batch, guarded, open);
       }
     });
     return x;
@@ -205,9 +205,9 @@ public final class OpSession {
 
   /** Where the crash {@code d} reproduces alone, on a fresh worker ({@link CrashWitness}), asked once; uncounted. */
   public CrashWitness.Alone alone(Death d) {
-    return budget.witness.of(d, (units, guarded) -> uncounted(() -> {
+    return budget.witness.of(d, (entry, units, guarded) -> uncounted(() -> {
       kernels.renew();
-      return kernels.run(List.of(open), units, guarded, deadline());
+      return kernels.run(List.of(entry), units, guarded, deadline());
     }));
   }
 
