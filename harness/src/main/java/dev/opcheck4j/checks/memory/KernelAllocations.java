@@ -109,11 +109,12 @@ record KernelAllocations(List<Named> named) {
         String where = before ? "from " + -a.firstDamaged() + " byte(s) before its first byte"
             : afterFree ? "at byte " + a.firstDamaged() + " after the kernel freed it"
             : "from byte " + (a.firstDamaged() - a.nbytes()) + " past its end";
-        return Optional.of(new GuardedArguments.Damage(
-            GuardRanges.allocatedCause(n.name(), before ? GuardedMemory.Side.START
-                : afterFree ? GuardedMemory.Side.FREED : GuardedMemory.Side.END),
-            n.name() + ": written " + where + " (" + a.nbytes() + " bytes, allocated by the kernel; "
-                + (afterFree ? "its bytes changed after it was freed)" : "the canary bytes around it changed)")));
+        GuardedMemory.Side side = before ? GuardedMemory.Side.START
+            : afterFree ? GuardedMemory.Side.FREED : GuardedMemory.Side.END;
+        return Optional.of(new GuardedArguments.Damage(GuardRanges.allocatedCause(n.name(), side),
+            n.name() + ", " + side.direction + ": written " + where + " (" + a.nbytes() + " bytes, allocated by the"
+                + " kernel; " + (afterFree ? "its bytes changed after it was freed)"
+                    : "the canary bytes around it changed)")));
       }
     }
     return Optional.empty();
