@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <queue>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
@@ -159,6 +160,68 @@ Tensor wrong_large_dies_small(Tensor x) {
   return map_new(xc, [&](int64_t i) { return 2.0 * elem(xc, i) + (!square && i == 1 ? 1.0 : 0.0); });
 }
 
+// pytorch3d's knn_points_idx on the CPU (pytorch3d/csrc/knn/knn_cpu.cpp and knn.h, our own port of its
+// contract and its bug): for each point of p1 (N, P1, D), the indices and distances of its K nearest points
+// of p2 (N, P2, D), by the squared L2 distance (norm 2) or the L1 distance (norm 1). A norm other than 1 or
+// 2 is refused with upstream's message. K is not checked: with K = 0 the first comparison reads the top of
+// an empty priority queue (`size < K || dist < std::get<0>(q.top())`), a read through a null pointer:
+// SIGSEGV, in real PyTorch too. Every other input is right.
+// OP: crash_ops::knn_points_idx
+// EXPECT: kernel.crash
+void check_knn(const Tensor& p1, const Tensor& p2, int64_t norm) {
+  STD_TORCH_CHECK(norm == 1 || norm == 2, "Support for 1 or 2 norm.");
+  STD_TORCH_CHECK(p1.dim() == 3 && p2.dim() == 3, "knn_points_idx: p1 and p2 must be (N, P, D)");
+  STD_TORCH_CHECK(p1.size(0) == p2.size(0), "knn_points_idx: p1 and p2 must have the same batch size");
+  STD_TORCH_CHECK(p1.size(2) == p2.size(2), "knn_points_idx: p1 and p2 must have the same point dimension");
+  STD_TORCH_CHECK(p1.scalar_type() == ScalarType::Float && p2.scalar_type() == ScalarType::Float,
+      "knn_points_idx: p1 and p2 must be float32");
+}
+
+std::tuple<Tensor, Tensor> knn_points_idx(Tensor p1, Tensor p2, int64_t norm, int64_t K) {
+  check_knn(p1, p2, norm);
+  Tensor a = torch::stable::contiguous(p1);
+  Tensor b = torch::stable::contiguous(p2);
+  const int64_t N = a.size(0), P1 = a.size(1), D = a.size(2), P2 = b.size(1);
+  Tensor idxs = torch::stable::new_zeros(a, {N, P1, K}, ScalarType::Long);
+  Tensor dists = torch::stable::new_zeros(a, {N, P1, K});
+  const auto* pa = static_cast<const float*>(a.const_data_ptr());
+  const auto* pb = static_cast<const float*>(b.const_data_ptr());
+  auto* id = static_cast<int64_t*>(idxs.data_ptr());
+  auto* di = static_cast<float*>(dists.data_ptr());
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t i1 = 0; i1 < P1; ++i1) {
+      std::priority_queue<std::tuple<float, int64_t>> q;
+      for (int64_t i2 = 0; i2 < P2; ++i2) {
+        float dist = 0;
+        for (int64_t d = 0; d < D; ++d) {
+          float diff = pa[(n * P1 + i1) * D + d] - pb[(n * P2 + i2) * D + d];
+          dist += norm == 1 ? std::abs(diff) : diff * diff;
+        }
+        int64_t size = static_cast<int64_t>(q.size());
+        if (size < K || dist < std::get<0>(q.top())) {
+          q.emplace(dist, i2);
+          if (size >= K) q.pop();
+        }
+      }
+      while (!q.empty()) {
+        auto t = q.top();
+        q.pop();
+        int64_t k = static_cast<int64_t>(q.size());
+        di[(n * P1 + i1) * K + k] = std::get<0>(t);
+        id[(n * P1 + i1) * K + k] = std::get<1>(t);
+      }
+    }
+  }
+  return {idxs, dists};
+}
+
+std::tuple<Tensor, Tensor> knn_points_idx_meta(Tensor p1, Tensor p2, int64_t norm, int64_t K) {
+  check_knn(p1, p2, norm);
+  STD_TORCH_CHECK(K >= 0, "knn_points_idx: K must not be negative");
+  return {torch::stable::new_empty(p1, {p1.size(0), p1.size(1), K}, ScalarType::Long),
+      torch::stable::new_empty(p1, {p1.size(0), p1.size(1), K})};
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(crash_ops, m) {
@@ -173,6 +236,7 @@ STABLE_TORCH_LIBRARY(crash_ops, m) {
   m.def("chatty(Tensor x) -> Tensor");
   m.def("empty_crash_meta_swap(Tensor x) -> Tensor");
   m.def("wrong_large_dies_small(Tensor x) -> Tensor");
+  m.def("knn_points_idx(Tensor p1, Tensor p2, int norm, int K) -> (Tensor, Tensor)");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(crash_ops, CPU, m) {
@@ -187,6 +251,7 @@ STABLE_TORCH_LIBRARY_IMPL(crash_ops, CPU, m) {
   m.impl("chatty", TORCH_BOX(&chatty));
   m.impl("empty_crash_meta_swap", TORCH_BOX(&empty_crash_meta_swap));
   m.impl("wrong_large_dies_small", TORCH_BOX(&wrong_large_dies_small));
+  m.impl("knn_points_idx", TORCH_BOX(&knn_points_idx));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(crash_ops, Meta, m) {
@@ -201,4 +266,5 @@ STABLE_TORCH_LIBRARY_IMPL(crash_ops, Meta, m) {
   m.impl("chatty", TORCH_BOX(&same_shape_meta));
   m.impl("empty_crash_meta_swap", TORCH_BOX(&empty_crash_meta_swap_meta));
   m.impl("wrong_large_dies_small", TORCH_BOX(&same_shape_meta));
+  m.impl("knn_points_idx", TORCH_BOX(&knn_points_idx_meta));
 }

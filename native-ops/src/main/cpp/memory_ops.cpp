@@ -350,6 +350,77 @@ Tensor window_mean_overread(Tensor x, int64_t w) {
   });
 }
 
+// The same running mean, the row marked with a sentinel one element before it (issue 52): s[-1] = 1, a leading
+// slot the allocation does not have. On libtorch's own allocator that element is the top of malloc's header for
+// the row (its chunk's size), so freeing the row aborts the plain call ("free(): invalid size"): a crash that
+// names nothing. Under memory.bounds' guarded allocator the element is canary, and the check names the
+// temporary and the side. Every value is right.
+// OP: memory_ops::window_mean_sentinel
+// EXPECT: kernel.crash, memory.bounds
+Tensor window_mean_sentinel(Tensor x, int64_t w) {
+  return window_mean_with(x, w, "window_mean_sentinel: x", [](const auto* x, auto* s, auto* y, int64_t n, int64_t w) {
+    using T = std::remove_cv_t<std::remove_reference_t<decltype(*x)>>;
+    volatile T* before = s - 1;
+    *before = T(1);
+    s[0] = 0;
+    for (int64_t i = 0; i < n; ++i) s[i + 1] = s[i] + x[i];
+    for (int64_t i = 0; i + w <= n; ++i) y[i] = (s[i + w] - s[i]) / w;
+  });
+}
+
+// The same, the sentinel written only for an odd number of elements: the example's 16 are right, and a generated
+// odd size crashes the plain call. Its kernel.crash says what memory.bounds sees on the crash's minimal example
+// under its guards (fact diagnosis): the temporary and the side.
+// OP: memory_ops::window_mean_sentinel_odd
+// EXPECT: kernel.crash
+Tensor window_mean_sentinel_odd(Tensor x, int64_t w) {
+  return window_mean_with(x, w, "window_mean_sentinel_odd: x", [](const auto* x, auto* s, auto* y, int64_t n,
+      int64_t w) {
+    using T = std::remove_cv_t<std::remove_reference_t<decltype(*x)>>;
+    if (n % 2 == 1) {
+      volatile T* before = s - 1;
+      *before = T(1);
+    }
+    s[0] = 0;
+    for (int64_t i = 0; i < n; ++i) s[i + 1] = s[i] + x[i];
+    for (int64_t i = 0; i + w <= n; ++i) y[i] = (s[i + w] - s[i]) / w;
+  });
+}
+
+// The same running mean through a scratch row freed before the kernel is done with it (issue 54): after the
+// row is freed, the kernel reads its last element (the total) once more, and never uses what it read. On
+// libtorch's own allocator the read sees whatever malloc left there and every value is right; the guarded
+// allocator makes a freed temporary's pages inaccessible, and memory.bounds names the use after free.
+// OP: memory_ops::window_mean_freed
+// EXPECT: memory.bounds
+Tensor window_mean_freed(Tensor x, int64_t w) {
+  check_floating(x, "window_mean_freed: x");
+  STD_TORCH_CHECK(x.dim() == 1, "window_mean_freed: x must be 1-d");
+  STD_TORCH_CHECK(w >= 1 && w <= x.size(0), "window_mean_freed: w must be in [1, ", x.size(0), "], got ", w);
+  Tensor xc = torch::stable::contiguous(x);
+  int64_t n = xc.size(0);
+  Tensor y = torch::stable::new_empty(xc, {n - w + 1});
+  const volatile char* total = nullptr;
+  {
+    Tensor scratch = torch::stable::new_empty(xc, {n + 1});
+    auto body = [&](const auto* x, auto* s, auto* y) {
+      s[0] = 0;
+      for (int64_t i = 0; i < n; ++i) s[i + 1] = s[i] + x[i];
+      for (int64_t i = 0; i + w <= n; ++i) y[i] = (s[i + w] - s[i]) / w;
+      total = reinterpret_cast<const volatile char*>(s + n);
+    };
+    if (xc.scalar_type() == ScalarType::Double) {
+      body(static_cast<const double*>(xc.const_data_ptr()), static_cast<double*>(scratch.data_ptr()),
+          static_cast<double*>(y.data_ptr()));
+    } else {
+      body(static_cast<const float*>(xc.const_data_ptr()), static_cast<float*>(scratch.data_ptr()),
+          static_cast<float*>(y.data_ptr()));
+    }
+  }
+  (void)*total;  // the scratch row was freed at the end of the block above
+  return y;
+}
+
 // ---- Reading past the end of one tensor of a list. cat_flat(xs) = the elements of every tensor of
 // xs, flattened, one tensor after another.
 
@@ -593,6 +664,9 @@ STABLE_TORCH_LIBRARY(memory_ops, m) {
   m.def("splat_down_unbounded(Tensor values, int m) -> Tensor");
   m.def("window_mean(Tensor x, int w) -> Tensor");
   m.def("window_mean_overread(Tensor x, int w) -> Tensor");
+  m.def("window_mean_sentinel(Tensor x, int w) -> Tensor");
+  m.def("window_mean_sentinel_odd(Tensor x, int w) -> Tensor");
+  m.def("window_mean_freed(Tensor x, int w) -> Tensor");
   m.def("halves(Tensor x) -> Tensor[]");
   m.def("halves_unbounded(Tensor x) -> Tensor[]");
 }
@@ -621,6 +695,9 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, CPU, m) {
   m.impl("splat_down_unbounded", TORCH_BOX(&splat_down_unbounded));
   m.impl("window_mean", TORCH_BOX(&window_mean));
   m.impl("window_mean_overread", TORCH_BOX(&window_mean_overread));
+  m.impl("window_mean_sentinel", TORCH_BOX(&window_mean_sentinel));
+  m.impl("window_mean_sentinel_odd", TORCH_BOX(&window_mean_sentinel_odd));
+  m.impl("window_mean_freed", TORCH_BOX(&window_mean_freed));
   m.impl("halves", TORCH_BOX(&halves));
   m.impl("halves_unbounded", TORCH_BOX(&halves_unbounded));
 }
@@ -649,6 +726,9 @@ STABLE_TORCH_LIBRARY_IMPL(memory_ops, Meta, m) {
   m.impl("splat_down_unbounded", TORCH_BOX(&splat_new_meta));
   m.impl("window_mean", TORCH_BOX(&window_mean_meta));
   m.impl("window_mean_overread", TORCH_BOX(&window_mean_meta));
+  m.impl("window_mean_sentinel", TORCH_BOX(&window_mean_meta));
+  m.impl("window_mean_sentinel_odd", TORCH_BOX(&window_mean_meta));
+  m.impl("window_mean_freed", TORCH_BOX(&window_mean_meta));
   m.impl("halves", TORCH_BOX(&halves_meta));
   m.impl("halves_unbounded", TORCH_BOX(&halves_meta));
 }

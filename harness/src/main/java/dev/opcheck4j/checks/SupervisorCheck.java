@@ -12,6 +12,12 @@ import java.util.List;
  * was running when a worker process died. Each supervisor check covers some causes of death.
  */
 public non-sealed interface SupervisorCheck extends Check {
+  /**
+   * The key of the fact a crash on a generated input carries with what a check that diagnoses crashes saw on
+   * its minimal example under its guards ({@link #diagnosesCrashes}): the check's id and its finding.
+   */
+  String DIAGNOSIS = "diagnosis";
+
   @Override
   default CheckInfo.Scope scope() {
     return CheckInfo.Scope.SUPERVISOR;
@@ -26,6 +32,15 @@ public non-sealed interface SupervisorCheck extends Check {
    */
   default java.util.Optional<Cause> fault(long address, String step) {
     return java.util.Optional.empty();
+  }
+
+  /**
+   * Whether this check runs on a device where a check it requires killed the worker with a crash, instead of
+   * being skipped: its own calls may show where the crash came from (a guard page or a canary catches the
+   * access that damaged the heap). False by default.
+   */
+  default boolean diagnosesCrashes() {
+    return false;
   }
 
   /** {@code step} as a reader sees it, without what this check told only for the supervisor. */

@@ -1,5 +1,6 @@
 package dev.opcheck4j.run;
 
+import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
@@ -86,8 +87,17 @@ final class CheckRun implements CheckBatch.Task {
   /** The worker died in its unit: the supervisor check's result in its place, and a failure for dependants. */
   @Override
   public void died(Death d, long micros) {
+    boolean crash = d.cause() instanceof Cause.Crash;
+    if (crash && op.seen().diagnosing(check, device)) {
+      // run to diagnose a crash its prerequisite reported, it crashed too, outside its guards: that crash is
+      // reported already, and this one is charged to nothing
+      op.session().forgive(d);
+      finished(Verdict.skipped("no diagnosis of the crash: under this check's guards the kernel crashed too, outside"
+          + " them (" + d.message() + ")"), micros);
+      return;
+    }
     once();
-    op.seen().add(check.id(), device, Outcome.FAILED);
+    op.seen().died(check.id(), device, crash);
     op.sink().result(op.session().result(d, op.info().name(), check, check.id(), device, example, List.of(), micros));
   }
 

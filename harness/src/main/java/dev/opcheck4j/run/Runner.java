@@ -2,6 +2,7 @@ package dev.opcheck4j.run;
 
 import dev.opcheck4j.run.link.FoundExample;
 import dev.opcheck4j.run.session.CheckOn;
+import dev.opcheck4j.run.session.Described;
 import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.run.session.Prerequisites;
 import dev.opcheck4j.run.session.StrayDeaths;
@@ -279,11 +280,11 @@ public final class Runner {
   private Map<Example, String> validate(LibraryInfo.Op op, OpSpec spec, OpSession session) {
     Map<Example, String> invalid = new HashMap<>();
     for (Example ex : spec.examples()) {
-      OpSession.Described d = session.describe(op.name(), Device.CPU, ex);
-      if (d instanceof OpSession.Described.Unfit u) {
+      Described d = session.describe(op.name(), Device.CPU, ex);
+      if (d instanceof Described.Unfit u) {
         invalid.put(ex, u.why());
         inputErrors.add(u.why());
-      } else if (d instanceof OpSession.Described.Killed k) {
+      } else if (d instanceof Described.Killed k) {
         invalid.put(ex, "materializing it killed the worker: " + k.death().message());
       }
     }

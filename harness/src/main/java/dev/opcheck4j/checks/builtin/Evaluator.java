@@ -46,7 +46,7 @@ public final class Evaluator {
           "a kernel that raises only sometimes depends on hidden state; see determinism",
           new Cause.Rejection(e.getMessage())));
     } catch (Exception | LinkageError | AssertionError e) {
-      return Verdict.errored(e.getClass().getSimpleName() + ": " + NativeStrings.firstLine(e.getMessage()));
+      return harnessError(subject, e);
     }
     throw new IllegalArgumentException(check.id() + " is not evaluated on one subject (" + check.scope() + ")");
   }
@@ -59,7 +59,18 @@ public final class Evaluator {
     try {
       return r.onRejected(subject, realError);
     } catch (Exception | LinkageError | AssertionError e) {
-      return Verdict.errored(e.getClass().getSimpleName() + ": " + e.getMessage());
+      return harnessError(subject, e);
     }
+  }
+
+  /**
+   * What a check that threw becomes: Skipped, with the reason, when the example has a tensor past the
+   * runtime's dimension limit (libtorch itself refuses it: {@link Subject#pastDimensionLimit}); else a harness
+   * error.
+   */
+  private static Verdict harnessError(Subject subject, Throwable e) {
+    String raised = e.getClass().getSimpleName() + ": " + NativeStrings.firstLine(e.getMessage());
+    return subject.pastDimensionLimit().map(why -> Verdict.skipped(why + " (" + raised + ")"))
+        .orElseGet(() -> Verdict.errored(raised));
   }
 }

@@ -19,9 +19,9 @@ public record GuardRanges(List<Range> ranges) {
   private static final String OPEN = " [guard pages: ";
   // an argument may be a list element, xs[1]: its brackets are inside the quotes
   private static final Pattern TOLD = Pattern.compile(
-      Pattern.quote(OPEN) + "((?:(?:'[^']*'|<[^>]*>) (?:END|START|READ_ONLY) [0-9a-f]+-[0-9a-f]+(?:; )?)*)\\]");
+      Pattern.quote(OPEN) + "((?:(?:'[^']*'|<[^>]*>) (?:END|START|READ_ONLY|FREED) [0-9a-f]+-[0-9a-f]+(?:; )?)*)\\]");
   // an argument in quotes, memory the kernel allocated in angle brackets
-  private static final Pattern ONE = Pattern.compile("(?:'(.*)'|<(.*)>) (END|START|READ_ONLY) ([0-9a-f]+)-([0-9a-f]+)");
+  private static final Pattern ONE = Pattern.compile("(?:'(.*)'|<(.*)>) (END|START|READ_ONLY|FREED) ([0-9a-f]+)-([0-9a-f]+)");
 
   /** What {@link Cause.Contract#rule()} a memory.bounds finding has. */
   public static final String RULE = "access outside a tensor argument's storage";

@@ -10,9 +10,10 @@ import org.bytedeco.pytorch.IValueVector;
 
 /**
  * The companion's guarded CPU allocator ({@code native-ops/src/main/companion/guarded_allocator.cpp}),
- * installed for one call of {@code memory.bounds} and restored after it ({@link #install}, a scope): each
- * allocation the kernel makes (its outputs, its temporaries) lies against a guard page, or, in a survey,
- * between canary pages. Java reaches it through the dispatcher, as the {@code opcheck4j::guarded_allocator_*}
+ * guarding for one call of {@code memory.bounds} and passing allocations through again after it ({@link
+ * #install}, a scope; it stays the CPU allocator from its first use on, so that memory raw-allocated under it
+ * can be raw-deallocated after, and the other way round): each allocation the kernel makes (its outputs, its
+ * temporaries) lies against a guard page, or, in a survey, between canary pages. Java reaches it through the dispatcher, as the {@code opcheck4j::guarded_allocator_*}
  * operators.
  */
 final class GuardedAllocator {
@@ -87,8 +88,8 @@ final class GuardedAllocator {
     long[] told = call("opcheck4j::guarded_allocator_install", new IValue((long) mode.ordinal()),
         new IValue(String.join(" ", sizes))).get(0).toIntVector().get();
     List<long[]> guards = new ArrayList<>();
-    for (int i = 2; i + 1 < told.length; i += 2) {
-      guards.add(new long[] {told[i], told[i + 1]});
+    for (int i = 2; i + 3 < told.length; i += 4) {
+      guards.add(new long[] {told[i], told[i + 1], told[i + 2], told[i + 3]});
     }
     return new Scope(mode, told[0], told[1], guards);
   }
@@ -121,7 +122,7 @@ final class GuardedAllocator {
       return arenaTo;
     }
 
-    /** The guard page, {from, to}, of the i-th expected allocation. */
+    /** The guard page and the data pages, {from, to, dataFrom, dataTo}, of the i-th expected allocation. */
     List<long[]> guards() {
       return guards;
     }

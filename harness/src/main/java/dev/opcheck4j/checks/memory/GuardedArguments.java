@@ -134,7 +134,7 @@ final class GuardedArguments implements AutoCloseable {
         String where = direction == GuardedMemory.Side.START ? "from " + -at[0] + " byte(s) before its first byte"
             : "from byte " + (at[0] - nbytes) + " past its end";
         return Optional.of(new Damage(GuardRanges.cause(p.original().argument(), direction),
-            "argument '" + p.original().argument() + "': written at " + where + " (" + nbytes
+            "argument '" + p.original().argument() + "', " + direction.direction + ": written " + where + " (" + nbytes
                 + " bytes of storage; the canary bytes around it changed)"));
       }
     }

@@ -35,7 +35,9 @@ final class GuardedMemory implements AutoCloseable {
     /** right before the storage's first byte */
     START("before the start"),
     /** right before the storage's first byte, and the storage's own pages made read-only after it is filled */
-    READ_ONLY("written");
+    READ_ONLY("written"),
+    /** the pages of memory the kernel allocated and freed during the call, inaccessible once freed */
+    FREED("used after it was freed");
 
     final String direction;
 

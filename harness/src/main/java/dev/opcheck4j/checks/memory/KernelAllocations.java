@@ -22,7 +22,8 @@ record KernelAllocations(List<Named> named) {
    * (or past the first few), or whose size differed.
    */
   static final String UNNAMED = "memory the kernel allocated";
-  // the step file holds 1 KB: past this many, allocations are named by the arena alone
+  // the step file holds 4 KB (two ranges a temporary, one an output): past this many, allocations are named by the
+  // arena alone
   private static final int TOLD_AT_MOST = 8;
 
   /** One allocation and its name. */
@@ -88,6 +89,10 @@ record KernelAllocations(List<Named> named) {
     for (int i = 0; i < Math.min(Math.min(named.size(), scope.guards().size()), TOLD_AT_MOST); i++) {
       long[] g = scope.guards().get(i);
       ranges.add(new GuardRanges.Range(named.get(i).name(), side, g[0], g[1], true));
+      if (named.get(i).name().equals(TEMPORARY)) {
+        // freed during the call, its pages fault after: an access there is a use after free
+        ranges.add(new GuardRanges.Range(TEMPORARY, GuardedMemory.Side.FREED, g[2], g[3], true));
+      }
     }
     ranges.add(new GuardRanges.Range(UNNAMED, side, scope.arenaFrom(), scope.arenaTo(), true));
     return ranges;
@@ -99,12 +104,17 @@ record KernelAllocations(List<Named> named) {
       GuardedAllocator.Allocation a = n.allocation();
       if (a.damaged()) {
         boolean before = a.firstDamaged() < 0;
+        // a survey keeps a freed temporary's pages, filled with the canary: a byte of its own changed after
+        boolean afterFree = !before && a.firstDamaged() < a.nbytes();
         String where = before ? "from " + -a.firstDamaged() + " byte(s) before its first byte"
+            : afterFree ? "at byte " + a.firstDamaged() + " after the kernel freed it"
             : "from byte " + (a.firstDamaged() - a.nbytes()) + " past its end";
-        return Optional.of(new GuardedArguments.Damage(
-            GuardRanges.allocatedCause(n.name(), before ? GuardedMemory.Side.START : GuardedMemory.Side.END),
-            n.name() + ": written at " + where + " (" + a.nbytes()
-                + " bytes, allocated by the kernel; the canary bytes around it changed)"));
+        GuardedMemory.Side side = before ? GuardedMemory.Side.START
+            : afterFree ? GuardedMemory.Side.FREED : GuardedMemory.Side.END;
+        return Optional.of(new GuardedArguments.Damage(GuardRanges.allocatedCause(n.name(), side),
+            n.name() + ", " + side.direction + ": written " + where + " (" + a.nbytes() + " bytes, allocated by the"
+                + " kernel; " + (afterFree ? "its bytes changed after it was freed)"
+                    : "the canary bytes around it changed)")));
       }
     }
     return Optional.empty();

@@ -132,6 +132,16 @@ public final class MemoryBoundsCheck extends ProtectedPagesCheck {
         allocated);
   }
 
+  /**
+   * A kernel that writes just outside memory malloc gave it damages the heap, and the plain call crashes
+   * (issue 52): under the guards the access lands in a guard page or a canary, and this check names the buffer
+   * and the side.
+   */
+  @Override
+  public boolean diagnosesCrashes() {
+    return true;
+  }
+
   @Override
   public Finding finding(Cause death, String happened, Duration deadline, List<Fact> details) {
     Cause.Contract c = (Cause.Contract) death;

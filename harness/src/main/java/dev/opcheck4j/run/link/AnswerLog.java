@@ -22,8 +22,8 @@ import java.util.Optional;
  * unit that was running; while it waits, the unit running tells it when each unit's deadline starts.
  *
  * <p>Layout: the first unit id of the exchange the log holds (long, at 0), the id of the unit running
- * (long, at 8), the bytes of answers written (int, at 16), then from {@link #DATA} one {@link Wire}
- * line per answer. The counts are published with release stores after what they count is written.
+ * (long, at 8), the bytes of answers written (int, at 16), the length of the worker's output (its log) when
+ * the unit running started (long, at 24), then from {@link #DATA} one {@link Wire} line per answer. The counts are published with release stores after what they count is written.
  *
  * <p>The file is sparse: a page gets its block when first written. On a full file system there is no
  * block to give, and the access faults; the JVM turns that fault into an {@link InternalError} at the
@@ -37,6 +37,7 @@ public final class AnswerLog {
   private static final int EXCHANGE = 0;
   private static final int RUNNING = 8;
   private static final int USED = 16;
+  private static final int OUTPUT = 24;
   private static final int DATA = 64;
   private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
   private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
@@ -82,6 +83,27 @@ public final class AnswerLog {
   /** Unit {@code id} starts (-1: none runs). */
   public void running(long id) {
     unlessBroken(() -> LONG.setRelease(page, RUNNING, id));
+  }
+
+  /**
+   * Unit {@code id} starts, the worker's log {@code output} bytes long: what the unit's kernels print comes
+   * after, and what earlier units printed before (a crash's root cause is read from there on).
+   */
+  public void running(long id, long output) {
+    unlessBroken(() -> {
+      LONG.setRelease(page, OUTPUT, output);
+      LONG.setRelease(page, RUNNING, id);
+    });
+  }
+
+  /** How long the worker's log was when the unit running started; -1 when none runs or it is not known. */
+  public long outputAtStart() {
+    try {
+      return broken || (long) LONG.getAcquire(page, RUNNING) < 0 ? -1 : (long) LONG.getAcquire(page, OUTPUT);
+    } catch (InternalError fault) {
+      broken = true;
+      return -1;
+    }
   }
 
   /** Keeps an answer's line (with its newline); false when it does not fit, and then it must be sent at once. */

@@ -92,6 +92,14 @@ public interface Kernels extends AutoCloseable {
     return run(open == null ? List.of() : List.of(open), List.of(unit), false, deadline);
   }
 
+  /**
+   * Makes the next exchange run on a worker that has run no unit yet: what a crash is confirmed on, so that
+   * nothing an earlier call left behind (memory it damaged, a thread it left running) takes part. A worker
+   * that just died is replaced anyway, so this costs a start only after an exchange that did not die. Kernels
+   * in this process cannot start afresh, and do nothing.
+   */
+  default void renew() {}
+
   @Override
   void close();
 

@@ -17,7 +17,8 @@ import java.util.Optional;
  * lives only as long as one of them maps it and nothing is left on disk, however the run ends.
  */
 public final class StepFile {
-  private static final int SIZE = 1024;
+  /** A page: enough for a memory.bounds step naming the guard pages of every argument and allocation it tells. */
+  private static final int SIZE = 4096;
   private final MappedByteBuffer page;
 
   private StepFile(MappedByteBuffer page) {

@@ -72,14 +72,20 @@ final class CrashClasses {
   }
 
   /**
-   * {@code e} killed the worker: when it shows a class of input not learned before, the tries from {@code next}
-   * on route around that class, so that the op's other checks reach their tries (an op that dies outside
-   * it too still stops at its deaths).
+   * {@code e} killed the worker ({@code described}: how it is shown, asked only when a class is learned): when
+   * it shows a class of input not learned before, the tries from {@code next} on route around that class, so
+   * that the op's other checks reach their tries (an op that dies outside it too still stops at its deaths). A
+   * null {@code e} (a crash that did not reproduce alone) teaches nothing.
    */
-  void routeAround(Tries tries, int next, Example e, String death, String described) {
-    if (crashed(e, death, described)) {
+  void routeAround(Tries tries, int next, Example e, String death, java.util.function.Supplier<String> described) {
+    if (e != null && firstUnseen(e) != null && crashed(e, death, described.get())) {
       tries.avoid(this, next);
     }
+  }
+
+  /** The first feature of {@code e} that no input which ran had, or null. */
+  private String firstUnseen(Example e) {
+    return features(e).keySet().stream().filter(f -> !alive.contains(f)).findFirst().orElse(null);
   }
 
   /** Whether {@code e} is in a class learned so far; counted as a try steered away when it is. */

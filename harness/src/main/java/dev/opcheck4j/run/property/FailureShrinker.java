@@ -73,11 +73,20 @@ final class FailureShrinker {
       return new Shrunk(first, null, 0);
     }
     List<Check> checks = during == null ? List.of() : List.of(during);
-    // a candidate the generator turns into an input already run (first among them) is known: each death
-    // is a new worker, and the shrink's deletions and zeroings of an already small input replay it often
+    // a candidate the generator turns into an input already run (first among them, which crashed alone before
+    // it is shrunk: OpSession.alone) is known: each death is a new worker, and the shrink's deletions and
+    // zeroings of an already small input replay it often
     Map<Example, Boolean> known = new HashMap<>(Map.of(first, true));
+    // a candidate is kept only if it crashes on its own: on a worker that ran nothing before it. A worker is
+    // fresh after a death; one that died after a candidate that did not runs it again, on the new worker
+    session.renew();
+    boolean[] fresh = {true};
     Predicate<Choices> dies = replay -> known.computeIfAbsent(gen.generate(replay), e -> {
-      var again = calls.death(e, device, checks);
+      Cause again = calls.death(e, device, checks);
+      if (again != null && !fresh[0]) {
+        again = calls.death(e, device, checks);
+      }
+      fresh[0] = again != null;
       return again != null && again.sameAs(d.death().cause());
     });
     Shrinker.Result shrunk = uncounted(new Shrinker(dies, DEATH_SHRINK_BUDGET), sequence);

@@ -3,6 +3,7 @@ package dev.opcheck4j.run.property;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.RejectionCheck;
+import dev.opcheck4j.run.session.Described;
 import dev.opcheck4j.run.session.OpSession;
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Batch;
@@ -238,9 +239,9 @@ final class OpCalls {
 
   /** {@code e}'s inputs as text, or why it cannot be shown. */
   String describe(Example e, Device device) {
-    OpSession.Described d = session.describe(op, device, e);
-    return d instanceof OpSession.Described.Killed k ? "(materializing it killed the worker: " + k.death().message() + ")"
-        : d instanceof OpSession.Described.Unfit u ? "(cannot be materialized: " + u.why() + ")"
-        : ((OpSession.Described.Shown) d).text();
+    Described d = session.describe(op, device, e);
+    return d instanceof Described.Killed k ? "(materializing it killed the worker: " + k.death().message() + ")"
+        : d instanceof Described.Unfit u ? "(cannot be materialized: " + u.why() + ")"
+        : ((Described.Shown) d).text();
   }
 }

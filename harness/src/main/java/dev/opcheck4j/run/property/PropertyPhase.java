@@ -198,7 +198,7 @@ public final class PropertyPhase {
               // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
               Example telling = deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t);
               crashClasses.routeAround(tries, t, telling, BuiltinChecks.supervising(fatal.death().cause()).id(),
-                  calls.describe(telling, device));
+                  () -> calls.describe(telling, device));
             }
             more = !open.isEmpty() || !judges.isEmpty() || !rejecters.isEmpty();
           }

@@ -73,6 +73,8 @@ public final class OpSession {
     final List<Death> counted = new ArrayList<>();
     /** The crashes sent again without dying: not the op's, so not counted. */
     final StrayDeaths strays = new StrayDeaths();
+    /** Where each crash reproduces alone, asked before it is reported. */
+    final CrashWitness witness = new CrashWitness();
     /** How many {@link #uncounted} scopes are open. */
     int paused;
   }
@@ -176,18 +178,6 @@ public final class OpSession {
     return batch.add(new Protocol.OnRejected(check, on(op, device, example), why));
   }
 
-  /** What materializing an example gave: its inputs as text, why it does not fit, or the death it caused. */
-  public sealed interface Described {
-    /** Its inputs as text. */
-    record Shown(String text) implements Described {}
-
-    /** Why it cannot be materialized: it does not fit the schema or the machine. */
-    record Unfit(String why) implements Described {}
-
-    /** How materializing it killed the worker. */
-    record Killed(Death death) implements Described {}
-  }
-
   /** Materializes {@code example} on {@code device} ({@link Protocol.Bind}). */
   public Described describe(String op, Device device, Example example) {
     Kernels.Exchange x = run(List.of(new Protocol.Bind(on(op, device, example))), false);
@@ -207,9 +197,23 @@ public final class OpSession {
     x.death().ifPresent(d -> {
       if (budget.paused == 0) {
         budget.counted.add(d);
+        budget.witness.ended(d, x.first(), batch, guarded, open);
       }
     });
     return x;
+  }
+
+  /** Where the crash {@code d} reproduces alone, on a fresh worker ({@link CrashWitness}), asked once; uncounted. */
+  public CrashWitness.Alone alone(Death d) {
+    return budget.witness.of(d, (entry, units, guarded) -> uncounted(() -> {
+      kernels.renew();
+      return kernels.run(List.of(entry), units, guarded, deadline());
+    }));
+  }
+
+  /** Makes the next exchange run on a worker that has run nothing yet ({@link Kernels#renew}). */
+  public void renew() {
+    kernels.renew();
   }
 
   /**
@@ -268,6 +272,14 @@ public final class OpSession {
   /** {@link #result(Death, String, Check, String, Device, Example, List, long)}, its script rebuilding {@code minimal}. */
   public CheckResult result(Death d, String op, Check check, String doing, Device device, Example example,
       Example minimal, List<Fact> more, long micros) {
+    CrashWitness.Alone alone = alone(d);
+    if (alone instanceof CrashWitness.Alone.Crashed c && !c.inFlight() && c.on() != null) {
+      // another input of the exchange crashed alone, not the one in flight: the crash is that input's
+      example = minimal = c.on().example();
+      check = c.check() == null ? null : BuiltinChecks.byId(c.check()).orElse(check);
+      doing = c.check() == null ? "the real kernel on the input (before any check)" : c.check();
+      d = new Death(d.cause(), d.message(), d.facts(), Optional.empty(), d.unit(), d.offThread());
+    }
     List<Fact> details = new ArrayList<>();
     // the step the worker told last names what ran, down to the call that died or hung; what the
     // caller planned is the fallback (a worker run in this process tells none)
@@ -276,6 +288,7 @@ public final class OpSession {
       details.add(Fact.of(Fact.EXAMPLE, example.ref()));
     }
     details.addAll(more);
+    alone.shown().ifPresent(said -> details.add(Fact.of(CrashWitness.ALONE, said)));
     details.addAll(d.facts());
     details.add(Fact.of("seed", plan.seed()));
     SupervisorCheck supervisor = BuiltinChecks.supervising(d.cause());
@@ -326,17 +339,9 @@ public final class OpSession {
         saved = new Answers.ExampleSaved(List.of(), unsaved);
       }
     }
-    List<String> summary = r.finding() == null ? List.of()
-        : List.of("expected : " + r.finding().expected(), "but was  : " + r.finding().actual());
-    java.nio.file.Path file = dir.resolve(stem + ".py");
-    try {
-      java.nio.file.Files.createDirectories(dir);
-      java.nio.file.Files.writeString(file, ReproScript.text(new ReproScript.Input(r.op(), r.check(),
-          device == null ? null : device.label(), target.library().path().toAbsolutePath().toString(), summary, saved,
-          specExample, unsaved, spec, deadline(), plan.seed())));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot write the repro script " + file, e);
-    }
+    java.nio.file.Path file = ReproScript.write(dir.resolve(stem + ".py"), new ReproScript.Input(r.op(), r.check(),
+        device == null ? null : device.label(), target.library().path().toAbsolutePath().toString(),
+        ReproScript.summary(r.finding()), saved, specExample, unsaved, spec, deadline(), plan.seed()));
     Repro base = r.repro() != null ? r.repro() : new Repro(target.source(), r.op() == null ? subject : r.op(),
         r.check(), device == null ? null : device.label(), plan.seed(), plan.tries(), null, null, false);
     return base.withScript(file.toAbsolutePath().toString());

@@ -3,6 +3,7 @@ package dev.opcheck4j.run.session;
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Check;
+import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.torch.Device;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,6 +20,8 @@ public final class Prerequisites {
    * design too, so coverage does not count its family as never run where the spec says why.
    */
   private final Map<CheckOn, String> skipsByDesign = new HashMap<>();
+  /** Per check and device that failed, whether every failure was a crash of the worker in its unit. */
+  private final Map<CheckOn, Boolean> failedByCrashes = new HashMap<>();
 
   /** Adds an outcome of {@code check} on {@code device} (null: on none); the worse of two stays. */
   public void add(String check, Device device, Outcome outcome) {
@@ -29,12 +32,31 @@ public final class Prerequisites {
   public void add(String check, Device device, Outcome outcome, String reason) {
     CheckOn on = new CheckOn(check, device);
     seen.merge(on, outcome, Prerequisites::worse);
+    if (outcome == Outcome.FAILED) {
+      failedByCrashes.put(on, false);
+    }
     if (outcome == Outcome.SKIPPED) {
       String design = reason == null ? ""
           : reason.startsWith(Coverage.SPEC_SKIP) ? Coverage.SPEC_SKIP
           : reason.startsWith(Coverage.NOT_APPLICABLE) ? Coverage.NOT_APPLICABLE : "";
       skipsByDesign.merge(on, design, (a, b) -> a.equals(b) ? a : "");
     }
+  }
+
+  /** {@code check}'s unit on {@code device} killed the worker ({@code crash}: with a crash, not a hang): it failed. */
+  public void died(String check, Device device, boolean crash) {
+    CheckOn on = new CheckOn(check, device);
+    seen.merge(on, Outcome.FAILED, Prerequisites::worse);
+    failedByCrashes.merge(on, crash, Boolean::logicalAnd);
+  }
+
+  /**
+   * Whether {@code check} runs on {@code device} only to diagnose a crash: a check it requires failed there by
+   * crashes alone, which it diagnoses ({@link SupervisorCheck#diagnosesCrashes}).
+   */
+  public boolean diagnosing(Check check, Device device) {
+    return check instanceof SupervisorCheck s && s.diagnosesCrashes() && check.requires().stream()
+        .anyMatch(r -> failedByCrashes.getOrDefault(new CheckOn(r, device), false));
   }
 
   /** The worst outcome of {@code check} on {@code device} so far, or null when it gave none. */
@@ -49,7 +71,9 @@ public final class Prerequisites {
   public String unmet(Check check, Device device) {
     for (String required : check.requires()) {
       Outcome o = seen.getOrDefault(new CheckOn(required, device), seen.get(new CheckOn(required, null)));
-      if (o != null && !o.passes()) {
+      boolean diagnosed = o == Outcome.FAILED && check instanceof SupervisorCheck s && s.diagnosesCrashes()
+          && failedByCrashes.getOrDefault(new CheckOn(required, device), false);
+      if (o != null && !o.passes() && !diagnosed) {
         CheckOn on = seen.containsKey(new CheckOn(required, device)) ? new CheckOn(required, device)
             : new CheckOn(required, null);
         String design = o == Outcome.SKIPPED ? skipsByDesign.getOrDefault(on, "") : "";

@@ -104,6 +104,22 @@ public final class ReproScript {
   public record Input(String op, String check, String device, String library, List<String> summary,
       Answers.ExampleSaved saved, boolean specExample, String unsaved, OpSpec spec, Duration deadline, long seed) {}
 
+  /** The finding's lines a script's header shows ({@code expected}, {@code but was}); none without a finding. */
+  static List<String> summary(dev.opcheck4j.api.Finding f) {
+    return f == null ? List.of() : List.of("expected : " + f.expected(), "but was  : " + f.actual());
+  }
+
+  /** Writes the script of {@code in} to {@code file}, making its directory; returns {@code file}. */
+  static java.nio.file.Path write(java.nio.file.Path file, Input in) {
+    try {
+      java.nio.file.Files.createDirectories(file.getParent());
+      java.nio.file.Files.writeString(file, text(in));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the repro script " + file, e);
+    }
+  }
+
   /** The script's text. */
   public static String text(Input in) {
     StringBuilder sb = new StringBuilder("#!/usr/bin/env python3\n");

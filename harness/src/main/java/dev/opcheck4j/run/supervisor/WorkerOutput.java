@@ -11,7 +11,8 @@ import java.util.List;
  * What a worker wrote to its log (its stdout and stderr), as the parent tells it after the worker died
  * or missed a deadline.
  *
- * @param rootCause what the worker wrote while the exchange in flight ran, without the JVM's crash
+ * @param rootCause what the worker wrote while the unit in flight ran (from its start, as the answer log tells it;
+ *     else from the exchange's), without the JVM's crash
  *     banner (its {@code #} lines): libtorch's error text, "terminate called after throwing ...", an
  *     abort or assertion message; its last {@value #ROOT_CAUSE_LINES} such lines, joined with " | "
  *     (empty when it wrote none)
@@ -24,7 +25,7 @@ record WorkerOutput(String rootCause, String tail) {
   private static final int EXCHANGE_BYTES = 16_384;
   private static final int LAST_BYTES = 4096;
 
-  /** What the worker logged in {@code log}; the exchange in flight was sent when the log was {@code mark} bytes long. */
+  /** What the worker logged in {@code log}; the unit in flight started when the log was {@code mark} bytes long. */
   static WorkerOutput read(Path log, long mark) {
     try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
       long last = Math.max(0, f.length() - LAST_BYTES);

@@ -274,8 +274,10 @@ public final class WorkerProcess implements Kernels {
     }
     LiveWorkers.ended(member);
     link.close();
+    // the root cause is what the unit running printed, never what an earlier unit of the exchange did
+    long unitMark = answers().map(AnswerLog::outputAtStart).filter(m -> m >= logMark).orElse(logMark);
     CrashReport report = new CrashReport(status, killedByUs, ErrorFile.read(ErrorFile.of(dir, process.pid())),
-        WorkerOutput.read(log, logMark));
+        WorkerOutput.read(log, unitMark));
     // a fault inside a guard page the step names is memory.bounds' finding, not a generic crash
     String told = toldStep().orElse("");
     return new Death(report.faultAddress().flatMap(a -> meaning.fault(a, told)).orElse(report.cause()), report.message(),
@@ -301,6 +303,11 @@ public final class WorkerProcess implements Kernels {
     }
     LiveWorkers.ended(member);
     link.close();
+  }
+
+  /** Whether this worker has run a unit. */
+  boolean ran() {
+    return nextId > 0;
   }
 
   public long pid() {

@@ -214,6 +214,14 @@ public final class WorkerSlot implements Kernels {
   }
 
   @Override
+  public void renew() {
+    if (current instanceof WorkerProcess w && w.ran()) {
+      w.close();
+      current = null; // the next exchange starts a worker
+    }
+  }
+
+  @Override
   public void close() {
     if (early != null) {
       try {

@@ -119,7 +119,7 @@ public final class Worker {
         public Replies.Answered run(long id, Protocol.Unit<?> unit) {
           long t0 = System.nanoTime();
           if (answers != null) {
-            answers.running(id);
+            answers.running(id, outputLength());
           }
           Answers.Answer a;
           try {
@@ -146,6 +146,23 @@ public final class Worker {
       }
     }
   }
+
+  /**
+   * How many bytes this process has written to its log (stdout and stderr share it, opened for appending):
+   * the offset of its standard output, one lseek; -1 when it cannot be read (then the parent reads the
+   * exchange's output whole).
+   */
+  private long outputLength() {
+    try {
+      return STDOUT.position();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /** This process's standard output, as a channel whose position is read; never closed (it is fd 1). */
+  private static final java.nio.channels.FileChannel STDOUT =
+      new java.io.FileOutputStream(java.io.FileDescriptor.out).getChannel();
 
   /** Keeps {@code done} in the answer log and queues it for the socket, unflushed; false when the log is full. */
   private boolean keep(Replies.Answered done) {

@@ -102,6 +102,47 @@ class MemoryCorpusTests {
   }
 
   /**
+   * A kernel that writes one element before its own scratch row damages malloc's header for it, and its plain
+   * call crashes (issue 52): kernel.crash, which names nothing, and memory.bounds, which runs on the example
+   * although kernel.error crashed there, and names the temporary and the side (the canary before it changed).
+   */
+  @Test
+  void aCrashOfThePlainCallIsDiagnosedUnderTheGuardsNamingTheTemporaryAndTheSide() {
+    CheckResult crash = corpus.one("memory_ops::window_mean_sentinel", "kernel.crash", "cpu");
+    assertEquals(Outcome.FAILED, crash.outcome(), crash.toString());
+    assertEquals("crashed again when its input ran alone, on a fresh worker",
+        crash.fact(dev.opcheck4j.run.session.CrashWitness.ALONE).orElseThrow());
+    CheckResult r = faulted("memory_ops::window_mean_sentinel", MemoryBoundsCheck.ID, GuardRanges.RULE,
+        "a temporary the kernel allocated, before the start");
+    assertTrue(r.fact("but was").orElseThrow().startsWith("a temporary the kernel allocated, before the start: written from"
+        + " 4 byte(s) before its first byte"), r.toString());
+    assertEquals(r.example(), crash.example(), "the input whose plain call crashed");
+  }
+
+  /**
+   * The same write, on generated odd sizes only: the crash of a generated input says what memory.bounds sees on
+   * its minimal example under its guards.
+   */
+  @Test
+  void aCrashOnAGeneratedInputCarriesWhatTheGuardsSeeOnItsMinimalExample() {
+    CheckResult crash = corpus.of("memory_ops::window_mean_sentinel_odd")
+        .filter(r -> r.check().equals("kernel.crash")).findFirst().orElseThrow();
+    assertTrue(crash.fact(dev.opcheck4j.checks.SupervisorCheck.DIAGNOSIS).orElseThrow()
+        .startsWith("memory.bounds: a temporary the kernel allocated, before the start: written from 4 byte(s) before"
+            + " its first byte"),
+        crash.toString());
+    assertTrue(crash.fact(Fact.MINIMAL_EXAMPLE).orElseThrow().matches("x=float32\\[\\d*[13579]\\], .*"), crash.toString());
+  }
+
+  /** A read of a scratch row after the kernel freed it (issue 54): named as a use after free of the temporary. */
+  @Test
+  void aUseAfterFreeOfATemporaryIsNamedSo() {
+    CheckResult r = faulted("memory_ops::window_mean_freed", MemoryBoundsCheck.ID, GuardRanges.RULE,
+        "a temporary the kernel allocated, used after it was freed");
+    assertTrue(r.example().startsWith("memory_ops.json#"), "on the example: " + r);
+  }
+
+  /**
    * A kernel returning Tensor[] that stores one element past the end of the list's second tensor, leaving
    * its bytes as they were (issue 43): found on the example, naming that element of the returned list.
    */

@@ -36,6 +36,23 @@ class AnswerLogTests {
     assertEquals(List.of(), parent.lines(43));
   }
 
+  /**
+   * Where the unit running started in the worker's log: a crash's root cause is read from there, never from
+   * what an earlier unit of the exchange printed (issue 52).
+   */
+  @Test
+  void theParentReadsWhereInTheWorkersLogTheUnitRunningStarted(@TempDir Path dir) throws Exception {
+    AnswerLog worker = AnswerLog.create(dir.resolve("worker-1.answers"));
+    AnswerLog parent = AnswerLog.open(dir.resolve("worker-1.answers")).orElseThrow();
+    assertEquals(-1, parent.outputAtStart(), "no unit runs");
+    worker.exchange(10);
+    worker.running(10, 300);
+    worker.running(11, 4_096);
+    assertEquals(4_096, parent.outputAtStart(), "the unit in flight's, not its exchange's first");
+    worker.running(-1);
+    assertEquals(-1, parent.outputAtStart(), "between units none is known");
+  }
+
   @Test
   void anAnswerThatDoesNotFitIsRefusedSoTheWorkerSendsItAtOnce(@TempDir Path dir) throws Exception {
     AnswerLog worker = AnswerLog.create(dir.resolve("worker-1.answers"));

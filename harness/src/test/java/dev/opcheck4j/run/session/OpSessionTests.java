@@ -41,6 +41,10 @@ class OpSessionTests {
   private static final class Scripted implements Kernels {
     final Function<List<Protocol.Unit<?>>, Exchange> answer;
     final List<List<Protocol.OpenOp>> opens = new ArrayList<>();
+    /** The units of each exchange, and how many times a fresh worker was asked for before it. */
+    final List<List<Protocol.Unit<?>>> sent = new ArrayList<>();
+    final List<Integer> renewedBefore = new ArrayList<>();
+    int renewed;
 
     Scripted(Function<List<Protocol.Unit<?>>, Exchange> answer) {
       this.answer = answer;
@@ -49,7 +53,14 @@ class OpSessionTests {
     @Override
     public Exchange run(List<Protocol.OpenOp> opens, List<Protocol.Unit<?>> units, boolean guarded, Duration deadline) {
       this.opens.add(opens);
+      sent.add(units);
+      renewedBefore.add(renewed);
       return answer.apply(units);
+    }
+
+    @Override
+    public void renew() {
+      renewed++;
     }
 
     @Override
@@ -169,5 +180,110 @@ class OpSessionTests {
     assertEquals("kernel.timeout", timeout.check());
     assertEquals("synthesizing", timeout.fact("check").orElseThrow(), "no step told: what the harness was doing");
     assertEquals(CheckResult.NONE, timeout.example());
+  }
+
+  /** The example the units of an exchange run on (each unit's {@code On}), in order, once each. */
+  private static List<Example> inputsOf(List<Protocol.Unit<?>> units) {
+    return units.stream().map(u -> ((Protocol.OpUnit<?>) u).on().example()).distinct().toList();
+  }
+
+  /**
+   * A batch of three inputs (each its kernel call and checks b and c) whose worker crashed in input 2's kernel
+   * call: the first exchange. Run alone, an exchange dies in its first unit when its input is one of {@code
+   * crashing}, else every unit answers.
+   */
+  private static Scripted crashedInInputTwo(List<Example> crashing) {
+    Map<Long, Kernels.Done> firstSix = new HashMap<>();
+    for (long id = 0; id < 6; id++) {
+      firstSix.put(id, done(id % 3 == 0 ? new Answers.Accepted() : new Answers.Checked(Verdict.passed())));
+    }
+    List<Integer> calls = new ArrayList<>();
+    return new Scripted(units -> {
+      calls.add(1);
+      if (calls.size() == 1) {
+        return new Kernels.Exchange(0, firstSix, Optional.of(CRASH.in(6)));
+      }
+      long first = 100L * calls.size();
+      if (crashing.contains(inputsOf(units).get(0))) {
+        return new Kernels.Exchange(first, Map.of(), Optional.of(CRASH.in(first)));
+      }
+      Map<Long, Kernels.Done> all = new HashMap<>();
+      for (int i = 0; i < units.size(); i++) {
+        all.put(first + i, done(units.get(i) instanceof Protocol.Accepts ? new Answers.Accepted()
+            : new Answers.Checked(Verdict.passed())));
+      }
+      return new Kernels.Exchange(first, all, Optional.empty());
+    });
+  }
+
+  /** The crash of {@link #crashedInInputTwo}'s first exchange, as its session saw it. */
+  private static Death firstCrash(OpSession s) {
+    Batch batch = Batch.guarded();
+    tryOn(s, batch);
+    return s.run(batch).death().orElseThrow();
+  }
+
+  @Test
+  void aCrashThatReproducesAloneIsTheInputInFlightsAndOnlyItsUnitsAreSentAgainOnAFreshWorker() {
+    Scripted kernels = crashedInInputTwo(List.of(example(3)));
+    OpSession s = session(kernels);
+    Death d = firstCrash(s);
+    CrashWitness.Alone alone = s.alone(d);
+    CrashWitness.Alone.Crashed c = (CrashWitness.Alone.Crashed) alone;
+    assertTrue(c.inFlight());
+    assertEquals(example(3), c.on().example());
+    assertEquals(1, kernels.sent.get(1).size(), "input 2's kernel call, the unit that died, and nothing before it");
+    assertEquals(1, kernels.renewedBefore.get(1), "on a fresh worker");
+    assertEquals(alone, s.alone(d), "asked once per death");
+    assertEquals(2, kernels.sent.size());
+    CheckResult r = s.result(d, "t::f", null, "the real kernel", Device.CPU, example(3), List.of(), 0);
+    assertEquals("crashed again when its input ran alone, on a fresh worker", r.fact(CrashWitness.ALONE).orElseThrow());
+    assertEquals(1, s.deaths(), "running alone counts no death");
+  }
+
+  /**
+   * Input 2 does not crash alone, input 1 (which ran before it in the same exchange) does: the crash is input
+   * 1's, and the result names it, with its check, and the script rebuilds it.
+   */
+  @Test
+  void aCrashIsBlamedOnTheInputOfItsExchangeThatCrashesAloneNotOnTheInputInFlight() {
+    Scripted kernels = crashedInInputTwo(List.of(example(2)));
+    OpSession s = session(kernels);
+    Death d = firstCrash(s);
+    CrashWitness.Alone.Crashed c = (CrashWitness.Alone.Crashed) s.alone(d);
+    assertEquals(false, c.inFlight());
+    assertEquals(example(2), c.on().example());
+    assertEquals(List.of(List.of(example(3)), List.of(example(2))), kernels.sent.subList(1, 3).stream()
+        .map(OpSessionTests::inputsOf).toList(), "the input in flight first, then the latest before it");
+    assertEquals(3, kernels.sent.get(2).size(), "input 1's kernel call and the checks it guarded");
+    assertEquals(List.of(1, 2), kernels.renewedBefore.subList(1, 3), "each on a fresh worker");
+    CheckResult r = s.result(d, "t::f", null, "the real kernel", Device.CPU, example(3), List.of(), 0);
+    assertTrue(r.fact(CrashWitness.ALONE).orElseThrow().startsWith("the input in flight did not crash"), r.toString());
+    assertEquals("the real kernel on the input (before any check)", r.fact("check").orElseThrow(),
+        "input 1 died in its kernel call; the step the worker told was input 2's");
+  }
+
+  @Test
+  void aCrashNoInputReproducesAloneSaysSo() {
+    Scripted kernels = crashedInInputTwo(List.of());
+    OpSession s = session(kernels);
+    Death d = firstCrash(s);
+    CrashWitness.Alone alone = s.alone(d);
+    assertTrue(alone instanceof CrashWitness.Alone.Nowhere, alone.toString());
+    assertTrue(alone.shown().orElseThrow().startsWith("did not reproduce alone: neither the input in flight nor the 2"
+        + " other inputs of its exchange crashed"), alone.toString());
+    assertEquals(4, kernels.sent.size());
+  }
+
+  @Test
+  void aHangOrAFaultInAGuardPageIsNotRunAgain() {
+    Death hang = new Death(new Cause.Timeout(5), "no answer after 5 s", List.of(), Optional.empty(), 0);
+    Scripted kernels = new Scripted(units -> new Kernels.Exchange(0, Map.of(), Optional.of(hang)));
+    OpSession s = session(kernels);
+    Death d = s.evaluate("b", "t::f", Device.CPU, example(0)).death().orElseThrow();
+    assertEquals(new CrashWitness.Alone.Unasked(), s.alone(d));
+    assertEquals(1, kernels.sent.size());
+    assertEquals(Optional.empty(), s.result(d, "t::f", null, "b", Device.CPU, example(0), List.of(), 0)
+        .fact(CrashWitness.ALONE));
   }
 }

@@ -2,6 +2,7 @@ package dev.opcheck4j.run.worker;
 
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.session.CrashWitness;
 import dev.opcheck4j.run.ResultsFile;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.plan.RunRequest;
@@ -64,7 +65,7 @@ class WorkerIsolationTests {
   @Test
   void eachCrashOpGivesExactlyTheFindingItsMarkerNames() throws IOException {
     Map<String, Set<String>> expected = NativeOps.expectations("crash_ops.cpp");
-    assertEquals(10, expected.size(), expected.toString());
+    assertEquals(11, expected.size(), expected.toString());
     for (Map.Entry<String, Set<String>> e : expected.entrySet()) {
       Set<String> failed = failedOf(e.getKey()).stream().map(CheckResult::check).collect(Collectors.toSet());
       assertEquals(e.getValue(), failed, e.getKey());
@@ -76,6 +77,22 @@ class WorkerIsolationTests {
         .filter(r -> r.outcome() == Outcome.ERRORED).toList().toString());
   }
 
+  /**
+   * pytorch3d's knn_points_idx (our port) dies on K = 0 and refuses a norm other than 1 or 2 (issue 52): the
+   * first try to reach K = 0 has norm 0, which the kernel refuses, and the follow-up that puts its norm back
+   * crashes. The crash is that follow-up's input (norm back, K = 0), confirmed alone on a fresh worker, never the
+   * refused try; and its root cause is no earlier unit's refusal.
+   */
+  @Test
+  void aCrashIsBlamedOnTheInputThatCrashesAloneAndOnlyItsOwnOutputIsItsRootCause() {
+    CheckResult r = onlyFailureOf("crash_ops::knn_points_idx");
+    assertEquals("kernel.crash", r.check());
+    String minimal = r.fact(Fact.MINIMAL_EXAMPLE).orElseThrow();
+    assertTrue(minimal.matches(".*norm=[12], K=0\\b.*"), r.toString());
+    assertEquals("crashed again when its input ran alone, on a fresh worker", r.fact(CrashWitness.ALONE).orElseThrow());
+    assertTrue(r.fact("root cause").map(c -> !c.contains("Support for 1 or 2 norm")).orElse(true), r.toString());
+  }
+
   @Test
   void aCrashNamesTheSignalTheFramesTheUnitAndTheRerun() throws IOException {
     // as a front end shows it: the run gives what reproduces it, the front end writes the rerun line
@@ -83,8 +100,9 @@ class WorkerIsolationTests {
     assertEquals("kernel.crash", r.check());
     assertEquals("cpu", r.device());
     assertTrue(r.example().endsWith("crash_ops.json#ops[0].examples[0]"), r.example());
-    assertEquals(List.of("expected", "but was", "check", "example", "exit status", "native frames", "error file",
-        "worker output", "seed", "rerun", "hint"), r.facts().stream().map(f -> f.key()).toList());
+    assertEquals(List.of("expected", "but was", "check", "example", CrashWitness.ALONE, "exit status", "native frames",
+        "error file", "worker output", "seed", "rerun", "hint"), r.facts().stream().map(f -> f.key()).toList());
+    assertEquals("crashed again when its input ran alone, on a fresh worker", r.fact(CrashWitness.ALONE).orElseThrow());
     assertTrue(r.fact("but was").orElseThrow().startsWith("SIGSEGV"), r.toString());
     assertEquals("the cpu kernel for kernel.error", r.fact("check").orElseThrow(), "the step the worker died in");
     assertTrue(r.fact("native frames").orElseThrow().contains("libcrash_ops.so"), r.toString());
