@@ -193,8 +193,8 @@ class Node final : public c10::SymNodeImpl {
   c10::SymNode int_floordiv(const c10::SymNode& o) override { return floordiv(o); }
   c10::SymNode mod(const c10::SymNode& o) override { return bin(o, "%", Kind::Int, Op::Mod); }
   // A comparison with a constant that the symbols' ranges decide (a size is >= 0; a backed one, which
-  // ShapeEnv made symbolic because it was not 0 or 1, is >= 2) is no guard, as ShapeEnv's value ranges
-  // decide it statically.
+  // ShapeEnv made symbolic because it was not 0 or 1, is >= 2), or of an expression with itself, is no
+  // guard, as ShapeEnv decides it statically.
   c10::SymNode eq(const c10::SymNode& o) override { return known(o, 0).value_or(bin(o, "==", Kind::Bool, Op::Eq)); }
   c10::SymNode ne(const c10::SymNode& o) override { return known(o, 1).value_or(bin(o, "!=", Kind::Bool, Op::Ne)); }
   c10::SymNode gt(const c10::SymNode& o) override { return known(o, 2).value_or(bin(o, ">", Kind::Bool, Op::Gt)); }
@@ -327,6 +327,11 @@ class Node final : public c10::SymNodeImpl {
   // (or >= c for >= and <).
   std::optional<c10::SymNode> known(const c10::SymNode& o, int op) {
     Node* b = as(o);
+    if (!constant_ && !b->constant_ && expr_ == b->expr_) {
+      // an expression compared with itself (sym_size(0) == sym_size(0) of one tensor): ShapeEnv simplifies it
+      // to a constant, no guard
+      return constant(Kind::Bool, op == 0 || op == 4 || op == 5 ? 1 : 0);
+    }
     if (constant_ || !b->constant_ || lower_ == kUnknown) return std::nullopt;
     int64_t c = b->hint_;
     switch (op) {
@@ -1007,6 +1012,10 @@ std::string trace_selftest() {
     if (x.sizes().vec() != std::vector<int64_t>{2, 3}) return "sizes() of a symbolic [2, 3] tensor did not return the hints [2, 3]";
     size_t guards = std::count_if(trace().events.begin(), trace().events.end(), [](const std::string& e) { return e.rfind("guard\t", 0) == 0; });
     if (guards != 2) return "sizes() on a symbolic [2, 3] tensor logged " + std::to_string(guards) + " guards, 2 expected";
+    size_t before = trace().events.size();
+    if (!(x.sym_size(0) == x.sym_size(0)) || trace().events.size() != before) {
+      return "a size compared with itself was not decided without a guard";
+    }
     at::Tensor y;
     {
       Depth d;  // as if a kernel called aten::mul
