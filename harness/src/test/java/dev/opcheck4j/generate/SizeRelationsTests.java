@@ -2,6 +2,7 @@ package dev.opcheck4j.generate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.opcheck4j.generate.example.SizeRelation;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.SpecValue;
 import dev.opcheck4j.spec.Vary;

@@ -1,4 +1,4 @@
-package dev.opcheck4j.generate;
+package dev.opcheck4j.generate.example;
 
 import java.util.List;
 
@@ -7,7 +7,7 @@ import java.util.List;
  * dimension of that size in the example) or an int argument equal to a sum of sources plus a constant.
  * The sources are dimensions of the example's tensors and, for {@link Kind#INT_OFFSET}, an int argument.
  * Which of the relations an example shows the kernel needs is learned by probing it
- * ({@code run/property/SizeProbing}); {@link ExampleGenerator#withRelations} keeps them in every try.
+ * ({@code run/property/SizeProbing}); {@code ExampleGenerator.withRelations} keeps them in every try.
  *
  * @param kind what the relation adds up
  * @param target the size that follows (0 when {@code intTarget} is not null)
