@@ -73,11 +73,6 @@ public final class ExampleGenerator {
   private final SizeDraw sizes;
   /** Whether sizes are drawn tied whatever the first choice says ({@link #tied}). */
   private boolean tiedOnly;
-  /**
-   * Int argument name to the example size it equals, and the constant offset ({@link ExampleShapes#intTies}).
-   * Tied tries keep the relation: the argument follows the size drawn for it.
-   */
-  private final Map<String, long[]> intTies;
   /** The relations beyond equal sizes the example shows ({@link SizeRelation}). */
   private final SizeRelations relationsOf;
   /** Those every try keeps ({@link #withRelations}): the kernel was found to need them. */
@@ -108,9 +103,8 @@ public final class ExampleGenerator {
     this.args = new ExampleArgs(origin, schema.arguments().stream().map(OpSchema.Argument::name).toList());
     this.shapes = new ExampleShapes(args);
     this.dtypes = new DtypeOptions(args, vary, domain, rejectedDtypes);
-    this.intTies = shapes.intTies(args, vary);
-    this.relationsOf = shapes.relations(args, vary, intTies.keySet());
-    this.sizes = new SizeDraw(shapes, relationsOf, intTies);
+    this.relationsOf = shapes.relations(args, vary);
+    this.sizes = new SizeDraw(shapes, relationsOf);
   }
 
   /**
@@ -168,13 +162,17 @@ public final class ExampleGenerator {
     return sizes.fresh();
   }
 
-  /** The relations between argument sizes this generator keeps in its tied tries, as coverage says them. */
-  public List<String> relations() {
-    List<String> out = new ArrayList<>();
-    intTies.forEach((name, t) -> out.add("sizes related in " + origin.ref() + ": " + name + " = the size "
-        + t[0] + (t[1] == 0 ? "" : t[1] > 0 ? " + " + t[1] : " - " + -t[1])
-        + " of its tensors (tied tries keep it: " + name + " follows the size drawn for " + t[0] + ")"));
-    return out;
+  /**
+   * Choices of a tied try whose every varying size {@code s} is {@code s + 2}: a second draw, independent of
+   * {@link #freshSizes}'s, on which what one probe showed is probed again.
+   */
+  public List<Long> freshSizesAgain() {
+    return sizes.freshAgain();
+  }
+
+  /** The shape of each tensor of {@code e} (this generator's example or a variant of it), by label ('x', 'xs[1]'). */
+  public Map<String, long[]> shapesOf(Example e) {
+    return new ExampleArgs(e, args.names()).shapes();
   }
 
   /** The same generator without the layouts and dtypes the kernel was found to reject. */
@@ -219,7 +217,7 @@ public final class ExampleGenerator {
   /** The variant the choices describe. */
   public Example generate(Choices c) {
     boolean untied = c.draw(UNTIED) == UNTIED && !tiedOnly;
-    SizeDraw.Drawn drawn = sizes.draw(c, untied, kept);
+    List<long[]> drawn = sizes.draw(c, untied, kept);
     Map<String, String> dtypeMap = new LinkedHashMap<>();
     for (String d : dtypes.drawn()) {
       List<String> options = dtypes.candidates(d);
@@ -232,7 +230,7 @@ public final class ExampleGenerator {
       }
     }
     long salt = c.draw(Integer.MAX_VALUE);
-    VariantWalk walk = new VariantWalk(c, drawn.shapes(), dtypeMap, salt, vary, domain, rejectedLayouts, dtypes);
+    VariantWalk walk = new VariantWalk(c, drawn, dtypeMap, salt, vary, domain, rejectedLayouts, dtypes);
     List<String> names = args.names();
     List<SpecValue> out = new ArrayList<>();
     for (int i = 0; i < origin.args().size(); i++) {

@@ -20,26 +20,17 @@ import java.util.Map;
 final class SizeDraw {
   private final ExampleShapes shapes;
   private final SizeRelations relations;
-  /** Int argument name to {size, offset} ({@link ExampleShapes#intTies}): tied tries keep it. */
-  private final Map<String, long[]> intTies;
 
-  SizeDraw(ExampleShapes shapes, SizeRelations relations, Map<String, long[]> intTies) {
+  SizeDraw(ExampleShapes shapes, SizeRelations relations) {
     this.shapes = shapes;
     this.relations = relations;
-    this.intTies = intTies;
   }
 
   /**
-   * One variant's sizes.
-   *
-   * @param shapes each tensor's drawn shape, in the order of {@link ExampleShapes#shapes}
-   * @param sizes tied: each example size to the size drawn for it; untied: empty
-   * @param untied whether every dimension was drawn on its own
+   * The sizes {@code c} describes, untied or tied, keeping {@code kept}: each tensor's drawn shape, in the order
+   * of {@link ExampleShapes#shapes}.
    */
-  record Drawn(List<long[]> shapes, Map<Long, Long> sizes, boolean untied) {}
-
-  /** The sizes {@code c} describes, untied or tied, keeping {@code kept}. */
-  Drawn draw(Choices c, boolean untied, List<SizeRelation> kept) {
+  List<long[]> draw(Choices c, boolean untied, List<SizeRelation> kept) {
     Map<Long, Long> drawnSizes = new LinkedHashMap<>();
     List<long[]> drawn = new ArrayList<>();
     if (untied) {
@@ -63,40 +54,31 @@ final class SizeDraw {
       }
     }
     relations.keepSizes(kept, drawn, drawnSizes);
-    return new Drawn(drawn, drawnSizes, untied);
+    return drawn;
   }
 
   /**
    * Sets the arguments of a variant ({@code out}, {@code kwargs}) that follow its drawn sizes: an int list
-   * equal to a tensor's shape in the example follows that tensor's drawn shape, a tied int its size, and an
-   * int a kept relation gives is what the relation makes of the drawn sizes (in tied and untied tries).
+   * equal to a tensor's shape in the example follows that tensor's drawn shape, and an int a kept relation
+   * gives is what the relation makes of the drawn sizes (in tied and untied tries). Any other int stays as
+   * the example has it, equal to a size or not.
    */
-  void follow(Drawn sizes, ExampleArgs args, List<SpecValue> out, Map<String, SpecValue> kwargs, Vary vary,
+  void follow(List<long[]> drawn, ExampleArgs args, List<SpecValue> out, Map<String, SpecValue> kwargs, Vary vary,
       List<SizeRelation> kept) {
     shapes.shapeArgs().forEach((name, tensor) -> {
       SpecValue old = args.get(out, kwargs, name);
       if (old != null && !vary.ranges().containsKey(name)) {
         List<SpecValue> vs = new ArrayList<>();
-        for (long s : sizes.shapes().get(tensor)) {
+        for (long s : drawn.get(tensor)) {
           vs.add(new SpecValue(s, old.location()));
         }
         args.put(out, kwargs, name, new SpecValue(vs, old.location()));
       }
     });
-    if (!sizes.untied()) {
-      // int arguments related to a size follow it (a length one longer than the input's)
-      intTies.forEach((name, tie) -> {
-        long now = sizes.sizes().getOrDefault(tie[0], tie[0]) + tie[1];
-        SpecValue old = args.get(out, kwargs, name);
-        if (old != null && now >= 0) {
-          args.put(out, kwargs, name, new SpecValue(now, old.location()));
-        }
-      });
-    }
     for (SizeRelation r : kept) {
       if (r.intTarget() != null) {
         SpecValue source = r.intSource() == null ? null : args.get(out, kwargs, r.intSource());
-        long now = SizeRelations.intValue(r, sizes.shapes(), source != null && source.isInteger() ? (Long) source.value() : 0);
+        long now = SizeRelations.intValue(r, drawn, source != null && source.isInteger() ? (Long) source.value() : 0);
         SpecValue old = args.get(out, kwargs, r.intTarget());
         if (old != null) {
           args.put(out, kwargs, r.intTarget(), new SpecValue(now, old.location()));
@@ -109,6 +91,16 @@ final class SizeDraw {
   List<Long> fresh() {
     List<Long> out = new ArrayList<>(List.of(0L));
     shapes.sizes().forEach(s -> out.add(2 * s + 1));
+    return out;
+  }
+
+  /**
+   * Choices of a tied try whose every varying size {@code s} is {@code s + 2} (1 for a size 0, the most a
+   * choice for it may be): other sizes than {@link #fresh}'s, which break every sum and offset too.
+   */
+  List<Long> freshAgain() {
+    List<Long> out = new ArrayList<>(List.of(0L));
+    shapes.sizes().forEach(s -> out.add(Math.min(s + 2, 2 * s + 1)));
     return out;
   }
 

@@ -149,6 +149,19 @@ public final class ExampleArgs {
     }
   }
 
+  /** The shape of each tensor of the example, by label ('x', 'xs[1]'), in argument order. */
+  public Map<String, long[]> shapes() {
+    Map<String, long[]> out = new LinkedHashMap<>();
+    List<SpecValue> values = values();
+    for (int i = 0; i < values.size(); i++) {
+      rewrite(values.get(i), names.get(i), (v, label) -> {
+        out.put(label, v.object().get("tensor").list().stream().mapToLong(d -> d.isInteger() ? (Long) d.value() : 0).toArray());
+        return v;
+      });
+    }
+    return out;
+  }
+
   /** Whether {@code v} is a tensor ({@code {"tensor": [sizes...], ...}}). */
   public static boolean isTensor(SpecValue v) {
     return v.isObject() && v.object().containsKey("tensor") && v.object().get("tensor").isList();

@@ -77,32 +77,11 @@ public final class ExampleShapes {
   }
 
   /**
-   * Int argument name to the example size it equals, and the constant offset: {size, offset}, the
-   * argument being size + offset in the example (a length one longer than the input's, a count equal
-   * to a dimension). Sizes 0 and 1 are too common to say anything; an equal size first, then one off.
+   * The relations beyond equal sizes the example shows: between its sizes, and between them and its int
+   * arguments that the spec gives no range (an int equal to a size is one of them, never tied unless the
+   * kernel shows it must be).
    */
-  public Map<String, long[]> intTies(ExampleArgs args, Vary vary) {
-    Map<String, long[]> out = new LinkedHashMap<>();
-    List<String> names = args.names();
-    List<SpecValue> values = args.values();
-    for (int i = 0; i < values.size(); i++) {
-      SpecValue v = values.get(i);
-      if (!v.isInteger() || vary.ranges().containsKey(names.get(i))) {
-        continue;
-      }
-      long value = (Long) v.value();
-      for (long offset : new long[] {0, 1, -1}) {
-        if (value - offset >= 2 && sizes.contains(value - offset)) {
-          out.put(names.get(i), new long[] {value - offset, offset});
-          break;
-        }
-      }
-    }
-    return out;
-  }
-
-  /** The relations beyond equal sizes the example shows, its int arguments {@code tied} left out as targets. */
-  public SizeRelations relations(ExampleArgs args, Vary vary, Set<String> tied) {
+  public SizeRelations relations(ExampleArgs args, Vary vary) {
     Map<String, Long> targetInts = new LinkedHashMap<>();
     Map<String, Long> sourceInts = new LinkedHashMap<>();
     List<String> names = args.names();
@@ -110,7 +89,7 @@ public final class ExampleShapes {
     for (int i = 0; i < values.size(); i++) {
       if (values.get(i).isInteger() && !names.get(i).isEmpty()) {
         long value = (Long) values.get(i).value();
-        if (value >= 2 && !tied.contains(names.get(i)) && !vary.ranges().containsKey(names.get(i))) {
+        if (value >= 2 && !vary.ranges().containsKey(names.get(i))) {
           targetInts.put(names.get(i), value);
         }
         if (value >= 1) {

@@ -19,7 +19,7 @@ public final class SizeRelations {
   private final List<long[]> shapes;
   private final List<String> labels;
   private final Set<Long> fixed;
-  /** Int arguments that may be a relation's target: neither ranged nor already tied to a size. */
+  /** Int arguments that may be a relation's target: 2 or more in the example, and not ranged. */
   private final Map<String, Long> targetInts;
   /** Int arguments that may be added to a size: 1 or more in the example; ranged ones only for an int target. */
   private final Map<String, Long> sourceInts;
@@ -37,8 +37,10 @@ public final class SizeRelations {
 
   /**
    * Every relation the example shows, most telling first: sums of two dimensions (a size, then an int
-   * argument), a dimension plus an int argument, then a dimension plus a constant (smallest first). A
-   * size's relations need a dimension of it in another argument than the sources'; sizes 0 say nothing.
+   * argument), a dimension plus an int argument, an int argument equal to a size of 2 or more or one off
+   * it (equal first), then a dimension plus a constant (smallest first). A size's relations need a dimension
+   * of it in another argument than the sources'; sizes 0 say nothing. Every one is only a candidate: most
+   * are chance (norm = 2 beside a batch of 2), and the kernel's rejections decide ({@code SizeProbing}).
    */
   public List<SizeRelation> candidates() {
     List<Dim> dims = new ArrayList<>();
@@ -101,7 +103,24 @@ public final class SizeRelations {
     List<SizeRelation> out = new ArrayList<>(sums);
     out.addAll(intSums);
     out.addAll(intOffsets);
+    out.addAll(intConstants(dims, seen));
     out.addAll(offsets);
+    return out;
+  }
+
+  /** Int arguments equal to a varying size of 2 or more, then one more than one, then one less: {@code n = x.size(0) + 1}. */
+  private List<SizeRelation> intConstants(List<Dim> dims, Set<String> seen) {
+    List<SizeRelation> out = new ArrayList<>();
+    for (long k : new long[] {0, 1, -1}) {
+      targetInts.forEach((n, v) -> {
+        for (Dim p : dims) {
+          if (value(p) >= 2 && !fixed.contains(value(p)) && v == value(p) + k && seen.add("int constant " + n)) {
+            out.add(new SizeRelation(Kind.OFFSET, 0, n, List.of(p), null, k,
+                n + " = " + name(p) + (k == 0 ? "" : k > 0 ? " + " + k : " - " + -k)));
+          }
+        }
+      });
+    }
     return out;
   }
 
