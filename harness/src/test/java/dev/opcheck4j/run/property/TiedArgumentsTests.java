@@ -46,6 +46,11 @@ class TiedArgumentsTests {
     return corpus.eachOpHasFindingsInExactlyItsMarkedChecks("tied_ops.cpp", ops);
   }
 
+  @Test
+  void theSpecCoversEveryOpOfTheSourceInOrder() throws Exception {
+    assertEquals(NativeOps.opsIn("tied_ops.cpp"), SpecReader.read(NativeOps.spec(SPEC)).ops().stream().map(o -> o.op()).toList());
+  }
+
   /** The generate.domain result of {@code op} on cpu. */
   private static CheckResult domain(CorpusRun run, String op) {
     return run.of(op).filter(r -> r.check().equals(DomainCheck.ID) && r.device().equals("cpu")).findFirst().orElseThrow();
