@@ -97,7 +97,8 @@ class TiedArgumentsTests {
         .filter(r -> r.check().equals("fake.metadata") && r.outcome() == Outcome.FAILED).findFirst().orElseThrow();
     assertTrue(meta.example().startsWith("generated"), meta.toString());
     assertEquals("output 0 dtype int64 on meta, float32 real", meta.fact("but was").orElseThrow(), meta.toString());
-    assertTrue(meta.fact(Fact.MINIMAL_EXAMPLE).orElseThrow().startsWith(MINIMAL_BIG_BATCH), meta.toString());
+    // seed 7: found on try 8, x=float64[5, 1]
+    assertEquals(MINIMAL_BIG_BATCH + "4 steps)", meta.fact(Fact.MINIMAL_EXAMPLE).orElseThrow(), meta.toString());
   }
 
   /** The ask: the defect only above the example's sizes is found on 5 of 5 seeds (100 tries each). */
