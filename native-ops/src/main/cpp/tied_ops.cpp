@@ -3,7 +3,8 @@
 // only when the drawn length happens to be the example's, and the kernel rejects every other try; one
 // that keeps the relation the example shows reaches the op on every length. The same for a tensor whose
 // length must be the sum of two others' (weighted_cat: w one weight per row of cat(a, b)), a relation that
-// generation learns by probing the kernel. Marked as the corpus is
+// generation learns by probing the kernel. And ints that merely equal sizes (issue 52: prefix_norms), which
+// generation must leave as they are unless the kernel's rejections show a relation. Marked as the corpus is
 // (`// OP:` / `// EXPECT:`).
 #include "kernels.h"
 
@@ -148,6 +149,72 @@ Tensor shift_by_as_x(Tensor x, Tensor s) {
   return out;
 }
 
+// Ints that merely equal sizes (issue 52): out[b, k] = scale[b] * ||x[b, :k]||_norm, the norms of the first
+// k elements of each row for k in [0, K) (a prefix longer than the row is the whole row), as a k-nearest-style
+// op takes a norm (1 or 2) and a count K. Its example, x of [2, 3] with norm = 2 and K = 4, has ints equal to
+// sizes: norm to the batch, K to x.size(1) + 1. Neither is one: the kernel accepts norm = 2 and K = 4 on any
+// sizes. A generator that ties norm to the batch has the kernel reject every batch but 1 and 2, and never
+// reaches a batch above the example's.
+void check_prefix_norms(const Tensor& x, const Tensor& scale, int64_t norm, int64_t K, const char* name) {
+  STD_TORCH_CHECK(is_floating(x) && x.scalar_type() == scale.scalar_type(), name,
+                  ": x and scale must be float32 or float64, the same");
+  STD_TORCH_CHECK(x.dim() == 2 && scale.dim() == 1, name, ": x must be 2-d and scale 1-d");
+  STD_TORCH_CHECK(scale.size(0) == x.size(0), name, ": scale must have one element per row of x");
+  STD_TORCH_CHECK(norm == 1 || norm == 2, "Support for 1 or 2 norm.");
+  STD_TORCH_CHECK(K >= 1, name, ": K must be at least 1, got ", K);
+}
+
+Tensor prefix_norms_with(const Tensor& x, const Tensor& scale, int64_t norm, int64_t K, const char* name) {
+  check_prefix_norms(x, scale, norm, K, name);
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor sc = torch::stable::contiguous(scale);
+  int64_t rows = xc.size(0);
+  int64_t cols = xc.size(1);
+  Tensor out = torch::stable::new_empty(xc, {rows, K});
+  for (int64_t b = 0; b < rows; ++b) {
+    double acc = 0;
+    for (int64_t k = 0; k < K; ++k) {
+      if (k > 0 && k <= cols) {
+        double v = elem(xc, b * cols + k - 1);
+        acc += norm == 1 ? std::fabs(v) : v * v;
+      }
+      put(out, b * K + k, elem(sc, b) * (norm == 1 ? acc : std::sqrt(acc)));
+    }
+  }
+  return out;
+}
+
+// OP: tied_ops::prefix_norms
+Tensor prefix_norms(Tensor x, Tensor scale, int64_t norm, int64_t K) {
+  return prefix_norms_with(x, scale, norm, K, "prefix_norms");
+}
+
+Tensor prefix_norms_meta(Tensor x, Tensor scale, int64_t norm, int64_t K) {
+  check_prefix_norms(x, scale, norm, K, "prefix_norms");
+  return torch::stable::new_empty(x, {x.size(0), K});
+}
+
+// The Meta kernel's branch for batches of 4 rows or more (twice the example's 2) gives the output the dtype
+// of an index tensor, int64, where the real kernel gives x's: only a try with a batch above the example's
+// shows it. A generator that ties norm to the batch (norm = 2 = x.size(0) in the example) has every such try
+// rejected ("Support for 1 or 2 norm.") and reaches it only on an untied try whose scale happens to match.
+// Real PyTorch 2.13.0's opcheck passes it on the example and fails test_faketensor on x of [4, 3], and on
+// opcheck4j's minimal example, x of [4, 0] ("Dtypes torch.float32 and torch.int64 are not equal!"); it
+// passes prefix_norms on all three.
+// OP: tied_ops::prefix_norms_meta_big_batch
+// EXPECT: fake.metadata
+Tensor prefix_norms_meta_big_batch(Tensor x, Tensor scale, int64_t norm, int64_t K) {
+  return prefix_norms_with(x, scale, norm, K, "prefix_norms_meta_big_batch");
+}
+
+Tensor prefix_norms_meta_big_batch_meta(Tensor x, Tensor scale, int64_t norm, int64_t K) {
+  check_prefix_norms(x, scale, norm, K, "prefix_norms_meta_big_batch");
+  if (x.size(0) >= 4) {
+    return torch::stable::new_empty(x, {x.size(0), K}, ScalarType::Long);
+  }
+  return torch::stable::new_empty(x, {x.size(0), K});
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(tied_ops, m) {
@@ -157,6 +224,8 @@ STABLE_TORCH_LIBRARY(tied_ops, m) {
   m.def("weighted_cat_meta_equal_halves(Tensor a, Tensor b, Tensor w) -> Tensor");
   m.def("shift_by(Tensor x, Tensor s) -> Tensor");
   m.def("shift_by_as_x(Tensor x, Tensor s) -> Tensor");
+  m.def("prefix_norms(Tensor x, Tensor scale, int norm, int K) -> Tensor");
+  m.def("prefix_norms_meta_big_batch(Tensor x, Tensor scale, int norm, int K) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(tied_ops, CPU, m) {
@@ -166,6 +235,8 @@ STABLE_TORCH_LIBRARY_IMPL(tied_ops, CPU, m) {
   m.impl("weighted_cat_meta_equal_halves", TORCH_BOX(&weighted_cat_meta_equal_halves));
   m.impl("shift_by", TORCH_BOX(&shift_by));
   m.impl("shift_by_as_x", TORCH_BOX(&shift_by_as_x));
+  m.impl("prefix_norms", TORCH_BOX(&prefix_norms));
+  m.impl("prefix_norms_meta_big_batch", TORCH_BOX(&prefix_norms_meta_big_batch));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(tied_ops, Meta, m) {
@@ -175,4 +246,6 @@ STABLE_TORCH_LIBRARY_IMPL(tied_ops, Meta, m) {
   m.impl("weighted_cat_meta_equal_halves", TORCH_BOX(&weighted_cat_meta_equal_halves_meta));
   m.impl("shift_by", TORCH_BOX(&shift_by_meta));
   m.impl("shift_by_as_x", TORCH_BOX(&shift_by_meta));
+  m.impl("prefix_norms", TORCH_BOX(&prefix_norms_meta));
+  m.impl("prefix_norms_meta_big_batch", TORCH_BOX(&prefix_norms_meta_big_batch_meta));
 }

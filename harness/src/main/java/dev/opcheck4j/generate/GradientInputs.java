@@ -1,5 +1,6 @@
 package dev.opcheck4j.generate;
 
+import dev.opcheck4j.generate.example.ExampleArgs;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.SpecValue;
 import dev.opcheck4j.torch.OpSchema;
@@ -58,23 +59,23 @@ public final class GradientInputs {
   }
 
   private static boolean asks(SpecValue v) {
-    if (ExampleGenerator.isTensor(v)) {
+    if (ExampleArgs.isTensor(v)) {
       SpecValue rg = v.object().get("requires_grad");
-      return rg != null && Boolean.TRUE.equals(rg.value()) && floating(ExampleGenerator.dtypeOf(v.object()));
+      return rg != null && Boolean.TRUE.equals(rg.value()) && floating(ExampleArgs.dtypeOf(v.object()));
     }
     return v.isList() && v.list().stream().anyMatch(GradientInputs::asks);
   }
 
   private static SpecValue marked(SpecValue v) {
-    if (ExampleGenerator.isTensor(v)) {
-      if (!floating(ExampleGenerator.dtypeOf(v.object()))) {
+    if (ExampleArgs.isTensor(v)) {
+      if (!floating(ExampleArgs.dtypeOf(v.object()))) {
         return v;
       }
       Map<String, SpecValue> m = new LinkedHashMap<>(v.object());
       m.put("requires_grad", new SpecValue(true, v.location()));
       return new SpecValue(m, v.location());
     }
-    if (v.isList() && v.list().stream().anyMatch(ExampleGenerator::isTensor)) {
+    if (v.isList() && v.list().stream().anyMatch(ExampleArgs::isTensor)) {
       List<SpecValue> out = new ArrayList<>();
       for (SpecValue e : v.list()) {
         out.add(marked(e));

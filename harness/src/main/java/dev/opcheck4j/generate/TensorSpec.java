@@ -70,11 +70,11 @@ public record TensorSpec(
    * would not fit in half of this machine's memory: an input error naming the argument and the bytes.
    */
   static void checkFits(long[] shape, torch.ScalarType dtype, String where) throws ExampleException {
-    ExampleBinder.checkFits(shape, dtypeName(dtype), where);
+    TensorFootprint.checkFits(shape, dtypeName(dtype), where);
   }
 
   static int elementSize(torch.ScalarType dtype) {
-    return ExampleBinder.elementSize(dtypeName(dtype));
+    return TensorFootprint.elementSize(dtypeName(dtype));
   }
 
   public static String dtypeName(torch.ScalarType st) {

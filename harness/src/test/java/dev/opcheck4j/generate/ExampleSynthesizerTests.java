@@ -59,7 +59,7 @@ class ExampleSynthesizerTests {
     int other = 0;
     for (int k = ExampleSynthesizer.GRID; k < ExampleSynthesizer.GRID + 60; k++) {
       SpecValue x = synth.candidate(k, 7).args().get(0);
-      boolean isFloat = GradientInputs.floating(ExampleGenerator.dtypeOf(x.object()));
+      boolean isFloat = GradientInputs.floating(dev.opcheck4j.generate.example.ExampleArgs.dtypeOf(x.object()));
       assertEquals(isFloat, requiresGrad(x), x.toString());
       floating += isFloat ? 1 : 0;
       other += isFloat ? 0 : 1;
@@ -76,7 +76,7 @@ class ExampleSynthesizerTests {
     int dropped = 0;
     for (long seed = 0; seed < 60; seed++) {
       SpecValue x = gen.generate(Choices.random(seed)).args().get(0);
-      boolean isFloat = GradientInputs.floating(ExampleGenerator.dtypeOf(x.object()));
+      boolean isFloat = GradientInputs.floating(dev.opcheck4j.generate.example.ExampleArgs.dtypeOf(x.object()));
       assertEquals(isFloat, requiresGrad(x), x.toString());
       kept += isFloat ? 1 : 0;
       dropped += isFloat ? 0 : 1;

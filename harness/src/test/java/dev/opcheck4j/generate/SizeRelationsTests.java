@@ -2,6 +2,7 @@ package dev.opcheck4j.generate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.opcheck4j.generate.example.SizeRelation;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.SpecValue;
 import dev.opcheck4j.spec.Vary;
@@ -89,5 +90,39 @@ class SizeRelationsTests {
       long pad = (Long) e.kwargs().get("pad").value();
       assertEquals(size(e, 0, 0) + pad, (Long) e.kwargs().get("len").value(), e.toString());
     }
+  }
+
+  /**
+   * An int equal to a size of 2 or more, or one off it, is a candidate like any relation (issue 52): norm = 2 beside
+   * a batch of 2, K = 4 beside a row of 3. It is never tied on the example's say-so: every try, tied or untied,
+   * leaves it as the example has it, unless the generator keeps the relation (the kernel was found to need it).
+   */
+  @Test
+  void anIntEqualToASizeIsACandidateAndStaysAsTheExampleHasItUnlessKept() throws Exception {
+    ExampleGenerator plain = new ExampleGenerator(schema("tied_ops::prefix_norms"),
+        new Example("e", List.of(tensor(2, 3), tensor(2), new SpecValue(2L, "-"), new SpecValue(4L, "-")), Map.of()), Vary.NONE);
+    // K = 4 is a sum of the two sizes 2 before it is x.size(1) + 1: the first relation of each target is probed
+    assertEquals(List.of("K = x.size(0) + scale.size(0)", "norm = x.size(0)", "x.size(1) = scale.size(0) + 1"),
+        plain.relationCandidates().stream().map(SizeRelation::text).toList());
+    for (long seed = 0; seed < 60; seed++) {
+      Example e = plain.generate(Choices.random(seed));
+      assertEquals(List.of(2L, 4L), List.of((Long) e.args().get(2).value(), (Long) e.args().get(3).value()), e.toString());
+    }
+    ExampleGenerator prefix = new ExampleGenerator(schema("tied_ops::prefix_sums"),
+        new Example("e", List.of(tensor(4), new SpecValue(5L, "-")), Map.of()), Vary.NONE);
+    List<SizeRelation> one = prefix.relationCandidates();
+    assertEquals(List.of("n = x.size(0) + 1"), one.stream().map(SizeRelation::text).toList());
+    ExampleGenerator kept = prefix.withRelations(one);
+    for (long seed = 0; seed < 60; seed++) {
+      Choices c = Choices.random(seed);
+      Example e = kept.generate(c);
+      assertEquals(size(e, 0, 0) + 1, (Long) e.args().get(1).value(), "tied or untied, n follows x: " + e);
+      assertEquals(5L, (Long) prefix.generate(Choices.random(seed)).args().get(1).value(), "not kept, n stays 5");
+    }
+    // the two probes' draws: x of 4 as 9, then as 6; broken by one more, then by one less
+    assertEquals(List.of(9L, 10L), List.of(size(kept.generate(Choices.replay(prefix.freshSizes())), 0, 0),
+        (Long) kept.generate(Choices.replay(prefix.freshSizes())).args().get(1).value()));
+    Example again = prefix.withRelations(List.of(one.get(0).brokenBy(-1))).generate(Choices.replay(prefix.freshSizesAgain()));
+    assertEquals(List.of(6L, 6L), List.of(size(again, 0, 0), (Long) again.args().get(1).value()));
   }
 }

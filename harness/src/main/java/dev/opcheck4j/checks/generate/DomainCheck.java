@@ -15,7 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How many generated inputs the real kernel accepted, and what the op's domain turned out to be.
+ * How many generated inputs the real kernel accepted, the largest sizes they reached, and what the op's domain
+ * turned out to be (the relations between sizes learned among it).
  * When it rejected more than half, the generated inputs mostly tested nothing: a warning saying
  * which argument made it reject them and how to narrow generation.
  */
@@ -24,6 +25,13 @@ public final class DomainCheck extends ValueCheck implements GenerationCheck {
   /** The keys of its counts: generated inputs the kernel accepted, and those it raised on. */
   public static final String ACCEPTED = "accepted";
   public static final String DISCARDED = "discarded";
+  /** The key of each relation between sizes, and each finding about the op's domain, of the probes and tries. */
+  public static final String DOMAIN = "domain";
+  /**
+   * The key of the largest size of each dimension of each tensor, drawn, accepted and in the examples: whether
+   * generation reached sizes above the example's, and the kernel took them.
+   */
+  public static final String LARGEST_SIZES = "largest sizes";
 
   public DomainCheck() {
     super(Declaration.warning(ID, "most generated inputs are inside the op's domain (the kernel accepts them)")
@@ -37,8 +45,11 @@ public final class DomainCheck extends ValueCheck implements GenerationCheck {
     facts.add(Fact.of("tries", st.tries()));
     facts.add(Fact.of(ACCEPTED, st.accepted()));
     facts.add(Fact.of(DISCARDED, st.discarded() + " (the " + s.device().label() + " kernel raised on them)"));
+    if (!st.largestSizes().isEmpty()) {
+      facts.add(Fact.of(LARGEST_SIZES, st.largestSizes()));
+    }
     for (String d : st.domain()) {
-      facts.add(Fact.of("domain", d));
+      facts.add(Fact.of(DOMAIN, d));
     }
     if (!st.topRejection().isEmpty()) {
       facts.add(Fact.of("most rejected by", st.topRejection()));

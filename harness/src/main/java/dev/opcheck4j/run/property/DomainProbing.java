@@ -2,7 +2,7 @@ package dev.opcheck4j.run.property;
 
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.generate.ExampleGenerator;
-import dev.opcheck4j.generate.SizeRelation;
+import dev.opcheck4j.generate.example.SizeRelation;
 import dev.opcheck4j.run.link.Fate;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;

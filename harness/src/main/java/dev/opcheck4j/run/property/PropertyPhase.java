@@ -20,6 +20,7 @@ import dev.opcheck4j.checks.Subject;
 import dev.opcheck4j.checks.Verdict;
 import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Shrinker;
+import dev.opcheck4j.generate.example.SizeReach;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.torch.Device;
@@ -128,6 +129,8 @@ public final class PropertyPhase {
     final VerdictTally tally;
     final Deaths deaths;
     final TiedSizes tiedSizes = new TiedSizes();
+    final SizeReach reach = new SizeReach();
+    final DeathPlaces deathPlaces;
     final CrashClasses crashClasses = new CrashClasses(op.schema().arguments().stream().map(a -> a.name()).toList());
     int t; // tries done
 
@@ -141,6 +144,7 @@ public final class PropertyPhase {
       this.runs = runs;
       this.tally = new VerdictTally(device.label(), plan.tries(), plan.seed());
       this.deaths = new Deaths(device, open, rejecters, session, op.name(), calls, shrinker, sink);
+      this.deathPlaces = new DeathPlaces(device, session.deaths());
     }
 
     void run() {
@@ -149,11 +153,12 @@ public final class PropertyPhase {
         plain.add(new ExampleGenerator(op.schema(), ex, spec.vary(), spec.domain(), Map.of(), Set.of()));
       }
       DomainProbing.Discovery found = probing.discover(plain, device, deaths, this::judgeProbes);
+      deathPlaces.probed(session.deaths());
       spec.examples().forEach(crashClasses::survived);
+      plain.forEach(g -> reach.example(g.shapesOf(g.origin())));
       generate(new Tries(plain.stream().map(found::applied).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
-      finish(java.util.stream.Stream.of(plain.stream().flatMap(g -> g.relations().stream()).toList(), found.lines(),
-          tiedSizes.lines(), crashClasses.lines()).flatMap(List::stream).toList());
+      finish(java.util.stream.Stream.of(found.lines(), tiedSizes.lines(), crashClasses.lines()).flatMap(List::stream).toList());
     }
 
     private void generate(Tries tries) {
@@ -186,6 +191,7 @@ public final class PropertyPhase {
               continue batches;
             }
             Fate.Died<?> fatal = tried.kernel() instanceof Fate.Died<?> d ? d : null;
+            reach.drew(g.gen().shapesOf(g.example()), fatal == null && tried.rejected() == null);
             if (fatal == null) {
               tiedSizes.saw(g, tried.rejected());
               if (died == null) {
@@ -195,6 +201,7 @@ public final class PropertyPhase {
             }
             t++;
             if (fatal != null) {
+              deathPlaces.killedOn(g.label());
               // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
               Example telling = deaths.died(fatal, g.gen(), g.example(), g.sequence(), g.label(), t);
               crashClasses.routeAround(tries, t, telling, BuiltinChecks.supervising(fatal.death().cause()).id(),
@@ -309,9 +316,7 @@ public final class PropertyPhase {
     /** A result for each check still open after the tries, and the judges' of what generation saw. */
     private void finish(List<String> domain) {
       // generation stopped before the last try: the op used up its deaths
-      Cut stopped = session.stopped().isPresent() && t < plan.tries()
-          ? new Cut(t, "the op killed its worker " + session.deaths() + " times (see " + BuiltinChecks.supervisors() + ")")
-          : null;
+      Cut stopped = session.stopped().isPresent() && t < plan.tries() ? new Cut(t, deathPlaces.why(session.deaths())) : null;
       int examples = spec.examples().size();
       for (GeneratedRun run : runs.values()) {
         Check c = run.check();
@@ -329,7 +334,7 @@ public final class PropertyPhase {
         run.report(where, v, ledger.micros(c.id()), null, tally.summary(cut, examples));
       }
       int tried = stopped != null ? t : plan.tries();
-      GenerationStats stats = tally.stats(tried, domain);
+      GenerationStats stats = tally.stats(tried, domain).withLargestSizes(reach.text());
       for (GenerationCheck g : judges) {
         long t0 = System.nanoTime();
         Verdict v = tried == 0 ? Verdict.skipped(tally.before(stopped))

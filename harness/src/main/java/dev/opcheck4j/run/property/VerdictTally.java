@@ -20,6 +20,8 @@ import java.util.TreeMap;
 final class VerdictTally {
   /** Rejected tries whose cause is looked for by putting back one argument at a time. */
   static final int BLAME_BUDGET = 10;
+  /** The key of the fact that says where generation stopped early, what it cost the check, and why. */
+  static final String STOPPED = "generation stopped";
 
   private final String device;
   private final int tries;
@@ -163,7 +165,7 @@ final class VerdictTally {
   List<Fact> withCut(Cut cut, Fact... facts) {
     List<Fact> all = new ArrayList<>(List.of(facts));
     if (cut != null) {
-      all.add(all.size() - (all.isEmpty() ? 0 : 1), Fact.of("generation stopped", "after " + cut.tries() + " of "
+      all.add(all.size() - (all.isEmpty() ? 0 : 1), Fact.of(STOPPED, "after " + cut.tries() + " of "
           + tries + " tries, " + (tries - cut.tries()) + " not run: " + cut.why()));
     }
     return all;

@@ -1,7 +1,7 @@
-package dev.opcheck4j.generate;
+package dev.opcheck4j.generate.example;
 
-import dev.opcheck4j.generate.SizeRelation.Dim;
-import dev.opcheck4j.generate.SizeRelation.Kind;
+import dev.opcheck4j.generate.example.SizeRelation.Dim;
+import dev.opcheck4j.generate.example.SizeRelation.Kind;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -15,11 +15,11 @@ import java.util.Set;
  * The relations between an example's sizes that are more than equal sizes ({@link SizeRelation}), and
  * how a try keeps them. Pure: it reads the example's shapes and int arguments.
  */
-final class SizeRelations {
+public final class SizeRelations {
   private final List<long[]> shapes;
   private final List<String> labels;
   private final Set<Long> fixed;
-  /** Int arguments that may be a relation's target: neither ranged nor already tied to a size. */
+  /** Int arguments that may be a relation's target: 2 or more in the example, and not ranged. */
   private final Map<String, Long> targetInts;
   /** Int arguments that may be added to a size: 1 or more in the example; ranged ones only for an int target. */
   private final Map<String, Long> sourceInts;
@@ -37,10 +37,12 @@ final class SizeRelations {
 
   /**
    * Every relation the example shows, most telling first: sums of two dimensions (a size, then an int
-   * argument), a dimension plus an int argument, then a dimension plus a constant (smallest first). A
-   * size's relations need a dimension of it in another argument than the sources'; sizes 0 say nothing.
+   * argument), a dimension plus an int argument, an int argument equal to a size of 2 or more or one off
+   * it (equal first), then a dimension plus a constant (smallest first). A size's relations need a dimension
+   * of it in another argument than the sources'; sizes 0 say nothing. Every one is only a candidate: most
+   * are chance (norm = 2 beside a batch of 2), and the kernel's rejections decide ({@code SizeProbing}).
    */
-  List<SizeRelation> candidates() {
+  public List<SizeRelation> candidates() {
     List<Dim> dims = new ArrayList<>();
     for (int t = 0; t < shapes.size(); t++) {
       for (int d = 0; d < shapes.get(t).length; d++) {
@@ -101,7 +103,24 @@ final class SizeRelations {
     List<SizeRelation> out = new ArrayList<>(sums);
     out.addAll(intSums);
     out.addAll(intOffsets);
+    out.addAll(intConstants(dims, seen));
     out.addAll(offsets);
+    return out;
+  }
+
+  /** Int arguments equal to a varying size of 2 or more, then one more than one, then one less: {@code n = x.size(0) + 1}. */
+  private List<SizeRelation> intConstants(List<Dim> dims, Set<String> seen) {
+    List<SizeRelation> out = new ArrayList<>();
+    for (long k : new long[] {0, 1, -1}) {
+      targetInts.forEach((n, v) -> {
+        for (Dim p : dims) {
+          if (value(p) >= 2 && !fixed.contains(value(p)) && v == value(p) + k && seen.add("int constant " + n)) {
+            out.add(new SizeRelation(Kind.OFFSET, 0, n, List.of(p), null, k,
+                n + " = " + name(p) + (k == 0 ? "" : k > 0 ? " + " + k : " - " + -k)));
+          }
+        }
+      });
+    }
     return out;
   }
 
@@ -109,7 +128,7 @@ final class SizeRelations {
    * The relations of {@code candidates} that can all be kept at once, in that order of preference: one
    * per target, and no target that depends on itself through the others.
    */
-  List<SizeRelation> consistent(List<SizeRelation> candidates) {
+  public List<SizeRelation> consistent(List<SizeRelation> candidates) {
     Map<String, SizeRelation> byTarget = new LinkedHashMap<>();
     for (SizeRelation r : candidates) {
       String key = targetKey(r);
@@ -121,7 +140,7 @@ final class SizeRelations {
   }
 
   /** {@code relations} in an order where each comes after those its sources follow. */
-  List<SizeRelation> ordered(List<SizeRelation> relations) {
+  public List<SizeRelation> ordered(List<SizeRelation> relations) {
     Map<String, SizeRelation> byTarget = new LinkedHashMap<>();
     relations.forEach(r -> byTarget.put(targetKey(r), r));
     List<SizeRelation> out = new ArrayList<>();
@@ -143,7 +162,7 @@ final class SizeRelations {
    * Makes the drawn sizes keep the size relations (in order): every dimension of the target's size in the
    * example gets the sum its sources were drawn; {@code drawnSizes} (example size to drawn one) too.
    */
-  void keepSizes(List<SizeRelation> relations, List<long[]> drawn, Map<Long, Long> drawnSizes) {
+  public void keepSizes(List<SizeRelation> relations, List<long[]> drawn, Map<Long, Long> drawnSizes) {
     for (SizeRelation r : relations) {
       if (r.intTarget() != null) {
         continue;
@@ -161,7 +180,7 @@ final class SizeRelations {
   }
 
   /** The value a relation with an int target gives that int, from the drawn sizes and {@code intSource}'s value. */
-  static long intValue(SizeRelation r, List<long[]> drawn, long intSource) {
+  public static long intValue(SizeRelation r, List<long[]> drawn, long intSource) {
     return sum(r, drawn, intSource);
   }
 

@@ -1,13 +1,14 @@
-package dev.opcheck4j.generate;
+package dev.opcheck4j.generate.example;
 
 import java.util.List;
 
 /**
  * A relation between an example's sizes beyond equal ones, which tries can keep: a size (every
- * dimension of that size in the example) or an int argument equal to a sum of sources plus a constant.
+ * dimension of that size in the example) or an int argument equal to a sum of sources plus a constant (an int
+ * equal to a size, or one more or one less, is an {@link Kind#OFFSET} of an int target).
  * The sources are dimensions of the example's tensors and, for {@link Kind#INT_OFFSET}, an int argument.
  * Which of the relations an example shows the kernel needs is learned by probing it
- * ({@code run/property/SizeProbing}); {@link ExampleGenerator#withRelations} keeps them in every try.
+ * ({@code run/property/SizeProbing}); {@code ExampleGenerator.withRelations} keeps them in every try.
  *
  * @param kind what the relation adds up
  * @param target the size that follows (0 when {@code intTarget} is not null)
@@ -39,6 +40,11 @@ public record SizeRelation(Kind kind, long target, String intTarget, List<Dim> s
 
   /** The same relation off by one: a probe with it breaks exactly this relation. */
   public SizeRelation broken() {
-    return new SizeRelation(kind, target, intTarget, sources, intSource, k + 1, text + " + 1");
+    return brokenBy(1);
+  }
+
+  /** The same relation off by {@code by} (one more, or one less): a probe with it breaks exactly this relation. */
+  public SizeRelation brokenBy(long by) {
+    return new SizeRelation(kind, target, intTarget, sources, intSource, k + by, text + (by < 0 ? " - " + -by : " + " + by));
   }
 }
