@@ -25,12 +25,13 @@
 //   output (the inner-op pattern of issue 52). The CPU kernel keeps upstream's crash on
 //   K = 0: the first comparison reads top() of an empty std::priority_queue. The norm check that pytorch3d makes
 //   in Python ("Support for 1 or 2 norm.") is made in C++.
-// Left out: scatter_min/mul, the segment_coo family, graclus, nearest, random_walk, the samplers, metis, the
+// Left out: scatter_min/mul, segment_min/max_csr, the segment_coo family, graclus, nearest, random_walk, the samplers, metis, the
 // spmm reductions other than sum, ball_query and pytorch3d's rendering ops.
 #include <ATen/ATen.h>
 #include <ATen/OpMathType.h>
 #include <torch/autograd.h>
 #include <torch/library.h>
+#include <torch/script.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -266,8 +267,10 @@ Segments segments_of(const at::Tensor& src, at::Tensor indptr) {
   return {indptr, dim, rows, std::max<int64_t>(indptr.size(-1) - 1, 0), lead == 0 ? 0 : src.numel() / lead};
 }
 
-// out[r, s, k] = sum of src[r, e, k] for e in [indptr[r, s], indptr[r, s + 1]).
-at::Tensor segment_sum_kernel(at::Tensor src, const at::Tensor& indptr_in, const std::optional<at::Tensor>& optional_out) {
+// out[r, s, k] = sum (mean: the sum over the count, 1 for an empty segment) of src[r, e, k] for e in
+// [indptr[r, s], indptr[r, s + 1]).
+at::Tensor segment_sum_kernel(at::Tensor src, const at::Tensor& indptr_in, const std::optional<at::Tensor>& optional_out,
+    bool mean = false) {
   PYG_CHECK_CPU(src);
   PYG_CHECK_CPU(indptr_in);
   auto seg = segments_of(src, indptr_in);
@@ -305,6 +308,10 @@ at::Tensor segment_sum_kernel(at::Tensor src, const at::Tensor& indptr_in, const
           acc_t v = 0;
           for (int64_t e = p[n]; e < p[n + 1]; e++) {  // indptr is never checked against E
             v += static_cast<acc_t>(s[(r * E + e) * seg.K + k]);
+          }
+          if (mean) {
+            int64_t count = p[n + 1] - p[n];
+            v = v / static_cast<acc_t>(count > 0 ? count : 1);
           }
           o[(r * seg.segments + n) * seg.K + k] = static_cast<scalar_t>(v);
         }
@@ -395,6 +402,39 @@ class GatherCsr : public torch::autograd::Function<GatherCsr> {
     return {grad_in, Variable(), Variable()};
   }
 };
+
+class SegmentMeanCsr : public torch::autograd::Function<SegmentMeanCsr> {
+ public:
+  static variable_list forward(AutogradContext* ctx, Variable src, Variable indptr, std::optional<Variable> optional_out) {
+    ctx->saved_data["src_shape"] = src.sizes();
+    auto out = segment_sum_kernel(src, indptr, optional_out, /*mean=*/true);
+    ctx->save_for_backward({indptr});
+    if (optional_out.has_value()) {
+      ctx->mark_dirty({*optional_out});
+    }
+    return {out};
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grad_outs) {
+    auto grad_out = grad_outs[0];
+    auto indptr = ctx->get_saved_variables()[0];
+    auto grad_in = at::empty(ctx->saved_data["src_shape"].toIntVector(), grad_out.options());
+    if (grad_in.numel() > 0) {
+      gather_kernel(grad_out, indptr, grad_in);
+      auto count = (indptr.narrow(-1, 1, indptr.size(-1) - 1) - indptr.narrow(-1, 0, indptr.size(-1) - 1))
+                       .to(grad_in.options());
+      count = gather_kernel(count, indptr, std::nullopt);
+      for (int64_t i = 0; i < grad_out.dim() - indptr.dim(); i++) {
+        count = count.unsqueeze(-1);
+      }
+      grad_in.true_divide_(count);
+    }
+    return {grad_in, Variable(), Variable()};
+  }
+};
+
+at::Tensor segment_mean_csr(at::Tensor src, at::Tensor indptr, std::optional<at::Tensor> out) {
+  return SegmentMeanCsr::apply(src, indptr, out)[0];
+}
 
 at::Tensor segment_sum_csr(at::Tensor src, at::Tensor indptr, std::optional<at::Tensor> out) {
   return SegmentSumCsr::apply(src, indptr, out)[0];
@@ -895,7 +935,12 @@ at::Tensor sample_farthest_points_cpu(const at::Tensor& points, const at::Tensor
 
 }  // namespace
 
-// PyG's registrations: by name, the schema inferred from the function, a catch-all kernel.
+// PyG's registrations: by name, the schema inferred from the function, a catch-all kernel. Upstream writes
+// them with the older torch::RegisterOperators, whose kernel the dispatcher lists as "registered by
+// RegisterOperators" rather than at a file and line; segment_mean_csr is registered that way, exactly as
+// upstream registers all of them, the others through TORCH_LIBRARY with the same schema and dispatch key.
+static auto segment_mean_registry = torch::RegisterOperators().op("torch_scatter::segment_mean_csr", &segment_mean_csr);
+
 TORCH_LIBRARY(torch_scatter, m) {
   m.def("scatter_sum", scatter_sum);
   m.def("scatter_mean", scatter_mean);
