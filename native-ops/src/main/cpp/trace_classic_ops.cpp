@@ -4,7 +4,10 @@
 // (torch.library.opcheck, which runs test_aot_dispatch_dynamic) is quoted above it; the command that gave
 // them is in fixtures/specs/trace/real-pytorch.json.
 #include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/library.h>
+
+#include <string>
 
 namespace {
 
@@ -61,6 +64,65 @@ at::Tensor zeros_per_nonzero(const at::Tensor& x) {
   return at::zeros_symint({nz.sym_size(0)}, x.options());
 }
 
+// The inner-op pattern of torchvision's roi_pool (issue 52), classic: the op's Autograd kernel calls an inner
+// custom op through the dispatcher (below autograd, as torchvision's ROIPoolFunction does) and calls numel()
+// on its output; the inner op's Meta kernel sizes that output from x.size(0) and an int argument, as
+// torchvision's do. A size read through size(d) is the hint after a guard, so the output has concrete sizes
+// and numel() on it is allowed. test_aot_dispatch_dynamic: SUCCESS (all of opcheck: SUCCESS).
+// OP: trace_classic::pool_rows
+// OP: trace_classic::pool_rows_impl
+void check_pool_input(const at::Tensor& x, int64_t k) {
+  TORCH_CHECK(x.dim() == 2 && x.scalar_type() == at::kFloat && k >= 1, "x must be a 2-D float32 tensor and k >= 1");
+}
+
+at::Tensor pool_rows_impl_cpu(const at::Tensor& x, int64_t k) {
+  check_pool_input(x, k);
+  // on the values alone, as a backend kernel computes (its op has no autograd of its own)
+  return x.detach().sum(1, true).expand({x.size(0), k}).contiguous();
+}
+
+at::Tensor pool_rows_impl_meta(const at::Tensor& x, int64_t k) {
+  check_pool_input(x, k);
+  return at::empty({x.size(0), k}, x.options());
+}
+
+at::Tensor call_inner(const char* op, const at::Tensor& x, int64_t k) {
+  static const auto pool = c10::Dispatcher::singleton().findSchemaOrThrow("trace_classic::pool_rows_impl", "")
+      .typed<at::Tensor(const at::Tensor&, int64_t)>();
+  static const auto like = c10::Dispatcher::singleton().findSchemaOrThrow("trace_classic::pool_like_impl", "")
+      .typed<at::Tensor(const at::Tensor&, int64_t)>();
+  at::AutoDispatchBelowADInplaceOrView below;
+  return (std::string(op) == "pool_rows_impl" ? pool : like).call(x, k);
+}
+
+at::Tensor pool_rows(const at::Tensor& x, int64_t k) {
+  at::Tensor out = call_inner("pool_rows_impl", x, k);
+  TORCH_CHECK(out.numel() >= 0, "pool_rows: the inner op returned no tensor");
+  return out;
+}
+
+// Its unsafe form: the inner op's Meta kernel keeps the symbolic sizes (empty_like), so numel() on its
+// output raises. test_aot_dispatch_dynamic: "RuntimeError: Cannot call numel() on tensor with symbolic
+// sizes/strides".
+// OP: trace_classic::pool_like
+// EXPECT: trace.symbolic-sizes
+// OP: trace_classic::pool_like_impl
+at::Tensor pool_like_impl_cpu(const at::Tensor& x, int64_t k) {
+  check_pool_input(x, k);
+  return x.detach() * static_cast<double>(k);
+}
+
+at::Tensor pool_like_impl_meta(const at::Tensor& x, int64_t k) {
+  check_pool_input(x, k);
+  return at::empty_like(x);
+}
+
+at::Tensor pool_like(const at::Tensor& x, int64_t k) {
+  at::Tensor out = call_inner("pool_like_impl", x, k);
+  TORCH_CHECK(out.numel() >= 0, "pool_like: the inner op returned no tensor");
+  return out;
+}
+
 }  // namespace
 
 TORCH_LIBRARY(trace_classic, m) {
@@ -71,14 +133,27 @@ TORCH_LIBRARY(trace_classic, m) {
   m.def("zeros_by_value(Tensor x) -> Tensor", &zeros_by_value);
   m.def("double_if_any(Tensor x) -> Tensor", &double_if_any);
   m.def("zeros_per_nonzero(Tensor x) -> Tensor", &zeros_per_nonzero);
+  m.def("pool_rows_impl(Tensor x, int k) -> Tensor");
+  m.def("pool_rows(Tensor x, int k) -> Tensor");
+  m.def("pool_like_impl(Tensor x, int k) -> Tensor");
+  m.def("pool_like(Tensor x, int k) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(trace_classic, CPU, m) {
   m.impl("flat_numel_meta", &flat_cpu);
   m.impl("flat_sym_numel_meta", &flat_cpu);
+  m.impl("pool_rows_impl", &pool_rows_impl_cpu);
+  m.impl("pool_like_impl", &pool_like_impl_cpu);
 }
 
 TORCH_LIBRARY_IMPL(trace_classic, Meta, m) {
   m.impl("flat_numel_meta", &flat_numel_meta);
   m.impl("flat_sym_numel_meta", &flat_sym_numel_meta);
+  m.impl("pool_rows_impl", &pool_rows_impl_meta);
+  m.impl("pool_like_impl", &pool_like_impl_meta);
+}
+
+TORCH_LIBRARY_IMPL(trace_classic, Autograd, m) {
+  m.impl("pool_rows", &pool_rows);
+  m.impl("pool_like", &pool_like);
 }

@@ -66,6 +66,70 @@ Tensor scale_if_any(Tensor x) {
 // OP: trace_ops::nonzero_rows
 Tensor nonzero_rows(Tensor x) { return unary("aten::nonzero", x); }
 
+// The inner-op pattern of torchvision's roi_pool (issue 52): a composite calls an inner custom op through the
+// dispatcher and calls numel() on its output; the inner op's Meta kernel sizes that output from size(0) of
+// its input and an int argument. Under FakeTensor a size read through sizes()/size(d) is the hint, after a
+// guard, so the output built from those ints has concrete sizes and numel() on it is allowed.
+// test_aot_dispatch_dynamic: SUCCESS (all of opcheck: SUCCESS); the guard is trace.specialization's note.
+// OP: trace_ops::pool_rows
+// OP: trace_ops::pool_rows_impl
+Tensor pool_rows_impl_cpu(Tensor x, int64_t k) {
+  STD_TORCH_CHECK(x.dim() == 2 && x.scalar_type() == ScalarType::Float && k >= 1,
+                  "pool_rows_impl: x must be a 2-D float32 tensor and k >= 1");
+  Tensor xc = torch::stable::contiguous(x);
+  Tensor out = torch::stable::new_empty(x, {x.size(0), k});
+  for (int64_t r = 0; r < x.size(0); ++r) {
+    double sum = 0;
+    for (int64_t c = 0; c < x.size(1); ++c) sum += elem(xc, r * x.size(1) + c);
+    for (int64_t j = 0; j < k; ++j) put(out, r * k + j, sum);
+  }
+  return out;
+}
+
+Tensor pool_rows_impl_meta(Tensor x, int64_t k) {
+  STD_TORCH_CHECK(x.dim() == 2 && x.scalar_type() == ScalarType::Float && k >= 1,
+                  "pool_rows_impl: x must be a 2-D float32 tensor and k >= 1");
+  return torch::stable::new_empty(x, {x.size(0), k});
+}
+
+Tensor call_inner(const char* op, const Tensor& x, int64_t k) {
+  std::array<StableIValue, 2> stack{torch::stable::detail::from(x), torch::stable::detail::from(k)};
+  STABLE_TORCH_ERROR_CODE_CHECK(torch_call_dispatcher(op, "", stack.data(), TORCH_ABI_VERSION));
+  return torch::stable::detail::to<Tensor>(stack[0]);
+}
+
+Tensor pool_rows(Tensor x, int64_t k) {
+  Tensor out = call_inner("trace_ops::pool_rows_impl", x, k);
+  STD_TORCH_CHECK(out.numel() >= 0, "pool_rows: the inner op returned no tensor");
+  return out;
+}
+
+// Its unsafe form: the inner op's Meta kernel sizes its output with empty_like, which keeps the symbolic
+// sizes, so numel() on it raises. test_aot_dispatch_dynamic: "RuntimeError: Cannot call numel() on tensor
+// with symbolic sizes/strides".
+// OP: trace_ops::pool_like
+// EXPECT: trace.symbolic-sizes
+// OP: trace_ops::pool_like_impl
+Tensor pool_like_impl_cpu(Tensor x, int64_t k) {
+  STD_TORCH_CHECK(x.dim() == 2 && x.scalar_type() == ScalarType::Float && k >= 1,
+                  "pool_like_impl: x must be a 2-D float32 tensor and k >= 1");
+  Tensor xc = torch::stable::contiguous(x);
+  return map_new(xc, [&](int64_t i) { return elem(xc, i) * static_cast<double>(k); });
+}
+
+Tensor pool_like_impl_meta(Tensor x, int64_t k) {
+  STD_TORCH_CHECK(x.dim() == 2 && x.scalar_type() == ScalarType::Float && k >= 1,
+                  "pool_like_impl: x must be a 2-D float32 tensor and k >= 1");
+  // the cpu kernel's output is contiguous: so is this one, its sizes kept symbolic
+  return torch::stable::empty_like(torch::stable::contiguous(x));
+}
+
+Tensor pool_like(Tensor x, int64_t k) {
+  Tensor out = call_inner("trace_ops::pool_like_impl", x, k);
+  STD_TORCH_CHECK(out.numel() >= 0, "pool_like: the inner op returned no tensor");
+  return out;
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY(trace_ops, m) {
@@ -76,18 +140,26 @@ STABLE_TORCH_LIBRARY(trace_ops, m) {
   m.def("head_by_value(Tensor x) -> Tensor");
   m.def("scale_if_any(Tensor x) -> Tensor");
   m.def("nonzero_rows(Tensor x) -> Tensor");
+  m.def("pool_rows_impl(Tensor x, int k) -> Tensor");
+  m.def("pool_rows(Tensor x, int k) -> Tensor");
+  m.def("pool_like_impl(Tensor x, int k) -> Tensor");
+  m.def("pool_like(Tensor x, int k) -> Tensor");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(trace_ops, CPU, m) {
   m.impl("flatten_numel_meta", TORCH_BOX(&flat_copy));
   m.impl("copy_sizes_meta", TORCH_BOX(&contiguous_copy));
   m.impl("copy_like_meta", TORCH_BOX(&copy_kernel));
+  m.impl("pool_rows_impl", TORCH_BOX(&pool_rows_impl_cpu));
+  m.impl("pool_like_impl", TORCH_BOX(&pool_like_impl_cpu));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(trace_ops, Meta, m) {
   m.impl("flatten_numel_meta", TORCH_BOX(&flatten_numel_meta_meta));
   m.impl("copy_sizes_meta", TORCH_BOX(&copy_sizes_meta_meta));
   m.impl("copy_like_meta", TORCH_BOX(&copy_like_meta_meta));
+  m.impl("pool_rows_impl", TORCH_BOX(&pool_rows_impl_meta));
+  m.impl("pool_like_impl", TORCH_BOX(&pool_like_impl_meta));
 }
 
 STABLE_TORCH_LIBRARY_IMPL(trace_ops, CompositeImplicitAutograd, m) {
@@ -95,4 +167,6 @@ STABLE_TORCH_LIBRARY_IMPL(trace_ops, CompositeImplicitAutograd, m) {
   m.impl("head_by_value", TORCH_BOX(&head_by_value));
   m.impl("scale_if_any", TORCH_BOX(&scale_if_any));
   m.impl("nonzero_rows", TORCH_BOX(&nonzero_rows));
+  m.impl("pool_rows", TORCH_BOX(&pool_rows));
+  m.impl("pool_like", TORCH_BOX(&pool_like));
 }

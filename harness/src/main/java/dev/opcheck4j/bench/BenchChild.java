@@ -1,6 +1,7 @@
 package dev.opcheck4j.bench;
 
 import dev.opcheck4j.run.Launcher;
+import dev.opcheck4j.run.plan.Isolation;
 import dev.opcheck4j.run.plan.RunRequest;
 import java.nio.file.Path;
 
@@ -17,7 +18,7 @@ public final class BenchChild {
     switch (args[0]) {
       case "run" -> {
         RunRequest.Builder r = RunRequest.builder()
-            .isolation(args[1].equals("in-process") ? RunRequest.Isolation.IN_PROCESS : RunRequest.Isolation.WORKERS)
+            .isolation(args[1].equals("in-process") ? Isolation.IN_PROCESS : Isolation.WORKERS)
             .tries(Integer.parseInt(args[2])).jobs(Integer.parseInt(args[3])).seed(1L);
         for (int i = 4; i < args.length; i++) {
           r.spec(Path.of(args[i]));

@@ -9,6 +9,7 @@ import dev.opcheck4j.generate.ExampleGenerator;
 import dev.opcheck4j.generate.Materializer;
 import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.plan.Isolation;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.worker.UnitRunner;
 import dev.opcheck4j.spec.SpecFile;
@@ -128,7 +129,7 @@ public final class Benchmarks {
     }
     int tries = 500;
     RunRequest.Builder base = RunRequest.builder().spec(file.file()).ops(List.of(spec.op())).devices(List.of(Device.CPU))
-        .seed(1L).jobs(1).isolation(RunRequest.Isolation.IN_PROCESS);
+        .seed(1L).jobs(1).isolation(Isolation.IN_PROCESS);
     Launcher.execute(base.tries(tries).build(), dev.opcheck4j.api.RunListener.NONE); // warm-up
     long t1 = System.nanoTime();
     Launcher.execute(base.tries(0).build(), dev.opcheck4j.api.RunListener.NONE);

@@ -13,7 +13,7 @@ import java.util.List;
  */
 public sealed interface Check
     permits LibraryCheck, BaselineCheck, OpCheck, DeviceCheck, ExampleCheck, GenerationCheck, RejectionCheck,
-        SupervisorCheck, ResultsCheck {
+        SupervisorCheck, ResultsCheck, PackageCheck {
   /** The check's metadata, declared in one place. */
   CheckInfo info();
 

@@ -5,6 +5,7 @@ import static dev.opcheck4j.run.plan.RunOptions.ALLURE;
 import static dev.opcheck4j.run.plan.RunOptions.BASELINE;
 import static dev.opcheck4j.run.plan.RunOptions.CACHE;
 import static dev.opcheck4j.run.plan.RunOptions.NO_CACHE;
+import static dev.opcheck4j.run.plan.RunOptions.PACKAGES;
 import static dev.opcheck4j.run.plan.RunOptions.CHECKS;
 import static dev.opcheck4j.run.plan.RunOptions.DEVICES;
 import static dev.opcheck4j.run.plan.RunOptions.EXPECTED_FAILURES;
@@ -54,7 +55,7 @@ import java.util.Optional;
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
   static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS, TIMEOUT,
-      SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
+      SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, PACKAGES, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
       CACHE, NO_CACHE);
 
   @Override
@@ -88,7 +89,7 @@ final class CheckCommand implements Command {
     RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS)).require(args.all(REQUIRE))
         .devices(args.all(DEVICES)).runtimes(args.has(RUNTIMES) ? args.get(RUNTIMES) : List.of()).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).reportDir(args.get(REPORT_DIR))
-        .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE))
+        .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE)).packages(args.all(PACKAGES))
         .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO));
     args.all(SPECS).forEach(request::spec);
     args.all(LIBRARIES).forEach(request::library);

@@ -37,19 +37,20 @@ final class ModelCommand implements Command {
 
   @Override
   public String summary() {
-    return "Lists the custom ops a TorchScript model calls and the schema each call site expects;"
-        + " runs forward once when inputs are given, and compares its output with --expect's tensor.";
+    return "Lists the custom ops a TorchScript model (or an AOTInductor package, .pt2) calls and the schema each call"
+        + " expects; runs it once when inputs are given, and compares its output with --expect's tensor.";
   }
 
   @Override
   public String synopsis() {
-    return "model MODEL.pt [--library LIB]... [--spec FILE] [--input VALUE]... [--expect OUT.pt [--report-dir DIR]] [--seed N]";
+    return "model MODEL.pt|PACKAGE.pt2 [--library LIB]... [--spec FILE] [--input VALUE]... [--expect OUT.pt"
+        + " [--report-dir DIR]] [--baseline FILE] [--seed N]";
   }
 
   @Override
   public List<RunOption<?>> options() {
     return List.of(RunOptions.LIBRARIES, RunOptions.SPECS, RunOptions.INPUTS, RunOptions.EXPECT, RunOptions.SEED,
-        RunOptions.REPORT_DIR);
+        RunOptions.REPORT_DIR, RunOptions.BASELINE);
   }
 
   @Override
@@ -72,14 +73,15 @@ final class ModelCommand implements Command {
     }
     try (ReportDirLock lock = CheckCommand.lock(reportDir, args.commandLine(), s)) {
       return run(Path.of(args.operands().get(0)), libraries, args.all(RunOptions.INPUTS),
-          Optional.ofNullable(args.get(RunOptions.EXPECT)), args.get(RunOptions.SEED), s, reportDir, args.commandLine());
+          Optional.ofNullable(args.get(RunOptions.EXPECT)), args.get(RunOptions.SEED), s, reportDir, args.commandLine(),
+          args.get(RunOptions.BASELINE));
     } catch (IOException e) {
       throw new UsageException("--report-dir " + reportDir + ": " + e.getMessage());
     }
   }
 
   private ExitCode run(Path model, List<Path> libraries, List<String> inputs, Optional<Path> expect, long seed,
-      Session session, Path reportDir, String commandLine)
+      Session session, Path reportDir, String commandLine, Path baseline)
       throws UsageException, LibraryLoadException, SpecException, IOException {
     PrintStream out = session.out();
     PrintStream err = session.err();
@@ -101,6 +103,19 @@ final class ModelCommand implements Command {
         throw new UsageException("--input '" + in + "' is not a value: expected DTYPE[d0,d1,...]"
             + " (e.g. float32[16,16]), int:N, float:X, bool:B or a .pt file saved by torch.save");
       }
+    }
+    if (baseline != null && !Files.isRegularFile(baseline)) {
+      throw new UsageException("--baseline " + baseline + ": no such file");
+    }
+    List<String> absolute = inputs.stream()
+        .map(in -> ModelUnits.isFile(in) ? Path.of(in.strip()).toAbsolutePath().toString() : in).toList();
+    if (PackageModel.isPackage(model)) {
+      return PackageModel.run(model, libraries, inputs, absolute, expect, seed, baseline, session, reportDir,
+          commandLine);
+    }
+    if (baseline != null) {
+      throw new UsageException("--baseline compares an AOTInductor package's calls with the release it was compiled"
+          + " with; " + model + " is a TorchScript model");
     }
     Launcher.ModelRun run = Launcher.model(libraries, model,
         inputs.stream().map(in -> ModelUnits.isFile(in) ? Path.of(in.strip()).toAbsolutePath().toString() : in).toList(),

@@ -35,6 +35,7 @@ public final class OpCheck {
   private long seed = RunOptions.SEED.defaultValue();
   private int tries = RunOptions.TRIES.defaultValue();
   private Path baseline;
+  private final java.util.List<Path> packages = new java.util.ArrayList<>();
   private SeverityPolicy severity = SeverityPolicy.DEFAULT;
 
   private OpCheck() {}
@@ -100,6 +101,15 @@ public final class OpCheck {
     return this;
   }
 
+  /**
+   * Adds the package checks ({@code aoti.*}, docs/aoti.md) of AOTInductor packages the library must keep serving,
+   * as {@code --package}: one test per op each calls.
+   */
+  public OpCheck packages(Path... files) {
+    this.packages.addAll(java.util.List.of(files));
+    return this;
+  }
+
   /** Whether findings of warning checks fail (as {@code --warnings-as-errors}); default false. */
   public OpCheck warningsAsErrors(boolean value) {
     this.severity = value ? SeverityPolicy.WARNINGS_AS_ERRORS : SeverityPolicy.DEFAULT;
@@ -109,7 +119,7 @@ public final class OpCheck {
   /** Runs everything and returns the report (for any test engine, or none). */
   public Outcomes run() throws LibraryLoadException, SpecException {
     RunRequest.Builder request = RunRequest.builder().ops(ops).checks(checks).devices(devices).seed(seed).tries(tries)
-        .severity(severity).baseline(baseline);
+        .severity(severity).baseline(baseline).packages(packages);
     if (spec != null) {
       request.spec(spec, library);
     } else {

@@ -305,4 +305,35 @@ public final class Launcher {
       throws LibraryLoadException, SpecException {
     return OneWorkerCommands.model(libraries, model, inputs, seed, expect);
   }
+
+  /**
+   * What {@code ./opcheck model X.pt2} found, as data.
+   *
+   * @param info libtorch and the libraries the worker loaded
+   * @param run what loading (and running) the package gave; null when it was not loaded (the caller said not to, or
+   *     the worker died)
+   * @param died why the worker died loading or running it, else null
+   */
+  public record PackageRun(WorkerInfo info, dev.opcheck4j.torch.AotiRun run, String died) {}
+
+  /**
+   * Loads {@code libraries} in a worker, then, when {@code load} says so on what they register, the AOTInductor
+   * package {@code file} (its {@code model}), which it runs on {@code inputs} when there are any (for
+   * {@code ./opcheck model X.pt2}).
+   *
+   * @throws LibraryLoadException when a library cannot be loaded, or crashes while loading
+   */
+  public static PackageRun packageRun(List<Path> libraries, Path file, String model, List<String> inputs, long seed,
+      Optional<Path> expect, java.util.function.Predicate<WorkerInfo> load) throws LibraryLoadException, SpecException {
+    return OneWorkerCommands.packageRun(libraries, file, model, inputs, seed, expect, load);
+  }
+
+  /**
+   * What a package check looks at, for a package read before the run: {@code p} against every op {@code libraries}
+   * register, on a machine with a GPU when {@code cuda}.
+   */
+  public static dev.opcheck4j.checks.PackageSubject packageSubject(RunPlan.Package p, List<LibraryInfo> libraries,
+      boolean cuda) {
+    return PackageRuns.subject(p, libraries, cuda);
+  }
 }

@@ -12,6 +12,7 @@ import dev.opcheck4j.run.link.ModelInfo;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.RunPackage;
 import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.spec.OpSpec;
@@ -107,6 +108,19 @@ final class OneWorkerCommands {
           slot.timeout());
       return x.death().map(d -> new Launcher.ModelRun(info, loaded, null, d.message()))
           .orElseGet(() -> new Launcher.ModelRun(info, loaded, x.single(Answers.Forwarded.class).forward(), null));
+    });
+  }
+
+  static Launcher.PackageRun packageRun(List<Path> libraries, Path file, String model, List<String> inputs, long seed,
+      Optional<Path> expect, java.util.function.Predicate<WorkerInfo> load) throws LibraryLoadException, SpecException {
+    return inOneWorker(libraries, (info, slot) -> {
+      if (!load.test(info)) {
+        return new Launcher.PackageRun(info, null, null);
+      }
+      Kernels.Exchange x = slot.run(null, new RunPackage(file.toAbsolutePath(), model, inputs, seed,
+          expect.map(Path::toAbsolutePath)), slot.timeout());
+      return x.death().map(d -> new Launcher.PackageRun(info, null, d.message()))
+          .orElseGet(() -> new Launcher.PackageRun(info, x.single(Answers.PackageRan.class).run(), null));
     });
   }
 

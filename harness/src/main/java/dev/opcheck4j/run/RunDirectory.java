@@ -63,6 +63,7 @@ final class RunDirectory {
    * goes whole, unless it holds evidence), {@code ran} when the run got past planning.
    */
   void close(boolean ran, int workers) {
+    deleteWorkerTemporaryFolders();
     if (keep != null && !temporary) {
       deleteWorkerLogs(workers, keep);
     } else if (keep != null) {
@@ -90,6 +91,24 @@ final class RunDirectory {
       } catch (IOException e) {
         // a leftover log of a run that never started is harmless
       }
+    }
+  }
+
+  /**
+   * Deletes the workers' own temporary folders ({@code worker-N.tmp}, their {@code $TMPDIR}): what a package
+   * load left there when its worker died before deleting it. They hold no evidence.
+   */
+  private void deleteWorkerTemporaryFolders() {
+    try (DirectoryStream<Path> folders = Files.newDirectoryStream(path, "worker-*.tmp")) {
+      for (Path folder : folders) {
+        try (Stream<Path> tree = Files.walk(folder)) {
+          for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+            Files.deleteIfExists(p);
+          }
+        }
+      }
+    } catch (IOException e) {
+      // a folder that cannot be listed or deleted is left; the next run into this dir tries again
     }
   }
 

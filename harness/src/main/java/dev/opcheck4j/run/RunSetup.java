@@ -10,6 +10,7 @@ import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
+import dev.opcheck4j.run.plan.Isolation;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Protocol;
@@ -20,9 +21,12 @@ import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.torch.LibraryLoadException;
+import dev.opcheck4j.spec.PackageEntry;
+import dev.opcheck4j.torch.AotiPackage;
 import dev.opcheck4j.torch.SchemaBaseline;
 import dev.opcheck4j.torch.UnknownOpException;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,6 +65,8 @@ final class RunSetup {
   private final List<SpecReader.Parsed> specs = new ArrayList<>();
   private final List<Boolean> strict = new ArrayList<>();
   private final SchemaBaseline baseline;
+  /** Per target, the packages checked with its library-wide checks, read. */
+  private final List<List<RunPlan.Package>> packages = new ArrayList<>();
 
   private RunSetup(RunRequest request) throws SpecException {
     this.request = request;
@@ -85,6 +91,34 @@ final class RunSetup {
       ResultCache.prepare(request.cache());
     }
     this.baseline = request.baseline() == null ? null : readBaseline(request.baseline());
+    for (int i = 0; i < resolved.size(); i++) {
+      List<PackageEntry> named = new ArrayList<>(specs.get(i) == null ? List.of() : specs.get(i).file().packages());
+      if (i == 0) {
+        request.packages().forEach(p -> named.add(PackageEntry.of(p.toAbsolutePath(), "--package " + p)));
+      }
+      List<RunPlan.Package> read = new ArrayList<>();
+      for (PackageEntry e : named) {
+        read.add(readPackage(e, baseline));
+      }
+      packages.add(read);
+    }
+  }
+
+  /**
+   * The package {@code e} names, read, with the baseline it was compiled with (its own, else the run's).
+   *
+   * @throws SpecException naming where it was named, when it is missing or no AOTInductor package
+   */
+  private static RunPlan.Package readPackage(PackageEntry e, SchemaBaseline runBaseline) throws SpecException {
+    if (!Files.isRegularFile(e.file())) {
+      throw new SpecException(e.where(), "package not found: " + e.file());
+    }
+    try {
+      return new RunPlan.Package(e, AotiPackage.read(e.file()),
+          e.baseline() == null ? runBaseline : readBaseline(e.baseline()));
+    } catch (AotiPackage.Unreadable x) {
+      throw new SpecException(e.where(), x.getMessage());
+    }
   }
 
   /**
@@ -144,7 +178,7 @@ final class RunSetup {
 
   /** What every worker of the run is told to load. */
   Protocol.Init init() {
-    int workers = request.isolation() == RunRequest.Isolation.IN_PROCESS ? 1 : request.jobs();
+    int workers = request.isolation() == Isolation.IN_PROCESS ? 1 : request.jobs();
     return new Protocol.Init(resolved.stream().map(RunRequest.Target::library).toList(),
         request.baseline() == null ? null : request.baseline().toAbsolutePath(), workers, request.runtime().classPath());
   }
@@ -161,7 +195,7 @@ final class RunSetup {
       return new Started(pool.start(), null);
     }
     // a cache that holds no libraries' entry (a fresh dir) cannot spare the worker: it starts at once
-    if (request.isolation() == RunRequest.Isolation.WORKERS && ResultCache.holdsLibraries(request.cache())
+    if (request.isolation() == Isolation.WORKERS && ResultCache.holdsLibraries(request.cache())
         && ResultCache.remembers(request.cache(), resolved, System.getenv())) {
       ResultCache cache = openCache();
       Optional<WorkerInfo> known = cache.libraries();
@@ -211,7 +245,8 @@ final class RunSetup {
       LibraryInfo lib = info.libraries().get(i);
       List<OpSpec> ops = specOps.get(i) != null ? specOps.get(i)
           : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
-      targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, new SeverityPolicy(strict.get(i))));
+      targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, new SeverityPolicy(strict.get(i)),
+          packages.get(i)));
     }
     List<String> specErrors = new ArrayList<>(unknownOps(request.ops(), targets));
     specErrors.addAll(Preflight.errors(targets));

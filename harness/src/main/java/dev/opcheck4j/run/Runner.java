@@ -95,6 +95,7 @@ public final class Runner {
         }
       }
     }
+    new PackageRuns(plan, cudaAvailable).run(target, session, op, sink, inputErrors);
     reportStrays(session, target, sink);
   }
 

@@ -13,11 +13,20 @@ import java.util.List;
  * @param warningsAsErrors whether findings of warning checks fail the run ({@code "warnings-as-errors": true})
  * @param runtimes the libtorch versions the library claims ({@code "runtimes": ["2.10.0", "2.13.0"]}), each checked
  *     on workers of its own when the run names none ({@code --runtime}); empty: not said
+ * @param packages the AOTInductor packages the library must keep serving ({@code "packages"}, docs/aoti.md); empty:
+ *     none
  */
-public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, List<String> runtimes) {
+public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, List<String> runtimes,
+    List<PackageEntry> packages) {
   public SpecFile {
     ops = List.copyOf(ops);
     runtimes = List.copyOf(runtimes);
+    packages = List.copyOf(packages);
+  }
+
+  /** A spec that names no packages. */
+  public SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, List<String> runtimes) {
+    this(file, library, ops, warningsAsErrors, runtimes, List.of());
   }
 
   /** A spec that names no runtimes: the run's own. */

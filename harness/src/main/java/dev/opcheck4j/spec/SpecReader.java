@@ -23,7 +23,9 @@ import java.util.Set;
  * {@code file:line:column}, says what is wrong and what is allowed.
  */
 public final class SpecReader {
-  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require", "runtimes");
+  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require", "runtimes", "packages");
+  /** The keys of an entry of {@code "packages"} given as an object. */
+  static final Set<String> PACKAGE_KEYS = Set.of("file", "inputs", "expect", "baseline");
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
           "require", "differentiable", "reference", "double_backward", "variant_of", "tags");
@@ -281,7 +283,59 @@ public final class SpecReader {
         runtimes.add((String) r.value());
       }
     }
-    return new SpecFile(path, library, entries, strict, runtimes);
+    List<PackageEntry> packages = new ArrayList<>();
+    if (top.containsKey("packages")) {
+      for (SpecValue p : list(top.get("packages"), "\"packages\"")) {
+        packages.add(packageEntry(p, path.getParent()));
+      }
+    }
+    return new SpecFile(path, library, entries, strict, runtimes, packages);
+  }
+
+  /**
+   * An entry of {@code "packages"}: the path of an AOTInductor package, or {@code {"file": ..., "inputs": [...],
+   * "expect": ..., "baseline": ...}}; every path relative to the spec's folder, and every file there.
+   */
+  private static PackageEntry packageEntry(SpecValue v, Path dir) throws SpecException {
+    if (v.isString()) {
+      return new PackageEntry(existing(v, dir, "\"packages\" entry", "an AOTInductor package (.pt2)"), List.of(), null,
+          null, v.location());
+    }
+    Map<String, SpecValue> m = object(v, "a \"packages\" entry (a path, or {\"file\", \"inputs\", \"expect\","
+        + " \"baseline\"})", PACKAGE_KEYS);
+    Path file = existing(required(m, "file", v), dir, "\"file\"", "an AOTInductor package (.pt2)");
+    List<Path> inputs = new ArrayList<>();
+    if (m.containsKey("inputs")) {
+      for (SpecValue in : list(m.get("inputs"), "\"inputs\"")) {
+        inputs.add(existing(in, dir, "\"inputs\" entry", "a tensor saved by torch.save"));
+      }
+    }
+    Path expect = m.containsKey("expect") ? existing(m.get("expect"), dir, "\"expect\"",
+        "the outputs saved by torch.save") : null;
+    if (inputs.isEmpty() != (expect == null)) {
+      throw new SpecException(v.location(), "a \"packages\" entry runs its package when it names both \"inputs\""
+          + " and \"expect\": give both, or neither to check the package without running it");
+    }
+    Path baseline = m.containsKey("baseline") ? existing(m.get("baseline"), dir, "\"baseline\"",
+        "a schema baseline (./opcheck baseline) of the release the package was compiled with") : null;
+    return new PackageEntry(file, inputs, expect, baseline, v.location());
+  }
+
+  /** The file a string value names, relative to {@code dir}; it must be there. */
+  private static Path existing(SpecValue v, Path dir, String what, String holding) throws SpecException {
+    if (!v.isString() || ((String) v.value()).isBlank()) {
+      throw new SpecException(v.location(), what + " is the path of " + holding + ", got " + v.describe());
+    }
+    Path file;
+    try {
+      file = dir.resolve((String) v.value()).normalize();
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new SpecException(v.location(), what + " is not a usable path: " + v.describe());
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new SpecException(v.location(), what + " file not found: " + file);
+    }
+    return file;
   }
 
   /** {@code "require": ["gradcheck", "fake"]}: check families that must run on the ops. */

@@ -86,6 +86,15 @@ public record DispatchTable(Map<String, String> kernels) {
     return kernels.keySet().stream().anyMatch(k -> k.startsWith("Autograd") || k.equals(COMPOSITE_KEYS.get(0)));
   }
 
+  /**
+   * The op's own Autograd kernel for {@code device} (not a composite one), which a call on that device
+   * enters first: one that calls other ops through the dispatcher (a custom autograd function's forward)
+   * serves the device with no backend kernel of the op's own.
+   */
+  public Optional<String> ownAutogradKernel(Device device) {
+    return autogradKernel(device).filter(k -> !COMPOSITE_KEYS.contains(k));
+  }
+
   public boolean hasAutograd(Device device) {
     return autogradKernel(device).isPresent();
   }

@@ -41,7 +41,8 @@ class BuiltinChecksTests {
   void warningChecksAreTheOnesStricterThanPyTorch() {
     List<String> warnings = BuiltinChecks.all().stream().filter(c -> c.severity() == Severity.WARNING).map(Check::id).toList();
     assertEquals(List.of("schema.out-variant", "mutation.unused", "autograd.differentiable", "trace.specialization", "dtype.unlisted",
-        "memory.cow-input", "noncontiguous.rejected", "fake.permissive", "generate.domain", "tags.inplace-view"), warnings);
+        "memory.cow-input", "aoti.annotations", "noncontiguous.rejected", "fake.permissive", "generate.domain", "tags.inplace-view"),
+        warnings);
   }
 
   /** A new user read autograd.registration's page call it stricter than opcheck while it failed as an error. */

@@ -92,4 +92,44 @@ class TraceTests {
       assertTrue(r.finding().actual().contains("argument 'x'"), r.toString());
     }
   }
+
+  /**
+   * Issue 52: an inner custom op whose Meta kernel sizes its output from size(0) and an int gives concrete
+   * sizes, as FakeTensor's hint-after-guard does, so numel() on that output passes (real PyTorch 2.13.0:
+   * test_aot_dispatch_dynamic SUCCESS); one whose Meta kernel keeps the sizes symbolic (empty_like) fails,
+   * naming the aten call and the inner op (PyTorch: "Cannot call numel() on tensor with symbolic sizes").
+   */
+  @Test
+  void numelOnAnInnerOpsOutputPassesWhenItsMetaKernelSizedItFromIntsAndFailsWhenItKeptTheSymbols() {
+    for (CorpusRun run : List.of(stable, classic)) {
+      String ns = run == stable ? "trace_ops" : "trace_classic";
+      CheckResult good = run.one(ns + "::pool_rows", "trace.symbolic-sizes", "cpu");
+      assertEquals(Outcome.PASSED, good.outcome(), good.toString());
+      assertEquals("[3, 2]", good.fact("output 0").orElseThrow(), good.toString());
+      CheckResult bad = run.one(ns + "::pool_like", "trace.symbolic-sizes", "cpu");
+      assertEquals(Outcome.FAILED, bad.outcome(), bad.toString());
+      assertEquals("numel()", bad.fact("call").orElseThrow(), bad.toString());
+      assertTrue(bad.finding().actual().contains("the output of aten::empty_like (called by " + ns + "::pool_like_impl)"),
+          bad.toString());
+    }
+  }
+
+  /**
+   * An op whose only kernel is at Autograd (a custom autograd function calling an inner op through the
+   * dispatcher) runs on cpu and meta through it, as PyTorch's dispatcher and FakeTensorMode run it
+   * (test_faketensor: SUCCESS): it has a kernel for both, and the trace enters that kernel, the tensors
+   * reporting the device under test.
+   */
+  @Test
+  void anOpWithOnlyAnAutogradKernelIsServedOnEachDeviceAndTracedThroughIt() {
+    for (String device : List.of("cpu", "meta")) {
+      CheckResult kernel = classic.one("trace_classic::pool_rows", "registration.device-kernel", device);
+      assertEquals(Outcome.PASSED, kernel.outcome(), kernel.toString());
+      assertTrue(kernel.fact("kernel").orElseThrow().startsWith("Autograd"), kernel.toString());
+    }
+    CheckResult fake = classic.of("trace_classic::pool_rows").filter(r -> r.check().equals("fake.missing")).findFirst().orElseThrow();
+    assertEquals(Outcome.PASSED, fake.outcome(), fake.toString());
+    CheckResult traced = classic.one("trace_classic::pool_rows", "trace.symbolic-sizes", "cpu");
+    assertEquals("Autograd (symbolic tensors report cpu)", traced.fact("traced kernel").orElseThrow(), traced.toString());
+  }
 }

@@ -298,7 +298,7 @@ class MainTests {
   @Test
   void modelHelpShowsTheModelUsage() {
     assertEquals(ExitCode.OK, run("model", "--help"));
-    assertTrue(out().contains("model MODEL.pt [--library LIB]..."), out());
+    assertTrue(out().contains("model MODEL.pt|PACKAGE.pt2 [--library LIB]..."), out());
     assertTrue(out().contains("--input VALUE"), out());
   }
 

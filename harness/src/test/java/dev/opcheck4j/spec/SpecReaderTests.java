@@ -41,6 +41,32 @@ class SpecReaderTests {
   }
 
   @Test
+  void packagesArePathsOrObjectsAndEveryFileTheyNameMustBeThere() throws Exception {
+    for (String f : java.util.List.of("m.pt2", "x.pt", "out.pt", "v1.json")) {
+      write(f, "");
+    }
+    Path spec = write("p.json", """
+        { "library": "libfoo.so", "ops": [ {"op": "foo::bar"} ],
+          "packages": [ "m.pt2", {"file": "m.pt2", "inputs": ["x.pt"], "expect": "out.pt", "baseline": "v1.json"} ] }
+        """);
+    java.util.List<PackageEntry> p = SpecReader.read(spec).packages();
+    assertEquals(2, p.size());
+    assertEquals(spec.getParent().resolve("m.pt2"), p.get(0).file());
+    assertEquals(false, p.get(0).runnable());
+    assertEquals(java.util.List.of(spec.getParent().resolve("x.pt")), p.get(1).inputs());
+    assertEquals(spec.getParent().resolve("v1.json"), p.get(1).baseline());
+    assertEquals(true, p.get(1).runnable());
+    Path missing = write("q.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\"} ], \"packages\": [\"gone.pt2\"]}");
+    assertEquals(missing + ":1:61: \"packages\" entry file not found: " + missing.getParent().resolve("gone.pt2"),
+        assertThrows(SpecException.class, () -> SpecReader.read(missing)).getMessage());
+    Path half = write("h.json", "{\"library\": \"x.so\", \"ops\": [ {\"op\": \"a::b\"} ],"
+        + " \"packages\": [ {\"file\": \"m.pt2\", \"inputs\": [\"x.pt\"]} ]}");
+    assertTrue(assertThrows(SpecException.class, () -> SpecReader.read(half)).getMessage()
+        .endsWith("a \"packages\" entry runs its package when it names both \"inputs\" and \"expect\": give both, or"
+            + " neither to check the package without running it"));
+  }
+
+  @Test
   void yamlHasTheSameStructure() throws Exception {
     Path spec = write("s.yaml", """
         library: libfoo.so

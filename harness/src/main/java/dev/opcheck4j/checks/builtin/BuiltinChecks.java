@@ -4,6 +4,9 @@ import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.checks.SupervisorCheck;
 import dev.opcheck4j.checks.coverage.RequiredCoverageCheck;
 import dev.opcheck4j.checks.alias.OutputsAliasCheck;
+import dev.opcheck4j.checks.aoti.PackageAnnotationsCheck;
+import dev.opcheck4j.checks.aoti.PackageCallsCheck;
+import dev.opcheck4j.checks.aoti.PackageRunCheck;
 import dev.opcheck4j.checks.alias.ReturnsInputCheck;
 import dev.opcheck4j.checks.alias.UndeclaredAliasCheck;
 import dev.opcheck4j.checks.autograd.AutogradRegistrationCheck;
@@ -124,6 +127,9 @@ public final class BuiltinChecks {
           new RuntimeAgreeCheck(),
           new ScriptCallCheck(),
           new ScriptRoundtripCheck(),
+          new PackageCallsCheck(),
+          new PackageAnnotationsCheck(),
+          new PackageRunCheck(),
           new RejectedLayoutCheck(),
           new PermissiveMetaCheck(),
           new DomainCheck(),

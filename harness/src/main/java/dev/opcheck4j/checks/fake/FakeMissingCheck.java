@@ -13,8 +13,9 @@ import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.DispatchTable;
 
 /**
- * The op has a Meta kernel or a composite kernel, so it can run on meta/fake tensors (torch.compile,
- * export), or it needs none: it returns nothing and only writes its arguments.
+ * The op has a Meta kernel, a composite kernel or an Autograd kernel of its own (whose inner ops bring
+ * their fake kernels), so it can run on meta/fake tensors (torch.compile, export), or it needs none: it
+ * returns nothing and only writes its arguments.
  */
 public final class FakeMissingCheck extends CheckBase implements OpCheck {
   public static final String ID = "fake.missing";
@@ -22,6 +23,11 @@ public final class FakeMissingCheck extends CheckBase implements OpCheck {
   /** Why an op that returns nothing and only writes its arguments needs no Meta kernel, for facts. */
   public static final Fact TRIVIAL_NOTE = Fact.of("note", "the op returns nothing and only writes its (a!)"
       + " arguments: FakeTensorMode runs it as a no-op (PyTorch's trivial fake implementation), as opcheck does");
+
+  /** Why an op with an Autograd kernel alone is served (on meta and on the device under test), for facts. */
+  public static final Fact AUTOGRAD_NOTE = Fact.of("note", "a call on this device enters the op's Autograd kernel,"
+      + " which reaches the device through the ops it calls (as a custom autograd function calls an inner op);"
+      + " the example checks run it there");
 
   /** Why an op of one of PyTorch's own namespaces needs no Meta kernel, for facts. */
   public static Fact fallbackNote(String namespace) {
@@ -41,6 +47,11 @@ public final class FakeMissingCheck extends CheckBase implements OpCheck {
     var serving = t.kernelServing(Device.META.dispatchKey());
     if (serving.isPresent()) {
       return Verdict.passed(Fact.of("kernel", t.describe(serving.get())));
+    }
+    var autograd = t.ownAutogradKernel(Device.META);
+    if (autograd.isPresent()) {
+      // FakeTensorMode enters the Autograd kernel, and the ops it calls bring their own fake kernels
+      return Verdict.passed(Fact.of("kernel", t.describe(autograd.get())), AUTOGRAD_NOTE);
     }
     if (s.op().hasTrivialFakeImpl()) {
       return Verdict.passed(Fact.of("kernel", "none needed"), TRIVIAL_NOTE);

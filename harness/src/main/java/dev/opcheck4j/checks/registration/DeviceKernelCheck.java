@@ -13,8 +13,9 @@ import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.DispatchTable;
 
 /**
- * For the device under test, the op has a kernel for that backend or a composite kernel; on meta, an
- * op that returns nothing and only writes its arguments needs none.
+ * For the device under test, the op has a kernel for that backend, a composite kernel, or an Autograd
+ * kernel of its own (which calls other ops: PyTorch's dispatcher and FakeTensorMode run it); on meta, an op
+ * that returns nothing and only writes its arguments needs none.
  */
 public final class DeviceKernelCheck extends CheckBase implements DeviceCheck {
   public static final String ID = "registration.device-kernel";
@@ -31,6 +32,10 @@ public final class DeviceKernelCheck extends CheckBase implements DeviceCheck {
     var serving = table.kernelServing(key);
     if (serving.isPresent()) {
       return Verdict.passed(Fact.of("kernel", table.describe(serving.get())));
+    }
+    var autograd = table.ownAutogradKernel(s.device());
+    if (autograd.isPresent()) {
+      return Verdict.passed(Fact.of("kernel", table.describe(autograd.get())), FakeMissingCheck.AUTOGRAD_NOTE);
     }
     if (s.device() == Device.META && s.op().hasTrivialFakeImpl()) {
       return Verdict.passed(Fact.of("kernel", "none needed"), FakeMissingCheck.TRIVIAL_NOTE);

@@ -53,24 +53,34 @@ record TracedCall(Variant variant, Optional<String> error, List<SymbolicTrace.Ev
     return events.stream().filter(e -> e.kind().equals(kind)).toList();
   }
 
+  /**
+   * The kernel the traced call enters first, as AOTAutograd's trace does on a FakeTensor: the op's Autograd
+   * kernel (a custom autograd function that calls an inner op through the dispatcher), else the one that
+   * serves meta (Meta, catch-all or CompositeImplicitAutograd); empty when there is none.
+   */
+  static Optional<String> tracedKernel(Subject s) {
+    Optional<String> autograd = s.op().table().ownAutogradKernel(Device.META);
+    return autograd.isPresent() ? autograd : s.op().table().kernelServing(Device.META.dispatchKey());
+  }
+
   /** Why the op cannot be traced here (a Skipped reason), or empty. */
   static Optional<String> cannotTrace(Subject s) {
-    Optional<String> kernel = s.op().table().kernelServing(Device.META.dispatchKey());
-    if (kernel.isEmpty()) {
-      return Optional.of(Coverage.NOT_APPLICABLE + "the op has no Meta, catch-all or CompositeImplicitAutograd kernel"
+    if (tracedKernel(s).isEmpty()) {
+      return Optional.of(Coverage.NOT_APPLICABLE + "the op has no Autograd, Meta, catch-all or CompositeImplicitAutograd kernel"
           + " for torch.compile to trace (its fake implementation, if any, is PyTorch's own)");
     }
     return SymbolicTrace.unavailable();
   }
 
   /**
-   * The device the symbolic tensors report: the device under test for a CompositeImplicitAutograd kernel,
-   * which FakeTensor runs outside any kernel invocation; meta for a Meta (or CompositeExplicitAutograd)
-   * kernel, which FakeTensorMode runs inside in_kernel_invocation_manager, where a FakeTensor says meta.
+   * The device the symbolic tensors report: the device under test for an Autograd or
+   * CompositeImplicitAutograd kernel, which FakeTensor runs outside any kernel invocation; meta for a Meta
+   * (or CompositeExplicitAutograd) kernel, which FakeTensorMode runs inside in_kernel_invocation_manager,
+   * where a FakeTensor says meta.
    */
   static Device reported(Subject s) {
-    return s.op().table().kernelServing(Device.META.dispatchKey()).filter("CompositeImplicitAutograd"::equals).isPresent()
-        ? s.device() : Device.META;
+    String kernel = tracedKernel(s).orElse("");
+    return kernel.equals("CompositeImplicitAutograd") || kernel.startsWith("Autograd") ? s.device() : Device.META;
   }
 
   /**
@@ -89,7 +99,7 @@ record TracedCall(Variant variant, Optional<String> error, List<SymbolicTrace.Ev
 
   /** The kernel the trace runs, for facts. */
   static Fact kernelFact(Subject s) {
-    String key = s.op().table().kernelServing(Device.META.dispatchKey()).orElse("none");
+    String key = tracedKernel(s).orElse("none");
     return Fact.of("traced kernel", key + " (symbolic tensors report " + reported(s).label() + ")");
   }
 

@@ -131,12 +131,31 @@ public final class ResultCache {
       entries.add(spec == null ? null : spec.entries());
       key.append("settings ").append(spec == null ? "unkeyed" : spec.settings()).append('\n');
     }
+    // the AOTInductor packages the library-wide checks read (aoti.*): each file's content, as a library's
+    for (Path f : packageFiles(request, specs)) {
+      key.append("package file ").append(f).append(' ').append(hashes.of(f)).append('\n');
+    }
     key.append("seed ").append(request.seed()).append("\ntries ").append(request.tries())
         .append("\ndevices ").append(request.devices()).append("\nchecks ").append(checks.stream().map(Check::id).toList())
         .append("\ntimeout ").append(request.timeout()).append("\nseverity ").append(request.severity())
         .append("\nrequire ").append(request.require())
         .append("\nbaseline ").append(request.baseline() == null ? "-" : baselineHash(request.baseline()));
     return new ResultCache(dir, sha256(key.toString()), entries, notes);
+  }
+
+  /** Every file the run's AOTInductor packages read: each package, its inputs, outputs and baseline. */
+  private static List<Path> packageFiles(RunRequest request, List<SpecReader.Parsed> specs) {
+    List<dev.opcheck4j.spec.PackageEntry> entries = new ArrayList<>();
+    specs.stream().filter(java.util.Objects::nonNull).forEach(p -> entries.addAll(p.file().packages()));
+    request.packages().forEach(p -> entries.add(dev.opcheck4j.spec.PackageEntry.of(p.toAbsolutePath(), "--package")));
+    List<Path> files = new ArrayList<>();
+    for (dev.opcheck4j.spec.PackageEntry e : entries) {
+      files.add(e.file());
+      files.addAll(e.inputs());
+      java.util.Optional.ofNullable(e.expect()).ifPresent(files::add);
+      java.util.Optional.ofNullable(e.baseline()).ifPresent(files::add);
+    }
+    return files;
   }
 
   /** The variables of {@code env} that enter the key ({@link #ENVIRONMENT}), sorted by name. */

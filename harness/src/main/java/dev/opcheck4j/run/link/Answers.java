@@ -13,7 +13,7 @@ public final class Answers {
   /** What a unit gave. */
   public sealed interface Answer
       permits Checked, Acceptance, Binding, Synthesized, ReferenceCompiled, OutputsRecorded, ModelLoaded, Forwarded,
-      ExampleSaved {}
+      ExampleSaved, PackageRan {}
 
   /**
    * A {@link Protocol.SaveExample}'s arguments, in schema order, or why they could not be saved.
@@ -110,4 +110,7 @@ public final class Answers {
 
   /** What forward gave ({@link Protocol.Forward}). */
   public record Forwarded(ModelInfo.Forward forward) implements Answer {}
+
+  /** What loading (and running) an AOTInductor package gave ({@link RunPackage}). */
+  public record PackageRan(dev.opcheck4j.torch.AotiRun run) implements Answer {}
 }

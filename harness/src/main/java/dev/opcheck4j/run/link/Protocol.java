@@ -173,7 +173,8 @@ public final class Protocol {
    *
    * @param <A> the kind of answer
    */
-  public sealed interface Unit<A extends Answers.Answer> permits OpUnit, Synthesize, CompileReference, LoadModel, Forward {
+  public sealed interface Unit<A extends Answers.Answer>
+      permits OpUnit, Synthesize, CompileReference, LoadModel, Forward, RunPackage {
     /** The class of this unit's answers. */
     Class<A> answers();
 
@@ -341,5 +342,4 @@ public final class Protocol {
       return new Answers.Forwarded(new ModelInfo.Forward(null, error, null, null));
     }
   }
-
 }

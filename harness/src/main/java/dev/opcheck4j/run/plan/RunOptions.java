@@ -78,6 +78,9 @@ public final class RunOptions {
       .unset("(default: the clone's docs/checks/, else no link)");
   public static final RunOption<Path> BASELINE = RunOption.of("--baseline", "FILE", Type.PATH,
       "a schema baseline (./opcheck baseline) to check the libraries against (docs/baseline.md)");
+  public static final RunOption<Path> PACKAGES = RunOption.of("--package", "FILE", Type.PATH,
+      "an AOTInductor package (.pt2) the libraries must keep serving: its calls are checked against them (aoti.*,"
+      + " docs/aoti.md)").engine("packages").spec("packages").repeated("(none beyond the specs' own)");
   public static final RunOption<Path> JUNIT_XML = RunOption.of("--junit-xml", "DIR", Type.PATH,
       "run the specs as JUnit Platform tests and write JUnit XML there");
   public static final RunOption<Boolean> VERBOSE = RunOption.of("--verbose", "", Type.SWITCH,
@@ -102,7 +105,7 @@ public final class RunOptions {
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS,
       TIMEOUT, SHARD, TIMINGS, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO, DOCS_URL,
-      BASELINE, JUNIT_XML, VERBOSE,
+      BASELINE, PACKAGES, JUNIT_XML, VERBOSE,
       ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);
 
   private RunOptions() {}

@@ -3,6 +3,8 @@ package dev.opcheck4j.run.plan;
 import dev.opcheck4j.api.SeverityPolicy;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.spec.OpSpec;
+import dev.opcheck4j.spec.PackageEntry;
+import dev.opcheck4j.torch.AotiPackage;
 import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.torch.SchemaBaseline;
 import java.nio.file.Path;
@@ -56,10 +58,28 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
    * @param source how the command line named it, for rerun lines: {@code --spec FILE} or {@code --library LIB}
    * @param index its position among the run's targets (the worker's index for it)
    * @param severity its spec's policy: whether it makes warnings failures ({@code "warnings-as-errors": true})
+   * @param packages the AOTInductor packages checked with its library-wide checks: its spec's, and for the first
+   *     target the run's {@code --package} ones
    */
-  public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity) {
+  public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity,
+      List<Package> packages) {
     public Target {
       ops = List.copyOf(ops);
+      packages = List.copyOf(packages);
+    }
+
+    /** A target with no packages. */
+    public Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity) {
+      this(library, ops, source, index, severity, List.of());
     }
   }
+
+  /**
+   * An AOTInductor package the libraries must keep serving, read before the run.
+   *
+   * @param entry what named it (its inputs, expected outputs and baseline)
+   * @param read the package as read in plain Java
+   * @param builtWith the schema baseline of the release it was compiled with: its entry's, else the run's, or null
+   */
+  public record Package(PackageEntry entry, AotiPackage read, SchemaBaseline builtWith) {}
 }

@@ -38,6 +38,7 @@ import java.util.Objects;
  * @param repro where each failure is written as a PyTorch script ({@code --repro}), or null for nowhere
  * @param runtimes the libtorch versions to check on ({@code --runtime}), oldest first; empty: this JVM's own
  *     runtime alone ({@link Runtimes#defaults})
+ * @param packages AOTInductor packages the libraries must keep serving ({@code --package}) beside the specs' own
  */
 public record RunRequest(
     List<Target> targets,
@@ -58,7 +59,7 @@ public record RunRequest(
     ExpectedFailures expectedFailures,
     List<String> tags,
     Path repro,
-    List<String> runtimes) {
+    List<String> runtimes, List<Path> packages) {
 
   /** {@link RunOptions#SEED}'s default. */
   public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
@@ -74,6 +75,7 @@ public record RunRequest(
     require = List.copyOf(require);
     tags = List.copyOf(tags);
     runtimes = List.copyOf(runtimes);
+    packages = List.copyOf(packages);
     Objects.requireNonNull(expectedFailures, "expectedFailures");
     devices = List.copyOf(devices);
     Objects.requireNonNull(timeout, "timeout");
@@ -134,14 +136,6 @@ public record RunRequest(
     }
   }
 
-  /** Where kernels run. */
-  public enum Isolation {
-    /** In supervised worker JVMs: a crash or hang is a finding. The default. */
-    WORKERS,
-    /** In the calling JVM (loads libtorch here; a crashing kernel takes the caller down). For benchmarks. */
-    IN_PROCESS
-  }
-
   public static Builder builder() {
     return new Builder();
   }
@@ -168,6 +162,7 @@ public record RunRequest(
     b.tags.addAll(tags);
     b.repro = repro;
     b.runtimes.addAll(runtimes);
+    b.packages.addAll(packages);
     return b;
   }
 
@@ -192,6 +187,7 @@ public record RunRequest(
     private final List<String> tags = new ArrayList<>();
     private Path repro;
     private final List<String> runtimes = new ArrayList<>();
+    private final List<Path> packages = new ArrayList<>();
 
     private Builder() {}
 
@@ -339,9 +335,15 @@ public record RunRequest(
       return this;
     }
 
+    /** AOTInductor packages the libraries must keep serving ({@code --package}), added to any given before. */
+    public Builder packages(List<Path> files) {
+      packages.addAll(files);
+      return this;
+    }
+
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, severity, baseline, require, cache, expectedFailures, tags, repro, runtimes);
+          isolation, severity, baseline, require, cache, expectedFailures, tags, repro, runtimes, packages);
     }
   }
 }

@@ -67,7 +67,13 @@ public final class ReproScript {
       "trace.specialization", "a guard on a symbolic size is no error in PyTorch: torch.compile specialises the graph"
           + " and recompiles for another shape, and opcheck's test_aot_dispatch_dynamic passes such an op",
       "schema.compatible", "its finding compares the schema and kernels with an earlier release's, recorded in a"
-          + " baseline file the script does not have (rerun: ./opcheck check --baseline FILE)");
+          + " baseline file the script does not have (rerun: ./opcheck check --baseline FILE)",
+      "aoti.calls", "its finding compares an AOTInductor package's calls with the op registered now, on the package's"
+          + " data (rerun: ./opcheck model PACKAGE.pt2 --library LIB)",
+      "aoti.annotations", "its finding is about what an AOTInductor package does not record (rerun: ./opcheck model"
+          + " PACKAGE.pt2 --library LIB)",
+      "aoti.run", "its finding is an AOTInductor package's run, which the package itself reproduces (rerun: ./opcheck"
+          + " model PACKAGE.pt2 --library LIB --input ... --expect OUT.pt)");
   /** Checks whose scripts need no example: they read the schema or the dispatcher, or make their own inputs. */
   private static final Set<String> NO_CALL = Set.of("registration.any-kernel", "registration.device-kernel",
       "schema.alias-target", "schema.functionalizable", "schema.inplace-name", "schema.mutable-args",

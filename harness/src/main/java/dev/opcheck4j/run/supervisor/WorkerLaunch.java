@@ -33,6 +33,11 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
   private static final boolean SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"));
   private static final long CONNECT_SECONDS = 120;
 
+  /** The name of worker {@code number}'s own temporary folder ({@code $TMPDIR}) in the run's directory. */
+  private static String temporaryFolder(int number) {
+    return "worker-" + number + ".tmp";
+  }
+
   /**
    * Starts worker {@code number} of a run with {@code workers} in all, in {@code dir} (its working
    * directory), and waits until it connects.
@@ -57,6 +62,15 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
         // libtorch's error log is how a stable-ABI kernel's real message is recovered (it goes to the
         // worker's log file, not to the console), so a caller's quieter level is not inherited
         pb.environment().remove("TORCH_CPP_LOG_LEVEL");
+        // a temporary folder of the worker's own: libtorch's AOTInductor package loader extracts each package into
+        // $TMPDIR and leaves it there when the package fails to load (run/worker/PackageUnits deletes what a unit
+        // leaves; the run's directory deletes the folder when the run ends, a crashed worker's too)
+        Path tmp = Files.createDirectories(dir.resolve(temporaryFolder(number)));
+        // absolute: the worker runs in the run's directory, and a relative one would be read from there
+        pb.environment().put("TMPDIR", tmp.toAbsolutePath().toString());
+        // a package compiled for fixed shapes reads its inputs by those shapes: with this set, its code refuses
+        // inputs of other shapes ("unmatched dim value") instead of running past their ends
+        pb.environment().putIfAbsent("AOTI_RUNTIME_CHECK_INPUTS", "1");
         // workers that share the cores: libtorch's OpenMP threads (one per core in every worker) spin
         // after each parallel region, and in a two-worker run on two cores that spinning took a sixth
         // of the CPU time from the other worker. Waiting passively, a kernel still runs on every core.

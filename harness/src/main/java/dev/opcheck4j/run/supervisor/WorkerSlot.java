@@ -2,6 +2,7 @@ package dev.opcheck4j.run.supervisor;
 
 import dev.opcheck4j.run.plan.Interruption;
 import dev.opcheck4j.run.plan.Versions;
+import dev.opcheck4j.run.plan.Isolation;
 import dev.opcheck4j.run.plan.RunRequest;
 import dev.opcheck4j.run.link.Death;
 import dev.opcheck4j.run.link.Kernels;
@@ -70,7 +71,7 @@ public final class WorkerSlot implements Kernels {
 
   /** Starts the first worker and returns what it loaded. */
   public WorkerInfo start() throws LibraryLoadException, SpecException {
-    if (request.isolation() == RunRequest.Isolation.IN_PROCESS) {
+    if (request.isolation() == Isolation.IN_PROCESS) {
       LocalKernels local = LocalKernels.load(init);
       current = local;
       return local.info();
@@ -205,7 +206,7 @@ public final class WorkerSlot implements Kernels {
         // the signal killed the worker: what the unit would have given is unknown, not a crash
         throw new Interruption.Stopped();
       }
-      if (request.isolation() != RunRequest.Isolation.IN_PROCESS && early == null) {
+      if (request.isolation() != Isolation.IN_PROCESS && early == null) {
         startEarly(); // the replacement, for the next exchange
       }
     }

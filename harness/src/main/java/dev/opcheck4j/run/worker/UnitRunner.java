@@ -2,6 +2,7 @@ package dev.opcheck4j.run.worker;
 
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Protocol;
+import dev.opcheck4j.run.link.RunPackage;
 import dev.opcheck4j.run.link.Wire;
 import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
@@ -109,6 +110,16 @@ public final class UnitRunner {
     }
     if (unit instanceof Protocol.Forward f) {
       return new Answers.Forwarded(models.forward(f.inputs(), f.seed(), f.expect()));
+    }
+    if (unit instanceof RunPackage p) {
+      try {
+        // the presets of libtorch 2.10 (1.5.13) map no package loader: a worker on that runtime cannot load packages
+        Class.forName("org.bytedeco.pytorch.AOTIModelPackageLoader", false, UnitRunner.class.getClassLoader());
+      } catch (ClassNotFoundException e) {
+        return new Answers.PackageRan(dev.opcheck4j.torch.AotiRun.failed(dev.opcheck4j.torch.AotiRun.Stage.UNSUPPORTED,
+            "the presets of libtorch " + runtime.torchVersion() + " map no AOTIModelPackageLoader"));
+      }
+      return new Answers.PackageRan(PackageUnits.run(p.file(), p.model(), p.inputs(), p.seed(), p.expect()));
     }
     if (unit instanceof Protocol.Synthesize s) {
       OpLibrary lib = libraries.get(s.target());

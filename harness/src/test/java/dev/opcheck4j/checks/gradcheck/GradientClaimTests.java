@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
@@ -108,36 +106,6 @@ class GradientClaimTests {
     assertEquals(Outcome.SKIPPED, g.outcome(), g.toString());
     assertTrue(g.reason().contains("gradients stop at it (see autograd.differentiable)"), g.reason());
     assertFalse(corpus.of("gradient_ops::probed").anyMatch(r -> r.outcome() == Outcome.FAILED));
-  }
-
-  /**
-   * fixtures/specs/gradients/real-gradcheck.json: what PyTorch 2.14.1's gradcheck said on each example.
-   * Where it ran (an input requires grad), its failure is a gradcheck.jacobian failure on the same
-   * example and its SUCCESS a pass; where it did not, gradcheck.jacobian checked nothing either.
-   */
-  @Test
-  void agreesWithRealGradcheckExampleByExample() throws Exception {
-    JsonNode real = new ObjectMapper().readTree(NativeOps.spec("gradients/real-gradcheck.json").toFile()).get("ops");
-    List<String> ops = SpecReader.read(NativeOps.spec(SPEC)).ops().stream().map(o -> o.op()).toList();
-    assertEquals(new TreeSet<>(ops), new TreeSet<>(iterable(real.fieldNames())), "every op was run on real PyTorch");
-    for (String op : ops) {
-      JsonNode examples = real.get(op).get("real");
-      for (int i = 0; i < examples.size(); i++) {
-        String ref = "gradient_ops.json#ops[" + ops.indexOf(op) + "].examples[" + i + "]";
-        CheckResult mine = corpus.of(op).filter(r -> r.check().equals(JacobianCheck.ID) && r.device().equals("cpu")
-            && r.example().equals(ref)).findFirst().orElseThrow();
-        JsonNode gradcheck = examples.get(i).get("gradcheck");
-        Outcome want = gradcheck == null ? Outcome.SKIPPED
-            : gradcheck.asText().equals("SUCCESS") ? Outcome.PASSED : Outcome.FAILED;
-        assertEquals(want, mine.outcome(), ref + ": real gradcheck said " + gradcheck + "; " + mine);
-      }
-    }
-  }
-
-  private static List<String> iterable(java.util.Iterator<String> names) {
-    List<String> out = new java.util.ArrayList<>();
-    names.forEachRemaining(out::add);
-    return out;
   }
 
   @Test

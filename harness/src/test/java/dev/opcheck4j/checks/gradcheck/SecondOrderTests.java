@@ -84,31 +84,6 @@ class SecondOrderTests {
     assertTrue(bad.finding().cause() instanceof Cause.Contract, bad.toString());
   }
 
-  /**
-   * fixtures/specs/gradients/real-gradgradcheck.json: PyTorch 2.14.1's gradcheck and gradgradcheck (both
-   * modes) on each example. gradcheck.jacobian passes where gradcheck does; gradcheck.gradgrad fails where
-   * gradgradcheck fails with a Jacobian mismatch, passes where it passes, and, on an entry declaring
-   * {@code "double_backward": false}, passes exactly where OpInfo's test_fn_fail_gradgrad does.
-   */
-  @Test
-  void agreesWithRealGradgradcheck() throws Exception {
-    JsonNode real = new ObjectMapper().readTree(NativeOps.spec("gradients/real-gradgradcheck.json").toFile()).get("ops");
-    for (var entry : SpecReader.read(NativeOps.spec(SPEC)).ops()) {
-      JsonNode said = real.get(entry.op()).get("real gradgradcheck").get(0);
-      assertEquals("SUCCESS", said.get("gradcheck fast").asText(), entry.op());
-      assertEquals(Outcome.PASSED, corpus.one(entry.op(), JacobianCheck.ID, "cpu").outcome(), entry.op());
-      Outcome mine = corpus.one(entry.op(), GradGradCheck.ID, "cpu").outcome();
-      Outcome want;
-      if (!entry.gradcheck().doubleBackward()) {
-        want = said.get("test_fn_fail_gradgrad").asText().startsWith("SUCCESS") ? Outcome.PASSED : Outcome.FAILED;
-      } else {
-        assertEquals(said.get("gradgradcheck fast").asText(), said.get("gradgradcheck slow").asText(), entry.op());
-        want = said.get("gradgradcheck fast").asText().equals("SUCCESS") ? Outcome.PASSED : Outcome.FAILED;
-      }
-      assertEquals(want, mine, entry.op() + ": real PyTorch said " + said);
-    }
-  }
-
   @Test
   void aDeclaredDtypeWhoseBackwardRaisesFailsNamingTheDtypeAndTheError() throws Exception {
     CheckResult bad = corpus.one("second_order_ops::bessel_i1", "dtype.declared", "cpu");
