@@ -28,6 +28,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/core/SymNodeImpl.h>
 #include <c10/core/TensorImpl.h>
+#include <c10/core/WrapDimMinimal.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <torch/library.h>
 
@@ -576,7 +577,9 @@ class SymbolicImpl final : public c10::TensorImpl {
     return hint_sizes_;
   }
   int64_t size_custom(int64_t d) const override {
-    guard_size(d, "size(" + std::to_string(d) + ")");
+    std::string accessor = "size(" + std::to_string(d) + ")";
+    d = c10::maybe_wrap_dim(d, static_cast<int64_t>(hint_sizes_.size()), /*wrap_scalar=*/false);  // size(-2), as the default does
+    guard_size(d, accessor);
     return hint_sizes_[d];
   }
   c10::IntArrayRef strides_custom() const override {
@@ -1010,8 +1013,11 @@ std::string trace_selftest() {
     }
     if (!raised) return "numel() on a symbolic tensor did not raise \"Cannot call numel() on tensor with symbolic sizes/strides\"";
     if (x.sizes().vec() != std::vector<int64_t>{2, 3}) return "sizes() of a symbolic [2, 3] tensor did not return the hints [2, 3]";
+    if (x.size(-1) != 3 || x.size(-2) != 2) return "size(-1), size(-2) of a symbolic [2, 3] tensor did not return 3, 2";
     size_t guards = std::count_if(trace().events.begin(), trace().events.end(), [](const std::string& e) { return e.rfind("guard\t", 0) == 0; });
-    if (guards != 2) return "sizes() on a symbolic [2, 3] tensor logged " + std::to_string(guards) + " guards, 2 expected";
+    if (guards != 4) {
+      return "sizes(), size(-1) and size(-2) on a symbolic [2, 3] tensor logged " + std::to_string(guards) + " guards, 4 expected";
+    }
     size_t before = trace().events.size();
     if (!(x.sym_size(0) == x.sym_size(0)) || trace().events.size() != before) {
       return "a size compared with itself was not decided without a guard";

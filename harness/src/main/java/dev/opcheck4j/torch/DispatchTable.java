@@ -12,7 +12,8 @@ import org.bytedeco.pytorch.OperatorHandle;
  * Which dispatch keys of an operator have a kernel registered, and where each was registered,
  * read from the dispatcher's {@code dumpState()}.
  *
- * @param kernels dispatch key name to registration site ({@code file:line}), in dump order
+ * @param kernels dispatch key name to registration site ({@code file:line}, or {@code by RegisterOperators}
+ *     for a kernel {@code torch::RegisterOperators} registered), in dump order
  */
 public record DispatchTable(Map<String, String> kernels) {
   /** Keys whose kernel makes an op runnable on any backend (it decomposes into other ops). */
@@ -32,19 +33,27 @@ public record DispatchTable(Map<String, String> kernels) {
 
   /**
    * Parses a {@code dumpState()} text: after the header lines ({@code name:}, {@code schema:},
-   * {@code debug:}, {@code alias analysis kind:}), each {@code KEY: registered at SITE :: ...}
-   * line is one kernel.
+   * {@code debug:}, {@code alias analysis kind:}), each {@code KEY: registered at SITE :: ...} line is one
+   * kernel, and so is each {@code KEY: registered by RegisterOperators :: ...} line: a kernel registered
+   * through {@code torch::RegisterOperators} (all of PyG's ops, and extensions older than TORCH_LIBRARY)
+   * carries no site.
    */
   static DispatchTable parse(String dump) {
     Map<String, String> kernels = new LinkedHashMap<>();
     for (String line : dump.split("\n")) {
-      int colon = line.indexOf(": registered at ");
-      if (colon <= 0 || line.startsWith("debug:")) {
+      if (line.startsWith("debug:")) {
+        continue;
+      }
+      int at = line.indexOf(": registered at ");
+      int by = line.indexOf(": registered by ");
+      int colon = at > 0 ? at : by;
+      if (colon <= 0) {
         continue;
       }
       // alias keys are dumped with a suffix: "CompositeImplicitAutograd[alias]"
       String key = line.substring(0, colon).strip().replace("[alias]", "");
-      String rest = line.substring(colon + ": registered at ".length());
+      // the site ("file:line"), or "by RegisterOperators", which names no site
+      String rest = line.substring(colon + (at > 0 ? ": registered at " : ": registered ").length());
       int end = rest.indexOf(" :: ");
       kernels.put(key, (end < 0 ? rest : rest.substring(0, end)).strip());
     }
@@ -99,9 +108,10 @@ public record DispatchTable(Map<String, String> kernels) {
     return autogradKernel(device).isPresent();
   }
 
-  /** {@code KEY registered at SITE}, for facts. */
+  /** {@code KEY registered at SITE} (or {@code by RegisterOperators}), for facts. */
   public String describe(String key) {
-    return key + " registered at " + kernels.get(key);
+    String site = kernels.get(key);
+    return key + " registered " + (site.startsWith("by ") ? site : "at " + site);
   }
 
   private Optional<String> firstPresent(String... keys) {

@@ -45,6 +45,24 @@ class DispatchTableTests {
     assertEquals("/src/op.cpp:12", t.kernels().get("CPU"));
   }
 
+  /** PyG's ops (and extensions older than TORCH_LIBRARY) register with torch::RegisterOperators: no site. */
+  @Test
+  void aKernelRegisteredByRegisterOperatorsIsAKernel() {
+    String dump =
+        """
+        name: torch_scatter::segment_mean_csr
+        schema: torch_scatter::segment_mean_csr(Tensor _0, Tensor _1, Tensor? _2) -> Tensor _0
+        debug: registered at /src/segment_csr.cpp:120
+        alias analysis kind: CONSERVATIVE
+        CompositeImplicitAutograd[alias]: registered by RegisterOperators :: (none) [ boxed unboxed ]
+        """;
+    DispatchTable t = DispatchTable.parse(dump);
+    assertEquals(List.of("CompositeImplicitAutograd"), List.copyOf(t.keys()));
+    assertTrue(t.serves(Device.CPU));
+    assertEquals("CompositeImplicitAutograd registered by RegisterOperators", t.describe("CompositeImplicitAutograd"));
+    assertEquals("CPU registered at /src/op.cpp:12", DispatchTable.parse("CPU: registered at /src/op.cpp:12 :: x").describe("CPU"));
+  }
+
   @Test
   void anOpWithNoKernelHasAnEmptyTable() throws Exception {
     assertTrue(OpLibrary.load(NativeOps.lib("bad_ops")).op("bad_ops::no_kernel").table().isEmpty());
