@@ -39,6 +39,9 @@ import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
 import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
 import dev.opcheck4j.checks.noncontiguous.RejectedLayoutCheck;
 import dev.opcheck4j.checks.reference.ReferenceGradCheck;
+import dev.opcheck4j.checks.sanitizer.AddressSanitizerCheck;
+import dev.opcheck4j.checks.sanitizer.ThreadSanitizerCheck;
+import dev.opcheck4j.checks.sanitizer.UndefinedBehaviorCheck;
 import dev.opcheck4j.checks.reference.ReferenceValuesCheck;
 import dev.opcheck4j.checks.baseline.BaselineValuesCheck;
 import dev.opcheck4j.checks.runtime.RuntimeAgreeCheck;
@@ -85,6 +88,10 @@ public final class BuiltinChecks {
           new KernelErrorCheck(),
           new KernelCrashCheck(),
           new KernelTimeoutCheck(),
+          // the reports of a library built with sanitizers: an ASan report first, as it is the one that ends a worker
+          new AddressSanitizerCheck(),
+          new UndefinedBehaviorCheck(),
+          new ThreadSanitizerCheck(),
           new UndeclaredMutationCheck(),
           new UnusedMutationCheck(),
           new UndeclaredAliasCheck(),
