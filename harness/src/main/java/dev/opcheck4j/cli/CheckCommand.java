@@ -170,7 +170,7 @@ final class CheckCommand implements Command {
       }
       RunReport report = outcome.report();
       report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
-          report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
+          report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList()).withKernelLines(report.kernelLines());
       ExitCode code = RunSummary.finish(report, outcome.inputErrors(), dir, formats, s);
       if (outcome.shard() != null) {
         if (outcome.shard().byTime()) { // by index, the note before the run said how it was split

@@ -30,7 +30,7 @@ public final class Protocol {
    * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
    * {@code protocol} and {@link Replies.Mismatch} keep theirs, so that two versions can tell they differ.
    */
-  public static final int VERSION = 9;
+  public static final int VERSION = 10;
 
   private Protocol() {}
 
@@ -173,7 +173,8 @@ public final class Protocol {
    *
    * @param <A> the kind of answer
    */
-  public sealed interface Unit<A extends Answers.Answer> permits OpUnit, Synthesize, CompileReference, LoadModel, Forward {
+  public sealed interface Unit<A extends Answers.Answer> permits OpUnit, Synthesize, CompileReference, LoadModel, Forward,
+      DumpCoverage {
     /** The class of this unit's answers. */
     Class<A> answers();
 
@@ -342,4 +343,19 @@ public final class Protocol {
     }
   }
 
+  /**
+   * Writes the gcov counts of the libraries built with coverage into {@code dir} (as {@code GCOV_PREFIX} would
+   * place them: {@code dir/<the object's own path>.gcda}); they count from the worker's start.
+   */
+  public record DumpCoverage(Path dir) implements Unit<Answers.CoverageDumped> {
+    @Override
+    public Class<Answers.CoverageDumped> answers() {
+      return Answers.CoverageDumped.class;
+    }
+
+    @Override
+    public Answers.CoverageDumped failed(String error) {
+      return new Answers.CoverageDumped(-1, error);
+    }
+  }
 }
