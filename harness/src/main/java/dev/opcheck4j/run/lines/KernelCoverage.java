@@ -59,7 +59,8 @@ public final class KernelCoverage {
       return Op.NONE;
     }
     Op o = new Op(this, op, library.getFileName().toString(), kernels, deadline);
-    o.dump(); // where the op starts: what ran before (loading, the library's checks, another op) is not its
+    // where the op starts: what ran before (loading, the library's checks, another op) is not its
+    o.started = o.dump().note();
     return o;
   }
 
@@ -78,7 +79,7 @@ public final class KernelCoverage {
       GcovCounts now = GcovCounts.read(into);
       GcovCounts before = last.put(d.worker(), now);
       return new Interval(before == null ? now : now.since(before), d.error() != null ? d.error()
-          : before == null ? "counted since a new worker started (the one before died)" : null);
+          : before == null ? NEW_WORKER : null);
     } catch (IOException e) {
       return new Interval(GcovCounts.NONE, e.getMessage());
     } finally {
@@ -94,6 +95,8 @@ public final class KernelCoverage {
     }
   }
 
+  private static final String NEW_WORKER = "counted since a new worker started (the one before died)";
+
   /** The counts of one phase, and what they leave out (null: nothing). */
   record Interval(GcovCounts counts, String note) {}
 
@@ -106,6 +109,8 @@ public final class KernelCoverage {
     private final Kernels kernels;
     private final Duration deadline;
     private Interval examples;
+    /** What the dump at the op's start could not read, or null. */
+    private String started;
 
     private Op(KernelCoverage run, String op, String library, Kernels kernels, Duration deadline) {
       this.run = run;
@@ -132,7 +137,8 @@ public final class KernelCoverage {
         return null;
       }
       Interval generated = dump();
-      String note = examples.note() != null ? "examples: " + examples.note()
+      String note = started != null && !started.startsWith(NEW_WORKER) ? "start: " + started
+          : examples.note() != null ? "examples: " + examples.note()
           : generated.note() != null ? "generated inputs: " + generated.note() : null;
       KernelLines k = OpLines.of(op, library, examples.counts(), generated.counts(), note);
       run.done.add(k);

@@ -63,13 +63,17 @@ final class GcovDumps {
     return new GcovDumps(dumpOne, roots, problems.isEmpty() ? null : String.join("; ", problems));
   }
 
-  /** Where {@code library}'s first mapping (its file offset 0, its ELF header) starts in this process. */
+  /**
+   * Where the dynamic loader put {@code library}'s first segment (file offset 0, its ELF header) in this process:
+   * a private mapping, as the loader makes them (the file mapped to be read, as {@link Instrumentation} reads
+   * it, is a shared one at another address).
+   */
   private static Optional<Long> loadedAt(Path library) {
     try {
       Path real = library.toRealPath();
       for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
         String[] f = line.trim().split("\\s+", 6);
-        if (f.length == 6 && Long.parseLong(f[2], 16) == 0 && Path.of(f[5]).equals(real)) {
+        if (f.length == 6 && f[1].endsWith("p") && Long.parseLong(f[2], 16) == 0 && Path.of(f[5]).equals(real)) {
           return Optional.of(Long.parseUnsignedLong(f[0].substring(0, f[0].indexOf('-')), 16));
         }
       }
