@@ -54,7 +54,10 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
         String classPath = onRuntime(absoluteClassPath(), init.runtime());
         Optional<WorkerArchive> archive = WorkerArchive.configured(classPath);
         WorkerArchive.Options cds = archive.map(WorkerArchive::options).orElse(new WorkerArchive.Options(List.of(), null));
-        SanitizedWorkers sanitized = SanitizedWorkers.of(init.libraries());
+        // a companion built with sanitizers (the harness's own test of it) is started for as a library is
+        List<Path> loaded = new ArrayList<>(init.libraries());
+        dev.opcheck4j.torch.Companion.configured().ifPresent(loaded::add);
+        SanitizedWorkers sanitized = SanitizedWorkers.of(loaded);
         ProcessBuilder pb = new ProcessBuilder(command(dir, number, classPath, cds, socket, sanitized)).directory(dir.toFile())
             .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         // libtorch's error log is how a stable-ABI kernel's real message is recovered (it goes to the
@@ -121,6 +124,7 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
     cmd.add("-XX:ErrorLogTimeout=" + ERROR_LOG_SECONDS);
     cmd.addAll(Worker.JVM_OPTIONS);
     cmd.add("-Dopcheck4j.worker=" + number);
+    dev.opcheck4j.torch.Companion.configured().ifPresent(c -> cmd.add("-D" + dev.opcheck4j.torch.Companion.PROPERTY + "=" + c));
     cmd.addAll(sanitized.jvmOptions());
     cmd.addAll(cds.jvm());
     cmd.add("-cp");
