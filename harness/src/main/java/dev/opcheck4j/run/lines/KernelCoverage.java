@@ -67,7 +67,7 @@ public final class KernelCoverage {
   /** One dump of the worker that {@code kernels} runs on: the counts since that worker's previous dump. */
   private Interval dump(Kernels kernels, Duration deadline) {
     Path into = dir().resolve("dump-" + dumps.incrementAndGet());
-    Kernels.Exchange x = kernels.run(null, new Protocol.DumpCoverage(into), deadline);
+    Kernels.Exchange x = kernels.run(null, new dev.opcheck4j.run.link.DumpCoverage(into), deadline);
     try {
       if (x.death().isPresent()) {
         return new Interval(GcovCounts.NONE, "the worker died writing its counts");

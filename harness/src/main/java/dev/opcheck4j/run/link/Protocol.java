@@ -343,19 +343,5 @@ public final class Protocol {
     }
   }
 
-  /**
-   * Writes the gcov counts of the libraries built with coverage into {@code dir} (as {@code GCOV_PREFIX} would
-   * place them: {@code dir/<the object's own path>.gcda}); they count from the worker's start.
-   */
-  public record DumpCoverage(Path dir) implements Unit<Answers.CoverageDumped> {
-    @Override
-    public Class<Answers.CoverageDumped> answers() {
-      return Answers.CoverageDumped.class;
-    }
-
-    @Override
-    public Answers.CoverageDumped failed(String error) {
-      return new Answers.CoverageDumped(-1, error);
-    }
   }
 }

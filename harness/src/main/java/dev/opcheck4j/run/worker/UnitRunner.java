@@ -107,7 +107,7 @@ public final class UnitRunner {
 
   /** Runs one unit and returns its answer; native memory it allocated is freed before returning. */
   public Answers.Answer run(Protocol.Unit<?> unit) {
-    if (unit instanceof Protocol.DumpCoverage d) {
+    if (unit instanceof dev.opcheck4j.run.link.DumpCoverage d) {
       if (gcov == null) {
         gcov = GcovDumps.of(libraries.stream().map(OpLibrary::path).toList());
       }
