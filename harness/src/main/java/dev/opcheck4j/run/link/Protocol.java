@@ -342,6 +342,4 @@ public final class Protocol {
       return new Answers.Forwarded(new ModelInfo.Forward(null, error, null, null));
     }
   }
-
-  }
 }
