@@ -9,6 +9,7 @@ import static dev.opcheck4j.run.plan.RunOptions.CHECKS;
 import static dev.opcheck4j.run.plan.RunOptions.DEVICES;
 import static dev.opcheck4j.run.plan.RunOptions.EXPECTED_FAILURES;
 import static dev.opcheck4j.run.plan.RunOptions.REPRO;
+import static dev.opcheck4j.run.plan.RunOptions.MIN_LINE_COVERAGE;
 import static dev.opcheck4j.run.plan.RunOptions.JOBS;
 import static dev.opcheck4j.run.plan.RunOptions.JUNIT_XML;
 import static dev.opcheck4j.run.plan.RunOptions.LIBRARIES;
@@ -54,7 +55,7 @@ import java.util.Optional;
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
   static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS, TIMEOUT,
-      SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
+      SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, WARNINGS_AS_ERRORS, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, MIN_LINE_COVERAGE, VERBOSE,
       CACHE, NO_CACHE);
 
   @Override
@@ -89,7 +90,8 @@ final class CheckCommand implements Command {
         .devices(args.all(DEVICES)).runtimes(args.has(RUNTIMES) ? args.get(RUNTIMES) : List.of()).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).reportDir(args.get(REPORT_DIR))
         .warningsAsErrors(args.get(WARNINGS_AS_ERRORS)).baseline(args.get(BASELINE))
-        .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO));
+        .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO))
+        .minLineCoverage(args.get(MIN_LINE_COVERAGE));
     args.all(SPECS).forEach(request::spec);
     args.all(LIBRARIES).forEach(request::library);
     try {

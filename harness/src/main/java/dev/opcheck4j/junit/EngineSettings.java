@@ -93,6 +93,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .require(require)
         .cache(RunOptions.CACHE.read(get).orElse(null))
         .repro(RunOptions.REPRO.read(get).orElse(null))
+        .minLineCoverage(RunOptions.MIN_LINE_COVERAGE.read(get).orElse(null))
         .tags(RunOptions.TAGS.readAll(get))
         .shard(shard.shard())
         .build();
@@ -184,6 +185,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.ACCEPT_ENGINE, accept);
     values.put(RunOptions.CACHE, run.cache());
     values.put(RunOptions.REPRO, run.repro());
+    values.put(RunOptions.MIN_LINE_COVERAGE, run.minLineCoverage());
     values.put(RunOptions.REPORT_DIR, run.reportDir());
     values.put(RunOptions.ALLURE, allure);
     values.put(RunOptions.DOCS_URL, docsBase);

@@ -60,6 +60,8 @@ final class RunSetup {
   /** Per target, its spec as read (by {@link Launcher#read}: the run's one read of it); null for a library without a spec. */
   private final List<SpecReader.Parsed> specs = new ArrayList<>();
   private final List<Boolean> strict = new ArrayList<>();
+  /** Per target, its spec's minimum line coverage, else the run's (null: none). */
+  private final List<Double> minimums = new ArrayList<>();
   private final SchemaBaseline baseline;
 
   private RunSetup(RunRequest request) throws SpecException {
@@ -71,6 +73,7 @@ final class RunSetup {
         SpecFile file = parsed.file();
         specs.add(parsed);
         strict.add(file.warningsAsErrors());
+        minimums.add(file.minLineCoverage() != null ? file.minLineCoverage() : request.minLineCoverage());
         Path lib = t.library() != null ? t.library() : file.library();
         resolved.add(new RunRequest.Target(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
         specOps.add(file.selectOps(request.ops()));
@@ -79,6 +82,7 @@ final class RunSetup {
         specOps.add(null);
         specs.add(null);
         strict.add(false);
+        minimums.add(request.minLineCoverage());
       }
     }
     if (request.cache() != null) {
@@ -211,7 +215,8 @@ final class RunSetup {
       LibraryInfo lib = info.libraries().get(i);
       List<OpSpec> ops = specOps.get(i) != null ? specOps.get(i)
           : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
-      targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, new SeverityPolicy(strict.get(i))));
+      targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, new SeverityPolicy(strict.get(i)),
+          minimums.get(i)));
     }
     List<String> specErrors = new ArrayList<>(unknownOps(request.ops(), targets));
     specErrors.addAll(Preflight.errors(targets));

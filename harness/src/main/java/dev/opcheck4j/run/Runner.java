@@ -220,9 +220,10 @@ public final class Runner {
         }
       }
     }
-    lines.finish();
+    dev.opcheck4j.api.KernelLines ran = lines.finish();
     reportStrays(session, target, out);
-    judgeCoverage(session, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results()), out);
+    judgeCoverage(session, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results(), ran,
+        target.minLineCoverage()), out);
   }
 
   /**

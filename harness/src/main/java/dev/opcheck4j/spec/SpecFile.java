@@ -10,14 +10,22 @@ import java.util.List;
  * @param file the spec file
  * @param library the op library it describes, resolved against the spec's folder
  * @param ops op entries in file order
+ * @param minLineCoverage its {@code "min-line-coverage"}: the least share of its ops' kernel lines, in percent, that
+ *     must run (a library built with coverage), or null
  * @param warningsAsErrors whether findings of warning checks fail the run ({@code "warnings-as-errors": true})
  * @param runtimes the libtorch versions the library claims ({@code "runtimes": ["2.10.0", "2.13.0"]}), each checked
  *     on workers of its own when the run names none ({@code --runtime}); empty: not said
  */
-public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, List<String> runtimes) {
+public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, List<String> runtimes,
+    Double minLineCoverage) {
   public SpecFile {
     ops = List.copyOf(ops);
     runtimes = List.copyOf(runtimes);
+  }
+
+  /** A spec that sets no minimum line coverage. */
+  public SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, List<String> runtimes) {
+    this(file, library, ops, warningsAsErrors, runtimes, null);
   }
 
   /** A spec that names no runtimes: the run's own. */

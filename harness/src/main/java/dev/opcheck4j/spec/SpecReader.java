@@ -23,7 +23,8 @@ import java.util.Set;
  * {@code file:line:column}, says what is wrong and what is allowed.
  */
 public final class SpecReader {
-  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require", "runtimes");
+  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "require", "runtimes",
+      "min-line-coverage");
   static final Set<String> OP_KEYS =
       Set.of("op", "devices", "skip", "why", "tolerance", "examples", "gradcheck", "vary", "domain", "timeout",
           "require", "differentiable", "reference", "double_backward", "variant_of", "tags");
@@ -281,7 +282,16 @@ public final class SpecReader {
         runtimes.add((String) r.value());
       }
     }
-    return new SpecFile(path, library, entries, strict, runtimes);
+    Double minimum = null;
+    if (top.containsKey("min-line-coverage")) {
+      SpecValue m = top.get("min-line-coverage");
+      if (!m.isNumber() || !(m.number() >= 0 && m.number() <= 100)) {
+        throw new SpecException(m.location(), "\"min-line-coverage\" must be a percentage from 0 to 100, got "
+            + m.describe());
+      }
+      minimum = m.number();
+    }
+    return new SpecFile(path, library, entries, strict, runtimes, minimum);
   }
 
   /** {@code "require": ["gradcheck", "fake"]}: check families that must run on the ops. */

@@ -29,6 +29,7 @@ import dev.opcheck4j.checks.generate.DomainCheck;
 import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.kernel.KernelTimeoutCheck;
+import dev.opcheck4j.checks.kernel.LineCoverageCheck;
 import dev.opcheck4j.checks.memory.BoolBytesCheck;
 import dev.opcheck4j.checks.memory.CowInputCheck;
 import dev.opcheck4j.checks.memory.MemoryBoundsCheck;
@@ -136,7 +137,8 @@ public final class BuiltinChecks {
           new DomainCheck(),
           new InplaceViewCheck(),
           new Pt2CompliantCheck(BuiltinChecks::opcheckCounterparts),
-          new RequiredCoverageCheck());
+          new RequiredCoverageCheck(),
+          new LineCoverageCheck());
 
   private BuiltinChecks() {}
 

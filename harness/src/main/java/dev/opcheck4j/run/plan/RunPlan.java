@@ -56,10 +56,18 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
    * @param source how the command line named it, for rerun lines: {@code --spec FILE} or {@code --library LIB}
    * @param index its position among the run's targets (the worker's index for it)
    * @param severity its spec's policy: whether it makes warnings failures ({@code "warnings-as-errors": true})
+   * @param minLineCoverage the least share of an op's kernel lines, in percent, that must run ({@code
+   *     --min-line-coverage}, or the spec's {@code "min-line-coverage"}, which wins), or null for none
    */
-  public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity) {
+  public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity,
+      Double minLineCoverage) {
     public Target {
       ops = List.copyOf(ops);
+    }
+
+    /** A target with no minimum line coverage. */
+    public Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity) {
+      this(library, ops, source, index, severity, null);
     }
   }
 }

@@ -36,6 +36,8 @@ import java.util.Objects;
  * @param expectedFailures the failures expected of this run ({@code --expected-failures}); never null
  * @param tags the tags this run answers to in the expected-failures file ({@code --tag}); empty: none
  * @param repro where each failure is written as a PyTorch script ({@code --repro}), or null for nowhere
+ * @param minLineCoverage the least share of its kernel's lines, in percent, an op of a library built with coverage
+ *     must run ({@code --min-line-coverage}), or null for none (a spec may set its own)
  * @param runtimes the libtorch versions to check on ({@code --runtime}), oldest first; empty: this JVM's own
  *     runtime alone ({@link Runtimes#defaults})
  */
@@ -58,7 +60,8 @@ public record RunRequest(
     ExpectedFailures expectedFailures,
     List<String> tags,
     Path repro,
-    List<String> runtimes) {
+    List<String> runtimes,
+    Double minLineCoverage) {
 
   /** {@link RunOptions#SEED}'s default. */
   public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
@@ -167,6 +170,7 @@ public record RunRequest(
     b.expectedFailures = expectedFailures;
     b.tags.addAll(tags);
     b.repro = repro;
+    b.minLineCoverage = minLineCoverage;
     b.runtimes.addAll(runtimes);
     return b;
   }
@@ -191,6 +195,7 @@ public record RunRequest(
     private ExpectedFailures expectedFailures = ExpectedFailures.NONE;
     private final List<String> tags = new ArrayList<>();
     private Path repro;
+    private Double minLineCoverage;
     private final List<String> runtimes = new ArrayList<>();
 
     private Builder() {}
@@ -326,6 +331,12 @@ public record RunRequest(
       return this;
     }
 
+    /** Null: no minimum (the default). */
+    public Builder minLineCoverage(Double percent) {
+      minLineCoverage = percent;
+      return this;
+    }
+
     /** Null: no repro scripts (the default). */
     public Builder repro(Path dir) {
       repro = dir;
@@ -341,7 +352,7 @@ public record RunRequest(
 
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, severity, baseline, require, cache, expectedFailures, tags, repro, runtimes);
+          isolation, severity, baseline, require, cache, expectedFailures, tags, repro, runtimes, minLineCoverage);
     }
   }
 }
