@@ -9,10 +9,19 @@
 #                       (written by dev.opcheck4j.nativeops.LibtorchLocator)
 #   TORCH_INCLUDE_DIR   the LibTorch include directory, or
 #   TORCH_HEADERS_FILE  the file holding it (include-dir.txt, written by torch-headers.sh)
-# Gives: op_library(name [TARGET_VERSION hex] sources...), a stable-ABI shared library linked against that
-#        libtorch (TARGET_VERSION default 0x020a000000000000: it then loads into libtorch 2.10 and later too);
-#        classic_op_library(name sources...), a classic TORCH_LIBRARY library (torch/torch.h, torch/script.h).
+#   OPCHECK4J_SANITIZE  optional: sanitizers every op library is built with, as -fsanitize= takes them
+#                       (address,undefined or thread); opcheck4j starts the workers of such a library with the
+#                       sanitizer's runtime preloaded and turns each report into a finding (docs/sanitizers.md)
+#   OPCHECK4J_COVERAGE  optional, ON: every op library records gcov's line coverage (--coverage), which
+#                       opcheck4j reads per op into its report (docs/sanitizers.md#line-coverage)
+# Gives: op_library(name [TARGET_VERSION hex] [SANITIZE list] [COVERAGE] sources...), a stable-ABI shared
+#        library linked against that libtorch (TARGET_VERSION default 0x020a000000000000: it then loads into
+#        libtorch 2.10 and later too), built with the sanitizers SANITIZE names or with coverage (each
+#        defaulting to OPCHECK4J_SANITIZE and OPCHECK4J_COVERAGE);
+#        classic_op_library(name [SANITIZE list] [COVERAGE] sources...), a classic TORCH_LIBRARY library
+#        (torch/torch.h, torch/script.h).
 #        TORCH_HEADERS_VERSION: the headers' major.minor, read from torch/headeronly/version.h.
+#        opcheck4j_instrument(target SANITIZE list | COVERAGE): the same flags on a target of your own.
 if(NOT DEFINED LIBTORCH_DIR_FILE)
   message(FATAL_ERROR "LIBTORCH_DIR_FILE is not set")
 endif()
@@ -44,12 +53,44 @@ target_link_options(torch_stable INTERFACE "-Wl,--no-as-needed")
 target_link_libraries(torch_stable INTERFACE
   "${LIBTORCH_DIR}/libtorch_cpu.so" "${LIBTORCH_DIR}/libc10.so")
 
+set(OPCHECK4J_SANITIZE "" CACHE STRING "sanitizers op libraries are built with (-fsanitize=), e.g. address,undefined")
+option(OPCHECK4J_COVERAGE "op libraries record gcov's line coverage (--coverage)" OFF)
+
+# The sanitizers' flags: line tables and frame pointers for their reports' file:line, -O1 as their manuals advise.
+# Coverage: -O0, so that each line's count is its own (no line merged into another by the optimizer).
+function(opcheck4j_instrument name)
+  cmake_parse_arguments(PARSE_ARGV 1 INSTR "COVERAGE" "SANITIZE" "")
+  if(INSTR_SANITIZE)
+    target_compile_options(${name} PRIVATE -fsanitize=${INSTR_SANITIZE} -fno-omit-frame-pointer -g -O1)
+    target_link_options(${name} PRIVATE -fsanitize=${INSTR_SANITIZE})
+  endif()
+  if(INSTR_COVERAGE)
+    target_compile_options(${name} PRIVATE --coverage -g -O0)
+    target_link_options(${name} PRIVATE --coverage)
+  endif()
+endfunction()
+
+# Applies SANITIZE / COVERAGE (or the OPCHECK4J_ defaults) to an op library target.
+macro(_opcheck4j_variant name sanitize coverage)
+  set(_sanitize "${sanitize}")
+  if(NOT _sanitize)
+    set(_sanitize "${OPCHECK4J_SANITIZE}")
+  endif()
+  if(${coverage} OR OPCHECK4J_COVERAGE)
+    opcheck4j_instrument(${name} COVERAGE)
+  endif()
+  if(_sanitize)
+    opcheck4j_instrument(${name} SANITIZE "${_sanitize}")
+  endif()
+endmacro()
+
 function(op_library name)
-  cmake_parse_arguments(PARSE_ARGV 1 OPLIB "" "TARGET_VERSION" "")
+  cmake_parse_arguments(PARSE_ARGV 1 OPLIB "COVERAGE" "TARGET_VERSION;SANITIZE" "")
   if(NOT OPLIB_TARGET_VERSION)
     set(OPLIB_TARGET_VERSION 0x020a000000000000)
   endif()
   add_library(${name} SHARED ${OPLIB_UNPARSED_ARGUMENTS})
+  _opcheck4j_variant(${name} "${OPLIB_SANITIZE}" OPLIB_COVERAGE)
   target_link_libraries(${name} PRIVATE torch_stable)
   target_compile_definitions(${name} PRIVATE TORCH_TARGET_VERSION=${OPLIB_TARGET_VERSION})
   target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -60,7 +101,9 @@ endfunction()
 # Classic TORCH_LIBRARY code binds to one libtorch's C++ ABI: built with the runtime's own headers (the
 # torch 2.13.0 wheel's) it loads with every symbol. Those headers need C++17; 2.14's need C++20.
 function(classic_op_library name)
-  add_library(${name} SHARED ${ARGN})
+  cmake_parse_arguments(PARSE_ARGV 1 OPLIB "COVERAGE" "SANITIZE" "")
+  add_library(${name} SHARED ${OPLIB_UNPARSED_ARGUMENTS})
+  _opcheck4j_variant(${name} "${OPLIB_SANITIZE}" OPLIB_COVERAGE)
   target_include_directories(${name} SYSTEM PRIVATE
     "${TORCH_INCLUDE_DIR}" "${TORCH_INCLUDE_DIR}/torch/csrc/api/include")
   target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")

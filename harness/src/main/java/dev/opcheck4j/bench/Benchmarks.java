@@ -367,6 +367,44 @@ public final class Benchmarks {
   }
 
   /**
+   * {@code bench sanitizers}: the same synthetic library built three ways (as {@code opcheck4j.cmake} builds them:
+   * plain, with ASan and UBSan, with gcov's coverage) and checked without a cache, side by side: the build, the
+   * run's wall and CPU time, the time to its first result (a worker's start and the library checks) and per checked
+   * input; with coverage also the time of the dumps and their reading, which are part of the run.
+   */
+  public void sanitizers(Path home, Path dir, int ops, int tries, int jobs) throws Exception {
+    Map<String, List<String>> variants = new java.util.LinkedHashMap<>();
+    variants.put("plain", List.of());
+    variants.put("asan+ubsan", List.of("-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"));
+    variants.put("coverage", List.of("-g", "-O0", "--coverage"));
+    Map<String, Measured> measured = new java.util.LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> v : variants.entrySet()) {
+      Path into = dir.resolve(v.getKey().replace('+', '-'));
+      SyntheticLibrary lib = new SyntheticLibrary(into, ops, SyntheticLibrary.Flavor.PLAIN);
+      lib.write();
+      long b0 = System.nanoTime();
+      boolean built = lib.build(home, v.getValue());
+      out.printf("bench sanitizers %s: %d ops %s%n", v.getKey(), ops,
+          built ? String.format("built in %.1f s", (System.nanoTime() - b0) / 1e9) : "up to date");
+      Measured m = check(lib, into.resolve("report"), List.of("--no-cache"), tries, jobs, Map.of());
+      measured.put(v.getKey(), m);
+      out.println(m.line(v.getKey()).replace("bench library", "bench sanitizers"));
+    }
+    Measured plain = measured.get("plain");
+    for (Map.Entry<String, Measured> m : measured.entrySet()) {
+      out.printf("bench sanitizers side by side: %-10s wall %6.2f s (x%.2f), CPU %6.2f s (x%.2f), first result %5.2f s"
+          + " (+%.2f s), %.3f ms per checked input (x%.2f)%n", m.getKey(), m.getValue().wall(),
+          m.getValue().wall() / plain.wall(), m.getValue().cpu(), m.getValue().cpu() / plain.cpu(),
+          m.getValue().firstResult(), m.getValue().firstResult() - plain.firstResult(), perInput(m.getValue()),
+          perInput(m.getValue()) / perInput(plain));
+    }
+  }
+
+  private static double perInput(Measured m) {
+    return m.inputs() == 0 ? 0 : m.checks() * 1e3 / m.inputs();
+  }
+
+  /**
    * {@code bench crashes}: a {@link SyntheticLibrary.Flavor#CRASHES} library checked without a cache,
    * once with its kernels crashing on about one generated input in five and once with the same inputs
    * not crashing ({@code BENCH_OPS_NO_CRASH=1}); what a crash costs is the difference over the crashes.

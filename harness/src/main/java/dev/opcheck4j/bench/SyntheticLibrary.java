@@ -207,6 +207,11 @@ public record SyntheticLibrary(Path dir, int ops, Flavor flavor) {
    * @throws BuildError when the headers or libtorch are not there, or g++ fails
    */
   public boolean build(Path home) throws BuildError, IOException, InterruptedException {
+    return build(home, List.of());
+  }
+
+  /** {@link #build(Path)} with {@code flags} after the usual ones (a sanitizer's or coverage's, {@code bench sanitizers}). */
+  public boolean build(Path home, List<String> flags) throws BuildError, IOException, InterruptedException {
     Path target = home.resolve("native-ops/target");
     Path headersFile = target.resolve("torch-headers/include-dir.txt");
     Path libtorchFile = target.resolve("libtorch-dir.txt");
@@ -233,6 +238,7 @@ public record SyntheticLibrary(Path dir, int ops, Flavor flavor) {
         source().toString(), "-o", library() + ".tmp", "-Wl,--no-as-needed",
         libtorch.resolve("libtorch_cpu.so").toString(), libtorch.resolve("libc10.so").toString(),
         "-Wl,-rpath," + libtorch));
+    cmd.addAll(6, flags);
     Path log = dir.resolve("build.log");
     Process p;
     try {

@@ -43,6 +43,24 @@ public non-sealed interface SupervisorCheck extends Check {
     return false;
   }
 
+  /**
+   * What a worker printed while one unit ran means, when this check claims it (a sanitizer's report): the
+   * cause, one line and the facts the death is; empty by default.
+   *
+   * @param output what the worker printed while the unit ran
+   * @param libraries the file names of the run's op libraries
+   */
+  default java.util.Optional<Claim> claim(String output, List<String> libraries) {
+    return java.util.Optional.empty();
+  }
+
+  /** A report a check claims: the cause of the unit's death, one line on what happened, and what is known. */
+  record Claim(Cause cause, String message, List<Fact> facts) {
+    public Claim {
+      facts = List.copyOf(facts);
+    }
+  }
+
   /** {@code step} as a reader sees it, without what this check told only for the supervisor. */
   default String shown(String step) {
     return step;

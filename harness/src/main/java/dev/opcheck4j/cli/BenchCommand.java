@@ -28,7 +28,7 @@ final class BenchCommand implements Command {
 
   @Override
   public String synopsis() {
-    return "bench [gradcheck|generation|isolation|examples|specs|codec|library|shapes|crashes|shards|composites]... [--ops N] [--tries N]"
+    return "bench [gradcheck|generation|isolation|examples|specs|codec|library|shapes|crashes|shards|composites|sanitizers]... [--ops N] [--tries N]"
         + " [--jobs N]";
   }
 
@@ -55,6 +55,8 @@ final class BenchCommand implements Command {
         case "examples" -> b.examples(specs, 200);
         case "specs" -> b.specs();
         case "codec" -> b.codec(specs, 20_000);
+        case "sanitizers" -> b.sanitizers(s.home(), s.home().resolve("harness/target/bench-library/sanitizers-"
+            + args.get(BENCH_OPS)), args.get(BENCH_OPS), args.get(TRIES), args.get(JOBS));
         case "library", "shapes", "crashes", "shards", "composites" -> {
           int ops = args.get(BENCH_OPS);
           Path dir = s.home().resolve("harness/target/bench-library/" + (w.equals("library") ? "ops" : w) + "-" + ops);

@@ -10,6 +10,7 @@ import static dev.opcheck4j.run.plan.RunOptions.CHECKS;
 import static dev.opcheck4j.run.plan.RunOptions.DEVICES;
 import static dev.opcheck4j.run.plan.RunOptions.EXPECTED_FAILURES;
 import static dev.opcheck4j.run.plan.RunOptions.REPRO;
+import static dev.opcheck4j.run.plan.RunOptions.MIN_LINE_COVERAGE;
 import static dev.opcheck4j.run.plan.RunOptions.JOBS;
 import static dev.opcheck4j.run.plan.RunOptions.JUNIT_XML;
 import static dev.opcheck4j.run.plan.RunOptions.LIBRARIES;
@@ -57,7 +58,7 @@ import java.util.Optional;
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
   static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS, TIMEOUT,
-      SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, PACKAGES, WARNINGS_AS_ERRORS, STRICT, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, VERBOSE,
+      SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, PACKAGES, WARNINGS_AS_ERRORS, STRICT, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, MIN_LINE_COVERAGE, VERBOSE,
       CACHE, NO_CACHE);
 
   @Override
@@ -92,7 +93,8 @@ final class CheckCommand implements Command {
         .devices(args.all(DEVICES)).runtimes(args.has(RUNTIMES) ? args.get(RUNTIMES) : List.of()).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).reportDir(args.get(REPORT_DIR))
         .severity(new SeverityPolicy(args.get(WARNINGS_AS_ERRORS), args.get(STRICT))).baseline(args.get(BASELINE)).packages(args.all(PACKAGES))
-        .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO));
+        .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO))
+        .minLineCoverage(args.get(MIN_LINE_COVERAGE));
     args.all(SPECS).forEach(request::spec);
     args.all(LIBRARIES).forEach(request::library);
     try {
@@ -173,7 +175,7 @@ final class CheckCommand implements Command {
       }
       RunReport report = outcome.report();
       report = new RunReport(report.run().withInvocation(args.commandLine(), null), report.checks(),
-          report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList());
+          report.results().stream().map(x -> x.withRerun(Rerun.CLI)).toList()).withKernelLines(report.kernelLines());
       ExitCode code = RunSummary.finish(report, outcome.inputErrors(), dir, formats, s);
       if (outcome.shard() != null) {
         if (outcome.shard().byTime()) { // by index, the note before the run said how it was split

@@ -84,6 +84,11 @@ final class Console implements RunListener {
   @Override
   public synchronized void runStarted(RunInfo run) {
     header.forEach(out::println);
+    // the libraries' instrumentation: which sanitizers run in the workers (never here)
+    List<java.nio.file.Path> loaded = new ArrayList<>(run.inputs().stream().map(i -> java.nio.file.Path.of(i.library()))
+        .distinct().toList());
+    dev.opcheck4j.torch.Companion.configured().ifPresent(loaded::add);
+    dev.opcheck4j.run.supervisor.SanitizedWorkers.of(loaded).header().forEach(l -> out.println(HumanText.name(l)));
     List<String> skipped = new ArrayList<>();
     for (RunInfo.DeviceInfo d : run.devices()) {
       if (!d.runs()) {

@@ -94,6 +94,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .cache(RunOptions.CACHE.read(get).orElse(null))
         .repro(RunOptions.REPRO.read(get).orElse(null))
         .packages(RunOptions.PACKAGES.readAll(get))
+        .minLineCoverage(RunOptions.MIN_LINE_COVERAGE.read(get).orElse(null))
         .tags(RunOptions.TAGS.readAll(get))
         .shard(shard.shard())
         .build();
@@ -187,6 +188,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.CACHE, run.cache());
     values.put(RunOptions.REPRO, run.repro());
     values.put(RunOptions.PACKAGES, run.packages());
+    values.put(RunOptions.MIN_LINE_COVERAGE, run.minLineCoverage());
     values.put(RunOptions.REPORT_DIR, run.reportDir());
     values.put(RunOptions.ALLURE, allure);
     values.put(RunOptions.DOCS_URL, docsBase);

@@ -200,7 +200,8 @@ public final class Launcher {
           if (times != null) {
             times.write(dir);
           }
-          outcome = new RunOutcome(new RunReport(finished, CheckCatalog.builtin(), results), inputErrors,
+          outcome = new RunOutcome(new RunReport(finished, CheckCatalog.builtin(), results)
+              .withKernelLines(runner.kernelLines()), inputErrors,
               ops, info.libraries(), times);
         }
       }

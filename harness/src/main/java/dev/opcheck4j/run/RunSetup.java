@@ -65,6 +65,8 @@ final class RunSetup {
   private final List<SpecReader.Parsed> specs = new ArrayList<>();
   /** Per target, what its spec makes of findings ({@code "warnings-as-errors"}, {@code "strict"}); the default without one. */
   private final List<SeverityPolicy> policies = new ArrayList<>();
+  /** Per target, its spec's minimum line coverage, else the run's (null: none). */
+  private final List<Double> minimums = new ArrayList<>();
   private final SchemaBaseline baseline;
   /** Per target, the packages checked with its library-wide checks, read. */
   private final List<List<RunPlan.Package>> packages = new ArrayList<>();
@@ -78,6 +80,7 @@ final class RunSetup {
         SpecFile file = parsed.file();
         specs.add(parsed);
         policies.add(new SeverityPolicy(file.warningsAsErrors(), file.strict()));
+        minimums.add(file.minLineCoverage() != null ? file.minLineCoverage() : request.minLineCoverage());
         Path lib = t.library() != null ? t.library() : file.library();
         resolved.add(new RunRequest.Target(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
         specOps.add(file.selectOps(request.ops()));
@@ -86,6 +89,7 @@ final class RunSetup {
         specOps.add(null);
         specs.add(null);
         policies.add(SeverityPolicy.DEFAULT);
+        minimums.add(request.minLineCoverage());
       }
     }
     if (request.cache() != null) {
@@ -246,7 +250,8 @@ final class RunSetup {
       LibraryInfo lib = info.libraries().get(i);
       List<OpSpec> ops = specOps.get(i) != null ? specOps.get(i)
           : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
-      targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, policies.get(i), packages.get(i)));
+      targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, policies.get(i), packages.get(i),
+          minimums.get(i)));
     }
     List<String> specErrors = new ArrayList<>(unknownOps(request.ops(), targets));
     specErrors.addAll(Preflight.errors(targets));

@@ -53,6 +53,8 @@ public final class Runner {
   private final RunPlan plan;
   private final boolean cudaAvailable;
   private final List<String> inputErrors = java.util.Collections.synchronizedList(new ArrayList<>());
+  /** The kernels' line coverage, of the ops of libraries built with gcov's coverage. */
+  private final dev.opcheck4j.run.lines.KernelCoverage kernelLines = new dev.opcheck4j.run.lines.KernelCoverage();
 
   /** Whether this run writes each failure as a PyTorch script ({@code --repro}). */
   public boolean writesScripts() {
@@ -62,6 +64,11 @@ public final class Runner {
   public Runner(RunPlan plan, boolean cudaAvailable) {
     this.plan = plan;
     this.cudaAvailable = cudaAvailable;
+  }
+
+  /** The line coverage of each op of a library built with gcov's coverage, by op. */
+  public List<dev.opcheck4j.api.KernelLines> kernelLines() {
+    return kernelLines.lines();
   }
 
   /** Problems with the input found while running (unknown op names), one line each. */
@@ -179,6 +186,7 @@ public final class Runner {
       return;
     }
     OpSession session = new OpSession(plan, target, spec, kernels, severity);
+    var lines = kernelLines.start(op.name(), target.library().path(), kernels, session.deadline());
     OpCheck synthesizing = wantsExample(spec);
     if (synthesizing != null) {
       long t = System.nanoTime();
@@ -205,6 +213,7 @@ public final class Runner {
       batch.add(() -> new CheckRun(ctx, step.check(), step.device(), step.example(), step.preset()), step.check());
     }
     batch.flush();
+    lines.examplesDone();
     if (plan.tries() > 0 && invalid.isEmpty()) {
       PropertyPhase generated = new PropertyPhase(plan, session, spec, op, sink);
       for (Device d : devices) {
@@ -213,8 +222,10 @@ public final class Runner {
         }
       }
     }
+    dev.opcheck4j.api.KernelLines ran = lines.finish();
     reportStrays(session, target, out);
-    judgeCoverage(session, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results()), out);
+    judgeCoverage(session, new FinishedOp(op.name(), covered.coverage(), required(spec), tags, gathered.results(), ran,
+        target.minLineCoverage()), out);
   }
 
   /**

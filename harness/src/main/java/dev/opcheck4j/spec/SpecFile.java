@@ -16,23 +16,31 @@ import java.util.List;
  *     on workers of its own when the run names none ({@code --runtime}); empty: not said
  * @param packages the AOTInductor packages the library must keep serving ({@code "packages"}, docs/aoti.md); empty:
  *     none
+ * @param minLineCoverage its {@code "min-line-coverage"}: the least share of its ops' kernel lines, in percent, that
+ *     must run (a library built with coverage), or null
  */
 public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, boolean strict,
-    List<String> runtimes, List<PackageEntry> packages) {
+    List<String> runtimes, List<PackageEntry> packages, Double minLineCoverage) {
   public SpecFile {
     ops = List.copyOf(ops);
     runtimes = List.copyOf(runtimes);
     packages = List.copyOf(packages);
   }
 
-  /** A spec that names no packages. */
+  /** A spec that sets no minimum line coverage. */
+  public SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, boolean strict,
+      List<String> runtimes, List<PackageEntry> packages) {
+    this(file, library, ops, warningsAsErrors, strict, runtimes, packages, null);
+  }
+
+  /** A spec that is not strict and names no packages. */
   public SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, List<String> runtimes) {
-    this(file, library, ops, warningsAsErrors, runtimes, List.of());
+    this(file, library, ops, warningsAsErrors, false, runtimes, List.of());
   }
 
   /** A spec that names no runtimes: the run's own. */
   public SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors) {
-    this(file, library, ops, warningsAsErrors, false, List.of());
+    this(file, library, ops, warningsAsErrors, List.of());
   }
 
   public SpecFile(Path file, Path library, List<OpSpec> ops) {

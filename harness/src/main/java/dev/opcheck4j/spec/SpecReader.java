@@ -23,7 +23,8 @@ import java.util.Set;
  * {@code file:line:column}, says what is wrong and what is allowed.
  */
 public final class SpecReader {
-  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "strict", "require", "runtimes", "packages");
+  static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "strict", "require", "runtimes", "packages",
+      "min-line-coverage");
   /** The keys of an entry of {@code "packages"} given as an object. */
   static final Set<String> PACKAGE_KEYS = Set.of("file", "inputs", "expect", "baseline");
   static final Set<String> OP_KEYS =
@@ -283,7 +284,16 @@ public final class SpecReader {
         packages.add(packageEntry(p, path.getParent()));
       }
     }
-    return new SpecFile(path, library, entries, warningsAsErrors, strict, runtimes, packages);
+    Double minimum = null;
+    if (top.containsKey("min-line-coverage")) {
+      SpecValue m = top.get("min-line-coverage");
+      if (!m.isNumber() || !(m.number() >= 0 && m.number() <= 100)) {
+        throw new SpecException(m.location(), "\"min-line-coverage\" must be a percentage from 0 to 100, got "
+            + m.describe());
+      }
+      minimum = m.number();
+    }
+    return new SpecFile(path, library, entries, warningsAsErrors, strict, runtimes, packages, minimum);
   }
 
   /**

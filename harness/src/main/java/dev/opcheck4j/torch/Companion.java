@@ -138,8 +138,17 @@ public final class Companion {
    * The companion's file: {@code opcheck4j.companion} if set, else the harness's own resource, used where it
    * lies when it is a file (a build tree) and unpacked once per content into the temp dir when it is in a jar.
    */
+  /** The system property that names a companion file to load instead of the harness's own. */
+  public static final String PROPERTY = "opcheck4j.companion";
+
+  /** The companion file {@link #PROPERTY} names, if it names one (read without loading anything). */
+  public static Optional<Path> configured() {
+    String set = System.getProperty(PROPERTY);
+    return set == null || set.isBlank() ? Optional.empty() : Optional.of(Path.of(set));
+  }
+
   private static Optional<Path> locate() throws IOException {
-    String set = System.getProperty("opcheck4j.companion");
+    String set = System.getProperty(PROPERTY);
     if (set != null && !set.isBlank()) {
       Path p = Path.of(set);
       return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();

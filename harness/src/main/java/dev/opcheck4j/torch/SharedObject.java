@@ -20,6 +20,7 @@ import java.util.Optional;
  * a library of 50,000 symbols is not read whole).
  */
 final class SharedObject {
+  private static final int SHT_SYMTAB = 2;
   private static final int SHT_DYNAMIC = 6;
   private static final int SHT_DYNSYM = 11;
   private static final int SHT_GNU_HASH = 0x6ffffff6;
@@ -209,6 +210,70 @@ final class SharedObject {
           version == null ? null : version[0], version == null ? null : version[1]));
     }
     return out;
+  }
+
+  /** Whether it asks the loader for {@code prefix}-named symbols, or defines and exports one (any version). */
+  boolean mentions(String prefix) {
+    byte[] wanted = prefix.getBytes(StandardCharsets.UTF_8);
+    for (int i = 1; i < dynsym.limit() / 24; i++) {
+      long at = Integer.toUnsignedLong(dynsym.getInt(i * 24));
+      if (at + wanted.length < dynstr.limit() && startsWith((int) at, wanted)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean startsWith(int at, byte[] wanted) {
+    for (int k = 0; k < wanted.length; k++) {
+      if (dynstr.get(at + k) != wanted[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The values ({@code st_value}, the address relative to where the library is loaded) of the symbols in
+   * {@code file}'s full symbol table ({@code .symtab}, local symbols included) that {@code names} names; a
+   * stripped library has none.
+   */
+  static Map<String, Long> symtab(Path file, java.util.Set<String> names) throws IOException {
+    Map<String, Long> found = new HashMap<>();
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer h = section(ch, 0, Math.min(64, ch.size()));
+      if (h.limit() < 64 || h.getInt(0) != 0x464c457f || h.get(4) != 2 || h.get(5) != 1) {
+        return found;
+      }
+      long shoff = h.getLong(0x28);
+      int shentsize = Short.toUnsignedInt(h.getShort(0x3a));
+      int shnum = Short.toUnsignedInt(h.getShort(0x3c));
+      if (shoff <= 0 || shentsize < 64 || shoff + (long) shnum * shentsize > ch.size()) {
+        return found;
+      }
+      ByteBuffer sh = section(ch, shoff, (long) shnum * shentsize);
+      for (int i = 0; i < shnum; i++) {
+        int at = i * shentsize;
+        int link = sh.getInt(at + 0x28);
+        if (sh.getInt(at + 4) != SHT_SYMTAB || link >= shnum) {
+          continue;
+        }
+        long offset = sh.getLong(at + 0x18);
+        long size = sh.getLong(at + 0x20);
+        if (offset < 0 || size < 0 || offset + size > ch.size()) {
+          return found;
+        }
+        ByteBuffer symtab = section(ch, offset, size);
+        ByteBuffer strtab = linked(ch, sh, link * shentsize);
+        for (int k = 1; k < symtab.limit() / 24 && found.size() < names.size(); k++) {
+          String name = string(strtab, Integer.toUnsignedLong(symtab.getInt(k * 24)));
+          if (names.contains(name) && symtab.getShort(k * 24 + 6) != 0) {
+            found.put(name, symtab.getLong(k * 24 + 8));
+          }
+        }
+      }
+    }
+    return found;
   }
 
   /** Whether it defines and exports {@code name} (any version). */

@@ -89,6 +89,9 @@ public final class JsonReportFormat extends SingleFileFormat {
       }
       g.writeEndArray();
       writeCoverage(g, report.coverage());
+      if (!report.kernelLines().isEmpty()) {
+        writeKernelLines(g, report.kernelLines());
+      }
       g.writeObjectFieldStart("summary");
       for (Outcomes.Kind k : Outcomes.Kind.values()) {
         if (k.outcome() != null) {
@@ -177,6 +180,52 @@ public final class JsonReportFormat extends SingleFileFormat {
     }
     g.writeEndArray();
     g.writeStringField("mark", c.mark());
+    g.writeEndObject();
+  }
+
+  /** Per op of a library built with coverage: the lines and branches its kernel ran (only in such a run). */
+  private static void writeKernelLines(JsonGenerator g, java.util.List<dev.opcheck4j.api.KernelLines> all)
+      throws IOException {
+    g.writeArrayFieldStart("kernelLines");
+    for (dev.opcheck4j.api.KernelLines k : all) {
+      g.writeStartObject();
+      g.writeStringField("op", k.op());
+      g.writeStringField("library", k.library());
+      writeTally(g, "examples", k.examples());
+      writeTally(g, "generated", k.generated());
+      if (k.note() != null) {
+        g.writeStringField("note", k.note());
+      }
+      g.writeArrayFieldStart("functions");
+      for (dev.opcheck4j.api.KernelLines.Function f : k.functions()) {
+        g.writeStartObject();
+        g.writeStringField("name", f.name());
+        g.writeStringField("file", f.file());
+        g.writeArrayFieldStart("lines");
+        for (dev.opcheck4j.api.KernelLines.Line l : f.lines()) {
+          g.writeStartObject();
+          g.writeNumberField("line", l.number());
+          g.writeStringField("text", l.text());
+          g.writeStringField("run", l.run().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+          g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+  }
+
+  private static void writeTally(JsonGenerator g, String name, dev.opcheck4j.api.KernelLines.Tally t) throws IOException {
+    g.writeObjectFieldStart(name);
+    g.writeNumberField("lines", t.lines());
+    g.writeNumberField("linesRun", t.linesRun());
+    g.writeNumberField("linePercent", t.linePercent());
+    g.writeNumberField("branches", t.branches());
+    g.writeNumberField("branchesTaken", t.branchesTaken());
+    g.writeNumberField("branchPercent", t.branchPercent());
     g.writeEndObject();
   }
 

@@ -131,6 +131,7 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
     }
     out.append(table);
     out.append(coverage(report.coverage()));
+    out.append(kernelLines(report.kernelLines()));
     out.append(expectedFailures(report));
     if (!warnings.isEmpty()) {
       out.append("\n### Warnings\n\n");
@@ -235,6 +236,28 @@ public final class MarkdownSummaryFormat extends SingleFileFormat {
   }
 
   /** The families that never ran on some ops, one line each with the commonest reason; empty when none. */
+  /** Per op of a library built with coverage: its kernel's lines and branches run, examples alone and with generated inputs. */
+  private static String kernelLines(List<dev.opcheck4j.api.KernelLines> all) {
+    if (all.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder("\n### Kernel line coverage (gcov)\n\n"
+        + "| op | lines, examples | lines, with generated | branches, examples | branches, with generated |\n"
+        + "|---|---:|---:|---:|---:|\n");
+    for (dev.opcheck4j.api.KernelLines k : all) {
+      sb.append("| ").append(escape(k.op())).append(" | ").append(tally(k.examples().linePercent(), k.examples().linesRun(),
+          k.examples().lines())).append(" | ").append(tally(k.generated().linePercent(), k.generated().linesRun(),
+          k.generated().lines())).append(" | ").append(tally(k.examples().branchPercent(), k.examples().branchesTaken(),
+          k.examples().branches())).append(" | ").append(tally(k.generated().branchPercent(), k.generated().branchesTaken(),
+          k.generated().branches())).append(" |\n");
+    }
+    return sb.toString();
+  }
+
+  private static String tally(double percent, int part, int whole) {
+    return percent + "% (" + part + "/" + whole + ")";
+  }
+
   private static String coverage(Coverage coverage) {
     List<Coverage.Gap> gaps = coverage.gaps();
     if (gaps.isEmpty()) {

@@ -63,6 +63,20 @@ class HtmlMatrixChromiumTests {
   }
 
   @Test
+  void eachOpsKernelSourceIsShownWithItsLinesMarkedByWhatRanThem() throws Exception {
+    String dom = chromium.dumpDom(page.toUri().toString(), dir);
+    assertTrue(dom.contains("data-ready=\"true\""), dom);
+    assertTrue(dom.contains("<section id=\"kernel-lines\">"), "shown: the run has a library built with coverage");
+    assertTrue(dom.contains("<details class=\"kernel-op\" data-op=\"stub::scale\" open=\"\">"), "the first op open:\n" + dom);
+    assertTrue(dom.contains("examples: 75% of 4 lines, 50% of 2 branches"), dom);
+    for (String[] line : new String[][] {{"10", "examples"}, {"11", "no-code"}, {"12", "examples"}, {"13", "generated"}}) {
+      assertTrue(dom.contains("<span class=\"l-" + line[1] + "\" data-line=\"" + line[0] + "\" data-run=\"" + line[1] + "\">"),
+          "line " + line[0] + " marked " + line[1] + ":\n" + dom);
+    }
+    assertTrue(dom.contains("// &lt;script&gt;alert(1)&lt;/script&gt;"), "the source's text stays text");
+  }
+
+  @Test
   void aHostileKernelMessageStaysText() throws Exception {
     String dom = chromium.dumpDom(url("open=stub::hostile|kernel|cpu"), dir);
     assertTrue(dom.contains("data-ready=\"true\""), dom);

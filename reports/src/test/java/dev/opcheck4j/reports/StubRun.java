@@ -6,6 +6,7 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.ExampleRef;
 import dev.opcheck4j.api.Expectation;
 import dev.opcheck4j.api.Fact;
+import dev.opcheck4j.api.KernelLines;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Heatmap;
 import dev.opcheck4j.api.Outcome;
@@ -125,7 +126,19 @@ final class StubRun {
                 new Fact("listed at", "expected-failures.yaml:5:10")), 0, null, null, null, null,
             new Expectation("spec:specs/stub_ops.json", "stub::good", "alias", "returns its input",
                 "expected-failures.yaml", "expected-failures.yaml:5:10")));
-    return new RunReport(run, checks, results);
+    return new RunReport(run, checks, results).withKernelLines(List.of(kernelLines()));
+  }
+
+  /** One op's kernel line coverage, as a library built with gcov's coverage gives it. */
+  static KernelLines kernelLines() {
+    return new KernelLines("stub::scale", "libstub_ops.so", new KernelLines.Tally(4, 3, 2, 1),
+        new KernelLines.Tally(4, 4, 2, 2), List.of(new KernelLines.Function("scale(at::Tensor, double)", "/src/stub_ops.cpp",
+            List.of(new KernelLines.Line(10, "Tensor scale(Tensor x, double s) {", KernelLines.Run.EXAMPLES),
+                new KernelLines.Line(11, "  // " + HOSTILE, KernelLines.Run.NO_CODE),
+                new KernelLines.Line(12, "  if (x.scalar_type() == ScalarType::Double) return scale_double(x, s);",
+                    KernelLines.Run.EXAMPLES),
+                new KernelLines.Line(13, "  return scale_float(x, s);", KernelLines.Run.GENERATED),
+                new KernelLines.Line(14, "}", KernelLines.Run.EXAMPLES)))), null);
   }
 
   /**

@@ -15,14 +15,28 @@ import java.util.Optional;
  *     {@link RunInfo#checksRun()} a reader tells "not run" from "not applicable"; empty when not known
  * @param results every result, in production order
  * @param coverage per op, family and device, what ran on how many inputs and what never ran; never null
+ * @param kernelLines per op of a library built with gcov's coverage, the lines and branches its kernel ran; empty
+ *     when no library was; never null
  */
-public record RunReport(RunInfo run, List<CheckInfo> checks, List<CheckResult> results, Coverage coverage) {
+public record RunReport(RunInfo run, List<CheckInfo> checks, List<CheckResult> results, Coverage coverage,
+    List<KernelLines> kernelLines) {
 
   public RunReport {
     Objects.requireNonNull(run, "run");
     Objects.requireNonNull(coverage, "coverage");
     checks = List.copyOf(checks);
     results = List.copyOf(results);
+    kernelLines = List.copyOf(kernelLines);
+  }
+
+  /** A report of libraries built without coverage. */
+  public RunReport(RunInfo run, List<CheckInfo> checks, List<CheckResult> results, Coverage coverage) {
+    this(run, checks, results, coverage, List.of());
+  }
+
+  /** The same report with the kernels' line coverage. */
+  public RunReport withKernelLines(List<KernelLines> lines) {
+    return new RunReport(run, checks, results, coverage, lines);
   }
 
   /** A report whose coverage is the fold of its results. */

@@ -32,6 +32,7 @@ import dev.opcheck4j.checks.generate.DomainCheck;
 import dev.opcheck4j.checks.generate.ExamplesCheck;
 import dev.opcheck4j.checks.kernel.KernelErrorCheck;
 import dev.opcheck4j.checks.kernel.KernelTimeoutCheck;
+import dev.opcheck4j.checks.kernel.LineCoverageCheck;
 import dev.opcheck4j.checks.memory.BoolBytesCheck;
 import dev.opcheck4j.checks.memory.CowInputCheck;
 import dev.opcheck4j.checks.memory.MemoryBoundsCheck;
@@ -42,6 +43,9 @@ import dev.opcheck4j.checks.mutation.UnusedMutationCheck;
 import dev.opcheck4j.checks.noncontiguous.NoncontiguousCheck;
 import dev.opcheck4j.checks.noncontiguous.RejectedLayoutCheck;
 import dev.opcheck4j.checks.reference.ReferenceGradCheck;
+import dev.opcheck4j.checks.sanitizer.AddressSanitizerCheck;
+import dev.opcheck4j.checks.sanitizer.ThreadSanitizerCheck;
+import dev.opcheck4j.checks.sanitizer.UndefinedBehaviorCheck;
 import dev.opcheck4j.checks.reference.ReferenceValuesCheck;
 import dev.opcheck4j.checks.baseline.BaselineValuesCheck;
 import dev.opcheck4j.checks.runtime.RuntimeAgreeCheck;
@@ -88,6 +92,10 @@ public final class BuiltinChecks {
           new KernelErrorCheck(),
           new KernelCrashCheck(),
           new KernelTimeoutCheck(),
+          // the reports of a library built with sanitizers: an ASan report first, as it is the one that ends a worker
+          new AddressSanitizerCheck(),
+          new UndefinedBehaviorCheck(),
+          new ThreadSanitizerCheck(),
           new UndeclaredMutationCheck(),
           new UnusedMutationCheck(),
           new UndeclaredAliasCheck(),
@@ -135,7 +143,8 @@ public final class BuiltinChecks {
           new DomainCheck(),
           new InplaceViewCheck(),
           new Pt2CompliantCheck(BuiltinChecks::opcheckCounterparts),
-          new RequiredCoverageCheck());
+          new RequiredCoverageCheck(),
+          new LineCoverageCheck());
 
   private BuiltinChecks() {}
 

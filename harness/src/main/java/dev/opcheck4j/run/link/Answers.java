@@ -13,7 +13,7 @@ public final class Answers {
   /** What a unit gave. */
   public sealed interface Answer
       permits Checked, Acceptance, Binding, Synthesized, ReferenceCompiled, OutputsRecorded, ModelLoaded, Forwarded,
-      ExampleSaved, PackageRan {}
+      ExampleSaved, PackageRan, CoverageDumped {}
 
   /**
    * A {@link Protocol.SaveExample}'s arguments, in schema order, or why they could not be saved.
@@ -113,4 +113,12 @@ public final class Answers {
 
   /** What loading (and running) an AOTInductor package gave ({@link RunPackage}). */
   public record PackageRan(dev.opcheck4j.torch.AotiRun run) implements Answer {}
+
+  /**
+   * What a {@link Protocol.DumpCoverage} wrote.
+   *
+   * @param worker the process id of the worker whose counts they are (each dump holds its counts since it started)
+   * @param error why nothing was written, or null
+   */
+  public record CoverageDumped(long worker, String error) implements Answer {}
 }

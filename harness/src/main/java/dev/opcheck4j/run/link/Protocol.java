@@ -30,7 +30,7 @@ public final class Protocol {
    * The version of these messages. Raise it with any change to a message's shape; {@link Start}'s
    * {@code protocol} and {@link Replies.Mismatch} keep theirs, so that two versions can tell they differ.
    */
-  public static final int VERSION = 9;
+  public static final int VERSION = 10;
 
   private Protocol() {}
 
@@ -174,7 +174,7 @@ public final class Protocol {
    * @param <A> the kind of answer
    */
   public sealed interface Unit<A extends Answers.Answer>
-      permits OpUnit, Synthesize, CompileReference, LoadModel, Forward, RunPackage {
+      permits OpUnit, Synthesize, CompileReference, LoadModel, Forward, RunPackage, DumpCoverage {
     /** The class of this unit's answers. */
     Class<A> answers();
 

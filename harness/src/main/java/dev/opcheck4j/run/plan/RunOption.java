@@ -153,6 +153,15 @@ public record RunOption<T>(String flag, String metavar, String key, String specK
         Type::duration, d -> d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms");
 
     /** A whole number at least {@code min}. */
+    /** A percentage, 0 to 100 (a fraction allowed: 87.5). */
+    public static final Type<Double> PERCENT = new Type<>("a percentage from 0 to 100", s -> {
+      double v = Double.parseDouble(s.strip());
+      if (!(v >= 0 && v <= 100)) {
+        throw new IllegalArgumentException(s);
+      }
+      return v;
+    }, String::valueOf);
+
     public static Type<Integer> atLeast(int min) {
       return new Type<>("a whole number >= " + min, s -> {
         int n = Integer.parseInt(s);

@@ -76,6 +76,10 @@ public final class RunOptions {
   public static final RunOption<Path> REPRO = RunOption.of("--repro", "DIR", Type.PATH,
       "write each failure as a PyTorch script, DIR/<op>/<check>-<device>.py, beside its example's tensors"
       + " (docs/repro.md)").engine("repro");
+  public static final RunOption<Double> MIN_LINE_COVERAGE = RunOption.of("--min-line-coverage", "PERCENT", Type.PERCENT,
+      "fail an op of a library built with gcov's coverage whose kernel's lines run by its examples and generated"
+      + " inputs are fewer than PERCENT of the lines of the functions it ran (docs/sanitizers.md#line-coverage)")
+      .engine("minLineCoverage").spec("min-line-coverage");
   public static final RunOption<String> DOCS_URL = RunOption.engineOnly("docsUrl", Type.TEXT,
       "where report links to check pages point (<docsUrl><check>.md); default: the docs/checks/ of the clone"
       + " ./opcheck runs from, else no link (see dev.opcheck4j.api.DocsLocation)")
@@ -108,8 +112,8 @@ public final class RunOptions {
       "ops in the generated library of bench library, shapes, crashes, shards and composites (default {default})").orElse(200);
 
   private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS,
-      TIMEOUT, SHARD, TIMINGS, WARNINGS_AS_ERRORS, STRICT, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO, DOCS_URL,
-      BASELINE, PACKAGES, JUNIT_XML, VERBOSE,
+      TIMEOUT, SHARD, TIMINGS, WARNINGS_AS_ERRORS, STRICT, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO,
+      MIN_LINE_COVERAGE, DOCS_URL, BASELINE, PACKAGES, JUNIT_XML, VERBOSE,
       ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);
 
   private RunOptions() {}

@@ -60,17 +60,19 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
    * @param severity its spec's policy: whether it makes warnings failures ({@code "warnings-as-errors": true})
    * @param packages the AOTInductor packages checked with its library-wide checks: its spec's, and for the first
    *     target the run's {@code --package} ones
+   * @param minLineCoverage the least share of an op's kernel lines, in percent, that must run ({@code
+   *     --min-line-coverage}, or the spec's {@code "min-line-coverage"}, which wins), or null for none
    */
   public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity,
-      List<Package> packages) {
+      List<Package> packages, Double minLineCoverage) {
     public Target {
       ops = List.copyOf(ops);
       packages = List.copyOf(packages);
     }
 
-    /** A target with no packages. */
+    /** A target with no packages and no minimum line coverage. */
     public Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity) {
-      this(library, ops, source, index, severity, List.of());
+      this(library, ops, source, index, severity, List.of(), null);
     }
   }
 

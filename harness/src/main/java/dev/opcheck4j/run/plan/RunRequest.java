@@ -40,6 +40,8 @@ import java.util.Objects;
  * @param runtimes the libtorch versions to check on ({@code --runtime}), oldest first; empty: this JVM's own
  *     runtime alone ({@link Runtimes#defaults})
  * @param packages AOTInductor packages the libraries must keep serving ({@code --package}) beside the specs' own
+ * @param minLineCoverage the least share of its kernel's lines, in percent, an op of a library built with coverage
+ *     must run ({@code --min-line-coverage}), or null for none (a spec may set its own)
  */
 public record RunRequest(
     List<Target> targets,
@@ -60,7 +62,8 @@ public record RunRequest(
     ExpectedFailures expectedFailures,
     List<String> tags,
     Path repro,
-    List<String> runtimes, List<Path> packages) {
+    List<String> runtimes, List<Path> packages,
+    Double minLineCoverage) {
 
   /** {@link RunOptions#SEED}'s default. */
   public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
@@ -162,6 +165,7 @@ public record RunRequest(
     b.expectedFailures = expectedFailures;
     b.tags.addAll(tags);
     b.repro = repro;
+    b.minLineCoverage = minLineCoverage;
     b.runtimes.addAll(runtimes);
     b.packages.addAll(packages);
     return b;
@@ -187,6 +191,7 @@ public record RunRequest(
     private ExpectedFailures expectedFailures = ExpectedFailures.NONE;
     private final List<String> tags = new ArrayList<>();
     private Path repro;
+    private Double minLineCoverage;
     private final List<String> runtimes = new ArrayList<>();
     private final List<Path> packages = new ArrayList<>();
 
@@ -323,6 +328,12 @@ public record RunRequest(
       return this;
     }
 
+    /** Null: no minimum (the default). */
+    public Builder minLineCoverage(Double percent) {
+      minLineCoverage = percent;
+      return this;
+    }
+
     /** Null: no repro scripts (the default). */
     public Builder repro(Path dir) {
       repro = dir;
@@ -344,7 +355,7 @@ public record RunRequest(
 
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, severity, baseline, require, cache, expectedFailures, tags, repro, runtimes, packages);
+          isolation, severity, baseline, require, cache, expectedFailures, tags, repro, runtimes, packages, minLineCoverage);
     }
   }
 }

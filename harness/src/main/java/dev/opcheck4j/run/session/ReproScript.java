@@ -59,7 +59,9 @@ public final class ReproScript {
       Map.entry("gradcheck.gradgrad", "gradcheck.gradgrad"),
       Map.entry("gradcheck.undefined-grad", "gradcheck.undefined-grad"),
       Map.entry("memory.readonly-input", "memory.bounds"), Map.entry("memory.cow-input", "memory.cow-input"), Map.entry("tags.pt2-compliant", "tags.pt2-compliant"),
-      Map.entry("tags.inplace-view", "tags.inplace-view"));
+      Map.entry("tags.inplace-view", "tags.inplace-view"),
+      Map.entry("sanitizer.address", "sanitizer"), Map.entry("sanitizer.undefined", "sanitizer"),
+      Map.entry("sanitizer.thread", "sanitizer"));
   /** Why a script cannot reproduce a check it has no body for, where there is more to say than that. */
   private static final Map<String, String> WHY_NOT = Map.of(
       "baseline.values", "its finding compares the outputs with those an earlier release recorded in a baseline file,"
@@ -128,6 +130,14 @@ public final class ReproScript {
         .append(in.device() == null ? "" : " on " + in.device()).append('\n');
     in.summary().forEach(line -> sb.append("#   ").append(comment(line)).append('\n'));
     sb.append("# Run: python3 THIS.py [LIBRARY]  (LIBRARY: the op library to load instead of the one checked)\n");
+    // a library built with sanitizers runs under them in PyTorch too, as in opcheck4j's workers
+    Map<String, String> sanitizer = sanitizerEnv(in.library());
+    if (!sanitizer.isEmpty()) {
+      sb.append("# Under its sanitizers by hand, as opcheck4j's workers ran it:\n#   ").append(comment(String.join(" ",
+          sanitizer.entrySet().stream().map(e -> e.getKey() + "=" + shell(e.getValue())).toList()))).append(
+          " OPCHECK4J_SANITIZED=1 OPCHECK4J_REPRO_CHILD=1 python3 THIS.py\n")
+          .append("#   (this script starts itself so when run as python3 THIS.py)\n");
+    }
     sb.append("# Exit 1: the finding reproduces; 0: it does not; ").append(CANNOT)
         .append(": this script cannot reproduce this check.\n");
     String body = BODY_OF.containsKey(in.check()) ? BODIES.get(BODY_OF.get(in.check())) : null;
@@ -144,6 +154,14 @@ public final class ReproScript {
           .toString();
     }
     String device = in.device() == null || ON_CPU.contains(in.check()) ? "cpu" : in.device();
+    if (!sanitizer.isEmpty()) {
+      // the library's sanitizer runtime must be loaded first, before python loads torch: the script starts
+      // itself again under it
+      sb.append("import os\nimport sys\n\nif os.environ.get('OPCHECK4J_SANITIZED') != '1':\n")
+          .append("    os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, OPCHECK4J_SANITIZED='1', **{")
+          .append(String.join(", ", sanitizer.entrySet().stream().map(e -> py(e.getKey()) + ": " + py(e.getValue()))
+              .toList())).append("}))\n\n");
+    }
     sb.append(PRELUDE.replace("%LIBRARY%", py(in.library())).replace("%DEVICE%", py(device))
         .replace("%NO_OP%", NO_OP.contains(in.check()) ? "True" : "False").replace("%OP_NAME%", py(in.op())));
     sb.append("\n\nCHECK = ").append(py(in.check())).append('\n');
@@ -159,6 +177,8 @@ public final class ReproScript {
     // the tags the spec entry declares (the script reads the registered ones from OP.tags itself)
     sb.append("TAGS = ").append(in.spec().tags().stream().map(ReproScript::py).toList()).append('\n');
     sb.append("SEED = ").append(Long.toUnsignedString(in.seed())).append('\n');
+    sb.append("SANITIZER_ENV = {").append(String.join(", ", sanitizer.entrySet().stream()
+        .map(e -> py(e.getKey()) + ": " + py(e.getValue())).toList())).append("}\n");
     sb.append("VARIANT_OF = ").append(in.spec().variantOf().filter(v -> !v.functional().isEmpty())
         .map(v -> "(" + py(v.functional()) + ", " + (v.inPlace() ? "True" : "False") + ")").orElse("None"))
         .append("\n\n\n");
@@ -171,6 +191,24 @@ public final class ReproScript {
       sb.append("example = None  # the finding needs no example, and the spec entry gives none\n");
     }
     return sb.append("\n\n").append(body).toString();
+  }
+
+  /**
+   * The environment a process loading {@code library} runs its sanitizers with (the preload and the options of
+   * opcheck4j's workers, without the JVM's suppressions); empty for a library built with none.
+   */
+  private static Map<String, String> sanitizerEnv(String library) {
+    dev.opcheck4j.run.supervisor.SanitizedWorkers s = dev.opcheck4j.run.supervisor.SanitizedWorkers.of(
+        List.of(java.nio.file.Path.of(library)));
+    if (!s.any()) {
+      return Map.of();
+    }
+    return new LinkedHashMap<>(s.options(null, Map.of()));
+  }
+
+  /** {@code s} quoted for a POSIX shell. */
+  private static String shell(String s) {
+    return "'" + s.replace("'", "'\\''") + "'";
   }
 
   /** The function that rebuilds the minimal example, fresh for each call, from the saved tensors. */

@@ -24,6 +24,12 @@ public final class SupervisorChecks implements CrashMeaning {
   }
 
   @Override
+  public Optional<Said> said(String output, List<String> libraries) {
+    return checks.stream().flatMap(c -> c.claim(output, libraries).stream()).findFirst()
+        .map(c -> new Said(c.cause(), c.message(), c.facts()));
+  }
+
+  @Override
   public String shown(String step) {
     String shown = step;
     for (SupervisorCheck c : checks) {

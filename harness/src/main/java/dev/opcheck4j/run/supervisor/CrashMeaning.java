@@ -1,6 +1,8 @@
 package dev.opcheck4j.run.supervisor;
 
 import dev.opcheck4j.api.Cause;
+import dev.opcheck4j.api.Fact;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -28,4 +30,19 @@ public interface CrashMeaning {
 
   /** The step as a reader sees it (without what was told only for the supervisor). */
   String shown(String step);
+
+  /**
+   * What a worker printed while one unit ran means, where a check claims it (a sanitizer's report);
+   * {@code libraries} are the file names of the run's op libraries. None by default.
+   */
+  default Optional<Said> said(String output, List<String> libraries) {
+    return Optional.empty();
+  }
+
+  /** What a check says a unit's output is: the cause of its death, one line, and what is known. */
+  record Said(Cause cause, String message, List<Fact> facts) {
+    public Said {
+      facts = List.copyOf(facts);
+    }
+  }
 }

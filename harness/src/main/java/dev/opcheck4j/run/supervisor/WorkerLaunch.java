@@ -28,8 +28,10 @@ import java.util.function.IntConsumer;
  * @param log where its output goes
  * @param archive the class-data archive it writes as it exits, or null when it writes none
  * @param archiveWriting where it writes that archive, or null
+ * @param sanitized how it was started for the sanitizers its libraries were built with
  */
-record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArchive archive, Path archiveWriting) {
+record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArchive archive, Path archiveWriting,
+    SanitizedWorkers sanitized) {
   private static final boolean SETSID = Files.isExecutable(Path.of("/usr/bin/setsid"));
   private static final long CONNECT_SECONDS = 120;
 
@@ -57,7 +59,11 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
         String classPath = onRuntime(absoluteClassPath(), init.runtime());
         Optional<WorkerArchive> archive = WorkerArchive.configured(classPath);
         WorkerArchive.Options cds = archive.map(WorkerArchive::options).orElse(new WorkerArchive.Options(List.of(), null));
-        ProcessBuilder pb = new ProcessBuilder(command(dir, number, classPath, cds, socket)).directory(dir.toFile())
+        // a companion built with sanitizers (the harness's own test of it) is started for as a library is
+        List<Path> loaded = new ArrayList<>(init.libraries());
+        dev.opcheck4j.torch.Companion.configured().ifPresent(loaded::add);
+        SanitizedWorkers sanitized = SanitizedWorkers.of(loaded);
+        ProcessBuilder pb = new ProcessBuilder(command(dir, number, classPath, cds, socket, sanitized)).directory(dir.toFile())
             .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         // libtorch's error log is how a stable-ABI kernel's real message is recovered (it goes to the
         // worker's log file, not to the console), so a caller's quieter level is not inherited
@@ -78,6 +84,7 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
         if (workers > 1 && System.getenv("OMP_WAIT_POLICY") == null && System.getenv("GOMP_SPINCOUNT") == null) {
           pb.environment().put("OMP_WAIT_POLICY", "PASSIVE");
         }
+        sanitized.configure(pb.environment(), dir);
         Process p = pb.start();
         LiveWorkers.launching(p);
         launched.accept(number);
@@ -86,8 +93,8 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
         while (true) {
           SocketChannel ch = server.accept();
           if (ch != null) {
-            return cds.writing() != null ? new WorkerLaunch(p, ch, log, archive.get(), cds.writing())
-                : new WorkerLaunch(p, ch, log, null, null);
+            return cds.writing() != null ? new WorkerLaunch(p, ch, log, archive.get(), cds.writing(), sanitized)
+                : new WorkerLaunch(p, ch, log, null, null, sanitized);
           }
           if (!p.isAlive() || System.nanoTime() > until) {
             p.destroyForcibly();
@@ -116,7 +123,8 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
   /** How long a crashing worker's JVM may take to write its error file. */
   static final int ERROR_LOG_SECONDS = 12;
 
-  private static List<String> command(Path dir, int number, String classPath, WorkerArchive.Options cds, Path socket) {
+  private static List<String> command(Path dir, int number, String classPath, WorkerArchive.Options cds, Path socket,
+      SanitizedWorkers sanitized) {
     List<String> cmd = new ArrayList<>();
     if (SETSID) {
       cmd.add("/usr/bin/setsid");
@@ -130,6 +138,8 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
     cmd.add("-XX:ErrorLogTimeout=" + ERROR_LOG_SECONDS);
     cmd.addAll(Worker.JVM_OPTIONS);
     cmd.add("-Dopcheck4j.worker=" + number);
+    dev.opcheck4j.torch.Companion.configured().ifPresent(c -> cmd.add("-D" + dev.opcheck4j.torch.Companion.PROPERTY + "=" + c));
+    cmd.addAll(sanitized.jvmOptions());
     cmd.addAll(cds.jvm());
     cmd.add("-cp");
     cmd.add(classPath);

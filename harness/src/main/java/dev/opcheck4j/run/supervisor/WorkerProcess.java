@@ -183,7 +183,8 @@ public final class WorkerProcess implements Kernels {
       } else if (heard.reply() instanceof Replies.Begin b && b.id() >= first) {
         begun = b.id();
       } else if (heard.reply() instanceof Replies.End e && e.id() == first) {
-        return new Exchange(first, answers, Optional.empty());
+        Exchange x = new Exchange(first, answers, Optional.empty()); // a unit's sanitizer report ends it there
+        return jvm.sanitized().readsUnits() ? UnitReports.afterEnd(x, log, logMark, jvm.sanitized(), meaning) : x;
       }
     }
   }
@@ -278,7 +279,13 @@ public final class WorkerProcess implements Kernels {
     long unitMark = answers().map(AnswerLog::outputAtStart).filter(m -> m >= logMark).orElse(logMark);
     CrashReport report = new CrashReport(status, killedByUs, ErrorFile.read(ErrorFile.of(dir, process.pid())),
         WorkerOutput.read(log, unitMark));
-    // a fault inside a guard page the step names is memory.bounds' finding, not a generic crash
+    // a sanitizer's report is the claiming check's finding; a fault in a guard page the step names, memory.bounds'
+    Optional<CrashMeaning.Said> said = jvm.sanitized().any() ? UnitReports.inDeath(log, unitMark, jvm.sanitized(), meaning)
+        : Optional.empty();
+    if (said.isPresent()) {
+      return new Death(said.get().cause(), said.get().message(), UnitReports.facts(said.get(), report.facts(), log),
+          lastStep(), Death.UNKNOWN, false);
+    }
     String told = toldStep().orElse("");
     return new Death(report.faultAddress().flatMap(a -> meaning.fault(a, told)).orElse(report.cause()), report.message(),
         report.facts(), lastStep(), Death.UNKNOWN, report.offUnitThread());

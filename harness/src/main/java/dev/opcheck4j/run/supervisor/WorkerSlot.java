@@ -200,7 +200,9 @@ public final class WorkerSlot implements Kernels {
       current = started(s).worker();
     }
     Exchange done = current.run(opens, units, guarded, deadline);
-    if (done.death().isPresent()) {
+    // a sanitizer that goes on after its report (UBSan, TSan) leaves its worker alive: it is kept
+    if (done.death().isPresent() && !(current instanceof WorkerProcess w && ProcessHandle.of(w.pid())
+        .map(ProcessHandle::isAlive).orElse(false))) {
       current = null;
       if (stop.requested()) {
         // the signal killed the worker: what the unit would have given is unknown, not a crash

@@ -103,8 +103,17 @@ public final class UnitRunner {
     return new WorkerInfo(runtime.torchVersion(), runtime.presetsVersion(), runtime.cudaAvailable(), out);
   }
 
+  /** Writes the coverage counts of the libraries built with it, made when first asked. */
+  private GcovDumps gcov;
+
   /** Runs one unit and returns its answer; native memory it allocated is freed before returning. */
   public Answers.Answer run(Protocol.Unit<?> unit) {
+    if (unit instanceof dev.opcheck4j.run.link.DumpCoverage d) {
+      if (gcov == null) {
+        gcov = GcovDumps.of(libraries.stream().map(OpLibrary::path).toList());
+      }
+      return gcov.dump(d.dir());
+    }
     if (unit instanceof Protocol.LoadModel m) {
       return new Answers.ModelLoaded(models.load(m.file()));
     }

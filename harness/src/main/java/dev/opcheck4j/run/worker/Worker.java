@@ -47,6 +47,8 @@ public final class Worker {
 
   private final BufferedReader in;
   private final OutputStream out;
+  /** What a worker of instrumented libraries does around each unit (marks it in its output, ...). */
+  private Instrumented instrumented = Instrumented.NONE;
   /** Where answers wait for the end of their exchange; null outside a numbered worker (then each is sent at once). */
   private AnswerLog answers;
 
@@ -99,6 +101,7 @@ public final class Worker {
             + "): running without them");
       }
     }
+    instrumented = Instrumented.of(start.get().init().libraries());
     send(new Replies.Ready(runner.info()));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       Protocol.Request request = Wire.read(line, Protocol.Request.class);
@@ -121,6 +124,7 @@ public final class Worker {
           if (answers != null) {
             answers.running(id, outputLength());
           }
+          instrumented.before(id);
           Answers.Answer a;
           try {
             a = runner.run(unit);

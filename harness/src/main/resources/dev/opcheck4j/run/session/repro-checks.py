@@ -983,3 +983,19 @@ for n, (b, c, l) in lazy.items():
     if not torch.allclose(now.detach(), c, rtol=0, atol=0, equal_nan=True):
         hand.append("argument '%s' changed its values" % n)
 verdict(None, None, '; '.join(hand) or None)
+# ---- sanitizer
+# A sanitizer's report (sanitizer.address, sanitizer.undefined, sanitizer.thread): the call runs in a child
+# process started as opcheck4j's workers were, with the sanitizer's runtime preloaded and its options
+# (SANITIZER_ENV); the finding reproduces when the child prints the sanitizer's report
+REPORTS = ('ERROR: AddressSanitizer', ': runtime error: ', 'WARNING: ThreadSanitizer')
+if CHILD:
+    call(*example())
+    sys.exit(0)
+p = subprocess.run([sys.executable, os.path.abspath(__file__), LIBRARY], capture_output=True, text=True,
+                   env=dict(os.environ, OPCHECK4J_REPRO_CHILD='1', **SANITIZER_ENV))
+said = [line.strip() for line in p.stderr.splitlines() if line.startswith('SUMMARY: ')
+        or any(r in line for r in REPORTS)]
+if said:
+    done(REPRODUCED, 'reproduced: ' + said[-1])
+done(NOT_REPRODUCED, 'not reproduced: no sanitizer report (exit code %d) %s' % (
+    p.returncode, (p.stderr.strip().splitlines() or [''])[-1]))
