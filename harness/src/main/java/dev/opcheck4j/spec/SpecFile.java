@@ -25,14 +25,14 @@ public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warnin
     packages = List.copyOf(packages);
   }
 
-  /** A spec that names no packages. */
+  /** A spec that is not strict and names no packages. */
   public SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, List<String> runtimes) {
-    this(file, library, ops, warningsAsErrors, runtimes, List.of());
+    this(file, library, ops, warningsAsErrors, false, runtimes, List.of());
   }
 
   /** A spec that names no runtimes: the run's own. */
   public SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors) {
-    this(file, library, ops, warningsAsErrors, false, List.of());
+    this(file, library, ops, warningsAsErrors, List.of());
   }
 
   public SpecFile(Path file, Path library, List<OpSpec> ops) {
