@@ -77,6 +77,8 @@ public final class ExampleGenerator {
   private final SizeRelations relationsOf;
   /** Those every try keeps ({@link #withRelations}): the kernel was found to need them. */
   private List<SizeRelation> kept = List.of();
+  /** Whether every try keeps the example's own sizes ({@link #withSizesKept}). */
+  private boolean sizesKept;
   /**
    * Tensor label to the dtypes it may take on its own, the others keeping theirs ({@link #withMixedDtypes}):
    * those the kernel accepted for it alone.
@@ -126,6 +128,22 @@ public final class ExampleGenerator {
   /** The relations every try keeps ({@link #withRelations}). */
   public List<SizeRelation> keptRelations() {
     return kept;
+  }
+
+  /**
+   * The same generator keeping the example's own sizes in every try, varying the rest (ints, values, dtypes,
+   * layouts): for a kernel that rejected the example's sizes drawn anew with every relation they show kept, so
+   * that sizes drawn would only be rejected.
+   */
+  public ExampleGenerator withSizesKept() {
+    ExampleGenerator g = excluding(rejectedLayouts, rejectedDtypes);
+    g.sizesKept = true;
+    return g;
+  }
+
+  /** Whether every try keeps the example's sizes ({@link #withSizesKept}). */
+  public boolean keepsSizes() {
+    return sizesKept;
   }
 
   /**
@@ -180,6 +198,7 @@ public final class ExampleGenerator {
     ExampleGenerator g = new ExampleGenerator(schema, origin, vary, domain, layouts, dtypeNames);
     g.tiedOnly = tiedOnly;
     g.kept = kept;
+    g.sizesKept = sizesKept;
     g.mixed = mixed;
     return g;
   }
@@ -211,13 +230,13 @@ public final class ExampleGenerator {
    * the generator is {@link #tied}.
    */
   public Map<String, List<Long>> edgeCases() {
-    return sizes.edgeCases(tiedOnly, UNTIED);
+    return sizesKept ? Map.of() : sizes.edgeCases(tiedOnly, UNTIED);
   }
 
   /** The variant the choices describe. */
   public Example generate(Choices c) {
     boolean untied = c.draw(UNTIED) == UNTIED && !tiedOnly;
-    List<long[]> drawn = sizes.draw(c, untied, kept);
+    List<long[]> drawn = sizesKept ? sizes.exampleShapes() : sizes.draw(c, untied, kept);
     Map<String, String> dtypeMap = new LinkedHashMap<>();
     for (String d : dtypes.drawn()) {
       List<String> options = dtypes.candidates(d);

@@ -57,6 +57,11 @@ final class SizeDraw {
     return drawn;
   }
 
+  /** The example's own shapes, in the order of {@link ExampleShapes#shapes}. */
+  List<long[]> exampleShapes() {
+    return shapes.shapes().stream().map(long[]::clone).toList();
+  }
+
   /**
    * Sets the arguments of a variant ({@code out}, {@code kwargs}) that follow its drawn sizes: an int list
    * equal to a tensor's shape in the example follows that tensor's drawn shape, and an int a kept relation

@@ -71,6 +71,20 @@ class SizeRelationsTests {
   }
 
   @Test
+  void aGeneratorKeepingTheExamplesSizesDrawsNoOtherSizeAndNoSizeEdgeCase() throws Exception {
+    // a kernel whose sizes relate by a product no relation says (deform_conv2d's offset: 2 * kh * kw channels)
+    // rejects every size drawn anew: its tries keep the example's sizes and vary the rest (issue 52)
+    ExampleGenerator kept = new ExampleGenerator(schema("tied_ops::weighted_cat"),
+        new Example("e", List.of(tensor(3), tensor(4), tensor(7)), Map.of()), Vary.NONE).withSizesKept();
+    assertEquals(Map.of(), kept.edgeCases());
+    for (long seed = 0; seed < 30; seed++) {
+      Example e = kept.generate(Choices.random(seed));
+      assertEquals(List.of(3L, 4L, 7L), List.of(size(e, 0, 0), size(e, 1, 0), size(e, 2, 0)), e.toString());
+    }
+    assertEquals(true, kept.excluding(Map.of(), java.util.Set.of()).keepsSizes(), "kept by the generators made from it");
+  }
+
+  @Test
   void anInputOneRowLongerThanAnotherAndALengthThatIsASizePlusAnIntArgument() throws Exception {
     ExampleGenerator offset = new ExampleGenerator(schema("tied_ops::weighted_cat"),
         new Example("e", List.of(tensor(4, 3), tensor(5), tensor(9)), Map.of()), Vary.NONE);

@@ -38,14 +38,15 @@ final class DomainProbing {
    * example the relations between sizes its tries keep ({@link SizeProbing}).
    */
   record Discovery(Map<String, Set<String>> layouts, Set<String> dtypes, Map<Example, List<SizeRelation>> relations,
-      Map<String, List<String>> mixed, List<String> lines) {
+      Set<Example> sizesKept, Map<String, List<String>> mixed, List<String> lines) {
     /**
-     * {@code plain} without the layouts and dtypes found out of domain, keeping the relations found, and
-     * drawing the tensors the kernel takes in a dtype of their own in one.
+     * {@code plain} without the layouts and dtypes found out of domain, keeping the relations found (or the
+     * example's own sizes), and drawing the tensors the kernel takes in a dtype of their own in one.
      */
     ExampleGenerator applied(ExampleGenerator plain) {
-      return plain.excluding(layouts, dtypes).withRelations(relations.getOrDefault(plain.origin(), List.of()))
-          .withMixedDtypes(mixed);
+      ExampleGenerator g = plain.excluding(layouts, dtypes).withRelations(relations.getOrDefault(plain.origin(),
+          List.of())).withMixedDtypes(mixed);
+      return sizesKept.contains(plain.origin()) ? g.withSizesKept() : g;
     }
   }
 
@@ -189,10 +190,9 @@ final class DomainProbing {
         lines.add("rejects mixed dtypes: '" + label + "' in a dtype of its own (" + first + "): not drawn");
       }
     });
-    SizeProbing.Learned related = calls.stopped() ? new SizeProbing.Learned(Map.of(), List.of())
-        : sizes.learn(gens, device, deaths);
+    SizeProbing.Learned related = calls.stopped() ? SizeProbing.Learned.NOTHING : sizes.learn(gens, device, deaths);
     lines.addAll(related.lines());
-    return new Discovery(layouts, dtypes, related.relations(), mixed, lines);
+    return new Discovery(layouts, dtypes, related.relations(), related.sizesKept(), mixed, lines);
   }
 
   /** The probes of one example: each tensor in each other layout, then each other dtype. */

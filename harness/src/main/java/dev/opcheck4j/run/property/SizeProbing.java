@@ -9,8 +9,10 @@ import dev.opcheck4j.spec.Example;
 import dev.opcheck4j.torch.Device;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Which relations between an example's sizes and ints beyond equal sizes the kernel needs (a tensor as long as
@@ -36,8 +38,13 @@ final class SizeProbing {
     this.calls = calls;
   }
 
-  /** What the probes found: per example the relations every try keeps, and the coverage lines. */
-  record Learned(Map<Example, List<SizeRelation>> relations, List<String> lines) {}
+  /**
+   * What the probes found: per example the relations every try keeps, the examples whose tries keep their own
+   * sizes (the kernel rejected them drawn anew, with every relation they show kept too), and the coverage lines.
+   */
+  record Learned(Map<Example, List<SizeRelation>> relations, Set<Example> sizesKept, List<String> lines) {
+    static final Learned NOTHING = new Learned(Map.of(), Set.of(), List.of());
+  }
 
   /**
    * What the kernel made of one probe: accepted, rejected with an error, or not known (it killed the worker, or
@@ -64,20 +71,25 @@ final class SizeProbing {
 
   Learned learn(List<ExampleGenerator> gens, Device device, Deaths deaths) {
     Map<Example, List<SizeRelation>> relations = new LinkedHashMap<>();
+    Set<Example> sizesKept = new LinkedHashSet<>();
     List<String> lines = new ArrayList<>();
     for (ExampleGenerator gen : gens) {
       if (!gen.relationCandidates().isEmpty() && !calls.stopped()) {
-        List<SizeRelation> learned = learn(gen, device, deaths, lines);
+        List<SizeRelation> learned = learn(gen, device, deaths, lines, sizesKept);
         if (!learned.isEmpty()) {
           relations.put(gen.origin(), learned);
         }
       }
     }
-    return new Learned(relations, lines);
+    return new Learned(relations, sizesKept, lines);
   }
 
-  /** The relations of {@code gen}'s example the kernel needs (none: an empty list); what the probes showed goes to {@code lines}. */
-  private List<SizeRelation> learn(ExampleGenerator gen, Device device, Deaths deaths, List<String> lines) {
+  /**
+   * The relations of {@code gen}'s example the kernel needs (none: an empty list); what the probes showed goes to
+   * {@code lines}, and the example to {@code sizesKept} when no sizes drawn anew are accepted at all.
+   */
+  private List<SizeRelation> learn(ExampleGenerator gen, Device device, Deaths deaths, List<String> lines,
+      Set<Example> sizesKept) {
     List<SizeRelation> all = gen.relationCandidates();
     String at = "sizes in " + gen.origin().ref() + ": ";
     // the sizes drawn anew alone first: most kernels accept them, and then nothing else runs
@@ -94,8 +106,14 @@ final class SizeProbing {
     all.forEach(r -> first.add(drawn(gen, replaced(all, r, r.brokenBy(1)), gen.freshSizes())));
     List<Seen> once = probe(first, device, deaths, "sizes drawn anew with the relations the example shows kept");
     if (!once.get(0).accepted()) {
+      // sizes drawn would only be rejected (a relation no sum or offset says, a product): tries vary the rest
+      boolean keep = once.get(0).isRejection();
+      if (keep) {
+        sizesKept.add(gen.origin());
+      }
       lines.add(at + "none learned: the kernel rejected the example's sizes drawn anew (\"" + fresh.rejected()
-          + "\") and, with every relation the example shows kept (" + texts(all) + "), got " + once.get(0).quoted());
+          + "\") and, with every relation the example shows kept (" + texts(all) + "), got " + once.get(0).quoted()
+          + (keep ? "; every try keeps the example's sizes and varies the rest" : ""));
       return List.of();
     }
     List<SizeRelation> needed = new ArrayList<>();
