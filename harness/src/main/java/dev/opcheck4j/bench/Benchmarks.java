@@ -11,6 +11,7 @@ import dev.opcheck4j.run.Launcher;
 import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.run.plan.Isolation;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.RunTarget;
 import dev.opcheck4j.run.worker.UnitRunner;
 import dev.opcheck4j.spec.SpecFile;
 import dev.opcheck4j.spec.SpecReader;
@@ -292,14 +293,14 @@ public final class Benchmarks {
 
   /** {@link #examples}, in this JVM. */
   void examplesHere(Path specs, int rounds) throws Exception {
-    List<RunRequest.Target> targets = new ArrayList<>();
+    List<RunTarget> targets = new ArrayList<>();
     List<SpecFile> files = new ArrayList<>();
     for (String name : List.of("my_ops.json", "good_ops.json")) {
       SpecFile f = SpecReader.read(specs.resolve(name));
       files.add(f);
-      targets.add(new RunRequest.Target(f.file().toAbsolutePath(), f.library().toAbsolutePath()));
+      targets.add(new RunTarget(f.file().toAbsolutePath(), f.library().toAbsolutePath()));
     }
-    UnitRunner runner = UnitRunner.load(new Protocol.Init(targets.stream().map(RunRequest.Target::library).toList()),
+    UnitRunner runner = UnitRunner.load(new Protocol.Init(targets.stream().map(RunTarget::library).toList()),
         lib -> {});
     List<Check> checks = BuiltinChecks.opcheckCounterparts().stream()
         .filter(c -> c.scope() == CheckInfo.Scope.EXAMPLE || c.scope() == CheckInfo.Scope.OP).toList();

@@ -45,6 +45,7 @@ import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.RunOutcome;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.RunTarget;
 import dev.opcheck4j.run.plan.ShardChoice;
 import dev.opcheck4j.run.plan.Versions;
 import dev.opcheck4j.spec.SpecException;
@@ -244,12 +245,12 @@ final class CheckCommand implements Command {
    * Under GitHub Actions, the failures as annotations at their spec lines ({@link WorkflowAnnotations}), each
    * spec named as the command line gave it ({@code targets}' spec files, with the specs as the run read them).
    */
-  static void annotate(RunReport report, List<RunRequest.Target> targets, Session s) {
+  static void annotate(RunReport report, List<RunTarget> targets, Session s) {
     if (WorkflowAnnotations.wanted(s.env())) {
-      List<RunRequest.Target> read = targets.stream().filter(t -> t.read() != null).toList();
+      List<RunTarget> read = targets.stream().filter(t -> t.read() != null).toList();
       java.util.Map<Path, Path> given = new java.util.HashMap<>();
       read.forEach(t -> given.putIfAbsent(t.read().file().file(), t.spec()));
-      WorkflowAnnotations.of(read.stream().map(RunRequest.Target::read).toList(), p -> given.getOrDefault(p, p))
+      WorkflowAnnotations.of(read.stream().map(RunTarget::read).toList(), p -> given.getOrDefault(p, p))
           .lines(report.results()).forEach(s.out()::println);
     }
   }

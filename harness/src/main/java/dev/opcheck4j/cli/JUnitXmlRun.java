@@ -9,6 +9,7 @@ import dev.opcheck4j.junit.OpCheckEngine;
 import dev.opcheck4j.run.plan.RunOption;
 import dev.opcheck4j.run.plan.RunOptions;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.RunTarget;
 import dev.opcheck4j.spec.SpecReader;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -114,10 +115,10 @@ final class JUnitXmlRun {
     out.println("junit xml: " + xml);
     if (report != null) {
       out.println(testsLine(Files.readString(xml), report, specs.size()));
-      List<RunRequest.Target> targets = new ArrayList<>();
+      List<RunTarget> targets = new ArrayList<>();
       for (Path spec : specs) {
         read.stream().filter(p -> p.file().file().equals(spec.toAbsolutePath().normalize())).findFirst()
-            .ifPresent(p -> targets.add(new RunRequest.Target(spec, null, p)));
+            .ifPresent(p -> targets.add(new RunTarget(spec, null, p)));
       }
       CheckCommand.annotate(report, targets, session);
     }

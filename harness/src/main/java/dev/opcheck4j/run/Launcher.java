@@ -16,6 +16,7 @@ import dev.opcheck4j.run.plan.ExpectedFailures;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.RunTarget;
 import dev.opcheck4j.run.shard.ShardPacking;
 import dev.opcheck4j.run.shard.ShardTimes;
 import dev.opcheck4j.run.plan.Runtimes;
@@ -85,19 +86,19 @@ public final class Launcher {
   /**
    * {@code request} with each of its spec files read, so that nothing after reads one again: the
    * runtimes of a run on several, the comparison of their outputs, the annotations of a front end. A spec
-   * its entry point read already ({@link RunRequest.Target#read}: the JUnit engine's discovery, with any
+   * its entry point read already ({@link RunTarget#read}: the JUnit engine's discovery, with any
    * well-formed check name) is not read again; its {@code "skip"} names are checked against the checks.
    *
    * @throws SpecException when a spec file is invalid (the first one, in the request's order)
    */
   public static RunRequest read(RunRequest request) throws SpecException {
-    List<RunRequest.Target> targets = new java.util.ArrayList<>();
+    List<RunTarget> targets = new java.util.ArrayList<>();
     java.util.Set<String> checks = Preflight.checkNames();
-    for (RunRequest.Target t : request.targets()) {
+    for (RunTarget t : request.targets()) {
       if (t.spec() == null) {
         targets.add(t);
       } else if (t.read() == null) {
-        targets.add(new RunRequest.Target(t.spec(), t.library(), SpecReader.parse(t.spec(), checks)));
+        targets.add(new RunTarget(t.spec(), t.library(), SpecReader.parse(t.spec(), checks)));
       } else {
         SpecReader.requireCheckNames(t.read(), checks);
         targets.add(t);

@@ -12,6 +12,7 @@ import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.RunPlan;
 import dev.opcheck4j.run.plan.Isolation;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.RunTarget;
 import dev.opcheck4j.run.link.Kernels;
 import dev.opcheck4j.run.link.Protocol;
 import dev.opcheck4j.run.link.WorkerInfo;
@@ -58,7 +59,7 @@ final class RunSetup {
 
   private final RunRequest request;
   private final List<Check> checks;
-  private final List<RunRequest.Target> resolved = new ArrayList<>();
+  private final List<RunTarget> resolved = new ArrayList<>();
   /** Per target, the spec's entries the request selects; null for a library without a spec. */
   private final List<List<OpSpec>> specOps = new ArrayList<>();
   /** Per target, its spec as read (by {@link Launcher#read}: the run's one read of it); null for a library without a spec. */
@@ -74,7 +75,7 @@ final class RunSetup {
   private RunSetup(RunRequest request) throws SpecException {
     this.request = request;
     this.checks = request.checks().isEmpty() ? BuiltinChecks.all() : BuiltinChecks.select(request.checks());
-    for (RunRequest.Target t : request.targets()) {
+    for (RunTarget t : request.targets()) {
       if (t.spec() != null) {
         SpecReader.Parsed parsed = java.util.Objects.requireNonNull(t.read(), "a spec is read once, by Launcher.read");
         SpecFile file = parsed.file();
@@ -82,10 +83,10 @@ final class RunSetup {
         policies.add(new SeverityPolicy(file.warningsAsErrors(), file.strict()));
         minimums.add(file.minLineCoverage() != null ? file.minLineCoverage() : request.minLineCoverage());
         Path lib = t.library() != null ? t.library() : file.library();
-        resolved.add(new RunRequest.Target(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
+        resolved.add(new RunTarget(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
         specOps.add(file.selectOps(request.ops()));
       } else {
-        resolved.add(new RunRequest.Target(null, t.library().toAbsolutePath()));
+        resolved.add(new RunTarget(null, t.library().toAbsolutePath()));
         specOps.add(null);
         specs.add(null);
         policies.add(SeverityPolicy.DEFAULT);
@@ -168,12 +169,12 @@ final class RunSetup {
 
   /** Each target's library, absolute. */
   List<Path> libraries() {
-    return resolved.stream().map(RunRequest.Target::library).toList();
+    return resolved.stream().map(RunTarget::library).toList();
   }
 
   /** Each target's spec file, absolute, or null for a library without one. */
   List<Path> specs() {
-    return resolved.stream().map(RunRequest.Target::spec).toList();
+    return resolved.stream().map(RunTarget::spec).toList();
   }
 
   /** The run block of this run, started at {@code started} and {@code ms} long so far. */
@@ -184,7 +185,7 @@ final class RunSetup {
   /** What every worker of the run is told to load. */
   Protocol.Init init() {
     int workers = request.isolation() == Isolation.IN_PROCESS ? 1 : request.jobs();
-    return new Protocol.Init(resolved.stream().map(RunRequest.Target::library).toList(),
+    return new Protocol.Init(resolved.stream().map(RunTarget::library).toList(),
         request.baseline() == null ? null : request.baseline().toAbsolutePath(), workers, request.runtime().classPath());
   }
 

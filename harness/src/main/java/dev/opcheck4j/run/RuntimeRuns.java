@@ -20,6 +20,7 @@ import dev.opcheck4j.run.plan.Interruption;
 import dev.opcheck4j.run.plan.LibraryInfo;
 import dev.opcheck4j.run.plan.LibtorchRuntime;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.RunTarget;
 import dev.opcheck4j.run.plan.Runtimes;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.torch.LibraryLoadException;
@@ -197,7 +198,7 @@ final class RuntimeRuns {
   private static RunRequest without(RunRequest request, Path library) throws SpecException {
     List<Path> libraries = RunSetup.of(request).libraries();
     RunRequest.Builder b = request.toBuilder();
-    List<RunRequest.Target> kept = new ArrayList<>();
+    List<RunTarget> kept = new ArrayList<>();
     for (int i = 0; i < request.targets().size(); i++) {
       if (!same(libraries.get(i)).equals(same(library))) {
         kept.add(request.targets().get(i));

@@ -6,6 +6,7 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.Check;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.RunTarget;
 import dev.opcheck4j.run.link.WorkerInfo;
 import dev.opcheck4j.run.link.Wire;
 import dev.opcheck4j.spec.OpSpec;
@@ -100,7 +101,7 @@ public final class ResultCache {
    * specs}, null for a library without one: the key is of what the run checks, not of a file read
    * again), in the environment {@code env}; {@code notes} receives the one-line notes (an entry ignored).
    */
-  public static ResultCache open(Path dir, RunRequest request, List<RunRequest.Target> targets,
+  public static ResultCache open(Path dir, RunRequest request, List<RunTarget> targets,
       List<SpecReader.Parsed> specs, List<Check> checks, java.util.Map<String, String> env, Consumer<String> notes) {
     FileHashes hashes = FileHashes.of(dir, env);
     Versions versions = Versions.current();
@@ -118,7 +119,7 @@ public final class ResultCache {
     environment(env).forEach((k, v) -> key.append("env ").append(k).append('=').append(v).append('\n'));
     List<java.util.Map<String, String>> entries = new ArrayList<>();
     for (int i = 0; i < targets.size(); i++) {
-      RunRequest.Target t = targets.get(i);
+      RunTarget t = targets.get(i);
       key.append("library ").append(hashes.of(t.library())).append('\n');
       for (Path dep : NativeFiles.dependencies(t.library(), env)) {
         key.append("loads ").append(dep).append(' ').append(hashes.of(dep)).append('\n');
@@ -312,11 +313,11 @@ public final class ResultCache {
    * load, the libtorch build), as they are now: then opening it reads none of them whole. When it does
    * not (a first run on this machine, a new libtorch), opening it reads libtorch, which takes seconds.
    */
-  public static boolean remembers(Path dir, List<RunRequest.Target> targets, java.util.Map<String, String> env) {
+  public static boolean remembers(Path dir, List<RunTarget> targets, java.util.Map<String, String> env) {
     FileHashes hashes = FileHashes.of(dir, env);
     try {
       List<Path> files = new ArrayList<>(NativeFiles.libtorchFiles());
-      for (RunRequest.Target t : targets) {
+      for (RunTarget t : targets) {
         files.addAll(NativeFiles.dependencies(t.library(), env));
         files.add(t.library());
       }

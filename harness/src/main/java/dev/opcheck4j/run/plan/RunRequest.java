@@ -44,7 +44,7 @@ import java.util.Objects;
  *     must run ({@code --min-line-coverage}), or null for none (a spec may set its own)
  */
 public record RunRequest(
-    List<Target> targets,
+    List<RunTarget> targets,
     List<String> ops,
     List<String> checks,
     List<Device> devices,
@@ -111,35 +111,6 @@ public record RunRequest(
     return severity.warningsAsErrors();
   }
 
-  /**
-   * One library to check.
-   *
-   * @param spec a spec file (its ops, examples and settings), or null for every op the library registers
-   * @param library the library; null to take the one the spec names
-   * @param read the spec as its entry point read it (once: the run reads it no more), or null when the run is
-   *     to read it
-   */
-  public record Target(Path spec, Path library, SpecReader.Parsed read) {
-    public Target {
-      if (spec == null && library == null) {
-        throw new IllegalArgumentException("a target needs a spec file or a library");
-      }
-      if (read != null && spec == null) {
-        throw new IllegalArgumentException("a spec read needs its spec file");
-      }
-    }
-
-    /** A target whose spec, if any, the run reads. */
-    public Target(Path spec, Path library) {
-      this(spec, library, null);
-    }
-
-    /** How the command line names it, for rerun lines: {@code --spec FILE} or {@code --library LIB}. */
-    public String source() {
-      return spec != null ? "--spec " + spec : "--library " + library;
-    }
-  }
-
   public static Builder builder() {
     return new Builder();
   }
@@ -173,7 +144,7 @@ public record RunRequest(
 
   /** Builds a request; unset values take the defaults of the command line. */
   public static final class Builder {
-    private final List<Target> targets = new ArrayList<>();
+    private final List<RunTarget> targets = new ArrayList<>();
     private final List<String> ops = new ArrayList<>();
     private final List<String> checks = new ArrayList<>();
     private final List<Device> devices = new ArrayList<>();
@@ -199,30 +170,30 @@ public record RunRequest(
 
     /** The ops, examples and settings of a spec file, on the library it names. */
     public Builder spec(Path file) {
-      targets.add(new Target(file, null));
+      targets.add(new RunTarget(file, null));
       return this;
     }
 
     /** The ops, examples and settings of a spec file, on {@code library} instead of the one it names. */
     public Builder spec(Path file, Path library) {
-      targets.add(new Target(file, library));
+      targets.add(new RunTarget(file, library));
       return this;
     }
 
     /** The ops, examples and settings of a spec already read (its path: the file it was read from). */
     public Builder spec(SpecReader.Parsed read) {
-      targets.add(new Target(read.file().file(), null, read));
+      targets.add(new RunTarget(read.file().file(), null, read));
       return this;
     }
 
     /** Every op {@code file} registers, with no spec. */
     public Builder library(Path file) {
-      targets.add(new Target(null, file));
+      targets.add(new RunTarget(null, file));
       return this;
     }
 
     /** Replaces the targets with these. */
-    public Builder targets(List<Target> list) {
+    public Builder targets(List<RunTarget> list) {
       targets.clear();
       targets.addAll(list);
       return this;

@@ -65,6 +65,21 @@ final class UnitReports {
     return meaning.said(last, sanitized.libraries());
   }
 
+  /**
+   * What a worker's death was: a sanitizer's report is the claiming check's finding; a fault in a guard page the
+   * step the worker {@code told} names, the check's that placed it (memory.bounds'); else the crash's own cause.
+   */
+  static Death death(CrashReport report, Path log, long unitMark, SanitizedWorkers sanitized, CrashMeaning meaning,
+      String told, Optional<String> lastStep) {
+    Optional<CrashMeaning.Said> said = sanitized.any() ? inDeath(log, unitMark, sanitized, meaning) : Optional.empty();
+    if (said.isPresent()) {
+      return new Death(said.get().cause(), said.get().message(), facts(said.get(), report.facts(), log), lastStep,
+          Death.UNKNOWN, false);
+    }
+    return new Death(report.faultAddress().flatMap(a -> meaning.fault(a, told)).orElse(report.cause()), report.message(),
+        report.facts(), lastStep, Death.UNKNOWN, report.offUnitThread());
+  }
+
   /** The facts of a death a check claimed: its own, then the crash's, without the crash's root cause (the log's tail). */
   static List<Fact> facts(CrashMeaning.Said said, List<Fact> crash, Path log) {
     List<Fact> facts = new ArrayList<>(said.facts());

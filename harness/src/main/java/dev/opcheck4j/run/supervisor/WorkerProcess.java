@@ -279,16 +279,7 @@ public final class WorkerProcess implements Kernels {
     long unitMark = answers().map(AnswerLog::outputAtStart).filter(m -> m >= logMark).orElse(logMark);
     CrashReport report = new CrashReport(status, killedByUs, ErrorFile.read(ErrorFile.of(dir, process.pid())),
         WorkerOutput.read(log, unitMark));
-    // a sanitizer's report is the claiming check's finding; a fault in a guard page the step names, memory.bounds'
-    Optional<CrashMeaning.Said> said = jvm.sanitized().any() ? UnitReports.inDeath(log, unitMark, jvm.sanitized(), meaning)
-        : Optional.empty();
-    if (said.isPresent()) {
-      return new Death(said.get().cause(), said.get().message(), UnitReports.facts(said.get(), report.facts(), log),
-          lastStep(), Death.UNKNOWN, false);
-    }
-    String told = toldStep().orElse("");
-    return new Death(report.faultAddress().flatMap(a -> meaning.fault(a, told)).orElse(report.cause()), report.message(),
-        report.facts(), lastStep(), Death.UNKNOWN, report.offUnitThread());
+    return UnitReports.death(report, log, unitMark, jvm.sanitized(), meaning, toldStep().orElse(""), lastStep());
   }
 
   private static String seconds(Duration d) {

@@ -10,6 +10,7 @@ import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.checks.builtin.BuiltinChecks;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.RunTarget;
 import dev.opcheck4j.spec.OpSpec;
 import dev.opcheck4j.spec.SpecReader;
 import dev.opcheck4j.spec.Vary;
@@ -45,7 +46,7 @@ class ResultCacheKeyTests {
   /** The cache of a run that read {@code spec} as {@code read}. */
   private ResultCache open(Path spec, SpecReader.Parsed read, Path library, Path baseline, Map<String, String> env) {
     RunRequest request = RunRequest.builder().spec(spec).seed(7L).tries(3).baseline(baseline).build();
-    return ResultCache.open(cache, request, List.of(new RunRequest.Target(spec, library)), java.util.Arrays.asList(read),
+    return ResultCache.open(cache, request, List.of(new RunTarget(spec, library)), java.util.Arrays.asList(read),
         BuiltinChecks.all(), env, notes::add);
   }
 
@@ -203,7 +204,7 @@ class ResultCacheKeyTests {
     byte[] bytes = new byte[(int) FileHashes.LARGE + 1];
     Files.write(lib, bytes);
     Path spec = goodSpec("{ \"library\": \"LIB\", \"ops\": [ { \"op\": \"good_ops::add_scalar\" } ] }");
-    List<RunRequest.Target> targets = List.of(new RunRequest.Target(spec, lib));
+    List<RunTarget> targets = List.of(new RunTarget(spec, lib));
     String before = key(spec, lib, Map.of(), null);
     assertTrue(ResultCache.remembers(cache, targets, Map.of()));
     assertEquals(before, key(spec, lib, Map.of(), null), "unchanged: its remembered hash");
@@ -287,7 +288,7 @@ class ResultCacheKeyTests {
     Path spec = goodSpec("{ \"library\": \"LIB\", \"ops\": [ { \"op\": \"good_ops::add_scalar\" } ] }");
     Path dir = tmp.resolve("own-cache");
     RunRequest request = RunRequest.builder().spec(spec).seed(7L).build();
-    ResultCache c = ResultCache.open(dir, request, List.of(new RunRequest.Target(spec, NativeOps.lib("good_ops"))),
+    ResultCache c = ResultCache.open(dir, request, List.of(new RunTarget(spec, NativeOps.lib("good_ops"))),
         List.of(read(spec)), BuiltinChecks.all(), Map.of(), notes::add);
     String key = c.key(0, entry("good_ops::add_scalar"));
     List<CheckResult> results = List.of(

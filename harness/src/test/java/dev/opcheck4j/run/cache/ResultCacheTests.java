@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.RunListener;
 import dev.opcheck4j.run.plan.RunRequest;
+import dev.opcheck4j.run.plan.RunTarget;
 import dev.opcheck4j.spec.SpecException;
 import dev.opcheck4j.testing.NativeOps;
 import dev.opcheck4j.torch.Device;
@@ -107,7 +108,7 @@ class ResultCacheTests {
     Path lib = tmp.resolve("libgood_ops.so");
     Files.copy(NativeOps.lib("good_ops"), lib);
     Files.writeString(spec, Files.readString(spec).replace(NativeOps.lib("good_ops").toString(), lib.toString()));
-    List<RunRequest.Target> targets = List.of(new RunRequest.Target(spec, lib));
+    List<RunTarget> targets = List.of(new RunTarget(spec, lib));
     // the user's cache on this machine may know libtorch: an empty one here, to ask the cache dir alone
     Map<String, String> noUserCache = Map.of("XDG_CACHE_HOME", tmp.resolve("empty-user-cache").toString());
     assertFalse(ResultCache.remembers(cache, targets, noUserCache), "an empty cache knows no libtorch");
