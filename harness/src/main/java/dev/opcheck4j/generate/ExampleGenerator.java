@@ -236,7 +236,10 @@ public final class ExampleGenerator {
   /** The variant the choices describe. */
   public Example generate(Choices c) {
     boolean untied = c.draw(UNTIED) == UNTIED && !tiedOnly;
-    List<long[]> drawn = sizesKept ? sizes.exampleShapes() : sizes.draw(c, untied, kept);
+    List<long[]> drawn = sizes.draw(c, untied, kept);
+    if (sizesKept) {
+      drawn = sizes.exampleShapes(); // drawn all the same, so that every later choice is the one it would be
+    }
     Map<String, String> dtypeMap = new LinkedHashMap<>();
     for (String d : dtypes.drawn()) {
       List<String> options = dtypes.candidates(d);

@@ -106,14 +106,17 @@ final class SizeProbing {
     all.forEach(r -> first.add(drawn(gen, replaced(all, r, r.brokenBy(1)), gen.freshSizes())));
     List<Seen> once = probe(first, device, deaths, "sizes drawn anew with the relations the example shows kept");
     if (!once.get(0).accepted()) {
-      // sizes drawn would only be rejected (a relation no sum or offset says, a product): tries vary the rest
-      boolean keep = once.get(0).isRejection();
+      // sizes drawn would only be rejected (a relation no sum or offset says, a product), if the example's own sizes
+      // with every other choice as drawn are accepted (else the ints or dtypes drawn were rejected): tries vary the rest
+      boolean keep = once.get(0).isRejection() && probe(List.of(gen.withSizesKept().generate(Choices.replay(
+          gen.freshSizes()))), device, deaths, "the example's own sizes, the rest as drawn").get(0).accepted();
       if (keep) {
         sizesKept.add(gen.origin());
       }
       lines.add(at + "none learned: the kernel rejected the example's sizes drawn anew (\"" + fresh.rejected()
           + "\") and, with every relation the example shows kept (" + texts(all) + "), got " + once.get(0).quoted()
-          + (keep ? "; every try keeps the example's sizes and varies the rest" : ""));
+          + (keep ? "; it accepted the example's own sizes with the rest as drawn: every try keeps them and varies the"
+          + " rest" : ""));
       return List.of();
     }
     List<SizeRelation> needed = new ArrayList<>();
