@@ -154,11 +154,12 @@ public final class PropertyPhase {
       plain.forEach(g -> reach.example(g.shapesOf(g.origin())));
       generate(new Tries(plain.stream().map(found::applied).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
-      finish(java.util.stream.Stream.of(found.lines(), tiedSizes.lines(), crashClasses.lines()).flatMap(List::stream).toList());
+      finish(java.util.stream.Stream.of(found.lines(), tiedSizes.lines(), crashClasses.lines(), ground.arcsLines())
+          .flatMap(List::stream).toList());
     }
 
     private void generate(Tries tries) {
-      boolean more = true;
+      boolean more = ground.feeds(tries);
       batches:
       while (t < plan.tries() && more && session.stopped().isEmpty() && !ground.stops(t)) {
         List<Check> candidates = open.stream().filter(c -> tally.accepted() < c.info().triesOf(plan.tries())).toList();
@@ -166,9 +167,8 @@ public final class PropertyPhase {
         // Taken in order, they give what one try at a time gives: a check that fails on a try ignores
         // its verdicts on the later ones, and while a costly check is open a batch holds only the tries
         // that would still get it.
-        int size = Math.min(plan.tries() - t, candidates.stream().filter(c -> c.info().costly())
-            .mapToInt(c -> c.info().triesOf(plan.tries()) - tally.accepted()).min().orElse(BATCH));
-        size = ground.batch(t, size);
+        int size = ground.batch(t, Math.min(plan.tries() - t, candidates.stream().filter(c -> c.info().costly())
+            .mapToInt(c -> c.info().triesOf(plan.tries()) - tally.accepted()).min().orElse(BATCH)));
         tiedSizes.learned(t).forEach(tries::tie);
         List<OpCalls.Trial<Tries.Generated>> results = calls.tryOn(tries.range(t, t + size), Tries.Generated::example,
             device, candidates);
@@ -246,7 +246,7 @@ public final class PropertyPhase {
     /** A try the kernel accepted: each open check's verdict on it; then the death after them, if any. */
     private Fate.Died<?> accepted(Tries.Generated g, OpCalls.Trial<Tries.Generated> tried) {
       tally.countAccepted();
-      ground.accepted(g);
+      ground.accepted(g, tried.kernel());
       for (OpCalls.Asked asked : tried.checks()) {
         if (!(asked.fate() instanceof Fate.Answered<Answers.Checked> a)) {
           return tried.died().orElse(null);
