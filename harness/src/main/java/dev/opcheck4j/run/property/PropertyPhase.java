@@ -104,7 +104,7 @@ public final class PropertyPhase {
     if (open.isEmpty() && judges.isEmpty() && rejecters.isEmpty() || spec.examples().isEmpty() || plan.tries() <= 0) {
       return;
     }
-    String where = "generated (" + plan.tries() + " tries)";
+    String where = "generated (" + (allTries ? "" : "up to ") + plan.tries() + " tries)";
     Map<Check, GeneratedRun> runs = new java.util.LinkedHashMap<>();
     java.util.stream.Stream.of(open, rejecters, judges).flatMap(List::stream)
         .forEach(c -> runs.computeIfAbsent(c, x -> new GeneratedRun(session, op.name(), x, device, sink)).started(where));
