@@ -10,7 +10,8 @@ import java.util.SplittableRandom;
 
 /**
  * The generated inputs of one op on one device, in order: round-robin over the examples, each
- * example's edge cases first, then random ones from the run's seed. The same try is the same input
+ * example's edge cases first, then random ones from the run's seed; once a try is kept for reaching new kernel
+ * arcs ({@link #keep}), every other random one is a mutation of a kept try. The same try is the same input
  * however often it is asked for.
  */
 final class Tries {
