@@ -25,6 +25,7 @@ import static dev.opcheck4j.run.plan.RunOptions.SPECS;
 import static dev.opcheck4j.run.plan.RunOptions.TAGS;
 import static dev.opcheck4j.run.plan.RunOptions.TIMEOUT;
 import static dev.opcheck4j.run.plan.RunOptions.TRIES;
+import static dev.opcheck4j.run.plan.RunOptions.ALL_TRIES;
 import static dev.opcheck4j.run.plan.RunOptions.VERBOSE;
 import static dev.opcheck4j.run.plan.RunOptions.STRICT;
 import static dev.opcheck4j.run.plan.RunOptions.WARNINGS_AS_ERRORS;
@@ -58,7 +59,7 @@ import java.util.Optional;
 
 /** {@code check}: every check on the ops of spec files or libraries, on every device; reports and an exit code. */
 final class CheckCommand implements Command {
-  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS, TIMEOUT,
+  static final List<RunOption<?>> OPTIONS = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, ALL_TRIES, JOBS, TIMEOUT,
       SHARD, TIMINGS, REPORT_DIR, ALLURE, JUNIT_XML, BASELINE, PACKAGES, WARNINGS_AS_ERRORS, STRICT, EXPECTED_FAILURES, TAGS, ACCEPT, REPRO, MIN_LINE_COVERAGE, VERBOSE,
       CACHE, NO_CACHE);
 
@@ -91,7 +92,7 @@ final class CheckCommand implements Command {
       return new JUnitXmlRun(s).run(args);
     }
     RunRequest.Builder request = RunRequest.builder().ops(args.all(OPS)).checks(args.all(CHECKS)).require(args.all(REQUIRE))
-        .devices(args.all(DEVICES)).runtimes(args.has(RUNTIMES) ? args.get(RUNTIMES) : List.of()).seed(args.get(SEED)).tries(args.get(TRIES)).jobs(args.get(JOBS))
+        .devices(args.all(DEVICES)).runtimes(args.has(RUNTIMES) ? args.get(RUNTIMES) : List.of()).seed(args.get(SEED)).tries(args.get(TRIES)).allTries(args.get(ALL_TRIES)).jobs(args.get(JOBS))
         .timeout(args.get(TIMEOUT)).reportDir(args.get(REPORT_DIR))
         .severity(new SeverityPolicy(args.get(WARNINGS_AS_ERRORS), args.get(STRICT))).baseline(args.get(BASELINE)).packages(args.all(PACKAGES))
         .cache(args.get(NO_CACHE) ? null : args.get(CACHE)).repro(args.get(REPRO))

@@ -14,10 +14,26 @@ public final class Choices {
   private final List<Long> prefix;
   private final SplittableRandom random;
   private final List<Long> recorded = new ArrayList<>();
+  /** The one choice of {@code prefix} drawn at random instead ({@link #mutated}); -1 for none. */
+  private final int mutate;
 
   private Choices(List<Long> prefix, SplittableRandom random) {
+    this(prefix, random, -1);
+  }
+
+  private Choices(List<Long> prefix, SplittableRandom random, int mutate) {
     this.prefix = List.copyOf(prefix);
     this.random = random;
+    this.mutate = mutate;
+  }
+
+  /**
+   * Replays {@code sequence} with its choice {@code at} drawn at random from {@code seed} (within that choice's
+   * own bounds), and every choice past its end too: one size, dtype, layout or salt of the input changed, and what
+   * follows from it (coverage-guided generation, issue 54).
+   */
+  public static Choices mutated(List<Long> sequence, int at, long seed) {
+    return new Choices(sequence, new SplittableRandom(seed), at);
   }
 
   /** Fresh random choices from {@code seed}. */
@@ -37,7 +53,7 @@ public final class Choices {
     }
     int i = recorded.size();
     long v;
-    if (i < prefix.size()) {
+    if (i < prefix.size() && i != mutate) {
       v = Math.min(Math.max(prefix.get(i), 0), max);
     } else if (random != null) {
       v = max == Long.MAX_VALUE ? random.nextLong() & Long.MAX_VALUE : random.nextLong(max + 1);

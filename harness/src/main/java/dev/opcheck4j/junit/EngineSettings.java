@@ -85,6 +85,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
         .runtimes(RunOptions.RUNTIMES.read(get).orElse(List.of()))
         .seed(RunOptions.SEED.value(get))
         .tries(RunOptions.TRIES.value(get))
+        .allTries(RunOptions.ALL_TRIES.value(get))
         .jobs(RunOptions.JOBS.value(get))
         .timeout(RunOptions.TIMEOUT.value(get))
         .severity(new SeverityPolicy(RunOptions.WARNINGS_AS_ERRORS.value(get), RunOptions.STRICT.value(get)))
@@ -178,6 +179,7 @@ public record EngineSettings(List<Path> specs, RunRequest run, Optional<Path> ex
     values.put(RunOptions.RUNTIMES, run.runtimes().isEmpty() ? RunOptions.RUNTIMES.defaultValue() : run.runtimes());
     values.put(RunOptions.SEED, run.seed());
     values.put(RunOptions.TRIES, run.tries());
+    values.put(RunOptions.ALL_TRIES, run.allTries());
     values.put(RunOptions.JOBS, run.jobs());
     values.put(RunOptions.TIMEOUT, run.timeout());
     values.put(RunOptions.WARNINGS_AS_ERRORS, run.warningsAsErrors());

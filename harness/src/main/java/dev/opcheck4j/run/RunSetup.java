@@ -68,6 +68,8 @@ final class RunSetup {
   private final List<SeverityPolicy> policies = new ArrayList<>();
   /** Per target, its spec's minimum line coverage, else the run's (null: none). */
   private final List<Double> minimums = new ArrayList<>();
+  /** Per target, whether every try is made: the run's {@code --all-tries}, or its spec's {@code "all-tries"}. */
+  private final List<Boolean> allTries = new ArrayList<>();
   private final SchemaBaseline baseline;
   /** Per target, the packages checked with its library-wide checks, read. */
   private final List<List<RunPlan.Package>> packages = new ArrayList<>();
@@ -82,6 +84,7 @@ final class RunSetup {
         specs.add(parsed);
         policies.add(new SeverityPolicy(file.warningsAsErrors(), file.strict()));
         minimums.add(file.minLineCoverage() != null ? file.minLineCoverage() : request.minLineCoverage());
+        allTries.add(file.allTries() || request.allTries());
         Path lib = t.library() != null ? t.library() : file.library();
         resolved.add(new RunTarget(t.spec().toAbsolutePath(), lib.toAbsolutePath()));
         specOps.add(file.selectOps(request.ops()));
@@ -91,6 +94,7 @@ final class RunSetup {
         specs.add(null);
         policies.add(SeverityPolicy.DEFAULT);
         minimums.add(request.minLineCoverage());
+        allTries.add(request.allTries());
       }
     }
     if (request.cache() != null) {
@@ -252,7 +256,7 @@ final class RunSetup {
       List<OpSpec> ops = specOps.get(i) != null ? specOps.get(i)
           : SpecFile.select(lib.opNames().stream().map(OpSpec::bare).toList(), request.ops());
       targets.add(new RunPlan.Target(lib, ops, request.targets().get(i).source(), i, policies.get(i), packages.get(i),
-          minimums.get(i)));
+          minimums.get(i), allTries.get(i)));
     }
     List<String> specErrors = new ArrayList<>(unknownOps(request.ops(), targets));
     specErrors.addAll(Preflight.errors(targets));

@@ -215,7 +215,7 @@ public final class Runner {
     batch.flush();
     lines.examplesDone();
     if (plan.tries() > 0 && invalid.isEmpty()) {
-      PropertyPhase generated = new PropertyPhase(plan, session, spec, op, sink);
+      PropertyPhase generated = new PropertyPhase(plan, session, spec, op, sink, target.allTries());
       for (Device d : devices) {
         if (d != Device.META && (d != Device.CUDA || cudaAvailable)) {
           generated.run(d, seen);

@@ -18,13 +18,21 @@ import java.util.List;
  *     none
  * @param minLineCoverage its {@code "min-line-coverage"}: the least share of its ops' kernel lines, in percent, that
  *     must run (a library built with coverage), or null
+ * @param allTries whether every generated try of its ops is made ({@code "all-tries": true}), not only while they
+ *     find new ground
  */
 public record SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, boolean strict,
-    List<String> runtimes, List<PackageEntry> packages, Double minLineCoverage) {
+    List<String> runtimes, List<PackageEntry> packages, Double minLineCoverage, boolean allTries) {
   public SpecFile {
     ops = List.copyOf(ops);
     runtimes = List.copyOf(runtimes);
     packages = List.copyOf(packages);
+  }
+
+  /** A spec whose ops' tries are a ceiling. */
+  public SpecFile(Path file, Path library, List<OpSpec> ops, boolean warningsAsErrors, boolean strict,
+      List<String> runtimes, List<PackageEntry> packages, Double minLineCoverage) {
+    this(file, library, ops, warningsAsErrors, strict, runtimes, packages, minLineCoverage, false);
   }
 
   /** A spec that sets no minimum line coverage. */

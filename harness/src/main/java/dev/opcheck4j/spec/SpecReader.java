@@ -24,7 +24,7 @@ import java.util.Set;
  */
 public final class SpecReader {
   static final Set<String> TOP_KEYS = Set.of("library", "ops", "warnings-as-errors", "strict", "require", "runtimes", "packages",
-      "min-line-coverage");
+      "min-line-coverage", "all-tries");
   /** The keys of an entry of {@code "packages"} given as an object. */
   static final Set<String> PACKAGE_KEYS = Set.of("file", "inputs", "expect", "baseline");
   static final Set<String> OP_KEYS =
@@ -293,7 +293,8 @@ public final class SpecReader {
       }
       minimum = m.number();
     }
-    return new SpecFile(path, library, entries, warningsAsErrors, strict, runtimes, packages, minimum);
+    return new SpecFile(path, library, entries, warningsAsErrors, strict, runtimes, packages, minimum,
+        flag(top, "all-tries"));
   }
 
   /**

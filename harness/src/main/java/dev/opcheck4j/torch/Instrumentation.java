@@ -123,6 +123,26 @@ public record Instrumentation(Path library, Map<Sanitizer, String> sanitizers, b
   }
 
   /**
+   * gcov's arc counters ({@code __gcov0.FUNCTION}, one 64-bit count per arc of the function), relative to the
+   * library's load address, in the order of their names: where a try's reach can be read in memory (issue 54);
+   * empty when the library records no gcov coverage or was stripped of its local symbols.
+   */
+  public List<GcovCounters> gcovCounters() {
+    if (!gcov) {
+      return List.of();
+    }
+    try {
+      return SharedObject.symbols(library, n -> n.startsWith("__gcov0."), Integer.MAX_VALUE).values().stream()
+          .filter(at -> at[1] >= 8).map(at -> new GcovCounters(at[0], at[1] / 8)).toList();
+    } catch (java.io.IOException e) {
+      return List.of();
+    }
+  }
+
+  /** One function's arc counters: where they are (relative to the load address) and how many. */
+  public record GcovCounters(long at, long count) {}
+
+  /**
    * gcov's dump function and its per-library state, relative to the library's load address.
    *
    * @param dumpOne {@code void __gcov_dump_one(struct gcov_root *)}: writes the counts of the objects on the

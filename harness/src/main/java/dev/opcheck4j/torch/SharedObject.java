@@ -240,6 +240,16 @@ final class SharedObject {
    */
   static Map<String, Long> symtab(Path file, java.util.Set<String> names) throws IOException {
     Map<String, Long> found = new HashMap<>();
+    symbols(file, names::contains, names.size()).forEach((name, at) -> found.put(name, at[0]));
+    return found;
+  }
+
+  /**
+   * The defined symbols of {@code file}'s full symbol table whose name {@code wanted} takes, by name: each its value
+   * (relative to the load address) and size; at most {@code most} of them.
+   */
+  static Map<String, long[]> symbols(Path file, java.util.function.Predicate<String> wanted, int most) throws IOException {
+    Map<String, long[]> found = new java.util.TreeMap<>();
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       ByteBuffer h = section(ch, 0, Math.min(64, ch.size()));
       if (h.limit() < 64 || h.getInt(0) != 0x464c457f || h.get(4) != 2 || h.get(5) != 1) {
@@ -265,10 +275,10 @@ final class SharedObject {
         }
         ByteBuffer symtab = section(ch, offset, size);
         ByteBuffer strtab = linked(ch, sh, link * shentsize);
-        for (int k = 1; k < symtab.limit() / 24 && found.size() < names.size(); k++) {
+        for (int k = 1; k < symtab.limit() / 24 && found.size() < most; k++) {
           String name = string(strtab, Integer.toUnsignedLong(symtab.getInt(k * 24)));
-          if (names.contains(name) && symtab.getShort(k * 24 + 6) != 0) {
-            found.put(name, symtab.getLong(k * 24 + 8));
+          if (wanted.test(name) && symtab.getShort(k * 24 + 6) != 0) {
+            found.put(name, new long[] {symtab.getLong(k * 24 + 8), symtab.getLong(k * 24 + 16)});
           }
         }
       }

@@ -247,6 +247,9 @@ public final class JsonReportFormat extends SingleFileFormat {
       if (e.runtime() != null) {
         g.writeStringField("runtime", e.runtime());
       }
+      if (e.stop() != null) {
+        g.writeStringField("stop", e.stop());
+      }
       g.writeEndObject();
     }
     g.writeEndArray();
@@ -270,6 +273,9 @@ public final class JsonReportFormat extends SingleFileFormat {
       g.writeStringField("description", ex.description());
       if (ex.tries() != null) {
         g.writeNumberField("tries", ex.tries());
+      }
+      if (ex.stop() != null) {
+        g.writeStringField("stop", ex.stop());
       }
       g.writeEndObject();
     }

@@ -117,7 +117,7 @@ public final class JsonReportReader implements ReportReader {
       ExampleRef example = ex == null || ex.isNull() ? null
           : new ExampleRef(text(ex, "ref"), ex.path("generated").asBoolean(),
               ex.path("try").isNull() ? null : ex.path("try").asInt(), number(ex, "seed"), text(ex, "description"),
-              ex.hasNonNull("tries") ? Integer.valueOf(ex.get("tries").asInt()) : null);
+              ex.hasNonNull("tries") ? Integer.valueOf(ex.get("tries").asInt()) : null, text(ex, "stop"));
       String exampleText = example == null ? CheckResult.NONE
           : example.ref() == null ? "generated" : (example.generated() ? "generated from " : "") + example.ref();
       results.add(new CheckResult(op != null ? op : library, r.get("check").asText(),
@@ -134,7 +134,7 @@ public final class JsonReportReader implements ReportReader {
       entries.add(new Coverage.Entry(e.get("op").asText(), e.get("family").asText(), text(e, "device"),
           e.path("examples").asInt(), e.path("generated").isNull() ? null : e.path("generated").asInt(),
           e.path("ran").asBoolean() ? null : text(e, "reason"), e.path("bySpec").asBoolean(), e.path("lost").asInt(),
-          text(e, "runtime")));
+          text(e, "runtime"), text(e, "stop")));
     }
     return new RunReport(info, checks, results, new Coverage(entries));
   }

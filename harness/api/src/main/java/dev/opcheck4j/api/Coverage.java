@@ -146,12 +146,21 @@ public record Coverage(List<Entry> entries) {
    *     used up its worker deaths); {@code generated} counts the tries made before
    * @param runtime the libtorch version of the results it folds ({@link CheckResult#runtime}), in a run on
    *     several runtimes; null in a run on one
+   * @param stop why its checks ran on fewer generated inputs than the run's tries by design, which is no loss
+   *     (generation found no new ground: the tries are a ceiling; a costly check's share); null when they ran
+   *     on every try or lost tries to the op's deaths
    */
   public record Entry(String op, String family, String device, int examples, Integer generated, String reason,
-      boolean bySpec, int lost, String runtime) {
+      boolean bySpec, int lost, String runtime, String stop) {
     public Entry {
       Objects.requireNonNull(op, "op");
       Objects.requireNonNull(family, "family");
+    }
+
+    /** An entry whose checks ran on every try they were given, or lost some to deaths. */
+    public Entry(String op, String family, String device, int examples, Integer generated, String reason,
+        boolean bySpec, int lost, String runtime) {
+      this(op, family, device, examples, generated, reason, bySpec, lost, runtime, null);
     }
 
     /** An entry of a run on one runtime. */
@@ -188,7 +197,8 @@ public record Coverage(List<Entry> entries) {
       if (generated == null) {
         return ex + " + generated inputs";
       }
-      String cut = lost == 0 ? "" : " (generation stopped: " + lost + " of " + (generated + lost) + " tries not run)";
+      String cut = lost > 0 ? " (generation stopped: " + lost + " of " + (generated + lost) + " tries not run)"
+          : stop != null ? " (" + stop + ")" : "";
       return (generated == 0 ? ex : ex + " + " + generated + " generated") + cut;
     }
   }
@@ -255,7 +265,12 @@ public record Coverage(List<Entry> entries) {
       } else if (r.exampleInfo() != null && r.exampleInfo().generated()) {
         c.generated = true;
         Integer made = r.exampleInfo().tries();
-        c.made = made == null || c.made == null ? null : Math.max(c.made, made);
+        if (made == null || c.made == null) {
+          c.made = null;
+        } else if (made > c.made) {
+          c.made = made;
+          c.stop = r.exampleInfo().stop();
+        }
       } else {
         c.examples.add(r.example());
       }
@@ -284,8 +299,10 @@ public record Coverage(List<Entry> entries) {
             .allMatch(x -> x.startsWith(SPEC_SKIP) || x.startsWith(NOT_APPLICABLE));
         int examples = (int) c.examples.stream().filter(x -> !x.equals(CheckResult.NONE)).count();
         Integer generated = !c.generated ? Integer.valueOf(0) : c.made != null && tries != null ? c.made : tries;
-        int lost = c.generated && c.made != null && tries != null ? tries - c.made : 0;
-        entries.add(new Entry(k.get(0), k.get(1), k.get(2), examples, generated, reason, bySpec, lost, k.get(3)));
+        boolean fewer = c.generated && c.made != null && tries != null;
+        int lost = fewer && c.stop == null ? tries - c.made : 0;
+        entries.add(new Entry(k.get(0), k.get(1), k.get(2), examples, generated, reason, bySpec, lost, k.get(3),
+            fewer ? c.stop : null));
       }
       return new Coverage(entries);
     }
@@ -296,6 +313,8 @@ public record Coverage(List<Entry> entries) {
       boolean generated;
       /** The most tries a check of the family had where generation stopped early; null when one had them all. */
       Integer made = Integer.valueOf(-1);
+      /** Why the check of {@code made} ran on fewer tries by design; null when it lost them to deaths. */
+      String stop;
     }
   }
 }

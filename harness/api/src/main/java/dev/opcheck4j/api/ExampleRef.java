@@ -9,12 +9,20 @@ package dev.opcheck4j.api;
  * @param tryIndex which try produced it (0-based), or null for a spec example or a summary
  * @param seed the run's seed that reproduces it, or null for a spec example
  * @param description the input as text (dtypes, shapes, a few values), or null when not rendered
- * @param tries for a summary over generated inputs that stopped before the run's last try (the op
- *     used up its worker deaths): how many tries were made; null when every try was (or for any
- *     other input)
+ * @param tries for a summary over generated inputs on which the check ran fewer than the run's tries (the op
+ *     used up its worker deaths, generation found no new ground, or a costly check's share): how many tries
+ *     it ran on; null when it ran on every try (or for any other input)
+ * @param stop why the check ran on fewer than the run's tries by design (generation stopped finding new
+ *     ground, or the check's share of the tries), which is no loss; null when it ran on every try, or lost
+ *     tries to the op's deaths
  */
 public record ExampleRef(String ref, boolean generated, Integer tryIndex, Long seed, String description,
-    Integer tries) {
+    Integer tries, String stop) {
+
+  /** An input, or a summary over generated inputs (stopped early by deaths when {@code tries} is not null). */
+  public ExampleRef(String ref, boolean generated, Integer tryIndex, Long seed, String description, Integer tries) {
+    this(ref, generated, tryIndex, seed, description, tries, null);
+  }
 
   /** An input, or a summary over generated inputs that made every try. */
   public ExampleRef(String ref, boolean generated, Integer tryIndex, Long seed, String description) {

@@ -24,6 +24,8 @@ public final class DomainCheck extends ValueCheck implements GenerationCheck {
   public static final String ID = "generate.domain";
   /** The keys of its counts: generated inputs the kernel accepted, and those it raised on. */
   public static final String ACCEPTED = "accepted";
+  /** The key of the tries made (fewer than the run's when generation stopped early: see the fact that says why). */
+  public static final String TRIES = "tries";
   public static final String DISCARDED = "discarded";
   /** The key of each relation between sizes, and each finding about the op's domain, of the probes and tries. */
   public static final String DOMAIN = "domain";
@@ -42,7 +44,7 @@ public final class DomainCheck extends ValueCheck implements GenerationCheck {
   @Override
   public Verdict judge(Subject s, GenerationStats st) {
     List<Fact> facts = new ArrayList<>();
-    facts.add(Fact.of("tries", st.tries()));
+    facts.add(Fact.of(TRIES, st.tries()));
     facts.add(Fact.of(ACCEPTED, st.accepted()));
     facts.add(Fact.of(DISCARDED, st.discarded() + " (the " + s.device().label() + " kernel raised on them)"));
     if (!st.largestSizes().isEmpty()) {

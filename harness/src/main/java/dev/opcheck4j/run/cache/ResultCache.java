@@ -137,6 +137,7 @@ public final class ResultCache {
       key.append("package file ").append(f).append(' ').append(hashes.of(f)).append('\n');
     }
     key.append("seed ").append(request.seed()).append("\ntries ").append(request.tries())
+        .append(request.allTries() ? " all" : " as a ceiling")
         .append("\ndevices ").append(request.devices()).append("\nchecks ").append(checks.stream().map(Check::id).toList())
         .append("\ntimeout ").append(request.timeout()).append("\nseverity ").append(request.severity())
         .append("\nrequire ").append(request.require())

@@ -61,8 +61,22 @@ public final class Answers {
   /** What the real kernel did with an example ({@link Protocol.Accepts}). */
   public sealed interface Acceptance extends Answer permits Accepted, Rejected {}
 
-  /** The kernel ran on the example. */
-  public record Accepted() implements Acceptance {}
+  /**
+   * The kernel ran on the example.
+   *
+   * @param arcs where the library was built with coverage, the kernel arcs (gcov's counters, numbered across the
+   *     worker's libraries) the call reached that no call of its worker had reached before; empty otherwise
+   */
+  public record Accepted(List<Integer> arcs) implements Acceptance {
+    public Accepted {
+      arcs = List.copyOf(arcs);
+    }
+
+    /** Accepted by a library without coverage: no arcs. */
+    public Accepted() {
+      this(List.of());
+    }
+  }
 
   /**
    * The kernel raised on the example, or it could not be made.

@@ -40,6 +40,10 @@ public final class RunOptions {
       "seed of everything drawn at random (default {default})").engine("seed").orElse(20261122L);
   public static final RunOption<Integer> TRIES = RunOption.of("--tries", "N", Type.atLeast(0),
       "generated inputs per op and device (default {default}; 0: examples only)").engine("tries").orElse(100);
+  public static final RunOption<Boolean> ALL_TRIES = RunOption.of("--all-tries", "", Type.SWITCH,
+      "make every one of the --tries, a quota (default: they are a ceiling, and generation on an op and device stops once"
+      + " a window of accepted tries found no new input class; docs/generation.md#when-generation-stops)")
+      .engine("allTries").spec("all-tries").orElse(false);
   public static final RunOption<Integer> JOBS = RunOption.of("--jobs", "N", Type.atLeast(1),
       "worker processes at once (default: one per core)").engine("jobs")
       .orElse(() -> Runtime.getRuntime().availableProcessors());
@@ -111,8 +115,8 @@ public final class RunOptions {
   public static final RunOption<Integer> BENCH_OPS = RunOption.of("--ops", "N", Type.atLeast(1),
       "ops in the generated library of bench library, shapes, crashes, shards and composites (default {default})").orElse(200);
 
-  private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, JOBS,
-      TIMEOUT, SHARD, TIMINGS, WARNINGS_AS_ERRORS, STRICT, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO,
+  private static final List<RunOption<?>> ALL = List.of(SPECS, LIBRARIES, OPS, CHECKS, REQUIRE, DEVICES, RUNTIMES, SEED, TRIES, ALL_TRIES,
+      JOBS, TIMEOUT, SHARD, TIMINGS, WARNINGS_AS_ERRORS, STRICT, EXPECTED_FAILURES, TAGS, ACCEPT, ACCEPT_ENGINE, REPORT_DIR, ALLURE, REPRO,
       MIN_LINE_COVERAGE, DOCS_URL, BASELINE, PACKAGES, JUNIT_XML, VERBOSE,
       ALLOW_INCOMPLETE, OUT, FORCE, INPUTS, EXPECT, CACHE, NO_CACHE, BENCH_OPS);
 

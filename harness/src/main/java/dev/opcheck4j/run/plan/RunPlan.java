@@ -62,12 +62,20 @@ public record RunPlan(List<Target> targets, List<Device> devices, List<Check> ch
    *     target the run's {@code --package} ones
    * @param minLineCoverage the least share of an op's kernel lines, in percent, that must run ({@code
    *     --min-line-coverage}, or the spec's {@code "min-line-coverage"}, which wins), or null for none
+   * @param allTries whether every generated try is made ({@code --all-tries}, or the spec's {@code "all-tries"}),
+   *     not only while they find new ground
    */
   public record Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity,
-      List<Package> packages, Double minLineCoverage) {
+      List<Package> packages, Double minLineCoverage, boolean allTries) {
     public Target {
       ops = List.copyOf(ops);
       packages = List.copyOf(packages);
+    }
+
+    /** A target whose tries are a ceiling. */
+    public Target(LibraryInfo library, List<OpSpec> ops, String source, int index, SeverityPolicy severity,
+        List<Package> packages, Double minLineCoverage) {
+      this(library, ops, source, index, severity, packages, minLineCoverage, false);
     }
 
     /** A target with no packages and no minimum line coverage. */

@@ -42,6 +42,8 @@ import java.util.Objects;
  * @param packages AOTInductor packages the libraries must keep serving ({@code --package}) beside the specs' own
  * @param minLineCoverage the least share of its kernel's lines, in percent, an op of a library built with coverage
  *     must run ({@code --min-line-coverage}), or null for none (a spec may set its own)
+ * @param allTries whether every one of the {@code tries} is made ({@code --all-tries}), not only while they find
+ *     new ground (a spec may ask it for its own ops)
  */
 public record RunRequest(
     List<RunTarget> targets,
@@ -63,7 +65,8 @@ public record RunRequest(
     List<String> tags,
     Path repro,
     List<String> runtimes, List<Path> packages,
-    Double minLineCoverage) {
+    Double minLineCoverage,
+    boolean allTries) {
 
   /** {@link RunOptions#SEED}'s default. */
   public static final long DEFAULT_SEED = RunOptions.SEED.defaultValue();
@@ -137,6 +140,7 @@ public record RunRequest(
     b.tags.addAll(tags);
     b.repro = repro;
     b.minLineCoverage = minLineCoverage;
+    b.allTries = allTries;
     b.runtimes.addAll(runtimes);
     b.packages.addAll(packages);
     return b;
@@ -163,6 +167,7 @@ public record RunRequest(
     private final List<String> tags = new ArrayList<>();
     private Path repro;
     private Double minLineCoverage;
+    private boolean allTries;
     private final List<String> runtimes = new ArrayList<>();
     private final List<Path> packages = new ArrayList<>();
 
@@ -305,6 +310,12 @@ public record RunRequest(
       return this;
     }
 
+    /** Whether every try is made ({@code --all-tries}); default false: the tries are a ceiling. */
+    public Builder allTries(boolean value) {
+      allTries = value;
+      return this;
+    }
+
     /** Null: no repro scripts (the default). */
     public Builder repro(Path dir) {
       repro = dir;
@@ -326,7 +337,8 @@ public record RunRequest(
 
     public RunRequest build() {
       return new RunRequest(targets, ops, checks, devices, seed, tries, jobs, timeout, shard, reportDir,
-          isolation, severity, baseline, require, cache, expectedFailures, tags, repro, runtimes, packages, minLineCoverage);
+          isolation, severity, baseline, require, cache, expectedFailures, tags, repro, runtimes, packages, minLineCoverage,
+          allTries);
     }
   }
 }

@@ -36,6 +36,12 @@ final class GeneratedRun {
     this.sink = sink;
   }
 
+  /** {@code run}, started and skipped for {@code reason} before any try. */
+  static void skipped(GeneratedRun run, String reason) {
+    run.started("generated");
+    run.report("generated", Verdict.skipped(reason), 0, null);
+  }
+
   Check check() {
     return check;
   }

@@ -32,14 +32,13 @@ import java.util.SplittableRandom;
 import java.util.function.Function;
 
 /**
- * Generated inputs around each example. For each real device: the op's domain is probed ({@link
- * DomainProbing}); then {@code tries} variants ({@link Tries}), each checked by the value checks that
- * passed on the examples (a costly one gets {@link CheckInfo#triesOf} them). An input the real kernel
- * rejects is discarded, counted, and shown to the checks that judge rejected inputs. A check's first
- * failure is shrunk, keeping its cause ({@link FailureShrinker}), and reported with the original and
- * minimal example, the shrink steps, the seed and what reproduces it; a check that never fails gets
- * one result over all its inputs ({@link VerdictTally}). Each check's run on a device is one {@link
- * GeneratedRun}: started once, one result whichever road ends it.
+ * Generated inputs around each example. For each real device: the op's domain is probed ({@link DomainProbing});
+ * then up to {@code tries} variants ({@link Tries}; they stop once they find no new ground, {@link NewGround}), each
+ * checked by the value checks that passed on the examples (a costly one gets {@link CheckInfo#triesOf}). An
+ * input the real kernel rejects is discarded, counted, and shown to the checks that judge rejected inputs. A
+ * check's first failure is shrunk, keeping its cause ({@link FailureShrinker}), and reported with the original
+ * and minimal example, the shrink steps, the seed and what reproduces it; a check that never fails gets one
+ * result over all its inputs ({@link VerdictTally}). Each check's run on a device is one {@link GeneratedRun}.
  *
  * <p>Generation and shrinking are pure Java and run here, in the parent; the kernel is called only
  * through {@link OpCalls}, each call a unit sent to the op's worker. An input that kills the worker is
@@ -61,9 +60,13 @@ public final class PropertyPhase {
   private final OpCalls calls;
   private final FailureShrinker shrinker;
   private final DomainProbing probing;
+  private final boolean allTries;
 
-  public PropertyPhase(RunPlan plan, OpSession session, OpSpec spec, LibraryInfo.Op op, RunListener sink) {
+  /** {@code allTries}: whether every try is made ({@code --all-tries}), not only while they find new ground. */
+  public PropertyPhase(RunPlan plan, OpSession session, OpSpec spec, LibraryInfo.Op op, RunListener sink,
+      boolean allTries) {
     this.plan = plan;
+    this.allTries = allTries;
     this.session = session;
     this.spec = spec;
     this.op = op;
@@ -85,9 +88,7 @@ public final class PropertyPhase {
       if (c.scope() == CheckInfo.Scope.GENERATED) {
         String unmet = examplePhase.unmet(c, device);
         if (unmet != null) {
-          GeneratedRun skipped = new GeneratedRun(session, op.name(), c, device, sink);
-          skipped.started("generated");
-          skipped.report("generated", Verdict.skipped(unmet), 0, null);
+          GeneratedRun.skipped(new GeneratedRun(session, op.name(), c, device, sink), unmet);
         } else if (c instanceof GenerationCheck g) {
           judges.add(g);
         } else if (c instanceof RejectionCheck r) {
@@ -103,16 +104,10 @@ public final class PropertyPhase {
     if (open.isEmpty() && judges.isEmpty() && rejecters.isEmpty() || spec.examples().isEmpty() || plan.tries() <= 0) {
       return;
     }
-    String where = "generated (" + plan.tries() + " tries)";
-    List<Check> starting = new ArrayList<>(open);
-    starting.addAll(rejecters);
-    starting.addAll(judges);
+    String where = "generated (" + (allTries ? "" : "up to ") + plan.tries() + " tries)";
     Map<Check, GeneratedRun> runs = new java.util.LinkedHashMap<>();
-    for (Check c : starting) {
-      GeneratedRun run = new GeneratedRun(session, op.name(), c, device, sink);
-      runs.put(c, run);
-      run.started(where);
-    }
+    java.util.stream.Stream.of(open, rejecters, judges).flatMap(List::stream)
+        .forEach(c -> runs.computeIfAbsent(c, x -> new GeneratedRun(session, op.name(), x, device, sink)).started(where));
     // when the op used up its deaths on an earlier device, the rest of it is skipped, probes too
     session.stopped().ifPresentOrElse(v -> runs.values().forEach(r -> r.report(where, v, 0, null)),
         () -> new OnDevice(device, where, open, judges, rejecters, runs).run());
@@ -132,6 +127,7 @@ public final class PropertyPhase {
     final SizeReach reach = new SizeReach();
     final DeathPlaces deathPlaces;
     final CrashClasses crashClasses = new CrashClasses(op.schema().arguments().stream().map(a -> a.name()).toList());
+    final NewGround ground = new NewGround(allTries);
     int t; // tries done
 
     OnDevice(Device device, String where, List<Check> open, List<GenerationCheck> judges,
@@ -158,20 +154,21 @@ public final class PropertyPhase {
       plain.forEach(g -> reach.example(g.shapesOf(g.origin())));
       generate(new Tries(plain.stream().map(found::applied).toList(),
           new SplittableRandom(plan.seed() ^ (op.name().hashCode() * 0x9E3779B97F4A7C15L) ^ device.ordinal())));
-      finish(java.util.stream.Stream.of(found.lines(), tiedSizes.lines(), crashClasses.lines()).flatMap(List::stream).toList());
+      finish(java.util.stream.Stream.of(found.lines(), tiedSizes.lines(), crashClasses.lines(), ground.arcsLines())
+          .flatMap(List::stream).toList());
     }
 
     private void generate(Tries tries) {
-      boolean more = true;
+      boolean more = ground.feeds(tries);
       batches:
-      while (t < plan.tries() && more && session.stopped().isEmpty()) {
+      while (t < plan.tries() && more && session.stopped().isEmpty() && !ground.stops(t)) {
         List<Check> candidates = open.stream().filter(c -> tally.accepted() < c.info().triesOf(plan.tries())).toList();
         // Several tries in one exchange with the worker, each its kernel call and every open check on it.
         // Taken in order, they give what one try at a time gives: a check that fails on a try ignores
         // its verdicts on the later ones, and while a costly check is open a batch holds only the tries
         // that would still get it.
-        int size = Math.min(plan.tries() - t, candidates.stream().filter(c -> c.info().costly())
-            .mapToInt(c -> c.info().triesOf(plan.tries()) - tally.accepted()).min().orElse(BATCH));
+        int size = ground.batch(t, Math.min(plan.tries() - t, candidates.stream().filter(c -> c.info().costly())
+            .mapToInt(c -> c.info().triesOf(plan.tries()) - tally.accepted()).min().orElse(BATCH)));
         tiedSizes.learned(t).forEach(tries::tie);
         List<OpCalls.Trial<Tries.Generated>> results = calls.tryOn(tries.range(t, t + size), Tries.Generated::example,
             device, candidates);
@@ -199,7 +196,7 @@ public final class PropertyPhase {
               }
               fatal = tried.rejected() != null ? rejected(g, tried.rejected(), followUps) : accepted(g, tried);
             }
-            t++;
+            ground.made(candidates, ++t);
             if (fatal != null) {
               deathPlaces.killedOn(g.label());
               // the op's other checks keep getting generated inputs, up to its deaths (OpSession.MAX_DEATHS)
@@ -249,6 +246,7 @@ public final class PropertyPhase {
     /** A try the kernel accepted: each open check's verdict on it; then the death after them, if any. */
     private Fate.Died<?> accepted(Tries.Generated g, OpCalls.Trial<Tries.Generated> tried) {
       tally.countAccepted();
+      ground.accepted(g, tried.kernel());
       for (OpCalls.Asked asked : tried.checks()) {
         if (!(asked.fate() instanceof Fate.Answered<Answers.Checked> a)) {
           return tried.died().orElse(null);
@@ -315,8 +313,9 @@ public final class PropertyPhase {
 
     /** A result for each check still open after the tries, and the judges' of what generation saw. */
     private void finish(List<String> domain) {
-      // generation stopped before the last try: the op used up its deaths
-      Cut stopped = session.stopped().isPresent() && t < plan.tries() ? new Cut(t, deathPlaces.why(session.deaths())) : null;
+      // generation stopped before the last try: the op used up its deaths, or the tries found no new ground
+      Cut stopped = session.stopped().isPresent() && t < plan.tries() ? new Cut(t, deathPlaces.why(session.deaths()), true)
+          : ground.cut();
       int examples = spec.examples().size();
       for (GeneratedRun run : runs.values()) {
         Check c = run.check();
@@ -327,11 +326,12 @@ public final class PropertyPhase {
         }
         // a check whose share of the tries was done before generation stopped lost none
         if (!(c instanceof RejectionCheck) && cut == stopped && tally.accepted() >= c.info().triesOf(plan.tries())) {
-          cut = null;
+          cut = stopped != null && !stopped.lost() && ground.ranOn(c.id()) == t ? stopped : null;
         }
+        int ran = c instanceof RejectionCheck || own != null ? t : ground.ranOn(c.id());
         Verdict v = c instanceof RejectionCheck ? tally.rejectionVerdict(c.id(), cut, own != null)
             : tally.valueVerdict(c.id(), cut, own != null);
-        run.report(where, v, ledger.micros(c.id()), null, tally.summary(cut, examples));
+        run.report(where, v, ledger.micros(c.id()), null, tally.summary(cut, examples, ran));
       }
       int tried = stopped != null ? t : plan.tries();
       GenerationStats stats = tally.stats(tried, domain).withLargestSizes(reach.text());
@@ -343,7 +343,7 @@ public final class PropertyPhase {
           v = v.shownWith(tally.withCut(stopped));
         }
         runs.get(g).report(where, v, ledger.micros(TimeLedger.PROBES) + (System.nanoTime() - t0) / 1_000, null,
-            tally.summary(stopped, examples));
+            tally.summary(stopped, examples, tried));
       }
     }
   }

@@ -10,7 +10,8 @@ import java.util.SplittableRandom;
 
 /**
  * The generated inputs of one op on one device, in order: round-robin over the examples, each
- * example's edge cases first, then random ones from the run's seed. The same try is the same input
+ * example's edge cases first, then random ones from the run's seed; once a try is kept for reaching new kernel
+ * arcs ({@link #keep}), every other random one is a mutation of a kept try. The same try is the same input
  * however often it is asked for.
  */
 final class Tries {
@@ -23,6 +24,8 @@ final class Tries {
   private final List<Integer> drawOf = new ArrayList<>();
   private CrashClasses avoided;
   private int drawn;
+  /** Tries that reached kernel arcs no try had (a library built with coverage): later tries mutate from them. */
+  private final List<Generated> kept = new ArrayList<>();
 
   Tries(List<ExampleGenerator> generators, SplittableRandom seeds) {
     this.generators = new ArrayList<>(generators);
@@ -46,6 +49,15 @@ final class Tries {
   /** A generated input: its generator, the example, the choices it was made from, and how results name it. */
   record Generated(ExampleGenerator gen, Example example, List<Long> sequence, String label) {}
 
+  /**
+   * {@code g} reached new kernel arcs: from now on every other random try is a mutation of one such try (one of its
+   * choices drawn anew: a size, a dtype, a layout or its values), so generation explores around what reached new
+   * code (issue 54).
+   */
+  void keep(Generated g) {
+    kept.add(g);
+  }
+
   /** The tries not made yet of the example {@code origin} draw tied sizes ({@link ExampleGenerator#tied}). */
   void tie(Example origin) {
     generators.replaceAll(g -> g.origin().equals(origin) ? g.tied() : g);
@@ -60,7 +72,13 @@ final class Tries {
       ExampleGenerator gen = generators.get(n % generators.size());
       int round = n / generators.size();
       List<Map.Entry<String, List<Long>>> edges = List.copyOf(gen.edgeCases().entrySet());
-      Choices choices = round < edges.size() ? Choices.replay(edges.get(round).getValue()) : Choices.random(seeds.nextLong());
+      Generated parent = round >= edges.size() && !kept.isEmpty() && n % 2 == 1 ? kept.get(seeds.nextInt(kept.size())) : null;
+      if (parent != null) {
+        Example origin = parent.gen().origin();
+        gen = generators.stream().filter(g -> g.origin().equals(origin)).findFirst().orElse(parent.gen());
+      }
+      Choices choices = parent != null ? Choices.mutated(parent.sequence(), seeds.nextInt(Math.max(1, parent.sequence().size())),
+          seeds.nextLong()) : round < edges.size() ? Choices.replay(edges.get(round).getValue()) : Choices.random(seeds.nextLong());
       Example e = gen.generate(choices);
       if (avoided != null && steered < STEER_AT_MOST && avoided.steersAway(e)) {
         steered++;
@@ -69,7 +87,8 @@ final class Tries {
       steered = 0;
       drawOf.add(n);
       made.add(new Generated(gen, e, choices.sequence(),
-          "try " + made.size() + (round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "")));
+          "try " + made.size() + (parent != null ? " (mutated from " + parent.label() + ")"
+              : round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "")));
     }
     return made.subList(from, to);
   }

@@ -22,6 +22,8 @@ final class VerdictTally {
   static final int BLAME_BUDGET = 10;
   /** The key of the fact that says where generation stopped early, what it cost the check, and why. */
   static final String STOPPED = "generation stopped";
+  /** Why a costly check ran on fewer tries than the run's, which is by design. */
+  static final String SHARE = "a costly check: its share of the tries (CheckInfo.triesOf), then no more";
 
   private final String device;
   private final int tries;
@@ -118,7 +120,7 @@ final class VerdictTally {
       return Verdict.skipped(ownDeath(cut, n + " inputs checked"));
     }
     if (n == 0) {
-      return cut != null ? Verdict.skipped(before(cut))
+      return cut != null && (cut.lost() || k == 0) ? Verdict.skipped(before(cut))
           : k > 0 ? Verdict.skipped("on every generated input (" + k + "): " + skipReason.get(check))
           : Verdict.skipped("no generated input reached this check: the " + device + " kernel rejected"
               + " all " + discarded + " tries (see generate.domain)");
@@ -133,7 +135,7 @@ final class VerdictTally {
   Verdict rejectionVerdict(String check, Cut cut, boolean ownDeath) {
     int n = rejectionsJudged.getOrDefault(check, 0);
     return ownDeath ? Verdict.skipped(ownDeath(cut, n + " rejected inputs judged"))
-        : n == 0 && cut != null ? Verdict.skipped(before(cut))
+        : n == 0 && cut != null && cut.lost() ? Verdict.skipped(before(cut))
         : n == 0 ? Verdict.skipped("the " + device + " kernel rejected none of the generated inputs: nothing to judge")
         : Verdict.passed(withCut(cut, Fact.of("rejected inputs judged", n), Fact.of("seed", seed)));
   }
@@ -161,20 +163,32 @@ final class VerdictTally {
         + " tries (" + before + "): " + cut.why();
   }
 
-  /** {@code facts}, and what a stop of generation cost the check, when it stopped early. */
+  /**
+   * {@code facts}, and where generation stopped early and why: what the stop cost the check when the op's deaths
+   * stopped it, or that the tries were a ceiling when they stopped finding new ground.
+   */
   List<Fact> withCut(Cut cut, Fact... facts) {
     List<Fact> all = new ArrayList<>(List.of(facts));
     if (cut != null) {
-      all.add(all.size() - (all.isEmpty() ? 0 : 1), Fact.of(STOPPED, "after " + cut.tries() + " of "
-          + tries + " tries, " + (tries - cut.tries()) + " not run: " + cut.why()));
+      all.add(all.size() - (all.isEmpty() ? 0 : 1), Fact.of(STOPPED, cut.lost()
+          ? "after " + cut.tries() + " of " + tries + " tries, " + (tries - cut.tries()) + " not run: " + cut.why()
+          : "after " + cut.tries() + " tries (at most " + tries + "): " + cut.why()));
     }
     return all;
   }
 
-  /** All generated inputs of the op and device, from its {@code examples}; the tries made, when {@code cut} stopped them early. */
-  ExampleRef summary(Cut cut, int examples) {
+  /**
+   * All generated inputs of the op and device, from its {@code examples}, of which the check ran on {@code ran}:
+   * the tries made, when the op's deaths ({@code cut}) stopped them early; the tries it ran on, and why by design,
+   * when it ran on fewer than the run's (generation found no new ground, or its share was done).
+   */
+  ExampleRef summary(Cut cut, int examples, int ran) {
     String from = " tries from " + examples + (examples == 1 ? " example" : " examples");
-    return cut == null ? new ExampleRef(null, true, null, seed, tries + from)
-        : new ExampleRef(null, true, null, seed, cut.tries() + " of " + tries + from, cut.tries());
+    if (cut != null && cut.lost()) {
+      return new ExampleRef(null, true, null, seed, cut.tries() + " of " + tries + from, cut.tries());
+    }
+    return ran >= tries ? new ExampleRef(null, true, null, seed, tries + from)
+        : new ExampleRef(null, true, null, seed, ran + " of at most " + tries + from, ran,
+            cut != null && ran >= cut.tries() ? cut.why() : SHARE);
   }
 }

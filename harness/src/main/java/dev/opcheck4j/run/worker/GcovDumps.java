@@ -68,7 +68,7 @@ final class GcovDumps {
    * a private mapping, as the loader makes them (the file mapped to be read, as {@link Instrumentation} reads
    * it, is a shared one at another address).
    */
-  private static Optional<Long> loadedAt(Path library) {
+  static Optional<Long> loadedAt(Path library) {
     try {
       Path real = library.toRealPath();
       for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {

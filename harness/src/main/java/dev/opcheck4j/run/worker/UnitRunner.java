@@ -105,6 +105,8 @@ public final class UnitRunner {
 
   /** Writes the coverage counts of the libraries built with it, made when first asked. */
   private GcovDumps gcov;
+  /** The arc counters of the libraries built with coverage, made at the first kernel call on an input. */
+  private ArcCounters arcs;
 
   /** Runs one unit and returns its answer; native memory it allocated is freed before returning. */
   public Answers.Answer run(Protocol.Unit<?> unit) {
@@ -240,10 +242,17 @@ public final class UnitRunner {
     return BuiltinChecks.byId(id).orElseThrow(() -> new IllegalArgumentException("unknown check " + id));
   }
 
-  private static Answers.Acceptance accepts(Subject s) {
+  /** The real kernel on an input; accepted, with the arcs it reached that no call of this worker had (issue 54). */
+  private Answers.Acceptance accepts(Subject s) {
+    if (arcs == null) {
+      arcs = ArcCounters.of(libraries.stream().map(OpLibrary::path).toList());
+    }
     try {
+      if (arcs.any()) {
+        arcs.fresh(); // what ran before this call is no part of its reach
+      }
       OpCall.call(s, Materializer.bind(s.op(), s.example(), s.device(), s.seed()));
-      return new Answers.Accepted();
+      return new Answers.Accepted(arcs.any() ? arcs.fresh() : List.of());
     } catch (ExampleException e) {
       return new Answers.Rejected("cannot be materialized: " + e.getMessage());
     } catch (OpCall.KernelError e) {

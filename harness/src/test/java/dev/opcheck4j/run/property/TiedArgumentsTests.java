@@ -67,7 +67,7 @@ class TiedArgumentsTests {
     assertTrue(meta.example().startsWith("generated"), meta.toString());
     CheckResult domain = domain(corpus, "tied_ops::prefix_sums");
     assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
-    assertTrue(Long.parseLong(domain.fact(DomainCheck.ACCEPTED).orElseThrow()) >= 90, domain.toString());
+    assertEquals(domain.fact(DomainCheck.TRIES), domain.fact(DomainCheck.ACCEPTED), "no try rejected: " + domain);
     // x of 4 drawn anew as 9 (n = 5 rejected), then as 6 with n = 6, one less than needed, rejected again
     assertTrue(domainLines(domain).stream().anyMatch(l -> l.startsWith("sizes related in tied_ops.json#ops[0].examples[0]:"
         + " n = x.size(0) + 1 (learned: the kernel rejected the example's sizes drawn anew, ") && l.contains("n must be"
@@ -101,10 +101,14 @@ class TiedArgumentsTests {
     assertEquals(MINIMAL_BIG_BATCH + "4 steps)", meta.fact(Fact.MINIMAL_EXAMPLE).orElseThrow(), meta.toString());
   }
 
-  /** The issue's ask: the defect only above the example's sizes is found on 5 of 5 seeds (100 tries each). */
+  /**
+   * The issue's ask: the defect only above the example's sizes is found on 5 of 5 seeds (100 tries each); and
+   * (issue 55) with the tries a ceiling, where generation stops once it finds no new input class, on those and on
+   * seeds 7 and 20.
+   */
   @Test
   void theDefectAboveTheExamplesSizesIsFoundOnFiveSeedsOfFive() throws Exception {
-    for (long seed = 1; seed <= 5; seed++) {
+    for (long seed : new long[] {1, 2, 3, 4, 5, 7, 20}) {
       RunOutcome outcome = Launcher.execute(RunRequest.builder().seed(seed).tries(100).jobs(2).spec(NativeOps.spec(SPEC))
           .ops(List.of("tied_ops::prefix_norms_meta_big_batch")).checks(List.of("fake.metadata", DomainCheck.ID))
           .devices(List.of(Device.CPU)).build(), RunListener.NONE);

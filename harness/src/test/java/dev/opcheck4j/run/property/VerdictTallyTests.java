@@ -67,8 +67,8 @@ class VerdictTallyTests {
     assertEquals(Verdict.passed(Fact.of("inputs checked", 1),
             Fact.of("generation stopped", "after 12 of 30 tries, 18 not run: " + cut.why()), Fact.of("seed", 7)),
         tally.valueVerdict("determinism", cut, false));
-    assertEquals(new ExampleRef(null, true, null, 7L, "12 of 30 tries from 2 examples", 12), tally.summary(cut, 2));
-    assertEquals(new ExampleRef(null, true, null, 7L, "30 tries from 1 example"), tally.summary(null, 1));
+    assertEquals(new ExampleRef(null, true, null, 7L, "12 of 30 tries from 2 examples", 12), tally.summary(cut, 2, 12));
+    assertEquals(new ExampleRef(null, true, null, 7L, "30 tries from 1 example"), tally.summary(null, 1, 30));
   }
 
   @Test
