@@ -15,10 +15,13 @@ import java.util.Objects;
  * @param generated whether it also runs on the generated inputs around each example
  * @param costly whether each call of it is costly (a gradient): on generated inputs it gets only
  *     {@link #triesOf} the tries
+ * @param triesCap the most generated inputs it gets per op and device, or 0 for as many as the run makes: a
+ *     budget for a check whose calls cost much beside what it finds on generated inputs (docs/performance.md,
+ *     "What each check costs and finds on generated inputs")
  */
 public record CheckInfo(
     String id, String summary, Scope scope, Severity severity, List<String> requires, boolean generated,
-    boolean costly) {
+    boolean costly, int triesCap) {
 
   /**
    * How often a check runs: once per library, per op, per (op, device), per (op, device, example), or
@@ -43,9 +46,18 @@ public record CheckInfo(
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(severity, "severity");
     requires = List.copyOf(requires);
+    if (triesCap < 0) {
+      throw new IllegalArgumentException(id + ": triesCap is 0 (none) or a number of tries, got " + triesCap);
+    }
   }
 
-  /** A check whose calls are not costly. */
+  /** A check with no cap on its generated inputs. */
+  public CheckInfo(String id, String summary, Scope scope, Severity severity, List<String> requires, boolean generated,
+      boolean costly) {
+    this(id, summary, scope, severity, requires, generated, costly, 0);
+  }
+
+  /** A check whose calls are not costly, with no cap on its generated inputs. */
   public CheckInfo(String id, String summary, Scope scope, Severity severity, List<String> requires, boolean generated) {
     this(id, summary, scope, severity, requires, generated, false);
   }
@@ -67,20 +79,26 @@ public record CheckInfo(
 
   /** The same, with these prerequisites. */
   public CheckInfo requires(String... ids) {
-    return new CheckInfo(id, summary, scope, severity, List.of(ids), generated, costly);
+    return new CheckInfo(id, summary, scope, severity, List.of(ids), generated, costly, triesCap);
   }
 
   /** The same, also run on generated inputs. */
   public CheckInfo onGeneratedInputs() {
-    return new CheckInfo(id, summary, scope, severity, requires, true, costly);
+    return new CheckInfo(id, summary, scope, severity, requires, true, costly, triesCap);
   }
 
   /**
-   * How many of a run's {@code tries} generated inputs this check gets: all of them, or for a costly
-   * check a tenth (at least 3).
+   * How many of a run's {@code tries} generated inputs this check gets (the first ones it is open for: the size
+   * edge cases come first): all of them, for a costly check a tenth (at least 3), and never more than its cap.
    */
   public int triesOf(int tries) {
-    return costly ? Math.max(3, tries / 10) : tries;
+    int share = costly ? Math.max(3, tries / 10) : tries;
+    return triesCap > 0 ? Math.min(share, triesCap) : share;
+  }
+
+  /** Whether it may get fewer generated inputs than a run's tries ({@link #triesOf}). */
+  public boolean budgeted() {
+    return costly || triesCap > 0;
   }
 
   /** The family: the part of the id before the first dot (the whole id when it has none). */

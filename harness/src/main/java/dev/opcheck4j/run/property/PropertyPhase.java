@@ -34,7 +34,7 @@ import java.util.function.Function;
 /**
  * Generated inputs around each example. For each real device: the op's domain is probed ({@link DomainProbing});
  * then up to {@code tries} variants ({@link Tries}; they stop once they find no new ground, {@link NewGround}), each
- * checked by the value checks that passed on the examples (a costly one gets {@link CheckInfo#triesOf}). An
+ * checked by the value checks that passed on the examples (a budgeted one gets {@link CheckInfo#triesOf}). An
  * input the real kernel rejects is discarded, counted, and shown to the checks that judge rejected inputs. A
  * check's first failure is shrunk, keeping its cause ({@link FailureShrinker}), and reported with the original
  * and minimal example, the shrink steps, the seed and what reproduces it; a check that never fails gets one
@@ -165,9 +165,9 @@ public final class PropertyPhase {
         List<Check> candidates = open.stream().filter(c -> tally.accepted() < c.info().triesOf(plan.tries())).toList();
         // Several tries in one exchange with the worker, each its kernel call and every open check on it.
         // Taken in order, they give what one try at a time gives: a check that fails on a try ignores
-        // its verdicts on the later ones, and while a costly check is open a batch holds only the tries
+        // its verdicts on the later ones, and while a budgeted check is open a batch holds only the tries
         // that would still get it.
-        int size = ground.batch(t, Math.min(plan.tries() - t, candidates.stream().filter(c -> c.info().costly())
+        int size = ground.batch(t, Math.min(plan.tries() - t, candidates.stream().filter(c -> c.info().budgeted())
             .mapToInt(c -> c.info().triesOf(plan.tries()) - tally.accepted()).min().orElse(BATCH)));
         tiedSizes.learned(t).forEach(tries::tie);
         List<OpCalls.Trial<Tries.Generated>> results = calls.tryOn(tries.range(t, t + size), Tries.Generated::example,

@@ -22,8 +22,8 @@ final class VerdictTally {
   static final int BLAME_BUDGET = 10;
   /** The key of the fact that says where generation stopped early, what it cost the check, and why. */
   static final String STOPPED = "generation stopped";
-  /** Why a costly check ran on fewer tries than the run's, which is by design. */
-  static final String SHARE = "a costly check: its share of the tries (CheckInfo.triesOf), then no more";
+  /** Why a budgeted check (costly, or capped) ran on fewer tries than the run's, which is by design. */
+  static final String SHARE = "its share of the tries (a costly check's tenth, or its cap: CheckInfo.triesOf), then no more";
 
   private final String device;
   private final int tries;
