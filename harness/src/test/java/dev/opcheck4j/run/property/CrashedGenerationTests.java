@@ -77,8 +77,8 @@ class CrashedGenerationTests {
       CheckResult r = report.results().stream().filter(x -> x.op().equals(op) && x.check().equals(check)
           && x.device().equals("cpu") && x.example().startsWith("generated")).findFirst().orElseThrow();
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
-      // 30 tries, one of which killed the worker
-      assertEquals("29", r.fact("inputs checked").orElseThrow(), r.toString());
+      // 30 tries, one of which killed the worker; determinism's cap is 25 (issue 55), which it reaches
+      assertEquals(check.equals("determinism") ? "25" : "29", r.fact("inputs checked").orElseThrow(), r.toString());
     }
   }
 
