@@ -34,6 +34,7 @@ public final class OpCheck {
   private final List<Device> devices = new ArrayList<>();
   private long seed = RunOptions.SEED.defaultValue();
   private int tries = RunOptions.TRIES.defaultValue();
+  private boolean allTries = RunOptions.ALL_TRIES.defaultValue();
   private Path baseline;
   private final java.util.List<Path> packages = new java.util.ArrayList<>();
   private SeverityPolicy severity = SeverityPolicy.DEFAULT;
@@ -90,6 +91,15 @@ public final class OpCheck {
   }
 
   /**
+   * Whether every one of the {@link #tries} is made (as {@code --all-tries}); by default generation stops once it
+   * finds no new ground (docs/generation.md#when-generation-stops), and the tries are a ceiling.
+   */
+  public OpCheck allTries(boolean value) {
+    this.allTries = value;
+    return this;
+  }
+
+  /**
    * Adds schema.compatible against a baseline recorded from an earlier release
    * ({@code ./opcheck baseline}, docs/baseline.md): one test per op of the baseline and of the library.
    *
@@ -125,7 +135,7 @@ public final class OpCheck {
   /** Runs everything and returns the report (for any test engine, or none). */
   public Outcomes run() throws LibraryLoadException, SpecException {
     RunRequest.Builder request = RunRequest.builder().ops(ops).checks(checks).devices(devices).seed(seed).tries(tries)
-        .severity(severity).baseline(baseline).packages(packages);
+        .allTries(allTries).severity(severity).baseline(baseline).packages(packages);
     if (spec != null) {
       request.spec(spec, library);
     } else {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunListener;
@@ -68,5 +69,22 @@ class GenerationStopTests {
     CheckResult meta = generated(outcome, "fake.metadata");
     assertEquals(null, meta.exampleInfo().tries(), meta.toString());
     assertEquals(null, meta.exampleInfo().stop(), meta.toString());
+  }
+
+  /** The Java front end ({@link dev.opcheck4j.junit.OpCheck}) sets the same switch as the command line and the engine. */
+  @Test
+  void javasOpCheckTakesAllTriesToo() throws Exception {
+    java.util.function.Function<Boolean, CheckResult> domain = all -> {
+      try {
+        RunReport report = dev.opcheck4j.junit.OpCheck.fromSpec(NativeOps.spec("generation/tied_ops.json")).ops(OP)
+            .checks("fake.metadata", DomainCheck.ID).devices("cpu").seed(7L).tries(100).allTries(all).run().report();
+        return new CorpusRun(report).of(OP).filter(r -> r.check().equals(DomainCheck.ID)).findFirst().orElseThrow();
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    };
+    assertEquals("100", domain.apply(true).fact(DomainCheck.TRIES).orElseThrow());
+    CheckResult stopped = domain.apply(false);
+    assertTrue(Integer.parseInt(stopped.fact(DomainCheck.TRIES).orElseThrow()) < 100, stopped.toString());
   }
 }
