@@ -19,6 +19,12 @@ public record Fact(String key, String value) {
   /** The key of the error file a crashed worker's JVM wrote ({@code hs_err_pidN.log}), as an absolute path. */
   public static final String ERROR_FILE = "error file";
 
+  /** The key of how many inputs a check on generated inputs judged (passed, or a share of them skipped). */
+  public static final String INPUTS_CHECKED = "inputs checked";
+
+  /** The key of where generation stopped early for a check, what it cost the check, and why. */
+  public static final String GENERATION_STOPPED = "generation stopped";
+
   public Fact {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");

@@ -20,8 +20,6 @@ import java.util.TreeMap;
 final class VerdictTally {
   /** Rejected tries whose cause is looked for by putting back one argument at a time. */
   static final int BLAME_BUDGET = 10;
-  /** The key of the fact that says where generation stopped early, what it cost the check, and why. */
-  static final String STOPPED = "generation stopped";
   /** Why a budgeted check (costly, or capped) ran on fewer tries than the run's, which is by design. */
   static final String SHARE = "its share of the tries (a costly check's tenth, or its cap: CheckInfo.triesOf), then no more";
 
@@ -126,8 +124,8 @@ final class VerdictTally {
               + " all " + discarded + " tries (see generate.domain)");
     }
     return k == 0
-        ? Verdict.passed(withCut(cut, Fact.of("inputs checked", n), Fact.of("seed", seed)))
-        : Verdict.passed(withCut(cut, Fact.of("inputs checked", n), Fact.of("skipped on", k + " more (first reason: "
+        ? Verdict.passed(withCut(cut, Fact.of(Fact.INPUTS_CHECKED, n), Fact.of("seed", seed)))
+        : Verdict.passed(withCut(cut, Fact.of(Fact.INPUTS_CHECKED, n), Fact.of("skipped on", k + " more (first reason: "
             + skipReason.get(check) + ")"), Fact.of("seed", seed)));
   }
 
@@ -170,7 +168,7 @@ final class VerdictTally {
   List<Fact> withCut(Cut cut, Fact... facts) {
     List<Fact> all = new ArrayList<>(List.of(facts));
     if (cut != null) {
-      all.add(all.size() - (all.isEmpty() ? 0 : 1), Fact.of(STOPPED, cut.lost()
+      all.add(all.size() - (all.isEmpty() ? 0 : 1), Fact.of(Fact.GENERATION_STOPPED, cut.lost()
           ? "after " + cut.tries() + " of " + tries + " tries, " + (tries - cut.tries()) + " not run: " + cut.why()
           : "after " + cut.tries() + " tries (at most " + tries + "): " + cut.why()));
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
@@ -66,7 +67,7 @@ class SecondOrderTests {
           && x.example().startsWith("generated")).findFirst().orElseThrow(() -> new AssertionError("no generated " + check));
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
       // 20 tries: a tenth, at least 3
-      assertEquals("3", r.fact("inputs checked").orElseThrow(), r.toString());
+      assertEquals("3", r.fact(Fact.INPUTS_CHECKED).orElseThrow(), r.toString());
     }
   }
 

@@ -3,6 +3,7 @@ package dev.opcheck4j.run.property;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Outcome;
 import dev.opcheck4j.api.RunListener;
@@ -78,7 +79,7 @@ class CrashedGenerationTests {
           && x.device().equals("cpu") && x.example().startsWith("generated")).findFirst().orElseThrow();
       assertEquals(Outcome.PASSED, r.outcome(), r.toString());
       // 30 tries, one of which killed the worker; determinism's cap is 25 (issue 55), which it reaches
-      assertEquals(check.equals("determinism") ? "25" : "29", r.fact("inputs checked").orElseThrow(), r.toString());
+      assertEquals(check.equals("determinism") ? "25" : "29", r.fact(Fact.INPUTS_CHECKED).orElseThrow(), r.toString());
     }
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.api.CheckResult;
+import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.RunReport;
 import dev.opcheck4j.api.Coverage;
 import dev.opcheck4j.api.Outcome;
@@ -46,13 +47,13 @@ class GenerationStopTests {
     assertEquals(Outcome.PASSED, domain.outcome(), domain.toString());
     int tries = Integer.parseInt(domain.fact(DomainCheck.TRIES).orElseThrow());
     assertTrue(tries >= InputClasses.FLOOR && tries < 100, domain.toString());
-    assertTrue(domain.fact(VerdictTally.STOPPED).orElseThrow().startsWith("after " + tries + " tries (at most 100): " + WHY),
+    assertTrue(domain.fact(Fact.GENERATION_STOPPED).orElseThrow().startsWith("after " + tries + " tries (at most 100): " + WHY),
         domain.toString());
     CheckResult meta = generated(outcome, "fake.metadata");
     assertEquals(Outcome.PASSED, meta.outcome(), meta.toString());
     assertEquals(tries, meta.exampleInfo().tries(), meta.toString());
     assertTrue(meta.exampleInfo().stop().startsWith(WHY), meta.toString());
-    assertTrue(meta.fact(VerdictTally.STOPPED).isPresent(), meta.toString());
+    assertTrue(meta.fact(Fact.GENERATION_STOPPED).isPresent(), meta.toString());
     Coverage.Entry fake = outcome.report().coverage().of(OP).stream()
         .filter(e -> e.family().equals("fake") && "cpu".equals(e.device())).findFirst().orElseThrow();
     assertEquals(Integer.valueOf(tries), fake.generated(), fake.toString());
@@ -65,7 +66,7 @@ class GenerationStopTests {
     RunOutcome outcome = run(true);
     CheckResult domain = generated(outcome, DomainCheck.ID);
     assertEquals("100", domain.fact(DomainCheck.TRIES).orElseThrow(), domain.toString());
-    assertTrue(domain.fact(VerdictTally.STOPPED).isEmpty(), domain.toString());
+    assertTrue(domain.fact(Fact.GENERATION_STOPPED).isEmpty(), domain.toString());
     CheckResult meta = generated(outcome, "fake.metadata");
     assertEquals(null, meta.exampleInfo().tries(), meta.toString());
     assertEquals(null, meta.exampleInfo().stop(), meta.toString());

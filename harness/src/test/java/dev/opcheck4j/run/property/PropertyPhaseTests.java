@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.opcheck4j.run.link.Answers;
 import dev.opcheck4j.run.link.Fate;
+import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Finding;
 import dev.opcheck4j.api.Outcome;
@@ -146,6 +147,6 @@ class PropertyPhaseTests {
     assertEquals("no generated input reached this check: the cpu kernel rejected all 20 tries (see generate.domain)",
         generated.get(0).fact("reason").orElseThrow());
     assertTrue(report.results().stream().noneMatch(r -> r.outcome() == Outcome.PASSED
-        && "0".equals(r.fact("inputs checked").orElse(null))), "nothing passes on no input");
+        && "0".equals(r.fact(Fact.INPUTS_CHECKED).orElse(null))), "nothing passes on no input");
   }
 }

@@ -157,12 +157,12 @@ class SupervisionTests {
     // the costly checks' share (a tenth of the tries: gradcheck, memory) was done before the stop: they lost none,
     // and say the tries they ran on and why (issue 55)
     Predicate<CheckResult> costly = r -> BuiltinChecks.byId(r.check()).orElseThrow().info().costly();
-    generated.stream().filter(costly.negate()).forEach(r -> assertTrue(r.fact("generation stopped")
+    generated.stream().filter(costly.negate()).forEach(r -> assertTrue(r.fact(Fact.GENERATION_STOPPED)
         .orElse(r.fact("reason").orElse("")).matches(".*after \\d+ of 60 tries.*the op killed its worker 3 times.*"),
         r.toString()));
     generated.stream().filter(costly).forEach(r -> {
-      assertEquals("6", r.fact("inputs checked").orElseThrow(), r.toString());
-      assertTrue(r.fact("generation stopped").isEmpty() && r.exampleInfo().tries() == 6
+      assertEquals("6", r.fact(Fact.INPUTS_CHECKED).orElseThrow(), r.toString());
+      assertTrue(r.fact(Fact.GENERATION_STOPPED).isEmpty() && r.exampleInfo().tries() == 6
           && r.exampleInfo().stop().startsWith("its share of the tries"), r.toString());
     });
   }
@@ -221,14 +221,14 @@ class SupervisionTests {
     // determinism has a cap (issue 55): its first 25 accepted tries, then no more, which its result says is by design
     CheckResult determinism = results.stream().filter(r -> r.check().equals("determinism")
         && r.example().startsWith("generated")).findFirst().orElseThrow();
-    assertEquals("25", determinism.fact("inputs checked").orElseThrow(), determinism.toString());
+    assertEquals("25", determinism.fact(Fact.INPUTS_CHECKED).orElseThrow(), determinism.toString());
     assertTrue(determinism.exampleInfo().stop().startsWith("its share of the tries"), determinism.toString());
     // (mutation.undeclared: a check with no cap of its own)
     CheckResult mutation = results.stream().filter(r -> r.check().equals("mutation.undeclared")
         && r.example().startsWith("generated")).findFirst().orElseThrow();
     assertEquals(Outcome.PASSED, mutation.outcome(), mutation.toString());
-    assertTrue(mutation.fact("generation stopped").isEmpty(), mutation.toString());
-    assertEquals("59", mutation.fact("inputs checked").orElseThrow(), mutation.toString());
+    assertTrue(mutation.fact(Fact.GENERATION_STOPPED).isEmpty(), mutation.toString());
+    assertEquals("59", mutation.fact(Fact.INPUTS_CHECKED).orElseThrow(), mutation.toString());
     dev.opcheck4j.api.Coverage.Entry e = dev.opcheck4j.api.Coverage.of(results, 60).of("t::f").stream()
         .filter(x -> x.family().equals("mutation") && "cpu".equals(x.device())).findFirst().orElseThrow();
     assertEquals(0, e.lost(), e.describe());
