@@ -90,6 +90,8 @@ public record CheckInfo(
   /**
    * How many of a run's {@code tries} generated inputs this check gets (the first ones it is open for: the size
    * edge cases come first): all of them, for a costly check a tenth (at least 3), and never more than its cap.
+   * Every size edge case of every example is run besides, however many the examples make (the run's generation
+   * does that: the count here does not know the examples).
    */
   public int triesOf(int tries) {
     int share = costly ? Math.max(3, tries / 10) : tries;

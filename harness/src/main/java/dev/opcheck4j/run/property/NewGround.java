@@ -77,12 +77,15 @@ final class NewGround {
     return cut;
   }
 
-  /** Try number {@code t} was made with {@code candidates} open on it. */
-  void made(List<Check> candidates, int t) {
-    candidates.forEach(c -> ranOn.put(c.id(), t));
+  /** A try was made with {@code candidates} open on it. */
+  void made(List<Check> candidates) {
+    candidates.forEach(c -> ranOn.merge(c.id(), 1, Integer::sum));
   }
 
-  /** How many tries check {@code id} was given (an open check: every try made until its share was done). */
+  /**
+   * How many tries check {@code id} was given (an open check: every try made until its share was done, and every
+   * size edge case).
+   */
   int ranOn(String id) {
     return ranOn.getOrDefault(id, 0);
   }

@@ -46,8 +46,15 @@ final class Tries {
     }
   }
 
-  /** A generated input: its generator, the example, the choices it was made from, and how results name it. */
-  record Generated(ExampleGenerator gen, Example example, List<Long> sequence, String label) {}
+  /**
+   * A generated input: its generator, the example, the choices it was made from, how results name it, and whether
+   * it is one of its example's size edge cases (sizes 0, sizes 1, sizes untied), which every budgeted check runs on.
+   */
+  record Generated(ExampleGenerator gen, Example example, List<Long> sequence, String label, boolean edge) {
+    Generated(ExampleGenerator gen, Example example, List<Long> sequence, String label) {
+      this(gen, example, sequence, label, false);
+    }
+  }
 
   /**
    * {@code g} reached new kernel arcs: from now on every other random try is a mutation of one such try (one of its
@@ -86,9 +93,10 @@ final class Tries {
       }
       steered = 0;
       drawOf.add(n);
+      boolean edge = parent == null && round < edges.size();
       made.add(new Generated(gen, e, choices.sequence(),
           "try " + made.size() + (parent != null ? " (mutated from " + parent.label() + ")"
-              : round < edges.size() ? " (edge case: " + edges.get(round).getKey() + ")" : "")));
+              : edge ? " (edge case: " + edges.get(round).getKey() + ")" : ""), edge));
     }
     return made.subList(from, to);
   }

@@ -21,7 +21,7 @@ final class VerdictTally {
   /** Rejected tries whose cause is looked for by putting back one argument at a time. */
   static final int BLAME_BUDGET = 10;
   /** Why a budgeted check (costly, or capped) ran on fewer tries than the run's, which is by design. */
-  static final String SHARE = "its share of the tries (a costly check's tenth, or its cap: CheckInfo.triesOf), then no more";
+  static final String SHARE = "its share of the tries (every size edge case, and a costly check's tenth or its cap: CheckInfo.triesOf), then no more";
 
   private final String device;
   private final int tries;
