@@ -13,6 +13,8 @@ import dev.opcheck4j.torch.Device;
 import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.Fact;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.Map;
 import java.util.List;
 import java.util.function.Function;
@@ -73,24 +75,54 @@ final class FailureShrinker {
       return new Shrunk(first, null, 0);
     }
     List<Check> checks = during == null ? List.of() : List.of(during);
-    // a candidate the generator turns into an input already run (first among them, which crashed alone before
-    // it is shrunk: OpSession.alone) is known: each death is a new worker, and the shrink's deletions and
-    // zeroings of an already small input replay it often
+    // first crashed alone before it is shrunk (OpSession.alone). A candidate that crashes on a worker that ran
+    // candidates before it is taken at its word while shrinking: the minimal input is then run alone on a fresh
+    // worker, and only when it does not crash there is the shrink done again, each step confirmed alone. Each
+    // death is a new worker: confirming every step alone cost one more death per step, and the minimal input
+    // nearly always crashes alone (docs/performance.md, "Issue 55: what a crash costs")
+    Set<Example> crashedAlone = new HashSet<>(Set.of(first));
+    Shrinker.Result shrunk = uncounted(new Shrinker(dies(d, gen, first, device, checks, crashedAlone, false),
+        DEATH_SHRINK_BUDGET), sequence);
+    Example minimal = gen.generate(Choices.replay(shrunk.sequence()));
+    if (!crashedAlone.contains(minimal)) {
+      session.renew();
+      Cause alone = session.uncounted(() -> calls.death(minimal, device, checks));
+      if (alone == null || !alone.sameAs(d.death().cause())) {
+        shrunk = uncounted(new Shrinker(dies(d, gen, first, device, checks, crashedAlone, true), DEATH_SHRINK_BUDGET),
+            sequence);
+        return new Shrunk(gen.generate(Choices.replay(shrunk.sequence())), null, shrunk.steps());
+      }
+    }
+    return new Shrunk(minimal, null, shrunk.steps());
+  }
+
+  /**
+   * Whether a candidate kills the worker as {@code d} did, with the check list {@code checks}; a candidate the
+   * generator turns into an input already run (first among them) is known: the shrink's deletions and zeroings
+   * of an already small input replay it often. What crashed on a worker that had run nothing before it is added to
+   * {@code crashedAlone}; with {@code eachAlone}, a crash on a worker that had is run again on a fresh one and
+   * counts only if it crashes there too.
+   */
+  private Predicate<Choices> dies(Fate.Died<?> d, ExampleGenerator gen, Example first, Device device, List<Check> checks,
+      Set<Example> crashedAlone, boolean eachAlone) {
     Map<Example, Boolean> known = new HashMap<>(Map.of(first, true));
-    // a candidate is kept only if it crashes on its own: on a worker that ran nothing before it. A worker is
-    // fresh after a death; one that died after a candidate that did not runs it again, on the new worker
     session.renew();
+    // a worker is fresh after a death
     boolean[] fresh = {true};
-    Predicate<Choices> dies = replay -> known.computeIfAbsent(gen.generate(replay), e -> {
+    return replay -> known.computeIfAbsent(gen.generate(replay), e -> {
+      boolean wasFresh = fresh[0];
       Cause again = calls.death(e, device, checks);
-      if (again != null && !fresh[0]) {
+      if (again != null && !wasFresh && eachAlone) {
         again = calls.death(e, device, checks);
+        wasFresh = true;
       }
       fresh[0] = again != null;
-      return again != null && again.sameAs(d.death().cause());
+      boolean same = again != null && again.sameAs(d.death().cause());
+      if (same && wasFresh) {
+        crashedAlone.add(e);
+      }
+      return same;
     });
-    Shrinker.Result shrunk = uncounted(new Shrinker(dies, DEATH_SHRINK_BUDGET), sequence);
-    return new Shrunk(gen.generate(Choices.replay(shrunk.sequence())), null, shrunk.steps());
   }
 
   private Shrinker.Result uncounted(Shrinker shrinker, List<Long> sequence) {
