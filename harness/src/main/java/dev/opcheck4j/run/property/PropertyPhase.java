@@ -182,8 +182,10 @@ public final class PropertyPhase {
         List<OpCalls.Trial<Tries.Generated>> results = calls.tryOn(batch, Tries.Generated::example, device, candidates);
         try (FollowUps<Tries.Generated> followUps = FollowUps.ofBatch(session, calls, results, rejecters,
             tally.discarded(), device)) {
+          // every try of the batch is taken, the one whose death stopped the op too (the last): its death is
+          // reported like the others, and generation ends after it (the loop's condition)
           for (OpCalls.Trial<Tries.Generated> tried : results) {
-            if (!more || session.stopped().isPresent()) {
+            if (!more) {
               break batches;
             }
             Tries.Generated g = tried.input();
