@@ -19,6 +19,12 @@ public record Fact(String key, String value) {
   /** The key of the error file a crashed worker's JVM wrote ({@code hs_err_pidN.log}), as an absolute path. */
   public static final String ERROR_FILE = "error file";
 
+  /**
+   * The key of what became of a crashed worker's JVM's own crash report when a step of it stalled (the crash left a
+   * lock held that the report needs): the worker was killed there.
+   */
+  public static final String CRASH_REPORT = "crash report";
+
   /** The key of how many inputs a check on generated inputs judged (passed, or a share of them skipped). */
   public static final String INPUTS_CHECKED = "inputs checked";
 

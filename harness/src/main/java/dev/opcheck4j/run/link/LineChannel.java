@@ -27,6 +27,7 @@ public final class LineChannel {
   private final SocketChannel channel;
   private final Selector selector;
   private final BooleanSupplier peerAlive;
+  private final BooleanSupplier peerDying;
   /** What the worker sent and was not read yet: bytes {@code head} to {@code tail}, searched up to {@code head + scanned}. */
   private byte[] received = new byte[1 << 16];
   private int head;
@@ -35,8 +36,18 @@ public final class LineChannel {
 
   /** @param peerAlive whether the process at the other end still runs (a send to a dead one gives up) */
   public LineChannel(SocketChannel channel, BooleanSupplier peerAlive) throws IOException {
+    this(channel, peerAlive, () -> false);
+  }
+
+  /**
+   * @param peerAlive whether the process at the other end still runs (a send to a dead one gives up)
+   * @param peerDying asked while a read waits with nothing to read: whether the process at the other end is
+   *     dying, though its socket is still open (a read then gives up as if it had closed it)
+   */
+  public LineChannel(SocketChannel channel, BooleanSupplier peerAlive, BooleanSupplier peerDying) throws IOException {
     this.channel = channel;
     this.peerAlive = peerAlive;
+    this.peerDying = peerDying;
     channel.configureBlocking(false);
     this.selector = Selector.open();
     channel.register(selector, SelectionKey.OP_READ);
@@ -63,7 +74,7 @@ public final class LineChannel {
    * The next line, or empty once {@code deadline} passed with no line and no change of {@code
    * progress} (the unit running: the deadline restarts when another one starts).
    *
-   * @throws EOFException when the other end closed the socket (or died)
+   * @throws EOFException when the other end closed the socket (or died, or is dying)
    */
   public Optional<String> readLine(Duration deadline, LongSupplier progress) throws IOException {
     long seen = progress.getAsLong();
@@ -102,6 +113,9 @@ public final class LineChannel {
       int n = channel.read(ByteBuffer.wrap(received, tail, received.length - tail));
       if (n < 0) {
         throw new EOFException("the worker closed its socket");
+      }
+      if (n == 0 && peerDying.getAsBoolean()) {
+        throw new EOFException("the worker is dying");
       }
       tail += n;
     }

@@ -18,6 +18,7 @@ import java.util.Optional;
  * @param output what the worker wrote
  */
 record CrashReport(int status, boolean killedByUs, Optional<ErrorFile> errorFile, WorkerOutput output) {
+
   /** The crash by its signal: the error file's, else the exit status's ({@code exit N} when no signal ended it). */
   Cause.Crash cause() {
     return new Cause.Crash(errorFile.map(h -> h.cause().split(" ")[0]).filter(w -> w.startsWith("SIG"))
@@ -45,8 +46,16 @@ record CrashReport(int status, boolean killedByUs, Optional<ErrorFile> errorFile
     if (!output.rootCause().isEmpty()) {
       facts.add(Fact.of("root cause", output.rootCause()));
     }
-    facts.add(Fact.of("exit status", status + signal().map(s -> " (signal " + (status - 128) + ", " + s + ")")
-        .orElse(errorFile.isPresent() ? " (after the JVM wrote its error file)" : "")));
+    Optional<String> stalled = errorFile.flatMap(ErrorFile::stalledStep);
+    if (stalled.isPresent() && killedByUs) {
+      facts.add(Fact.of("exit status", status + " (killed by opcheck4j once the JVM's crash report stalled)"));
+      facts.add(Fact.of(Fact.CRASH_REPORT, "stalled in its step \"" + stalled.get() + "\": the crash left a lock held that the"
+          + " report needs (glibc's allocator's, when the kernel damaged the heap), so the worker was killed there, not"
+          + " after -XX:ErrorLogTimeout; the error file has what the report wrote before it"));
+    } else {
+      facts.add(Fact.of("exit status", status + signal().map(s -> " (signal " + (status - 128) + ", " + s + ")")
+          .orElse(errorFile.isPresent() ? " (after the JVM wrote its error file)" : "")));
+    }
     errorFile.ifPresent(h -> {
       if (h.nativeThread()) {
         facts.add(Fact.of("crashed thread", "a native thread, not the one the unit ran on: one native code started"

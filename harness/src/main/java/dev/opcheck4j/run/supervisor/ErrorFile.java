@@ -19,14 +19,20 @@ import java.util.Optional;
  * @param nativeThread whether the thread that crashed is a native one ({@code Current thread is native thread}):
  *     not a thread of the JVM, so not the one a unit runs on, but one native code started (a thread pool's, or one
  *     a kernel left running)
+ * @param stalledStep the step of the JVM's report that timed out ({@code [timeout occurred during error reporting in
+ *     step "..."]}), when one did: the crash damaged the heap the report allocates from
  */
-record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> faultAddress, boolean nativeThread) {
+record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> faultAddress, boolean nativeThread,
+    Optional<String> stalledStep) {
   private static final java.util.regex.Pattern SI_ADDR = java.util.regex.Pattern.compile(
       "^siginfo: si_signo: \\d+ \\(SIG(?:SEGV|BUS)\\).*si_addr: 0x([0-9a-fA-F]+)");
 
   ErrorFile(Path file, String cause, List<String> frames) {
-    this(file, cause, frames, Optional.empty(), false);
+    this(file, cause, frames, Optional.empty(), false, Optional.empty());
   }
+
+  /** How HotSpot says a step of its report timed out (each step gets a quarter of {@code -XX:ErrorLogTimeout}). */
+  static final String STALLED = "[timeout occurred during error reporting in step \"";
 
   /** The {@code -XX:ErrorFile} pattern of a worker: one file per process id, in the run directory. */
   static final String PATTERN = "hs_err_pid%p.log";
@@ -49,6 +55,22 @@ record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> fa
     }
   }
 
+  /**
+   * Whether the error file at {@code file} says a step of the JVM's report timed out: the report waits on a lock
+   * that the crash left held (glibc's allocator's, when the kernel damaged the heap), and every later step that
+   * allocates waits as long, up to {@code -XX:ErrorLogTimeout} in all. Read while the worker is still alive.
+   */
+  static boolean stalled(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return false;
+    }
+    try {
+      return Files.readString(file, StandardCharsets.ISO_8859_1).contains(STALLED);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** What {@code text}, the content of the error file at {@code file}, says. */
   static ErrorFile parse(Path file, String text) {
     List<String> lines = text.lines().toList();
@@ -57,8 +79,15 @@ record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> fa
     boolean inFrames = false;
     Optional<Long> fault = Optional.empty();
     boolean nativeThread = false;
+    Optional<String> stalledStep = Optional.empty();
     for (int i = 0; i < lines.size(); i++) {
       String l = lines.get(i);
+      int stall = l.indexOf(STALLED);
+      if (stalledStep.isEmpty() && stall >= 0) {
+        int from = stall + STALLED.length();
+        int to = l.indexOf('"', from);
+        stalledStep = Optional.of(to > from ? l.substring(from, to) : l.substring(from));
+      }
       if (l.startsWith("Current thread is native thread")) {
         nativeThread = true;
       }
@@ -93,6 +122,6 @@ record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> fa
       }
     }
     return new ErrorFile(file, cause == null ? "the JVM crashed (see the error file)" : cause, List.copyOf(frames), fault,
-        nativeThread);
+        nativeThread, stalledStep);
   }
 }

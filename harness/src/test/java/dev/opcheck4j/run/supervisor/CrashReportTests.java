@@ -145,6 +145,39 @@ class CrashReportTests {
     assertEquals(List.of("exit status", "error file", "worker output"), keys(r));
   }
 
+  /**
+   * A kernel that damaged the heap can leave glibc's allocator locked as it faults: HotSpot's report then waits at
+   * its first step that allocates (decoding the problematic frame), times out there and at every later one. The
+   * parent kills the worker at the first timed-out step (WorkerProcess): the crash is still the signal the error
+   * file names, and its facts say why the worker ended by SIGKILL.
+   */
+  @Test
+  void aCrashReportThatStalledIsTheFileSignalsCrashAndSaysTheWorkerWasKilledThere() {
+    ErrorFile hs = errorFile("stalled.hs_err");
+    assertEquals(Optional.of("printing problematic frame"), hs.stalledStep());
+    assertEquals(List.of("C  [libc.so.6+0x962cf]"), hs.frames(), "what the report wrote before it stalled");
+    CrashReport r = new CrashReport(137, true, Optional.of(hs), BANNER);
+    assertEquals(new Cause.Crash("SIGSEGV"), r.cause());
+    assertEquals("SIGSEGV (0xb) at pc=0x00007f0c2b70c2cf, pid=4242, tid=4244", r.message());
+    assertEquals("137 (killed by opcheck4j once the JVM's crash report stalled)", fact(r, "exit status"));
+    assertTrue(fact(r, Fact.CRASH_REPORT).startsWith("stalled in its step \"printing problematic frame\""),
+        r.facts().toString());
+    assertEquals(Optional.empty(), errorFile("sigsegv-native.hs_err").stalledStep());
+    assertFalse(keys(new CrashReport(1, false, Optional.of(errorFile("sigsegv-native.hs_err")), BANNER))
+        .contains(Fact.CRASH_REPORT));
+  }
+
+  @Test
+  void stalledIsReadFromTheFileWhileTheWorkerLives(@TempDir Path dir) throws IOException {
+    Path file = ErrorFile.of(dir, 4242);
+    assertFalse(ErrorFile.stalled(file), "no file: no crash");
+    String stalled = sample("stalled.hs_err");
+    Files.writeString(file, stalled.substring(0, stalled.indexOf("[timeout")), StandardCharsets.ISO_8859_1);
+    assertFalse(ErrorFile.stalled(file), "a report under way is not a stalled one");
+    Files.writeString(file, stalled, StandardCharsets.ISO_8859_1);
+    assertTrue(ErrorFile.stalled(file));
+  }
+
   @Test
   void aJvmOutOfNativeMemorySaysSo() {
     CrashReport r = new CrashReport(1, false, Optional.of(errorFile("out-of-memory.hs_err")), BANNER);
