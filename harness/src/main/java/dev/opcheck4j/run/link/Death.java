@@ -40,6 +40,16 @@ public record Death(Cause cause, String message, List<Fact> facts, Optional<Stri
     this(cause, message, facts, step, unit, false);
   }
 
+  /**
+   * Whether the death uses up one of the deaths that stop an op's generation (OpSession.MAX_DEATHS), which are for
+   * kernels that crash: a fault in a check's protected pages (a {@link Cause.Contract}: memory.bounds' guards,
+   * memory.readonly-input's read-only pages) is how that check finds its defect, once an op, example and device (a
+   * check that failed runs no more), and is not.
+   */
+  public boolean charged() {
+    return !(cause instanceof Cause.Contract);
+  }
+
   /** The same death, in unit {@code id}. */
   public Death in(long id) {
     return new Death(cause, message, facts, step, id, offThread);

@@ -163,27 +163,16 @@ public final class PropertyPhase {
       batches:
       while (t < plan.tries() && more && session.stopped().isEmpty() && !ground.stops(t)) {
         tiedSizes.learned(t).forEach(tries::tie);
-        // A size edge case (sizes 0, 1, untied: where kernels read and write out of bounds) gets every open check,
-        // a budgeted one too once its share is done: an op with many examples has more edge cases than a costly
-        // check's tenth of the tries, and the share alone would leave the later examples' edge cases unguarded.
-        boolean edge = tries.range(t, t + 1).get(0).edge();
-        List<Check> candidates = open.stream()
-            .filter(c -> edge || tally.accepted() < c.info().triesOf(plan.tries())).toList();
+        List<Check> candidates = tally.candidates(open, tries.edge(t));
         // Several tries in one exchange with the worker, each its kernel call and every open check on it.
         // Taken in order, they give what one try at a time gives: a check that fails on a try ignores
         // its verdicts on the later ones, and while a budgeted check is open a batch holds only the tries
-        // that would still get it: an edge case past the share is a batch of its own.
-        int size = ground.batch(t, Math.min(plan.tries() - t, candidates.stream().filter(c -> c.info().budgeted())
-            .mapToInt(c -> c.info().triesOf(plan.tries()) - tally.accepted()).filter(n -> n > 0).min().orElse(BATCH)));
-        List<Tries.Generated> batch = tries.range(t, t + size);
-        if (open.stream().anyMatch(c -> tally.accepted() >= c.info().triesOf(plan.tries()))) {
-          batch = batch.subList(0, edge ? 1 : edgeAt(batch));
-        }
-        List<OpCalls.Trial<Tries.Generated>> results = calls.tryOn(batch, Tries.Generated::example, device, candidates);
+        // that would still get it (and a size edge case past a share is a batch of its own: Tries#batch).
+        int size = ground.batch(t, Math.min(plan.tries() - t, tally.withinShares(candidates, BATCH)));
+        List<OpCalls.Trial<Tries.Generated>> results = calls.tryOn(tries.batch(t, size, tally.shareDone(open)),
+            Tries.Generated::example, device, candidates);
         try (FollowUps<Tries.Generated> followUps = FollowUps.ofBatch(session, calls, results, rejecters,
             tally.discarded(), device)) {
-          // every try of the batch is taken, the one whose death stopped the op too (the last): its death is
-          // reported like the others, and generation ends after it (the loop's condition)
           for (OpCalls.Trial<Tries.Generated> tried : results) {
             if (!more) {
               break batches;
@@ -219,16 +208,6 @@ public final class PropertyPhase {
           }
         }
       }
-    }
-
-    /** The index in {@code batch} of its first size edge case after its first try, or its size when it has none. */
-    private static int edgeAt(List<Tries.Generated> batch) {
-      for (int i = 1; i < batch.size(); i++) {
-        if (batch.get(i).edge()) {
-          return i;
-        }
-      }
-      return batch.size();
     }
 
     /**

@@ -70,6 +70,29 @@ final class Tries {
     generators.replaceAll(g -> g.origin().equals(origin) ? g.tied() : g);
   }
 
+  /** Whether try {@code t} is one of its example's size edge cases (made now if it was not yet). */
+  boolean edge(int t) {
+    return range(t, t + 1).get(0).edge();
+  }
+
+  /**
+   * The tries of a batch from {@code from}, at most {@code size}. Once a budgeted check's share is done ({@code
+   * pastShare}), a size edge case, which every check runs on (sizes 0, 1, untied: where kernels read and write out
+   * of bounds, and an op of many examples has more of them than a costly check's tenth of the tries), is a batch of
+   * its own, and a batch of other tries ends before the next one.
+   */
+  List<Generated> batch(int from, int size, boolean pastShare) {
+    List<Generated> batch = range(from, from + size);
+    if (!pastShare || batch.get(0).edge()) {
+      return pastShare ? batch.subList(0, 1) : batch;
+    }
+    int end = 1;
+    while (end < batch.size() && !batch.get(end).edge()) {
+      end++;
+    }
+    return batch.subList(0, end);
+  }
+
   /** Tries {@code from} to {@code to} (exclusive). */
   List<Generated> range(int from, int to) {
     int steered = 0;

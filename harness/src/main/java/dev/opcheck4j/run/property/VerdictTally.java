@@ -57,6 +57,26 @@ final class VerdictTally {
     return accepted;
   }
 
+  /**
+   * The checks of {@code open} the next try gets: every one on a size edge case ({@code edge}: where kernels read
+   * and write out of bounds, and an op of many examples has more of them than a costly check's tenth of the tries),
+   * elsewhere a budgeted one only while its share ({@link dev.opcheck4j.api.CheckInfo#triesOf}) is not done.
+   */
+  List<dev.opcheck4j.checks.Check> candidates(List<dev.opcheck4j.checks.Check> open, boolean edge) {
+    return open.stream().filter(c -> edge || accepted < c.info().triesOf(tries)).toList();
+  }
+
+  /** Whether a check of {@code open} has had its share of the tries (a budgeted one). */
+  boolean shareDone(List<dev.opcheck4j.checks.Check> open) {
+    return open.stream().anyMatch(c -> accepted >= c.info().triesOf(tries));
+  }
+
+  /** The most tries a batch may hold so that each budgeted check of {@code candidates} stays within its share. */
+  int withinShares(List<dev.opcheck4j.checks.Check> candidates, int most) {
+    return candidates.stream().filter(c -> c.info().budgeted()).mapToInt(c -> c.info().triesOf(tries) - accepted)
+        .filter(n -> n > 0).min().orElse(most);
+  }
+
   /** How many inputs the kernel rejected so far. */
   int discarded() {
     return discarded;

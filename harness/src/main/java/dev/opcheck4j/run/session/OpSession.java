@@ -1,6 +1,5 @@
 package dev.opcheck4j.run.session;
 
-import dev.opcheck4j.api.Cause;
 import dev.opcheck4j.api.CheckResult;
 import dev.opcheck4j.api.Fact;
 import dev.opcheck4j.api.Finding;
@@ -197,12 +196,7 @@ public final class OpSession {
     Kernels.Exchange x = budget.paused > 0 ? sent : budget.strays.confirm(sent, spec.op(), send);
     x.death().ifPresent(d -> {
       if (budget.paused == 0) {
-        if (!(d.cause() instanceof Cause.Contract)) {
-          // a fault in a check's protected pages (memory.bounds' guards, memory.readonly-input's read-only pages) is
-          // how that check finds its defect, once an op, example and device (a check that failed runs no more):
-          // it does not use up the deaths that stop the op's generation, which are for kernels that crash
-          budget.counted.add(d);
-        }
+        budget.counted.add(d);
         budget.witness.ended(d, x.first(), batch, guarded, open);
       }
     });
@@ -249,12 +243,9 @@ public final class OpSession {
     return budget.strays.take();
   }
 
-  /**
-   * How many times the op's units killed the worker so far (deaths while shrinking, forgiven ones, and faults in a
-   * check's protected pages not counted).
-   */
+  /** How many times the op's units killed the worker so far (deaths while shrinking, forgiven and uncharged ones not counted). */
   public int deaths() {
-    return budget.counted.size();
+    return (int) budget.counted.stream().filter(Death::charged).count();
   }
 
   /** A Skipped verdict once the op has killed its worker {@link #MAX_DEATHS} times, else empty. */

@@ -47,7 +47,7 @@ record CrashReport(int status, boolean killedByUs, Optional<ErrorFile> errorFile
       facts.add(Fact.of("root cause", output.rootCause()));
     }
     Optional<String> stalled = errorFile.flatMap(ErrorFile::stalledStep);
-    if (stalled.isPresent() && killedByUs) {
+    if (stalled.isPresent() && status == 128 + 9) { // killed by the parent (WorkerLaunch#killedStalled), not aborted
       facts.add(Fact.of("exit status", status + " (killed by opcheck4j once the JVM's crash report stalled)"));
       facts.add(Fact.of(Fact.CRASH_REPORT, "stalled in its step \"" + stalled.get() + "\": the crash left a lock held that the"
           + " report needs (glibc's allocator's, when the kernel damaged the heap), so the worker was killed there, not"

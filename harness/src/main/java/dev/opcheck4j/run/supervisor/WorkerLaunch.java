@@ -164,6 +164,20 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
     return dev.opcheck4j.run.plan.LibtorchRuntime.replacing(parent, runtime);
   }
 
+  /**
+   * Whether the worker, started in {@code dir}, is crashing and its JVM's crash report stalled (a step timed out: the
+   * crash left a lock held that the report needs, glibc's allocator's when a kernel damaged the heap); then its
+   * process group is killed now. The report would wait out every step that allocates, up to -XX:ErrorLogTimeout
+   * (12 s) a death, and write no more than it has: the signal and the problematic frame ({@link ErrorFile#stalled}).
+   */
+  boolean killedStalled(Path dir) {
+    if (!ErrorFile.stalled(ErrorFile.of(dir, process.pid()))) {
+      return false;
+    }
+    killGroup();
+    return true;
+  }
+
   /** Kills the worker's process group (when it has one of its own), its descendants and the worker. */
   void killGroup() {
     if (SETSID && process.isAlive()) {

@@ -65,7 +65,7 @@ public final class WorkerProcess implements Kernels {
     this.dir = dir;
     this.log = jvm.log();
     this.archiveTmp = jvm.archiveWriting();
-    this.link = new LineChannel(jvm.channel(), process::isAlive, this::reportStalled);
+    this.link = new LineChannel(jvm.channel(), process::isAlive, () -> jvm.killedStalled(dir));
   }
 
   /**
@@ -260,20 +260,6 @@ public final class WorkerProcess implements Kernels {
               Fact.of("worker output", WorkerOutput.read(log, logMark).tail())), lastStep()));
     }
     return new Heard(Wire.read(line.get(), Replies.Reply.class), null);
-  }
-
-  /**
-   * Whether the worker is crashing and its JVM's crash report stalled (a step timed out: the crash left a lock held
-   * that the report needs, glibc's allocator's when a kernel damaged the heap); then it is killed now. The report
-   * would wait out every step that allocates, up to -XX:ErrorLogTimeout (12 s) a death, and write no more than
-   * what it already has: the signal and the problematic frame.
-   */
-  private boolean reportStalled() {
-    if (!ErrorFile.stalled(ErrorFile.of(dir, process.pid()))) {
-      return false;
-    }
-    terminate();
-    return true;
   }
 
   private Death death() {

@@ -38,16 +38,39 @@ class EdgeCaseTriesTests {
 
   /** memory.bounds alone on {@code op}, whose three examples are empty tensors, at seed 7 and {@value #TRIES} tries. */
   private static RunOutcome run(String op) throws Exception {
-    Path spec = dir.resolve(op.replace("::", "_") + ".json");
+    return run(op, "[0]", List.of(MemoryBoundsCheck.ID), false);
+  }
+
+  /** {@code checks} on {@code op}, whose three examples have sizes {@code sizes}, [2, sizes] and float64 ones. */
+  private static RunOutcome run(String op, String sizes, List<String> checks, boolean allTries) throws Exception {
+    Path spec = dir.resolve(op.replace("::", "_") + sizes.replaceAll("\\D", "") + ".json");
     Files.writeString(spec, """
         { "library": "%s",
           "ops": [ { "op": "%s", "examples": [
-            {"args": [{"tensor": [0]}]},
-            {"args": [{"tensor": [0], "dtype": "float64"}]},
-            {"args": [{"tensor": [2, 0]}]} ] } ] }
-        """.formatted(NativeOps.lib("memory_ops").toAbsolutePath(), op));
-    return Launcher.execute(RunRequest.builder().seed(7L).tries(TRIES).jobs(1).spec(spec)
-        .checks(List.of(MemoryBoundsCheck.ID)).devices(List.of(Device.CPU)).build(), RunListener.NONE);
+            {"args": [{"tensor": %s}]},
+            {"args": [{"tensor": %s, "dtype": "float64"}]},
+            {"args": [{"tensor": [2, %s]}]} ] } ] }
+        """.formatted(NativeOps.lib("memory_ops").toAbsolutePath(), op, sizes, sizes, sizes.replaceAll("[\\[\\]]", "")));
+    return Launcher.execute(RunRequest.builder().seed(7L).tries(TRIES).allTries(allTries).jobs(1).spec(spec)
+        .checks(checks).devices(List.of(Device.CPU)).build(), RunListener.NONE);
+  }
+
+  /**
+   * A fault in memory.bounds' guard pages is that check's finding, not a crash: three of them, one on each example,
+   * do not use up the op's deaths (OpSession.MAX_DEATHS), and generation still gives determinism its tries.
+   */
+  @Test
+  void guardPageFaultsDoNotStopGeneration() throws Exception {
+    String op = "memory_ops::half_shift_overread";
+    RunOutcome outcome = run(op, "[4]", List.of(MemoryBoundsCheck.ID, "determinism"), true);
+    List<CheckResult> results = new CorpusRun(outcome.report()).of(op).toList();
+    assertEquals(3, results.stream().filter(r -> r.check().equals(MemoryBoundsCheck.ID) && r.outcome() == Outcome.FAILED)
+        .count(), results.toString());
+    CheckResult determinism = results.stream().filter(r -> r.check().equals("determinism") && r.exampleInfo() != null
+        && r.exampleInfo().generated()).findFirst().orElseThrow();
+    assertEquals(Outcome.PASSED, determinism.outcome(), determinism.toString());
+    assertTrue(determinism.fact(Fact.GENERATION_STOPPED).isEmpty(), determinism.toString());
+    assertEquals("25", determinism.fact(Fact.INPUTS_CHECKED).orElseThrow(), "its cap of 30 tries: " + determinism);
   }
 
   private static int share() {
