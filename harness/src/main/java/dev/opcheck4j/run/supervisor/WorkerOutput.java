@@ -13,7 +13,7 @@ import java.util.List;
  *
  * @param rootCause what the worker wrote while the unit in flight ran (from its start, as the answer log tells it;
  *     else from the exchange's), without the JVM's crash
- *     banner (its {@code #} lines): libtorch's error text, "terminate called after throwing ...", an
+ *     banner (its {@code #} lines, and its report's step timeouts): libtorch's error text, "terminate called after throwing ...", an
  *     abort or assertion message; its last {@value #ROOT_CAUSE_LINES} such lines, joined with " | "
  *     (empty when it wrote none)
  * @param tail the log's last lines, joined with " | ", each shortened to 160 characters, and where to
@@ -52,7 +52,7 @@ record WorkerOutput(String rootCause, String tail) {
     List<String> causes = new ArrayList<>();
     for (String l : exchange.split("\n")) {
       String t = l.strip();
-      if (!t.isEmpty() && !t.startsWith("#")) {
+      if (!t.isEmpty() && !t.startsWith("#") && !t.startsWith(ErrorFile.STALLED)) {
         causes.add(shortened(t, 300));
       }
     }

@@ -158,6 +158,8 @@ class CrashReportTests {
     assertEquals(List.of("C  [libc.so.6+0x962cf]"), hs.frames(), "what the report wrote before it stalled");
     CrashReport r = new CrashReport(137, true, Optional.of(hs), BANNER);
     assertEquals(new Cause.Crash("SIGSEGV"), r.cause());
+    assertEquals("", WorkerOutput.of(LOG, sample("stalled.hs_err"), "", false).rootCause(),
+        "the report's step timeout, which the JVM also prints, is no root cause of the crash");
     assertEquals("SIGSEGV (0xb) at pc=0x00007f0c2b70c2cf, pid=4242, tid=4244", r.message());
     assertEquals("137 (killed by opcheck4j once the JVM's crash report stalled)", fact(r, "exit status"));
     assertTrue(fact(r, Fact.CRASH_REPORT).startsWith("stalled in its step \"printing problematic frame\""),
