@@ -34,11 +34,6 @@ public final class LineChannel {
   private int tail;
   private int scanned;
 
-  /** @param peerAlive whether the process at the other end still runs (a send to a dead one gives up) */
-  public LineChannel(SocketChannel channel, BooleanSupplier peerAlive) throws IOException {
-    this(channel, peerAlive, () -> false);
-  }
-
   /**
    * @param peerAlive whether the process at the other end still runs (a send to a dead one gives up)
    * @param peerDying asked while a read waits with nothing to read: whether the process at the other end is

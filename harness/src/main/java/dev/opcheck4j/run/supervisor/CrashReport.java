@@ -18,7 +18,6 @@ import java.util.Optional;
  * @param output what the worker wrote
  */
 record CrashReport(int status, boolean killedByUs, Optional<ErrorFile> errorFile, WorkerOutput output) {
-
   /** The crash by its signal: the error file's, else the exit status's ({@code exit N} when no signal ended it). */
   Cause.Crash cause() {
     return new Cause.Crash(errorFile.map(h -> h.cause().split(" ")[0]).filter(w -> w.startsWith("SIG"))

@@ -58,14 +58,16 @@ record ErrorFile(Path file, String cause, List<String> frames, Optional<Long> fa
   /**
    * Whether the error file at {@code file} says a step of the JVM's report timed out: the report waits on a lock
    * that the crash left held (glibc's allocator's, when the kernel damaged the heap), and every later step that
-   * allocates waits as long, up to {@code -XX:ErrorLogTimeout} in all. Read while the worker is still alive.
+   * allocates waits as long, up to {@code -XX:ErrorLogTimeout} in all. Read while the worker is still alive; a file
+   * last written before {@code since}, the worker's start, is an earlier worker's of the same process id.
    */
-  static boolean stalled(Path file) {
+  static boolean stalled(Path file, java.time.Instant since) {
     if (!Files.isRegularFile(file)) {
       return false;
     }
     try {
-      return Files.readString(file, StandardCharsets.ISO_8859_1).contains(STALLED);
+      return !Files.getLastModifiedTime(file).toInstant().isBefore(since)
+          && Files.readString(file, StandardCharsets.ISO_8859_1).contains(STALLED);
     } catch (IOException e) {
       return false;
     }

@@ -171,7 +171,8 @@ record WorkerLaunch(Process process, SocketChannel channel, Path log, WorkerArch
    * (12 s) a death, and write no more than it has: the signal and the problematic frame ({@link ErrorFile#stalled}).
    */
   boolean killedStalled(Path dir) {
-    if (!ErrorFile.stalled(ErrorFile.of(dir, process.pid()))) {
+    java.time.Instant started = process.info().startInstant().orElse(java.time.Instant.MIN);
+    if (!ErrorFile.stalled(ErrorFile.of(dir, process.pid()), started)) {
       return false;
     }
     killGroup();

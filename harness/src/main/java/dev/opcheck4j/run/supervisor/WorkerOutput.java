@@ -12,9 +12,8 @@ import java.util.List;
  * or missed a deadline.
  *
  * @param rootCause what the worker wrote while the unit in flight ran (from its start, as the answer log tells it;
- *     else from the exchange's), without the JVM's crash
- *     banner (its {@code #} lines, and its report's step timeouts): libtorch's error text, "terminate called after throwing ...", an
- *     abort or assertion message; its last {@value #ROOT_CAUSE_LINES} such lines, joined with " | "
+ *     else from the exchange's), without the JVM's crash banner (its {@code #} lines, and its report's step
+ *     timeouts): libtorch's error text, "terminate called after throwing ...", an abort or assertion message; its last {@value #ROOT_CAUSE_LINES} such lines, joined with " | "
  *     (empty when it wrote none)
  * @param tail the log's last lines, joined with " | ", each shortened to 160 characters, and where to
  *     read all of it

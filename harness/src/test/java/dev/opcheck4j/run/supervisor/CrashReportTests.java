@@ -172,12 +172,15 @@ class CrashReportTests {
   @Test
   void stalledIsReadFromTheFileWhileTheWorkerLives(@TempDir Path dir) throws IOException {
     Path file = ErrorFile.of(dir, 4242);
-    assertFalse(ErrorFile.stalled(file), "no file: no crash");
+    java.time.Instant started = java.time.Instant.now().minusSeconds(60);
+    assertFalse(ErrorFile.stalled(file, started), "no file: no crash");
     String stalled = sample("stalled.hs_err");
     Files.writeString(file, stalled.substring(0, stalled.indexOf("[timeout")), StandardCharsets.ISO_8859_1);
-    assertFalse(ErrorFile.stalled(file), "a report under way is not a stalled one");
+    assertFalse(ErrorFile.stalled(file, started), "a report under way is not a stalled one");
     Files.writeString(file, stalled, StandardCharsets.ISO_8859_1);
-    assertTrue(ErrorFile.stalled(file));
+    assertTrue(ErrorFile.stalled(file, started));
+    Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(started.minusSeconds(1)));
+    assertFalse(ErrorFile.stalled(file, started), "an earlier worker's file, whose process id this one got again");
   }
 
   @Test
